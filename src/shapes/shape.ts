@@ -1,0 +1,74 @@
+/**
+ * The shape base: a numeric `kind` for the collision dispatch table, world
+ * bounds, and for convex shapes a support mapping split into a core (point,
+ * segment or box) plus a radius, which GJK uses to keep rounded shapes exact.
+ */
+import type { Aabb } from '../collision/aabb';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+
+/** Numeric shape kinds, the indices of the collision dispatch table. */
+export const ShapeKind = {
+  Sphere: 0,
+  Box: 1,
+  Capsule: 2,
+  TriangleMesh: 3,
+} as const;
+export type ShapeKind = (typeof ShapeKind)[keyof typeof ShapeKind];
+
+/** Mass, centre of mass (local) and principal inertia (local axes, kg·m²). */
+export interface MassProperties {
+  mass: number;
+  centerOfMass: Vec3;
+  inertia: Vec3;
+}
+
+export abstract class Shape {
+  abstract readonly kind: ShapeKind;
+  /** True for Sphere, Box and Capsule; false for TriangleMesh. */
+  abstract readonly isConvex: boolean;
+
+  /** World-space bounds of the shape placed at (position, rotation). */
+  abstract computeAabb(out: Aabb, position: Readonly<Vec3>, rotation: Readonly<Quat>): Aabb;
+
+  /** Volume in m³ (0 for a TriangleMesh, which is a surface). */
+  abstract volume(): number;
+}
+
+/**
+ * A convex shape = core ⊕ sphere(coreRadius). The core is a point (sphere), a
+ * segment (capsule) or the shape itself with radius 0 (box).
+ */
+export abstract class ConvexShape extends Shape {
+  readonly isConvex = true as const;
+  abstract readonly coreRadius: number;
+
+  /** Furthest point of the core along `direction` (local frame, need not be unit). */
+  abstract coreSupport(out: Vec3, direction: Readonly<Vec3>): Vec3;
+
+  /** Furthest point of the whole shape along `direction` (local frame). */
+  support(out: Vec3, direction: Readonly<Vec3>): Vec3 {
+    this.coreSupport(out, direction);
+    const r = this.coreRadius;
+    if (r > 0) {
+      const len = Math.sqrt(direction.x * direction.x + direction.y * direction.y + direction.z * direction.z);
+      if (len > 1e-12) {
+        const s = r / len;
+        out.x += direction.x * s;
+        out.y += direction.y * s;
+        out.z += direction.z * s;
+      }
+    }
+    return out;
+  }
+
+  /** Mass properties for a uniform density (kg/m³). */
+  abstract massProperties(density: number): MassProperties;
+}
+
+/** Throws a RangeError naming `field` unless `value` is a finite number > 0. */
+export function requirePositive(value: number, field: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${field} must be a finite number > 0 (got ${String(value)})`);
+  }
+}
