@@ -1,0 +1,336 @@
+/**
+ * Broadphase: two dynamic AABB trees (one for static proxies, one for
+ * kinematic and dynamic ones) and a move buffer, after Box2D's b2BroadPhase.
+ *
+ * Splitting the trees means the many static proxies of a level are never
+ * queried against each other and never rebalanced by moving bodies. Pair
+ * finding only looks at proxies re-inserted since the last call (the move
+ * buffer): fat boxes change only on re-insertion, so a pair that newly
+ * overlaps always involves a queued proxy.
+ *
+ * A handle is `proxyId · 2 + tree` (tree 0 = static, 1 = moving), so it is a
+ * non-negative integer that names the tree without a lookup.
+ */
+import type { Aabb } from '../aabb';
+import type { Vec3 } from '../../math/vec3';
+import { DynamicTree, type TreeLeafSink, type TreeRayCallback } from './dynamic-tree';
+
+/** Body categories as the broadphase sees them. */
+export const BodyCategory = { Static: 0, Kinematic: 1, Dynamic: 2 } as const;
+export type BodyCategoryValue = 0 | 1 | 2;
+
+/** Receives candidate pairs from {@link BroadPhase.updatePairs}. */
+export interface PairCallback {
+  addPair(userDataA: number, userDataB: number): void;
+}
+
+/** Receives ray candidates from {@link BroadPhase.raycast}: return the new maxT, the same maxT, or < 0 to stop. */
+export interface BroadPhaseRayCallback {
+  rayCallback(userData: number, maxT: number): number;
+}
+
+const STATIC_TREE = 0;
+const MOVING_TREE = 1;
+const NOT_QUEUED = -1;
+const ZERO: Readonly<Vec3> = { x: 0, y: 0, z: 0 };
+
+/**
+ * Tree callback of the pair finder: one per broadphase, created once, so the
+ * query loop allocates nothing.
+ */
+class PairFinder implements TreeLeafSink {
+  /** Handle of the queued proxy being processed. */
+  queryHandle = 0;
+  queryCategory = 0;
+  queryUserData = 0;
+  /** Tree being searched (its bit in hit handles). */
+  treeBit = 0;
+  tree: DynamicTree;
+  callback: PairCallback | null = null;
+
+  constructor(
+    private readonly owner: BroadPhase,
+    tree: DynamicTree,
+  ) {
+    this.tree = tree;
+  }
+
+  visitLeaf(proxyId: number): void {
+    const hit = proxyId * 2 + this.treeBit;
+    if (hit === this.queryHandle) return;
+    const hitCategory = this.owner.categoryOfHandle(hit);
+    // Only pairs with at least one dynamic proxy can make a contact.
+    if (this.queryCategory !== BodyCategory.Dynamic && hitCategory !== BodyCategory.Dynamic) return;
+    // Both queued: the pair is found from both sides; keep the one where the
+    // query proxy has the larger handle.
+    if (this.owner.isQueued(hit) && hit > this.queryHandle) return;
+    this.callback!.addPair(this.queryUserData, this.tree.getUserData(proxyId));
+  }
+}
+
+/** Forwards tree ray hits as user data and remembers the clipped maxT and stop. */
+class RayForwarder implements TreeRayCallback {
+  tree: DynamicTree;
+  callback: BroadPhaseRayCallback | null = null;
+  maxT = 0;
+  stopped = false;
+
+  constructor(tree: DynamicTree) {
+    this.tree = tree;
+  }
+
+  rayCallback(proxyId: number, maxT: number): number {
+    const value = this.callback!.rayCallback(this.tree.getUserData(proxyId), maxT);
+    if (value < 0) this.stopped = true;
+    else if (value < this.maxT) this.maxT = value;
+    return value;
+  }
+}
+
+export class BroadPhase {
+  private readonly staticTree: DynamicTree;
+  private readonly movingTree: DynamicTree;
+
+  /** Handles queued for pair finding, in queue order; NOT_QUEUED marks a destroyed entry. */
+  private moveBuffer = new Int32Array(64);
+  private moveCount = 0;
+  /** Per handle: its index in the move buffer, or NOT_QUEUED. */
+  private moveIndex = new Int32Array(64).fill(NOT_QUEUED);
+  /** Per handle: its BodyCategory (static handles are always 0). */
+  private categories = new Uint8Array(64);
+
+  private readonly staticFinder: PairFinder;
+  private readonly movingFinder: PairFinder;
+  private readonly staticRay: RayForwarder;
+  private readonly movingRay: RayForwarder;
+  private readonly fat = new Float64Array(6);
+
+  constructor(margin = 0.1) {
+    this.staticTree = new DynamicTree(margin);
+    this.movingTree = new DynamicTree(margin);
+    this.staticFinder = new PairFinder(this, this.staticTree);
+    this.staticFinder.treeBit = STATIC_TREE;
+    this.movingFinder = new PairFinder(this, this.movingTree);
+    this.movingFinder.treeBit = MOVING_TREE;
+    this.staticRay = new RayForwarder(this.staticTree);
+    this.movingRay = new RayForwarder(this.movingTree);
+  }
+
+  /** Number of live proxies in both trees. */
+  get proxyCount(): number {
+    return this.staticTree.proxyCount + this.movingTree.proxyCount;
+  }
+
+  /** Static proxies go to the static tree, others to the moving tree. The new proxy is queued for pair finding. */
+  createProxy(box: Readonly<Aabb>, userData: number, category: BodyCategoryValue): number {
+    const isStatic = category === BodyCategory.Static;
+    const tree = isStatic ? this.staticTree : this.movingTree;
+    const id = tree.createProxy(box, userData);
+    const handle = id * 2 + (isStatic ? STATIC_TREE : MOVING_TREE);
+    this.ensureHandle(handle);
+    this.categories[handle] = category;
+    this.moveIndex[handle] = NOT_QUEUED;
+    this.queue(handle);
+    return handle;
+  }
+
+  destroyProxy(handle: number): void {
+    const q = this.moveIndex[handle]!;
+    if (q !== NOT_QUEUED) {
+      this.moveBuffer[q] = NOT_QUEUED;
+      this.moveIndex[handle] = NOT_QUEUED;
+    }
+    this.treeOf(handle).destroyProxy(handle >> 1);
+  }
+
+  /** Moves the proxy; queues it for pair finding when its fat box was rebuilt. */
+  moveProxy(handle: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>): void {
+    if (this.treeOf(handle).moveProxy(handle >> 1, box, displacement)) this.queue(handle);
+  }
+
+  /**
+   * Changes a proxy's category (e.g. a body switched from dynamic to static).
+   * Moves it to the other tree when needed; returns the (possibly new)
+   * handle. The proxy is queued so pairs allowed by the new category appear.
+   */
+  setCategory(handle: number, box: Readonly<Aabb>, category: BodyCategoryValue): number {
+    const wasStatic = (handle & 1) === STATIC_TREE;
+    const isStatic = category === BodyCategory.Static;
+    if (wasStatic !== isStatic) {
+      const userData = this.getUserData(handle);
+      this.destroyProxy(handle);
+      return this.createProxy(box, userData, category);
+    }
+    this.categories[handle] = category;
+    const tree = this.treeOf(handle);
+    tree.moveProxy(handle >> 1, box, ZERO);
+    this.queue(handle);
+    return handle;
+  }
+
+  getFatAabb(handle: number, out: Aabb): Aabb {
+    return this.treeOf(handle).getFatAabb(handle >> 1, out);
+  }
+
+  getUserData(handle: number): number {
+    return this.treeOf(handle).getUserData(handle >> 1);
+  }
+
+  /** The proxy's BodyCategory. */
+  getCategory(handle: number): number {
+    return this.categories[handle]!;
+  }
+
+  /**
+   * Reports each pair (queued proxy, any proxy) whose fat boxes overlap and
+   * that has at least one dynamic member, once per call, via
+   * `callback.addPair(userDataA, userDataB)` (A/B order carries no meaning).
+   * Clears the queue. The callback must not create, destroy or move proxies.
+   */
+  updatePairs(callback: PairCallback): void {
+    const fat = this.fat;
+    this.staticFinder.callback = callback;
+    this.movingFinder.callback = callback;
+    for (let i = 0; i < this.moveCount; i++) {
+      const handle = this.moveBuffer[i]!;
+      if (handle === NOT_QUEUED) continue;
+      const category = this.categories[handle]!;
+      const tree = this.treeOf(handle);
+      const userData = tree.getUserData(handle >> 1);
+      tree.readFatBounds(handle >> 1, fat, 0);
+
+      const mf = this.movingFinder;
+      mf.queryHandle = handle;
+      mf.queryCategory = category;
+      mf.queryUserData = userData;
+      this.movingTree.overlapLeaves(fat[0]!, fat[1]!, fat[2]!, fat[3]!, fat[4]!, fat[5]!, mf);
+
+      // Static and kinematic proxies never pair with statics.
+      if (category === BodyCategory.Dynamic) {
+        const sf = this.staticFinder;
+        sf.queryHandle = handle;
+        sf.queryCategory = category;
+        sf.queryUserData = userData;
+        this.staticTree.overlapLeaves(fat[0]!, fat[1]!, fat[2]!, fat[3]!, fat[4]!, fat[5]!, sf);
+      }
+    }
+    // The "both queued" rule above reads moveIndex, so clear only afterwards.
+    for (let i = 0; i < this.moveCount; i++) {
+      const handle = this.moveBuffer[i]!;
+      if (handle !== NOT_QUEUED) this.moveIndex[handle] = NOT_QUEUED;
+    }
+    this.moveCount = 0;
+    this.staticFinder.callback = null;
+    this.movingFinder.callback = null;
+  }
+
+  /** True when the fat boxes of the two proxies overlap. */
+  testOverlap(handleA: number, handleB: number): boolean {
+    const fat = this.fat;
+    this.treeOf(handleA).readFatBounds(handleA >> 1, fat, 0);
+    const a0 = fat[0]!, a1 = fat[1]!, a2 = fat[2]!, a3 = fat[3]!, a4 = fat[4]!, a5 = fat[5]!;
+    this.treeOf(handleB).readFatBounds(handleB >> 1, fat, 0);
+    return (
+      a0 <= fat[3]! && a3 >= fat[0]! &&
+      a1 <= fat[4]! && a4 >= fat[1]! &&
+      a2 <= fat[5]! && a5 >= fat[2]!
+    );
+  }
+
+  /** Appends the user data of proxies (both trees) whose fat box overlaps `box`; returns the count appended. */
+  query(box: Readonly<Aabb>, out: number[]): number {
+    const start = out.length;
+    const nStatic = this.staticTree.query(box, out);
+    for (let i = start; i < start + nStatic; i++) out[i] = this.staticTree.getUserData(out[i]!);
+    const mid = start + nStatic;
+    const nMoving = this.movingTree.query(box, out);
+    for (let i = mid; i < mid + nMoving; i++) out[i] = this.movingTree.getUserData(out[i]!);
+    return nStatic + nMoving;
+  }
+
+  /**
+   * Visits proxies of both trees whose fat box the segment origin + t·dir,
+   * t ∈ [0, maxT], enters; `callback.rayCallback(userData, maxT)` returns the
+   * new maxT (clip), the same maxT (continue) or < 0 (stop). The static tree
+   * is searched first and its clipped maxT carries over to the moving tree.
+   */
+  raycast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, callback: BroadPhaseRayCallback): void {
+    const sr = this.staticRay;
+    // Save and restore so a callback may start another raycast.
+    const prevStaticCallback = sr.callback, prevStaticMax = sr.maxT, prevStaticStopped = sr.stopped;
+    sr.callback = callback;
+    sr.maxT = maxT;
+    sr.stopped = false;
+    this.staticTree.raycast(origin, dir, maxT, sr);
+    const stopped = sr.stopped;
+    const clipped = sr.maxT;
+    sr.callback = prevStaticCallback;
+    sr.maxT = prevStaticMax;
+    sr.stopped = prevStaticStopped;
+    if (stopped) return;
+
+    const mr = this.movingRay;
+    const prevMovingCallback = mr.callback, prevMovingMax = mr.maxT, prevMovingStopped = mr.stopped;
+    mr.callback = callback;
+    mr.maxT = clipped;
+    mr.stopped = false;
+    this.movingTree.raycast(origin, dir, clipped, mr);
+    mr.callback = prevMovingCallback;
+    mr.maxT = prevMovingMax;
+    mr.stopped = prevMovingStopped;
+  }
+
+  /** Throws when either tree is broken or the move buffer disagrees with the queue flags (tests). */
+  validate(): void {
+    this.staticTree.validate();
+    this.movingTree.validate();
+    for (let i = 0; i < this.moveCount; i++) {
+      const h = this.moveBuffer[i]!;
+      if (h !== NOT_QUEUED && this.moveIndex[h] !== i) throw new Error(`move buffer entry ${i} (${h}) not indexed`);
+    }
+  }
+
+  /** Height of the static and moving trees (diagnostics). */
+  treeHeights(out: { static: number; moving: number }): { static: number; moving: number } {
+    out.static = this.staticTree.height();
+    out.moving = this.movingTree.height();
+    return out;
+  }
+
+  /** @internal Category of a handle (for the pair finder). */
+  categoryOfHandle(handle: number): number {
+    return this.categories[handle]!;
+  }
+
+  /** @internal Whether a handle waits in the move buffer (for the pair finder). */
+  isQueued(handle: number): boolean {
+    return this.moveIndex[handle]! !== NOT_QUEUED;
+  }
+
+  private treeOf(handle: number): DynamicTree {
+    return (handle & 1) === STATIC_TREE ? this.staticTree : this.movingTree;
+  }
+
+  private queue(handle: number): void {
+    if (this.moveIndex[handle] !== NOT_QUEUED) return;
+    if (this.moveCount === this.moveBuffer.length) {
+      const grown = new Int32Array(this.moveBuffer.length * 2);
+      grown.set(this.moveBuffer);
+      this.moveBuffer = grown;
+    }
+    this.moveIndex[handle] = this.moveCount;
+    this.moveBuffer[this.moveCount++] = handle;
+  }
+
+  private ensureHandle(handle: number): void {
+    let n = this.moveIndex.length;
+    if (handle < n) return;
+    while (n <= handle) n *= 2;
+    const index = new Int32Array(n).fill(NOT_QUEUED);
+    index.set(this.moveIndex);
+    this.moveIndex = index;
+    const categories = new Uint8Array(n);
+    categories.set(this.categories);
+    this.categories = categories;
+  }
+}

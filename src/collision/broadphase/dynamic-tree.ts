@@ -1,0 +1,609 @@
+/**
+ * Dynamic AABB tree (the bounding-volume hierarchy of Box2D's b2DynamicTree,
+ * after Erin Catto, and of Bullet's btDbvt, after Nathanael Presson).
+ *
+ * Leaves hold "fat" boxes: the object's box grown by a margin and stretched
+ * along its predicted displacement, so an object that jiggles or moves
+ * steadily stays inside its leaf for several steps and the tree is only
+ * edited when it leaves.
+ *
+ * Storage is struct-of-arrays: node i's bounds are `bounds[6i .. 6i+5]`
+ * (minX, minY, minZ, maxX, maxY, maxZ) and its links live in Int32Arrays.
+ * Arrays double when the free list runs dry; a proxy id is the index of its
+ * leaf node and stays valid until `destroyProxy`.
+ *
+ * Insertion descends by the surface-area heuristic (Goldsmith & Salmon 1987;
+ * the cost form is Box2D v2.4's InsertLeaf), then each ancestor on the way
+ * back up is rebalanced by one AVL-style rotation when its children's
+ * heights differ by more than one. Rejected alternative: Box2D v3's
+ * branch-and-bound sibling search with SAH rotations, which builds slightly
+ * better trees but gives no height bound, and the tests ask for one.
+ */
+import type { Aabb } from '../aabb';
+import type { Vec3 } from '../../math/vec3';
+
+/** Receives the leaves a ray reaches; see {@link DynamicTree.raycast}. */
+export interface TreeRayCallback {
+  rayCallback(proxyId: number, maxT: number): number;
+}
+
+/** Receives the leaves a box overlaps; see {@link DynamicTree.overlapLeaves}. */
+export interface TreeLeafSink {
+  visitLeaf(proxyId: number): void;
+}
+
+const NULL = -1;
+const INITIAL_CAPACITY = 16;
+
+/**
+ * A fat box is considered stale (and re-inserted on the next move) when it
+ * reaches further than this many margins, plus the current displacement,
+ * beyond the box it would be built from now. Box2D v2.4 uses the same factor:
+ * a body that sped and then stopped otherwise keeps a huge leaf forever.
+ */
+const STALE_MARGIN_FACTOR = 4;
+
+export class DynamicTree {
+  /** Fattening added to every side of a proxy's box, metres. */
+  readonly margin: number;
+
+  private capacity = 0;
+  private root = NULL;
+  private freeList = NULL;
+  private leafCount = 0;
+
+  private bounds = new Float64Array(0);
+  /** Parent index, or the next free node while on the free list. */
+  private parent = new Int32Array(0);
+  /** NULL for a leaf. */
+  private child1 = new Int32Array(0);
+  private child2 = new Int32Array(0);
+  /** 0 for a leaf, -1 for a free node. */
+  private heights = new Int32Array(0);
+  private userData = new Int32Array(0);
+
+  // Traversal stack shared by query, overlapLeaves and raycast. Each traversal
+  // starts at the current `stackTop` and restores it when done, so a callback
+  // may start another traversal of this tree (the nested one works above).
+  private stack = new Int32Array(64);
+  private stackTop = 0;
+
+  constructor(margin = 0.1) {
+    this.margin = margin;
+    this.grow(INITIAL_CAPACITY);
+  }
+
+  /** Number of live proxies (leaves). */
+  get proxyCount(): number {
+    return this.leafCount;
+  }
+
+  /** Height of the root (0 for a single leaf or an empty tree). */
+  height(): number {
+    return this.root === NULL ? 0 : this.heights[this.root]!;
+  }
+
+  /** Inserts a leaf holding `box` grown by the margin; returns its proxy id. */
+  createProxy(box: Readonly<Aabb>, userData: number): number {
+    const id = this.allocateNode();
+    const m = this.margin;
+    const b = this.bounds;
+    const o = id * 6;
+    b[o] = box.min.x - m; b[o + 1] = box.min.y - m; b[o + 2] = box.min.z - m;
+    b[o + 3] = box.max.x + m; b[o + 4] = box.max.y + m; b[o + 5] = box.max.z + m;
+    this.userData[id] = userData;
+    this.heights[id] = 0;
+    this.child1[id] = NULL;
+    this.child2[id] = NULL;
+    this.insertLeaf(id);
+    this.leafCount++;
+    return id;
+  }
+
+  destroyProxy(id: number): void {
+    this.assertLeaf(id);
+    this.removeLeaf(id);
+    this.freeNode(id);
+    this.leafCount--;
+  }
+
+  /**
+   * Re-inserts only when `box` is no longer inside the stored fat box, or the
+   * stored box has gone stale (reaches more than 4 margins plus the
+   * displacement beyond what it would be rebuilt as). The new fat box is
+   * `box` grown by the margin and extended by `displacement` (predictive).
+   * Returns true when re-inserted.
+   */
+  moveProxy(id: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>): boolean {
+    this.assertLeaf(id);
+    const b = this.bounds;
+    const o = id * 6;
+    const m = this.margin;
+    // New fat box: box ± margin, then swept by d (stretched on the side d points to).
+    const dx = displacement.x, dy = displacement.y, dz = displacement.z;
+    let nMinX = box.min.x - m, nMinY = box.min.y - m, nMinZ = box.min.z - m;
+    let nMaxX = box.max.x + m, nMaxY = box.max.y + m, nMaxZ = box.max.z + m;
+    if (dx < 0) nMinX += dx; else nMaxX += dx;
+    if (dy < 0) nMinY += dy; else nMaxY += dy;
+    if (dz < 0) nMinZ += dz; else nMaxZ += dz;
+
+    const inside =
+      b[o]! <= box.min.x && b[o + 1]! <= box.min.y && b[o + 2]! <= box.min.z &&
+      b[o + 3]! >= box.max.x && b[o + 4]! >= box.max.y && b[o + 5]! >= box.max.z;
+    if (inside) {
+      // Stale test: the stored box must lie within the new one grown by
+      // (4 - 1)·margin + |d| per axis; both sides get |d| so that a body at
+      // constant velocity (whose old box trails behind by d) is not flagged.
+      const sx = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(dx);
+      const sy = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(dy);
+      const sz = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(dz);
+      const tight =
+        b[o]! >= nMinX - sx && b[o + 1]! >= nMinY - sy && b[o + 2]! >= nMinZ - sz &&
+        b[o + 3]! <= nMaxX + sx && b[o + 4]! <= nMaxY + sy && b[o + 5]! <= nMaxZ + sz;
+      if (tight) return false;
+    }
+
+    this.removeLeaf(id);
+    b[o] = nMinX; b[o + 1] = nMinY; b[o + 2] = nMinZ;
+    b[o + 3] = nMaxX; b[o + 4] = nMaxY; b[o + 5] = nMaxZ;
+    this.insertLeaf(id);
+    return true;
+  }
+
+  getFatAabb(id: number, out: Aabb): Aabb {
+    const b = this.bounds;
+    const o = id * 6;
+    out.min.x = b[o]!; out.min.y = b[o + 1]!; out.min.z = b[o + 2]!;
+    out.max.x = b[o + 3]!; out.max.y = b[o + 4]!; out.max.z = b[o + 5]!;
+    return out;
+  }
+
+  getUserData(id: number): number {
+    return this.userData[id]!;
+  }
+
+  /** True when the fat boxes of two proxies of this tree overlap. */
+  testOverlap(idA: number, idB: number): boolean {
+    const b = this.bounds;
+    const a = idA * 6, c = idB * 6;
+    return (
+      b[a]! <= b[c + 3]! && b[a + 3]! >= b[c]! &&
+      b[a + 1]! <= b[c + 4]! && b[a + 4]! >= b[c + 1]! &&
+      b[a + 2]! <= b[c + 5]! && b[a + 5]! >= b[c + 2]!
+    );
+  }
+
+  /** Appends ids of proxies whose fat box overlaps `box`; returns the count appended. */
+  query(box: Readonly<Aabb>, out: number[]): number {
+    if (this.root === NULL) return 0;
+    const minX = box.min.x, minY = box.min.y, minZ = box.min.z;
+    const maxX = box.max.x, maxY = box.max.y, maxZ = box.max.z;
+    const base = this.stackTop;
+    let count = 0;
+    this.push(this.root);
+    while (this.stackTop > base) {
+      const node = this.stack[--this.stackTop]!;
+      const b = this.bounds;
+      const o = node * 6;
+      if (b[o]! > maxX || b[o + 3]! < minX || b[o + 1]! > maxY || b[o + 4]! < minY || b[o + 2]! > maxZ || b[o + 5]! < minZ) {
+        continue;
+      }
+      if (this.child1[node] === NULL) {
+        out.push(node);
+        count++;
+      } else {
+        // child2 first so child1's subtree is visited first (stable order).
+        this.push(this.child2[node]!);
+        this.push(this.child1[node]!);
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Calls `sink.visitLeaf(id)` for every proxy whose fat box overlaps the box
+   * given by its six bounds. The allocation-free form of `query` for callers
+   * that consume hits as they come (the broadphase pair finder).
+   */
+  overlapLeaves(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, sink: TreeLeafSink): void {
+    if (this.root === NULL) return;
+    const base = this.stackTop;
+    this.push(this.root);
+    while (this.stackTop > base) {
+      const node = this.stack[--this.stackTop]!;
+      const b = this.bounds;
+      const o = node * 6;
+      if (b[o]! > maxX || b[o + 3]! < minX || b[o + 1]! > maxY || b[o + 4]! < minY || b[o + 2]! > maxZ || b[o + 5]! < minZ) {
+        continue;
+      }
+      if (this.child1[node] === NULL) {
+        sink.visitLeaf(node);
+      } else {
+        this.push(this.child2[node]!);
+        this.push(this.child1[node]!);
+      }
+    }
+  }
+
+  /** Reads the fat box of proxy `id` as six numbers into `out[offset..offset+5]`. */
+  readFatBounds(id: number, out: Float64Array, offset: number): void {
+    const b = this.bounds;
+    const o = id * 6;
+    out[offset] = b[o]!; out[offset + 1] = b[o + 1]!; out[offset + 2] = b[o + 2]!;
+    out[offset + 3] = b[o + 3]!; out[offset + 4] = b[o + 4]!; out[offset + 5] = b[o + 5]!;
+  }
+
+  /**
+   * Visits proxies whose fat box the segment origin + t·dir (t ∈ [0, maxT])
+   * enters, in no particular order. `callback.rayCallback(proxyId, maxT)`
+   * returns the new maxT to clip the ray (a hit distance), the same maxT to
+   * continue, or a negative number to stop. Boxes are tested by slabs (Kay &
+   * Kajiya 1986; Ericson §5.3.3) against the current, possibly clipped, maxT.
+   */
+  raycast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, callback: TreeRayCallback): void {
+    if (this.root === NULL || !(maxT >= 0)) return;
+    const ox = origin.x, oy = origin.y, oz = origin.z;
+    // 1/0 = ±Infinity marks an axis the ray is parallel to.
+    const ix = 1 / dir.x, iy = 1 / dir.y, iz = 1 / dir.z;
+    const base = this.stackTop;
+    this.push(this.root);
+    while (this.stackTop > base) {
+      const node = this.stack[--this.stackTop]!;
+      if (rayEntry(this.bounds, node * 6, ox, oy, oz, ix, iy, iz, maxT) < 0) continue;
+      if (this.child1[node] === NULL) {
+        const value = callback.rayCallback(node, maxT);
+        if (value < 0) {
+          this.stackTop = base;
+          return;
+        }
+        if (value < maxT) maxT = value;
+      } else {
+        this.push(this.child2[node]!);
+        this.push(this.child1[node]!);
+      }
+    }
+  }
+
+  /**
+   * Throws when a structural invariant is broken: parent/child links, heights,
+   * internal boxes equal to the union of their children,
+   * the leaf count and the free list. (Balance is not an invariant: a single
+   * rotation per node keeps the height low in practice but does not
+   * guarantee strict AVL balance; tests bound the height instead.)
+   */
+  validate(): void {
+    let reached = 0;
+    let leaves = 0;
+    if (this.root !== NULL) {
+      if (this.parent[this.root] !== NULL) throw new Error('root has a parent');
+      const todo: number[] = [this.root];
+      while (todo.length > 0) {
+        const node = todo.pop()!;
+        reached++;
+        if (reached > this.capacity) throw new Error('cycle in tree');
+        const h = this.heights[node]!;
+        const c1 = this.child1[node]!, c2 = this.child2[node]!;
+        if (c1 === NULL) {
+          if (c2 !== NULL) throw new Error(`leaf ${node} has a second child`);
+          if (h !== 0) throw new Error(`leaf ${node} height ${h}`);
+          leaves++;
+          continue;
+        }
+        for (const c of [c1, c2]) {
+          if (c < 0 || c >= this.capacity) throw new Error(`node ${node} has child ${c} out of range`);
+          if (this.parent[c] !== node) throw new Error(`child ${c} does not point back to ${node}`);
+        }
+        const h1 = this.heights[c1]!, h2 = this.heights[c2]!;
+        if (h !== 1 + Math.max(h1, h2)) throw new Error(`node ${node} height ${h} vs children ${h1}, ${h2}`);
+        const b = this.bounds;
+        for (let k = 0; k < 3; k++) {
+          if (b[node * 6 + k] !== Math.min(b[c1 * 6 + k]!, b[c2 * 6 + k]!)) throw new Error(`node ${node} min bound ${k} is not the union`);
+          if (b[node * 6 + 3 + k] !== Math.max(b[c1 * 6 + 3 + k]!, b[c2 * 6 + 3 + k]!)) throw new Error(`node ${node} max bound ${k} is not the union`);
+        }
+        todo.push(c1, c2);
+      }
+    }
+    if (leaves !== this.leafCount) throw new Error(`leaf count ${leaves} vs proxyCount ${this.leafCount}`);
+    let free = 0;
+    for (let f = this.freeList; f !== NULL; f = this.parent[f]!) {
+      if (this.heights[f] !== -1) throw new Error(`free node ${f} is not marked free`);
+      free++;
+      if (free > this.capacity) throw new Error('cycle in free list');
+    }
+    if (reached + free !== this.capacity) throw new Error(`${reached} reachable + ${free} free nodes != capacity ${this.capacity}`);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private push(node: number): void {
+    if (this.stackTop === this.stack.length) {
+      const grown = new Int32Array(this.stack.length * 2);
+      grown.set(this.stack);
+      this.stack = grown;
+    }
+    this.stack[this.stackTop++] = node;
+  }
+
+  private assertLeaf(id: number): void {
+    if (!(id >= 0 && id < this.capacity) || this.heights[id] !== 0) {
+      throw new Error(`DynamicTree: ${id} is not a live proxy id`);
+    }
+  }
+
+  private grow(capacity: number): void {
+    const old = this.capacity;
+    const bounds = new Float64Array(capacity * 6);
+    bounds.set(this.bounds);
+    this.bounds = bounds;
+    this.parent = growInt32(this.parent, capacity);
+    this.child1 = growInt32(this.child1, capacity);
+    this.child2 = growInt32(this.child2, capacity);
+    this.heights = growInt32(this.heights, capacity);
+    this.userData = growInt32(this.userData, capacity);
+    // Chain the new nodes so the lowest index is handed out first.
+    for (let i = capacity - 1; i >= old; i--) {
+      this.heights[i] = -1;
+      this.child1[i] = NULL;
+      this.child2[i] = NULL;
+      this.parent[i] = this.freeList;
+      this.freeList = i;
+    }
+    this.capacity = capacity;
+  }
+
+  private allocateNode(): number {
+    if (this.freeList === NULL) this.grow(this.capacity * 2);
+    const node = this.freeList;
+    this.freeList = this.parent[node]!;
+    this.parent[node] = NULL;
+    this.child1[node] = NULL;
+    this.child2[node] = NULL;
+    this.heights[node] = 0;
+    return node;
+  }
+
+  private freeNode(node: number): void {
+    this.heights[node] = -1;
+    this.child1[node] = NULL;
+    this.child2[node] = NULL;
+    this.parent[node] = this.freeList;
+    this.freeList = node;
+  }
+
+  /**
+   * SAH descent. At node N with box B_N, pairing the leaf L with the whole of
+   * N under a new parent costs 2·A(B_N ∪ B_L) (the new parent's area, counted
+   * again for N's deeper queries). Going down instead costs, for child C,
+   * A(B_C ∪ B_L) − A(B_C) (growth of C; the full area if C is a leaf, since a
+   * new parent is created there) plus the inherited growth
+   * 2·(A(B_N ∪ B_L) − A(B_N)) every ancestor pays anyway. A is half the
+   * surface area. Stop where staying is cheaper than both children.
+   */
+  private insertLeaf(leaf: number): void {
+    if (this.root === NULL) {
+      this.root = leaf;
+      this.parent[leaf] = NULL;
+      return;
+    }
+    const b = this.bounds;
+    const l = leaf * 6;
+    const lMinX = b[l]!, lMinY = b[l + 1]!, lMinZ = b[l + 2]!;
+    const lMaxX = b[l + 3]!, lMaxY = b[l + 4]!, lMaxZ = b[l + 5]!;
+
+    let index = this.root;
+    while (this.child1[index] !== NULL) {
+      const c1 = this.child1[index]!;
+      const c2 = this.child2[index]!;
+      const area = areaOf(b, index * 6);
+      const combined = unionArea(b, index * 6, lMinX, lMinY, lMinZ, lMaxX, lMaxY, lMaxZ);
+      const stayCost = 2 * combined;
+      const inherited = 2 * (combined - area);
+      let cost1 = unionArea(b, c1 * 6, lMinX, lMinY, lMinZ, lMaxX, lMaxY, lMaxZ) + inherited;
+      if (this.child1[c1] !== NULL) cost1 -= areaOf(b, c1 * 6);
+      let cost2 = unionArea(b, c2 * 6, lMinX, lMinY, lMinZ, lMaxX, lMaxY, lMaxZ) + inherited;
+      if (this.child1[c2] !== NULL) cost2 -= areaOf(b, c2 * 6);
+      if (stayCost < cost1 && stayCost < cost2) break;
+      index = cost1 <= cost2 ? c1 : c2;
+    }
+
+    // A new internal node takes the sibling's place with (sibling, leaf) below.
+    const sibling = index;
+    const oldParent = this.parent[sibling]!;
+    const newParent = this.allocateNode();
+    this.parent[newParent] = oldParent;
+    this.userData[newParent] = -1;
+    this.child1[newParent] = sibling;
+    this.child2[newParent] = leaf;
+    this.parent[sibling] = newParent;
+    this.parent[leaf] = newParent;
+    // Bounds array may have been reallocated by allocateNode.
+    this.refit(newParent);
+    this.heights[newParent] = this.heights[sibling]! + 1;
+    if (oldParent === NULL) {
+      this.root = newParent;
+    } else if (this.child1[oldParent] === sibling) {
+      this.child1[oldParent] = newParent;
+    } else {
+      this.child2[oldParent] = newParent;
+    }
+    // Start at the new parent: when the descent stopped at a tall subtree its
+    // children's heights differ by more than one and the rotation pushes the
+    // leaf down a level.
+    this.fixUpwards(newParent);
+  }
+
+  private removeLeaf(leaf: number): void {
+    if (leaf === this.root) {
+      this.root = NULL;
+      return;
+    }
+    const p = this.parent[leaf]!;
+    const grandParent = this.parent[p]!;
+    const sibling = this.child1[p] === leaf ? this.child2[p]! : this.child1[p]!;
+    if (grandParent === NULL) {
+      this.root = sibling;
+      this.parent[sibling] = NULL;
+    } else {
+      if (this.child1[grandParent] === p) this.child1[grandParent] = sibling;
+      else this.child2[grandParent] = sibling;
+      this.parent[sibling] = grandParent;
+    }
+    this.freeNode(p);
+    this.parent[leaf] = NULL;
+    this.fixUpwards(grandParent);
+  }
+
+  /** Rebalances and refits every node from `node` up to the root. */
+  private fixUpwards(node: number): void {
+    let index = node;
+    while (index !== NULL) {
+      index = this.balance(index);
+      const c1 = this.child1[index]!, c2 = this.child2[index]!;
+      this.heights[index] = 1 + Math.max(this.heights[c1]!, this.heights[c2]!);
+      this.refit(index);
+      index = this.parent[index]!;
+    }
+  }
+
+  /** Sets an internal node's box to the union of its children's. */
+  private refit(node: number): void {
+    const b = this.bounds;
+    const o = node * 6;
+    const a = this.child1[node]! * 6;
+    const c = this.child2[node]! * 6;
+    b[o] = Math.min(b[a]!, b[c]!);
+    b[o + 1] = Math.min(b[a + 1]!, b[c + 1]!);
+    b[o + 2] = Math.min(b[a + 2]!, b[c + 2]!);
+    b[o + 3] = Math.max(b[a + 3]!, b[c + 3]!);
+    b[o + 4] = Math.max(b[a + 4]!, b[c + 4]!);
+    b[o + 5] = Math.max(b[a + 5]!, b[c + 5]!);
+  }
+
+  /**
+   * AVL rotation at `a` when its children's heights differ by more than one
+   * (Adelson-Velsky & Landis 1962; the tree form is Box2D v2.4's Balance).
+   * The taller child T is lifted into a's place; a keeps its short child and
+   * adopts the shorter of T's two children, T keeps the taller one:
+   *
+   *        a                T
+   *      /   \            /   \
+   *     S     T    →     a     X       (X = taller of T's children,
+   *          / \        / \             Y = the other)
+   *         X   Y      S   Y
+   *
+   * Returns the node now in a's place. Heights and boxes of a and T are
+   * recomputed here; the caller refits the returned node again (cheap).
+   */
+  private balance(a: number): number {
+    if (this.child1[a] === NULL || this.heights[a]! < 2) return a;
+    const c1 = this.child1[a]!, c2 = this.child2[a]!;
+    const diff = this.heights[c2]! - this.heights[c1]!;
+    if (diff > 1) return this.rotateUp(a, c2, true);
+    if (diff < -1) return this.rotateUp(a, c1, false);
+    return a;
+  }
+
+  /** Lifts child `t` of `a` above `a`; `tIsChild2` says which slot t was in. */
+  private rotateUp(a: number, t: number, tIsChild2: boolean): number {
+    const t1 = this.child1[t]!, t2 = this.child2[t]!;
+    const h1 = this.heights[t1]!, h2 = this.heights[t2]!;
+    const x = h1 > h2 ? t1 : t2;
+    const y = h1 > h2 ? t2 : t1;
+
+    // t takes a's place under a's parent.
+    const ap = this.parent[a]!;
+    this.parent[t] = ap;
+    if (ap === NULL) this.root = t;
+    else if (this.child1[ap] === a) this.child1[ap] = t;
+    else this.child2[ap] = t;
+
+    // a goes below t (first slot), x stays with t (second slot).
+    this.child1[t] = a;
+    this.child2[t] = x;
+    this.parent[a] = t;
+    this.parent[x] = t;
+
+    // y replaces t in a.
+    if (tIsChild2) this.child2[a] = y;
+    else this.child1[a] = y;
+    this.parent[y] = a;
+
+    this.refit(a);
+    this.heights[a] = 1 + Math.max(this.heights[this.child1[a]!]!, this.heights[this.child2[a]!]!);
+    this.refit(t);
+    this.heights[t] = 1 + Math.max(this.heights[a]!, this.heights[x]!);
+    return t;
+  }
+}
+
+function growInt32(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(capacity);
+  grown.set(a);
+  return grown;
+}
+
+/** Half the surface area of the box at `o`. */
+function areaOf(b: Float64Array, o: number): number {
+  const dx = b[o + 3]! - b[o]!;
+  const dy = b[o + 4]! - b[o + 1]!;
+  const dz = b[o + 5]! - b[o + 2]!;
+  return dx * dy + dy * dz + dz * dx;
+}
+
+/** Half the surface area of the union of the box at `o` and the given box. */
+function unionArea(b: Float64Array, o: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number {
+  const dx = Math.max(b[o + 3]!, maxX) - Math.min(b[o]!, minX);
+  const dy = Math.max(b[o + 4]!, maxY) - Math.min(b[o + 1]!, minY);
+  const dz = Math.max(b[o + 5]!, maxZ) - Math.min(b[o + 2]!, minZ);
+  return dx * dy + dy * dz + dz * dx;
+}
+
+/**
+ * Slab test of origin + t·dir, t ∈ [0, maxT], against the box at `o`
+ * (inverse direction given; ±Infinity on an axis the ray is parallel to).
+ * Returns the entry t (0 when the origin is inside) or -1 on a miss. Same
+ * arithmetic as `aabbRayEntry` so that leaf results agree with it exactly.
+ */
+function rayEntry(
+  b: Float64Array, o: number,
+  ox: number, oy: number, oz: number,
+  ix: number, iy: number, iz: number,
+  maxT: number,
+): number {
+  let t0 = 0;
+  let t1 = maxT;
+  // x
+  if (ix === Infinity || ix === -Infinity) {
+    if (ox < b[o]! || ox > b[o + 3]!) return -1;
+  } else {
+    let ta = (b[o]! - ox) * ix;
+    let tb = (b[o + 3]! - ox) * ix;
+    if (ta > tb) { const s = ta; ta = tb; tb = s; }
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
+    if (t0 > t1) return -1;
+  }
+  // y
+  if (iy === Infinity || iy === -Infinity) {
+    if (oy < b[o + 1]! || oy > b[o + 4]!) return -1;
+  } else {
+    let ta = (b[o + 1]! - oy) * iy;
+    let tb = (b[o + 4]! - oy) * iy;
+    if (ta > tb) { const s = ta; ta = tb; tb = s; }
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
+    if (t0 > t1) return -1;
+  }
+  // z
+  if (iz === Infinity || iz === -Infinity) {
+    if (oz < b[o + 2]! || oz > b[o + 5]!) return -1;
+  } else {
+    let ta = (b[o + 2]! - oz) * iz;
+    let tb = (b[o + 5]! - oz) * iz;
+    if (ta > tb) { const s = ta; ta = tb; tb = s; }
+    if (ta > t0) t0 = ta;
+    if (tb < t1) t1 = tb;
+    if (t0 > t1) return -1;
+  }
+  return t0;
+}
