@@ -1,0 +1,78 @@
+import * as CANNON from 'cannon-es';
+import type { Scene, ShapeDesc } from '../../scenes/scene';
+import { COMPARABLE, type EngineAdapter, type EngineInstance } from './adapter';
+
+// cannon-es has no capsule: a Y-aligned cylinder (8 segments) plus two end spheres.
+const CAPSULE_SEGMENTS = 8;
+
+function addShape(body: CANNON.Body, desc: ShapeDesc): void {
+  switch (desc.kind) {
+    case 'box':
+      body.addShape(new CANNON.Box(new CANNON.Vec3(desc.halfExtents.x, desc.halfExtents.y, desc.halfExtents.z)));
+      return;
+    case 'sphere':
+      body.addShape(new CANNON.Sphere(desc.radius));
+      return;
+    case 'capsule': {
+      const { radius: r, halfHeight: h } = desc;
+      body.addShape(new CANNON.Cylinder(r, r, 2 * h, CAPSULE_SEGMENTS));
+      body.addShape(new CANNON.Sphere(r), new CANNON.Vec3(0, h, 0));
+      body.addShape(new CANNON.Sphere(r), new CANNON.Vec3(0, -h, 0));
+      return;
+    }
+  }
+}
+
+export const cannonAdapter: EngineAdapter = {
+  name: 'cannon-es',
+  version: 'cannon-es 0.20.0',
+  notes:
+    'SAPBroadphase (the default NaiveBroadphase is O(n²)); GSSolver 10 iterations (default); ' +
+    'allowSleep false (default); capsule = cylinder(8 segments) + 2 spheres; ' +
+    'per-body material friction √μ so that cannon\'s product rule gives μ; default damping 0.01.',
+  async create(scene: Scene): Promise<EngineInstance> {
+    const world = new CANNON.World({
+      gravity: new CANNON.Vec3(scene.gravity.x, scene.gravity.y, scene.gravity.z),
+      allowSleep: COMPARABLE.sleeping,
+    });
+    world.broadphase = new CANNON.SAPBroadphase(world);
+    (world.solver as CANNON.GSSolver).iterations = COMPARABLE.velocityIterations;
+    const materials = new Map<number, CANNON.Material>();
+    const bodies: CANNON.Body[] = [];
+    for (const b of scene.bodies) {
+      let material = materials.get(b.friction);
+      if (material === undefined) {
+        material = new CANNON.Material({ friction: Math.sqrt(b.friction), restitution: 0 });
+        materials.set(b.friction, material);
+      }
+      const body = new CANNON.Body({
+        mass: b.type === 'dynamic' ? b.mass : 0,
+        type: b.type === 'dynamic' ? CANNON.Body.DYNAMIC : CANNON.Body.STATIC,
+        position: new CANNON.Vec3(b.position.x, b.position.y, b.position.z),
+        quaternion: new CANNON.Quaternion(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w),
+        material,
+        allowSleep: COMPARABLE.sleeping,
+      });
+      addShape(body, b.shape);
+      world.addBody(body);
+      bodies.push(body);
+    }
+    const dt = scene.dt;
+    return {
+      step() {
+        world.step(dt);
+      },
+      readPositions(out) {
+        for (let i = 0; i < bodies.length; i++) {
+          const p = bodies[i]!.position;
+          out[3 * i] = p.x;
+          out[3 * i + 1] = p.y;
+          out[3 * i + 2] = p.z;
+        }
+      },
+      dispose() {
+        for (const body of bodies) world.removeBody(body);
+      },
+    };
+  },
+};

@@ -1,0 +1,58 @@
+import RAPIER from '@dimforge/rapier3d-compat';
+import type { Scene, ShapeDesc } from '../../scenes/scene';
+import { COMPARABLE, type EngineAdapter, type EngineInstance } from './adapter';
+
+let ready: Promise<void> | undefined;
+
+function colliderDesc(desc: ShapeDesc): RAPIER.ColliderDesc {
+  switch (desc.kind) {
+    case 'box': return RAPIER.ColliderDesc.cuboid(desc.halfExtents.x, desc.halfExtents.y, desc.halfExtents.z);
+    case 'sphere': return RAPIER.ColliderDesc.ball(desc.radius);
+    case 'capsule': return RAPIER.ColliderDesc.capsule(desc.halfHeight, desc.radius);
+  }
+}
+
+export const rapierAdapter: EngineAdapter = {
+  name: 'Rapier',
+  version: '@dimforge/rapier3d-compat 0.21.0',
+  notes:
+    'numSolverIterations left at its default 4: in Rapier each solver iteration is a substep (a PGS velocity ' +
+    'pass with soft bias, then a stabilization pass), so 4 is its comparable default rather than 10; ' +
+    'canSleep false on every body; friction combine = average (same μ everywhere, so μ); no damping (default).',
+  async create(scene: Scene): Promise<EngineInstance> {
+    ready ??= RAPIER.init();
+    await ready;
+    const world = new RAPIER.World(new RAPIER.Vector3(scene.gravity.x, scene.gravity.y, scene.gravity.z));
+    world.timestep = scene.dt;
+    const bodies: RAPIER.RigidBody[] = [];
+    for (const b of scene.bodies) {
+      const bodyDesc = (b.type === 'dynamic' ? RAPIER.RigidBodyDesc.dynamic() : RAPIER.RigidBodyDesc.fixed())
+        .setTranslation(b.position.x, b.position.y, b.position.z)
+        .setRotation({ x: b.rotation.x, y: b.rotation.y, z: b.rotation.z, w: b.rotation.w })
+        .setCanSleep(COMPARABLE.sleeping);
+      const body = world.createRigidBody(bodyDesc);
+      const cd = colliderDesc(b.shape).setFriction(b.friction).setRestitution(b.restitution);
+      if (b.type === 'dynamic') cd.setMass(b.mass);
+      world.createCollider(cd, body);
+      bodies.push(body);
+    }
+    let disposed = false;
+    return {
+      step() {
+        world.step();
+      },
+      readPositions(out) {
+        for (let i = 0; i < bodies.length; i++) {
+          const p = bodies[i]!.translation();
+          out[3 * i] = p.x;
+          out[3 * i + 1] = p.y;
+          out[3 * i + 2] = p.z;
+        }
+      },
+      dispose() {
+        if (!disposed) world.free();
+        disposed = true;
+      },
+    };
+  },
+};
