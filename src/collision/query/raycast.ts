@@ -1,0 +1,221 @@
+/**
+ * Ray casts against one shape at a pose. The ray is taken into the shape's
+ * local frame (a rotation preserves lengths, so distances carry over), solved
+ * in closed form there, and the hit normal rotated back.
+ *
+ * Conventions: `direction` is unit; a hit needs 0 ≤ distance ≤ maxDistance;
+ * a ray starting inside a convex shape hits at distance 0 with normal
+ * −direction (it is already in contact, and there is no surface to name);
+ * a mesh is two-sided and reports the face normal turned towards the ray.
+ */
+import type { Quat } from '../../math/quat';
+import { inverseRotate, rotate } from '../../math/quat';
+import type { Vec3 } from '../../math/vec3';
+import type { Box } from '../../shapes/box';
+import type { Capsule } from '../../shapes/capsule';
+import { type Shape, ShapeKind } from '../../shapes/shape';
+import type { Sphere } from '../../shapes/sphere';
+import { MeshRayHit, type TriangleMesh } from '../../shapes/triangle-mesh';
+
+/** A ray hit on one shape (world space). */
+export class ShapeRayHit {
+  /** Distance from the ray origin along the unit direction, metres. */
+  distance = 0;
+  readonly point: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Unit surface normal at the hit (−direction when the ray starts inside). */
+  readonly normal: Vec3 = { x: 0, y: 1, z: 0 };
+  /** Triangle index for a TriangleMesh, −1 otherwise. */
+  triangle = -1;
+}
+
+const localOrigin: Vec3 = { x: 0, y: 0, z: 0 };
+const localDir: Vec3 = { x: 0, y: 0, z: 0 };
+const localNormal: Vec3 = { x: 0, y: 0, z: 0 };
+const meshHit = new MeshRayHit();
+
+/**
+ * Casts the ray origin + t·direction, t ∈ [0, maxDistance], against `shape`
+ * placed at (position, rotation). Returns true and fills `out` on a hit.
+ */
+export function raycastShape(
+  shape: Shape,
+  position: Readonly<Vec3>,
+  rotation: Readonly<Quat>,
+  origin: Readonly<Vec3>,
+  direction: Readonly<Vec3>,
+  maxDistance: number,
+  out: ShapeRayHit,
+): boolean {
+  const o = localOrigin;
+  o.x = origin.x - position.x;
+  o.y = origin.y - position.y;
+  o.z = origin.z - position.z;
+  inverseRotate(o, rotation, o);
+  inverseRotate(localDir, rotation, direction);
+  let t = -1;
+  out.triangle = -1;
+  switch (shape.kind) {
+    case ShapeKind.Sphere:
+      t = raySphere(o, localDir, (shape as Sphere).radius, maxDistance, localNormal);
+      break;
+    case ShapeKind.Box:
+      t = rayBox(o, localDir, (shape as Box).halfExtents, maxDistance, localNormal);
+      break;
+    case ShapeKind.Capsule: {
+      const c = shape as Capsule;
+      t = rayCapsule(o, localDir, c.radius, c.halfHeight, maxDistance, localNormal);
+      break;
+    }
+    case ShapeKind.TriangleMesh: {
+      const mesh = shape as TriangleMesh;
+      if (mesh.raycastLocal(o, localDir, maxDistance, meshHit)) {
+        t = meshHit.t;
+        out.triangle = meshHit.triangle;
+        const n = meshHit.normal;
+        // Two-sided: face the ray whatever the mesh reports.
+        const s = n.x * localDir.x + n.y * localDir.y + n.z * localDir.z > 0 ? -1 : 1;
+        localNormal.x = n.x * s;
+        localNormal.y = n.y * s;
+        localNormal.z = n.z * s;
+      }
+      break;
+    }
+    default:
+      t = -1;
+  }
+  if (t < 0) return false;
+  out.distance = t;
+  out.point.x = origin.x + direction.x * t;
+  out.point.y = origin.y + direction.y * t;
+  out.point.z = origin.z + direction.z * t;
+  if (t === 0 && shape.kind !== ShapeKind.TriangleMesh) {
+    out.normal.x = -direction.x;
+    out.normal.y = -direction.y;
+    out.normal.z = -direction.z;
+  } else {
+    rotate(out.normal, rotation, localNormal);
+  }
+  return true;
+}
+
+/**
+ * Ray against the sphere |p| = r: |o + t d|² = r² with |d| = 1 gives
+ * t² + 2 b t + c = 0, b = o·d, c = |o|² − r²; entry root t = −b − √(b² − c).
+ * The root is evaluated as c / (−b + √(b² − c)) when that avoids
+ * cancellation (b < 0, the approaching case), the stable form of the
+ * quadratic formula (Ericson §5.3.2; Press et al. §5.6).
+ */
+function raySphere(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, maxT: number, n: Vec3): number {
+  const c = o.x * o.x + o.y * o.y + o.z * o.z - r * r;
+  if (c <= 0) return 0;
+  const b = o.x * d.x + o.y * d.y + o.z * d.z;
+  if (b >= 0) return -1;
+  const disc = b * b - c;
+  if (disc < 0) return -1;
+  const t = c / (-b + Math.sqrt(disc));
+  if (t > maxT) return -1;
+  const inv = 1 / r;
+  n.x = (o.x + t * d.x) * inv;
+  n.y = (o.y + t * d.y) * inv;
+  n.z = (o.z + t * d.z) * inv;
+  return t;
+}
+
+/**
+ * Slab test (Kay & Kajiya; Ericson §5.3.3): the ray is inside the box for t
+ * in the intersection of the three slab intervals; it enters at the largest
+ * entry time, through the face of that slab.
+ */
+function rayBox(o: Readonly<Vec3>, d: Readonly<Vec3>, h: Readonly<Vec3>, maxT: number, n: Vec3): number {
+  let tEnter = -Infinity;
+  let tExit = Infinity;
+  let axis = -1;
+  let sign = 0;
+  for (let i = 0; i < 3; i++) {
+    const oi = i === 0 ? o.x : i === 1 ? o.y : o.z;
+    const di = i === 0 ? d.x : i === 1 ? d.y : d.z;
+    const hi = i === 0 ? h.x : i === 1 ? h.y : h.z;
+    if (di === 0) {
+      if (oi < -hi || oi > hi) return -1;
+      continue;
+    }
+    const inv = 1 / di;
+    let t0 = (-hi - oi) * inv;
+    let t1 = (hi - oi) * inv;
+    // Entering through −h when moving +, through +h when moving −.
+    let s = -1;
+    if (t0 > t1) {
+      const tmp = t0;
+      t0 = t1;
+      t1 = tmp;
+      s = 1;
+    }
+    if (t0 > tEnter) {
+      tEnter = t0;
+      axis = i;
+      sign = s;
+    }
+    if (t1 < tExit) tExit = t1;
+  }
+  if (tEnter > tExit || tExit < 0) return -1;
+  if (tEnter <= 0) return 0; // origin inside (every slab already entered)
+  if (tEnter > maxT) return -1;
+  n.x = axis === 0 ? sign : 0;
+  n.y = axis === 1 ? sign : 0;
+  n.z = axis === 2 ? sign : 0;
+  return tEnter;
+}
+
+/**
+ * Ray against a capsule (segment (0, ±h, 0), radius r). The capsule is the
+ * union of the finite cylinder and the two end spheres; from outside, its
+ * entry point is the earliest entry into any of them (the cylinder's flat
+ * caps lie inside the spheres, so only its side counts: x² + z² = r² with
+ * |y| ≤ h). Compare Ericson §5.3.7 (ray vs cylinder).
+ */
+function rayCapsule(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number, maxT: number, n: Vec3): number {
+  // Inside: distance from the origin to the segment ≤ r.
+  const cy = o.y < -h ? -h : o.y > h ? h : o.y;
+  const ey = o.y - cy;
+  if (o.x * o.x + ey * ey + o.z * o.z <= r * r) return 0;
+  let best = Infinity;
+  // Side: (ox + t dx)² + (oz + t dz)² = r², a t² + 2 b t + c = 0.
+  const a = d.x * d.x + d.z * d.z;
+  const c = o.x * o.x + o.z * o.z - r * r;
+  const b = o.x * d.x + o.z * d.z;
+  if (a > 0 && c > 0 && b < 0) {
+    const disc = b * b - a * c;
+    if (disc >= 0) {
+      // Stable entry root of the quadratic: t = c / (−b + √disc).
+      const t = c / (-b + Math.sqrt(disc));
+      const y = o.y + t * d.y;
+      if (y >= -h && y <= h) {
+        best = t;
+        const inv = 1 / r;
+        n.x = (o.x + t * d.x) * inv;
+        n.y = 0;
+        n.z = (o.z + t * d.z) * inv;
+      }
+    }
+  }
+  // End spheres.
+  for (let k = 0; k < 2; k++) {
+    const sy = k === 0 ? h : -h;
+    const ox = o.x, oy = o.y - sy, oz = o.z;
+    const cc = ox * ox + oy * oy + oz * oz - r * r;
+    const bb = ox * d.x + oy * d.y + oz * d.z;
+    if (cc <= 0 || bb >= 0) continue;
+    const disc = bb * bb - cc;
+    if (disc < 0) continue;
+    const t = cc / (-bb + Math.sqrt(disc));
+    if (t < best) {
+      best = t;
+      const inv = 1 / r;
+      n.x = (ox + t * d.x) * inv;
+      n.y = (oy + t * d.y) * inv;
+      n.z = (oz + t * d.z) * inv;
+    }
+  }
+  if (best > maxT) return -1;
+  return best;
+}
