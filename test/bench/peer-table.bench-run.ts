@@ -1,0 +1,210 @@
+/**
+ * The peer table: footing against cannon-es, Rapier, Jolt and crashcat on the
+ * shared scenes (test/scenes). Run with `npm run bench:peers`, i.e.
+ *   npx vitest run --config test/bench/vitest.peers.config.ts
+ * Optional environment: PEERS_SCENES=pyramid-20,pile-1000  PEERS_ENGINES=footing,Jolt
+ * PEERS_STEPS=300 (timed steps)  PEER_TABLE_OUT=path.md (also write the table there).
+ *
+ * Per scene and engine, in one process, engines one after another: build,
+ * 60 warm-up steps (JIT, contact caches), then PEERS_STEPS timed steps, each
+ * timed alone with performance.now(). Stability: positions are read (outside
+ * the timed calls) after step 120 counted from the start — the settled pose —
+ * and after the last step; drift is the largest distance any dynamic body
+ * moved between the two. A body has escaped when its centre ends outside the
+ * scene's bounds (under the ground top, through a wall) or is not finite.
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { BENCHMARK_SCENE_NAMES, benchmarkScene } from '../scenes/benchmark-scenes';
+import { countDynamic, type Scene } from '../scenes/scene';
+import { COMPARABLE, type EngineAdapter } from './peers/adapter';
+import { cannonAdapter } from './peers/cannon';
+import { crashcatAdapter } from './peers/crashcat';
+import { joltAdapter } from './peers/jolt';
+import { rapierAdapter } from './peers/rapier';
+
+const WARMUP_STEPS = 60;
+const SETTLED_STEP = 120;
+const TIMED_STEPS = Math.max(Number(process.env.PEERS_STEPS ?? 300), SETTLED_STEP - WARMUP_STEPS + 1);
+
+interface Row {
+  scene: string;
+  engine: string;
+  median: number;
+  mean: number;
+  p95: number;
+  /** cm, or NaN when the scene does not measure drift. */
+  drift: number;
+  escaped: number;
+  dynamic: number;
+  error?: string;
+}
+
+function percentile(sorted: Float64Array, q: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+function escapedCount(scene: Scene, p: Float64Array): number {
+  const { min, max } = scene.bounds;
+  let n = 0;
+  for (let i = 0; i < scene.bodies.length; i++) {
+    if (scene.bodies[i]!.type !== 'dynamic') continue;
+    const x = p[3 * i]!, y = p[3 * i + 1]!, z = p[3 * i + 2]!;
+    const inside = x >= min.x && x <= max.x && y >= min.y && y <= max.y && z >= min.z && z <= max.z;
+    if (!inside) n++; // NaN fails every comparison, so it counts too
+  }
+  return n;
+}
+
+function maxDrift(scene: Scene, a: Float64Array, b: Float64Array): number {
+  let worst = 0;
+  for (let i = 0; i < scene.bodies.length; i++) {
+    if (scene.bodies[i]!.type !== 'dynamic') continue;
+    const d = Math.hypot(b[3 * i]! - a[3 * i]!, b[3 * i + 1]! - a[3 * i + 1]!, b[3 * i + 2]! - a[3 * i + 2]!);
+    if (!(d <= worst)) worst = d; // NaN wins: an exploded body is the worst drift
+  }
+  return worst;
+}
+
+async function measure(scene: Scene, adapter: EngineAdapter): Promise<Row> {
+  const row: Row = {
+    scene: scene.name, engine: adapter.name, median: NaN, mean: NaN, p95: NaN, drift: NaN, escaped: 0,
+    dynamic: countDynamic(scene),
+  };
+  const instance = await adapter.create(scene);
+  try {
+    const settled = new Float64Array(3 * scene.bodies.length);
+    const last = new Float64Array(3 * scene.bodies.length);
+    const times = new Float64Array(TIMED_STEPS);
+    for (let i = 0; i < WARMUP_STEPS; i++) instance.step();
+    let stepsDone = WARMUP_STEPS;
+    for (let i = 0; i < TIMED_STEPS; i++) {
+      const t0 = performance.now();
+      instance.step();
+      times[i] = performance.now() - t0;
+      stepsDone++;
+      if (stepsDone === SETTLED_STEP) instance.readPositions(settled);
+    }
+    instance.readPositions(last);
+    let sum = 0;
+    for (let i = 0; i < times.length; i++) sum += times[i]!;
+    times.sort();
+    row.median = percentile(times, 0.5);
+    row.mean = sum / times.length;
+    row.p95 = percentile(times, 0.95);
+    row.escaped = escapedCount(scene, last);
+    if (scene.measureDrift) row.drift = 100 * maxDrift(scene, settled, last);
+  } finally {
+    instance.dispose();
+  }
+  return row;
+}
+
+async function loadAdapters(): Promise<{ adapters: EngineAdapter[]; missing: string[] }> {
+  const adapters: EngineAdapter[] = [];
+  const missing: string[] = [];
+  try {
+    // Loaded lazily so that the peers-only table still runs while footing's World is in progress.
+    const { footingAdapter } = await import('./peers/footing');
+    adapters.push(footingAdapter);
+  } catch (e) {
+    missing.push(`footing: ${(e as Error).message}`);
+  }
+  adapters.push(cannonAdapter, rapierAdapter, joltAdapter, crashcatAdapter);
+  const wanted = process.env.PEERS_ENGINES?.split(',').map((s) => s.trim().toLowerCase());
+  return { adapters: wanted ? adapters.filter((a) => wanted.includes(a.name.toLowerCase())) : adapters, missing };
+}
+
+function fmt(x: number, digits: number): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : '—';
+}
+
+function render(rows: Row[], adapters: EngineAdapter[], scenes: Scene[], missing: string[], loadBefore: string): string {
+  const lines: string[] = [];
+  lines.push(
+    `Peer table — ${new Date().toISOString()}, Node ${process.version}, ${process.platform}/${process.arch}, ` +
+      `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; load average (1 min) ${loadBefore} before, ` +
+      `${loadavg()[0]!.toFixed(2)} after (other processes share the machine: compare p95 with care).`,
+  );
+  lines.push('');
+  lines.push('| scene | engine | median ms/step | mean | p95 | ratio vs footing | max drift (cm) | escaped |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    if (r.error !== undefined) {
+      lines.push(`| ${r.scene} | ${r.engine} | error: ${r.error.replace(/\|/g, '/')} | | | | | |`);
+      continue;
+    }
+    const ref = rows.find((x) => x.scene === r.scene && x.engine === 'footing' && x.error === undefined);
+    const ratio = ref ? r.median / ref.median : NaN;
+    lines.push(
+      `| ${r.scene} | ${r.engine} | ${fmt(r.median, 3)} | ${fmt(r.mean, 3)} | ${fmt(r.p95, 3)} | ` +
+        `${fmt(ratio, 2)} | ${Number.isNaN(r.drift) && scenes.find((s) => s.name === r.scene)?.measureDrift ? 'NaN' : fmt(r.drift, 2)} | ` +
+        `${r.escaped}/${r.dynamic} |`,
+    );
+  }
+  lines.push('');
+  lines.push('Notes:');
+  lines.push(
+    `- ${WARMUP_STEPS} warm-up steps, then ${TIMED_STEPS} steps timed one by one (performance.now()); dt = 1/60; ` +
+      'engines run one after another in one process; no forced GC.',
+  );
+  lines.push(
+    `- Sleeping is OFF in every engine (${COMPARABLE.sleeping}), so all engines simulate every body every step; ` +
+      `velocity iterations ${COMPARABLE.velocityIterations} where the engine has such a setting (see per-engine notes).`,
+  );
+  lines.push(
+    `- Drift: largest distance any dynamic body moved between step ${SETTLED_STEP} (settled pose) and the last step ` +
+      `(step ${WARMUP_STEPS + TIMED_STEPS}); only for scenes built at rest (pyramids, tower). ` +
+      'Escaped: dynamic bodies whose centre ends outside the scene bounds (below the ground top, outside the container) or is not finite.',
+  );
+  lines.push('- Ratio vs footing: engine median / footing median on the same scene (> 1: footing is faster).');
+  for (const a of adapters) lines.push(`- ${a.name} (${a.version}): ${a.notes}`);
+  for (const m of missing) lines.push(`- not measured — ${m}`);
+  lines.push('');
+  lines.push('Scenes:');
+  for (const s of scenes) lines.push(`- ${s.name}: ${s.description}`);
+  return lines.join('\n');
+}
+
+describe('peer table', () => {
+  it('measures every engine on every scene', async () => {
+    const wantedScenes = process.env.PEERS_SCENES?.split(',').map((s) => s.trim());
+    const names = BENCHMARK_SCENE_NAMES.filter((n) => !wantedScenes || wantedScenes.includes(n));
+    const { adapters, missing } = await loadAdapters();
+    const scenes = names.map((n) => benchmarkScene(n));
+    const loadBefore = loadavg()[0]!.toFixed(2);
+    const rows: Row[] = [];
+    for (const scene of scenes) {
+      for (const adapter of adapters) {
+        try {
+          const row = await measure(scene, adapter);
+          rows.push(row);
+          console.log(
+            `${scene.name} / ${adapter.name}: median ${fmt(row.median, 3)} ms, p95 ${fmt(row.p95, 3)} ms, ` +
+              `drift ${fmt(row.drift, 2)} cm, escaped ${row.escaped}/${row.dynamic}`,
+          );
+        } catch (e) {
+          const message = (e as Error).message ?? String(e);
+          rows.push({
+            scene: scene.name, engine: adapter.name, median: NaN, mean: NaN, p95: NaN, drift: NaN, escaped: 0,
+            dynamic: countDynamic(scene), error: message,
+          });
+          console.log(`${scene.name} / ${adapter.name}: error ${message}`);
+        }
+      }
+    }
+    const table = render(rows, adapters, scenes, missing, loadBefore);
+    console.log(`\n${table}\n`);
+    if (process.env.PEER_TABLE_OUT) writeFileSync(process.env.PEER_TABLE_OUT, `${table}\n`);
+
+    // The table is the output; the assertion only checks that every peer produced a timing.
+    for (const r of rows) {
+      if (r.engine === 'footing') continue;
+      expect(r.error).toBeUndefined();
+      expect(r.median).toBeGreaterThan(0);
+      expect(r.median).toBeLessThan(10_000);
+    }
+  });
+});
