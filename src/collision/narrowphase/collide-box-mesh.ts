@@ -1,0 +1,319 @@
+/**
+ * Box (A) against a static TriangleMesh (B).
+ *
+ * Per triangle, the separating-axis test over 13 axes (Ericson §5.2.9;
+ * Gottschalk's OBB tests): the face normal n, the three box axes u_i and the
+ * nine crosses u_i × e_j. The axis of largest separation wins, with a bias
+ * towards the triangle face, then the box faces (Box2D's relative tolerance:
+ * another axis must beat 0.98·s + 0.5 mm), so resting contact does not
+ * flip between nearly equal axes.
+ * - Triangle face: the box face most facing into the mesh is clipped against
+ *   the triangle's prism (inward edge planes n × e_j); each kept corner gives
+ *   a point with depth −(p − a)·n.
+ * - Box face: the triangle is clipped against the four side planes of that
+ *   box face; each kept point q gives depth h_i − (q − c)·N.
+ * - Edge pair: one point, midway between the closest points of the two edges.
+ * Internal edges: a box-face or edge-pair axis is kept only when the
+ * triangle's feature that supports it (its corners nearest the box along the
+ * axis) is an ACTIVE edge or corner; otherwise the face axis is used, so a
+ * box sliding over a tessellated floor never catches on a seam (the same rule
+ * as Jolt's active edges, see triangle-mesh.ts). Back faces: see
+ * triangle-contact.ts.
+ */
+import type { Quat } from '../../math/quat';
+import type { Vec3 } from '../../math/vec3';
+import type { Box } from '../../shapes/box';
+import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
+import type { Manifold } from './manifold';
+import { closestPointOnTriangle, FEATURE_FACE, MeshContactCollector, toMeshLocal } from './triangle-contact';
+
+const collector = new MeshContactCollector();
+const localPos: Vec3 = { x: 0, y: 0, z: 0 };
+const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+/** Box axes u_0, u_1, u_2 in the mesh frame (3 numbers each) and half extents. */
+const axes = new Float64Array(9);
+const half = new Float64Array(3);
+
+const AXIS_FACE = 0;
+const AXIS_BOX = 1;
+const AXIS_EDGE = 2;
+const RELATIVE_TOLERANCE = 0.98;
+const ABSOLUTE_TOLERANCE = 5e-4;
+/** Corners within this distance (m) of the nearest one along an axis share its feature. */
+const FEATURE_TOLERANCE = 1e-6;
+
+// Feature codes (< 128): box-face corners 0..3, box-face edge × triangle
+// plane 4..24, fallback vertex 30, triangle edge × box side plane 32..59,
+// triangle corners 60..62, box edge × triangle edge 64..99.
+const CODE_FACE_CLIP = 4;
+const CODE_DEEPEST_VERTEX = 30;
+const CODE_BOX_CLIP = 32;
+const CODE_TRI_CORNER = 60;
+const CODE_EDGE = 64;
+
+export function collideBoxMesh(
+  a: Box,
+  posA: Readonly<Vec3>,
+  rotA: Readonly<Quat>,
+  mesh: TriangleMesh,
+  posB: Readonly<Vec3>,
+  rotB: Readonly<Quat>,
+  margin: number,
+  manifold: Manifold,
+): void {
+  toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
+  const q = localRot;
+  const x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
+  const xx = q.x * x2, xy = q.x * y2, xz = q.x * z2;
+  const yy = q.y * y2, yz = q.y * z2, zz = q.z * z2;
+  const wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
+  axes[0] = 1 - (yy + zz); axes[1] = xy + wz; axes[2] = xz - wy;
+  axes[3] = xy - wz; axes[4] = 1 - (xx + zz); axes[5] = yz + wx;
+  axes[6] = xz + wy; axes[7] = yz - wx; axes[8] = 1 - (xx + yy);
+  half[0] = a.halfExtents.x; half[1] = a.halfExtents.y; half[2] = a.halfExtents.z;
+  const cx = localPos.x, cy = localPos.y, cz = localPos.z;
+  let ex = margin, ey = margin, ez = margin;
+  for (let i = 0; i < 3; i++) {
+    ex += Math.abs(axes[3 * i]!) * half[i]!;
+    ey += Math.abs(axes[3 * i + 1]!) * half[i]!;
+    ez += Math.abs(axes[3 * i + 2]!) * half[i]!;
+  }
+  const tris = collector.triangles;
+  const count = mesh.queryBounds(cx - ex, cy - ey, cz - ez, cx + ex, cy + ey, cz + ez, tris, 0);
+  collector.begin();
+  for (let k = 0; k < count; k++) boxTriangle(mesh, tris[k]!, cx, cy, cz, margin);
+  collector.finish(manifold, posB, rotB);
+}
+
+/** Projection radius of the box on unit axis L: Σ h_i |u_i·L|. */
+function boxRadius(lx: number, ly: number, lz: number): number {
+  return (
+    half[0]! * Math.abs(axes[0]! * lx + axes[1]! * ly + axes[2]! * lz) +
+    half[1]! * Math.abs(axes[3]! * lx + axes[4]! * ly + axes[5]! * lz) +
+    half[2]! * Math.abs(axes[6]! * lx + axes[7]! * ly + axes[8]! * lz)
+  );
+}
+
+function boxTriangle(mesh: TriangleMesh, t: number, cx: number, cy: number, cz: number, margin: number): void {
+  const P = mesh.corners;
+  const o = 9 * t;
+  const ax = P[o]!, ay = P[o + 1]!, az = P[o + 2]!;
+  const bx = P[o + 3]!, by = P[o + 4]!, bz = P[o + 5]!;
+  const qx = P[o + 6]!, qy = P[o + 7]!, qz = P[o + 8]!;
+  const nx = mesh.normals[3 * t]!, ny = mesh.normals[3 * t + 1]!, nz = mesh.normals[3 * t + 2]!;
+
+  // Face axis; the box is in front when its centre is (dC ≥ 0).
+  const dC = (cx - ax) * nx + (cy - ay) * ny + (cz - az) * nz;
+  const rN = boxRadius(nx, ny, nz);
+  if (Math.abs(dC) - rN > margin) return;
+  const sFace = dC - rN;
+
+  // Box axes: separation s = max(triMin − boxMax, boxMin − triMax).
+  let sBox = -Infinity;
+  let boxAxis = -1;
+  let boxSign = 1;
+  for (let i = 0; i < 3; i++) {
+    const lx = axes[3 * i]!, ly = axes[3 * i + 1]!, lz = axes[3 * i + 2]!;
+    const c = cx * lx + cy * ly + cz * lz;
+    const pa = ax * lx + ay * ly + az * lz, pb = bx * lx + by * ly + bz * lz, pc = qx * lx + qy * ly + qz * lz;
+    const triMin = Math.min(pa, pb, pc), triMax = Math.max(pa, pb, pc);
+    const sPos = triMin - (c + half[i]!);
+    const sNeg = c - half[i]! - triMax;
+    const s = sPos > sNeg ? sPos : sNeg;
+    if (s > margin) return;
+    if (s > sBox) {
+      sBox = s;
+      boxAxis = i;
+      boxSign = sPos > sNeg ? 1 : -1;
+    }
+  }
+
+  // Edge axes u_i × e_j (skipped when parallel: then covered by the face axes).
+  let sEdge = -Infinity;
+  let edgeBox = -1;
+  let edgeTri = -1;
+  let enx = 0, eny = 0, enz = 0;
+  for (let j = 0; j < 3; j++) {
+    const e0 = o + 3 * j;
+    const e1 = o + 3 * ((j + 1) % 3);
+    const fx = P[e1]! - P[e0]!, fy = P[e1 + 1]! - P[e0 + 1]!, fz = P[e1 + 2]! - P[e0 + 2]!;
+    const fLenSq = fx * fx + fy * fy + fz * fz;
+    for (let i = 0; i < 3; i++) {
+      const ux = axes[3 * i]!, uy = axes[3 * i + 1]!, uz = axes[3 * i + 2]!;
+      let lx = uy * fz - uz * fy, ly = uz * fx - ux * fz, lz = ux * fy - uy * fx;
+      const lenSq = lx * lx + ly * ly + lz * lz;
+      if (lenSq < 1e-10 * fLenSq) continue;
+      const inv = 1 / Math.sqrt(lenSq);
+      lx *= inv; ly *= inv; lz *= inv;
+      const r = boxRadius(lx, ly, lz);
+      const c = cx * lx + cy * ly + cz * lz;
+      const pa = ax * lx + ay * ly + az * lz, pb = bx * lx + by * ly + bz * lz, pc = qx * lx + qy * ly + qz * lz;
+      const triMin = Math.min(pa, pb, pc), triMax = Math.max(pa, pb, pc);
+      const sPos = triMin - (c + r);
+      const sNeg = c - r - triMax;
+      const s = sPos > sNeg ? sPos : sNeg;
+      if (s > margin) return;
+      if (s > sEdge) {
+        sEdge = s;
+        edgeBox = i;
+        edgeTri = j;
+        const sign = sPos > sNeg ? 1 : -1;
+        enx = lx * sign; eny = ly * sign; enz = lz * sign;
+      }
+    }
+  }
+
+  if (dC < 0) {
+    // Centre behind the plane: only a push out of the front, and only when
+    // the centre lies over the triangle (triangle-contact.ts, back faces).
+    if (closestPointOnTriangle(collector.v0, P, t, cx, cy, cz) !== FEATURE_FACE) return;
+    faceContact(mesh, t, nx, ny, nz, cx, cy, cz, margin, true);
+    return;
+  }
+
+  let kind = AXIS_FACE;
+  let sBest = sFace;
+  if (sBox > RELATIVE_TOLERANCE * sBest + ABSOLUTE_TOLERANCE) {
+    kind = AXIS_BOX;
+    sBest = sBox;
+  }
+  if (sEdge > RELATIVE_TOLERANCE * sBest + ABSOLUTE_TOLERANCE) kind = AXIS_EDGE;
+
+  if (kind !== AXIS_FACE) {
+    // Normal N (box → triangle) of the chosen axis; the triangle corners
+    // nearest the box along N form the supporting feature.
+    let Nx = enx, Ny = eny, Nz = enz;
+    if (kind === AXIS_BOX) {
+      Nx = axes[3 * boxAxis]! * boxSign; Ny = axes[3 * boxAxis + 1]! * boxSign; Nz = axes[3 * boxAxis + 2]! * boxSign;
+    }
+    const pa = ax * Nx + ay * Ny + az * Nz, pb = bx * Nx + by * Ny + bz * Nz, pc = qx * Nx + qy * Ny + qz * Nz;
+    const lo = Math.min(pa, pb, pc) + FEATURE_TOLERANCE;
+    const mask = (pa <= lo ? 1 : 0) | (pb <= lo ? 2 : 0) | (pc <= lo ? 4 : 0);
+    const flags = mesh.featureFlags[t]!;
+    let active: boolean;
+    if (mask === 7) active = false;
+    else if (mask === 3) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 0))) !== 0;
+    else if (mask === 6) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 1))) !== 0;
+    else if (mask === 5) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 2))) !== 0;
+    else active = (flags & (1 << (VERTEX_ACTIVE_SHIFT + (mask === 1 ? 0 : mask === 2 ? 1 : 2)))) !== 0;
+    if (!active) kind = AXIS_FACE;
+  }
+
+  if (kind === AXIS_FACE) {
+    faceContact(mesh, t, nx, ny, nz, cx, cy, cz, margin, false);
+  } else if (kind === AXIS_BOX) {
+    boxFaceContact(mesh, t, boxAxis, boxSign, cx, cy, cz, margin);
+  } else {
+    edgeContact(mesh, t, edgeBox, edgeTri, enx, eny, enz, cx, cy, cz, margin);
+  }
+}
+
+/** Triangle face is the reference: clip the incident box face against the triangle's prism. */
+function faceContact(mesh: TriangleMesh, t: number, nx: number, ny: number, nz: number, cx: number, cy: number, cz: number, margin: number, isBack: boolean): void {
+  // Incident face: the box face whose outward normal is most aligned with N = −n.
+  let inc = 0;
+  let incDot = 0;
+  for (let i = 0; i < 3; i++) {
+    const d = -(axes[3 * i]! * nx + axes[3 * i + 1]! * ny + axes[3 * i + 2]! * nz);
+    if (Math.abs(d) > Math.abs(incDot)) {
+      incDot = d;
+      inc = i;
+    }
+  }
+  const sign = incDot >= 0 ? 1 : -1;
+  const j = (inc + 1) % 3;
+  const k = (inc + 2) % 3;
+  const fx = cx + axes[3 * inc]! * half[inc]! * sign, fy = cy + axes[3 * inc + 1]! * half[inc]! * sign, fz = cz + axes[3 * inc + 2]! * half[inc]! * sign;
+  const jx = axes[3 * j]! * half[j]!, jy = axes[3 * j + 1]! * half[j]!, jz = axes[3 * j + 2]! * half[j]!;
+  const kx = axes[3 * k]! * half[k]!, ky = axes[3 * k + 1]! * half[k]!, kz = axes[3 * k + 2]! * half[k]!;
+  const C = collector;
+  C.polyReset();
+  C.polyPush(fx + jx + kx, fy + jy + ky, fz + jz + kz, 0, 0);
+  C.polyPush(fx - jx + kx, fy - jy + ky, fz - jz + kz, 1, 1);
+  C.polyPush(fx - jx - kx, fy - jy - ky, fz - jz - kz, 2, 2);
+  C.polyPush(fx + jx - kx, fy + jy - ky, fz + jz - kz, 3, 3);
+  const P = mesh.corners;
+  const o = 9 * t;
+  for (let e = 0; e < 3 && C.polyCount > 0; e++) {
+    const e0 = o + 3 * e;
+    const e1 = o + 3 * ((e + 1) % 3);
+    const ex = P[e1]! - P[e0]!, ey = P[e1 + 1]! - P[e0 + 1]!, ez = P[e1 + 2]! - P[e0 + 2]!;
+    // Inward edge normal m = n × e; keep m·p ≥ m·v, i.e. (−m)·p ≤ (−m)·v.
+    const mx = ny * ez - nz * ey, my = nz * ex - nx * ez, mz = nx * ey - ny * ex;
+    C.clip(-mx, -my, -mz, -(mx * P[e0]! + my * P[e0 + 1]! + mz * P[e0 + 2]!), e, 4 + e, CODE_FACE_CLIP, 3);
+  }
+  const ax = P[o]!, ay = P[o + 1]!, az = P[o + 2]!;
+  if (C.polyCount === 0) {
+    // The incident face misses the prism (a box balanced on a corner or edge
+    // beside the triangle): use the box corner deepest along −n.
+    let px = cx, py = cy, pz = cz;
+    for (let i = 0; i < 3; i++) {
+      const s = axes[3 * i]! * nx + axes[3 * i + 1]! * ny + axes[3 * i + 2]! * nz > 0 ? -half[i]! : half[i]!;
+      px += axes[3 * i]! * s; py += axes[3 * i + 1]! * s; pz += axes[3 * i + 2]! * s;
+    }
+    const s = (px - ax) * nx + (py - ay) * ny + (pz - az) * nz;
+    if (-s >= -margin) C.add(px - nx * 0.5 * s, py - ny * 0.5 * s, pz - nz * 0.5 * s, -nx, -ny, -nz, -s, t, CODE_DEEPEST_VERTEX, isBack);
+    return;
+  }
+  for (let i = 0; i < C.polyCount; i++) {
+    const px = C.poly[3 * i]!, py = C.poly[3 * i + 1]!, pz = C.poly[3 * i + 2]!;
+    const s = (px - ax) * nx + (py - ay) * ny + (pz - az) * nz;
+    if (-s < -margin) continue;
+    // p is on the box; the midpoint is p − n·s/2, the triangle point p − n·s.
+    C.add(px - nx * 0.5 * s, py - ny * 0.5 * s, pz - nz * 0.5 * s, -nx, -ny, -nz, -s, t, C.polyCode[i]!, isBack);
+  }
+}
+
+/** Box face i (outward normal sign·u_i) is the reference: clip the triangle against its side planes. */
+function boxFaceContact(mesh: TriangleMesh, t: number, i: number, sign: number, cx: number, cy: number, cz: number, margin: number): void {
+  const C = collector;
+  const P = mesh.corners;
+  const o = 9 * t;
+  C.polyReset();
+  C.polyPush(P[o]!, P[o + 1]!, P[o + 2]!, 0, CODE_TRI_CORNER);
+  C.polyPush(P[o + 3]!, P[o + 4]!, P[o + 5]!, 1, CODE_TRI_CORNER + 1);
+  C.polyPush(P[o + 6]!, P[o + 7]!, P[o + 8]!, 2, CODE_TRI_CORNER + 2);
+  for (let side = 0; side < 4 && C.polyCount > 0; side++) {
+    const j = (i + 1 + (side >> 1)) % 3;
+    const s = side & 1 ? -1 : 1;
+    const ux = axes[3 * j]! * s, uy = axes[3 * j + 1]! * s, uz = axes[3 * j + 2]! * s;
+    // Keep (p − c)·(±u_j) ≤ h_j.
+    C.clip(ux, uy, uz, ux * cx + uy * cy + uz * cz + half[j]!, side, 3 + side, CODE_BOX_CLIP, 4);
+  }
+  const Nx = axes[3 * i]! * sign, Ny = axes[3 * i + 1]! * sign, Nz = axes[3 * i + 2]! * sign;
+  for (let k = 0; k < C.polyCount; k++) {
+    const px = C.poly[3 * k]!, py = C.poly[3 * k + 1]!, pz = C.poly[3 * k + 2]!;
+    const s = (px - cx) * Nx + (py - cy) * Ny + (pz - cz) * Nz - half[i]!;
+    if (-s < -margin) continue;
+    // q on the triangle; the box point is q − N·s, the midpoint q − N·s/2.
+    C.add(px - Nx * 0.5 * s, py - Ny * 0.5 * s, pz - Nz * 0.5 * s, Nx, Ny, Nz, -s, t, C.polyCode[k]!, false);
+  }
+}
+
+/** Box edge along u_i against triangle edge j, normal N (box → triangle). */
+function edgeContact(mesh: TriangleMesh, t: number, i: number, j: number, Nx: number, Ny: number, Nz: number, cx: number, cy: number, cz: number, margin: number): void {
+  // The box edge parallel to u_i that supports the box along N.
+  const a = (i + 1) % 3;
+  const b = (i + 2) % 3;
+  const sa = axes[3 * a]! * Nx + axes[3 * a + 1]! * Ny + axes[3 * a + 2]! * Nz >= 0 ? 1 : -1;
+  const sb = axes[3 * b]! * Nx + axes[3 * b + 1]! * Ny + axes[3 * b + 2]! * Nz >= 0 ? 1 : -1;
+  const ha = half[a]! * sa, hb = half[b]! * sb, hi = half[i]!;
+  const px = cx + axes[3 * a]! * ha + axes[3 * b]! * hb - axes[3 * i]! * hi;
+  const py = cy + axes[3 * a + 1]! * ha + axes[3 * b + 1]! * hb - axes[3 * i + 1]! * hi;
+  const pz = cz + axes[3 * a + 2]! * ha + axes[3 * b + 2]! * hb - axes[3 * i + 2]! * hi;
+  const dx = 2 * axes[3 * i]! * hi, dy = 2 * axes[3 * i + 1]! * hi, dz = 2 * axes[3 * i + 2]! * hi;
+  const P = mesh.corners;
+  const e0 = 9 * t + 3 * j;
+  const e1 = 9 * t + 3 * ((j + 1) % 3);
+  const fx = P[e1]! - P[e0]!, fy = P[e1 + 1]! - P[e0 + 1]!, fz = P[e1 + 2]! - P[e0 + 2]!;
+  const C = collector;
+  C.segmentSegment(px, py, pz, dx, dy, dz, P[e0]!, P[e0 + 1]!, P[e0 + 2]!, fx, fy, fz);
+  const ax = px + dx * C.segS, ay = py + dy * C.segS, az = pz + dz * C.segS;
+  const bx = P[e0]! + fx * C.segT, by = P[e0 + 1]! + fy * C.segT, bz = P[e0 + 2]! + fz * C.segT;
+  // Penetration along N: the box point lies past the triangle point by (a − b)·N.
+  const depth = (ax - bx) * Nx + (ay - by) * Ny + (az - bz) * Nz;
+  if (depth < -margin) return;
+  const edgeId = i * 4 + (sa > 0 ? 1 : 0) + (sb > 0 ? 2 : 0);
+  C.add(0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz), Nx, Ny, Nz, depth, t, CODE_EDGE + edgeId * 3 + j, false);
+}

@@ -1,0 +1,165 @@
+/**
+ * Capsule (A) against a static TriangleMesh (B).
+ *
+ * Per triangle: the closest points p (on the capsule's segment) and q (on the
+ * triangle). If the segment pierces the triangle the distance is 0; otherwise
+ * it is the least of the two end points against the triangle (§5.1.5) and the
+ * segment against the three edges (§5.1.9, Ericson). Touching when
+ * |p − q| ≤ r + margin.
+ * - q on an ACTIVE edge/corner: one point, normal (q − p)/|q − p|.
+ * - q on the face or an inactive edge/corner: the face normal −n. When the
+ *   segment lies (nearly) flat on the face, |axis·n| < FLAT_SIN, the segment
+ *   is clipped to the triangle's prism (the three inward edge planes n × e)
+ *   and both clipped ends become points with depth r − (P(t) − a)·n — two
+ *   points per triangle, so a lying capsule gets a stable 2-point manifold.
+ * The flat threshold is small on purpose: the A-side point P(t) − n·r is on
+ * the capsule surface to within r·(1 − cos θ) ≈ r·sin²θ/2 (2e-4·r here).
+ * Back faces: see triangle-contact.ts.
+ */
+import type { Quat } from '../../math/quat';
+import type { Vec3 } from '../../math/vec3';
+import type { Capsule } from '../../shapes/capsule';
+import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import type { Manifold } from './manifold';
+import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_FACE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, toMeshLocal } from './triangle-contact';
+
+const collector = new MeshContactCollector();
+const localPos: Vec3 = { x: 0, y: 0, z: 0 };
+const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+const FLAT_SIN = 0.02;
+const CODE_START = 100;
+const CODE_END = 101;
+const CODE_CLOSEST = 102;
+const CODE_PIERCE = 103;
+
+export function collideCapsuleMesh(
+  a: Capsule,
+  posA: Readonly<Vec3>,
+  rotA: Readonly<Quat>,
+  mesh: TriangleMesh,
+  posB: Readonly<Vec3>,
+  rotB: Readonly<Quat>,
+  margin: number,
+  manifold: Manifold,
+): void {
+  toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
+  const r = a.radius;
+  const hh = a.halfHeight;
+  const q = localRot;
+  // Segment axis = local Y rotated into the mesh frame.
+  const ax = 2 * (q.x * q.y - q.w * q.z);
+  const ay = 1 - 2 * (q.x * q.x + q.z * q.z);
+  const az = 2 * (q.y * q.z + q.w * q.x);
+  const p0x = localPos.x - ax * hh, p0y = localPos.y - ay * hh, p0z = localPos.z - az * hh;
+  const dx = 2 * ax * hh, dy = 2 * ay * hh, dz = 2 * az * hh;
+  const reach = r + margin;
+  const ex = Math.abs(ax) * hh + reach, ey = Math.abs(ay) * hh + reach, ez = Math.abs(az) * hh + reach;
+  const tris = collector.triangles;
+  const count = mesh.queryBounds(localPos.x - ex, localPos.y - ey, localPos.z - ez, localPos.x + ex, localPos.y + ey, localPos.z + ez, tris, 0);
+  collector.begin();
+  const qa = collector.v0;
+  const qb = collector.v1;
+  const corners = mesh.corners;
+  const normals = mesh.normals;
+  for (let k = 0; k < count; k++) {
+    const t = tris[k]!;
+    const o = 9 * t;
+    const nx = normals[3 * t]!, ny = normals[3 * t + 1]!, nz = normals[3 * t + 2]!;
+    const vx = corners[o]!, vy = corners[o + 1]!, vz = corners[o + 2]!;
+    const s0 = (p0x - vx) * nx + (p0y - vy) * ny + (p0z - vz) * nz;
+    const s1 = s0 + dx * nx + dy * ny + dz * nz;
+
+    // Does the segment pierce the triangle? Then only a push out of the front makes sense.
+    if ((s0 < 0 && s1 > 0) || (s0 > 0 && s1 < 0) || s0 === 0 || s1 === 0) {
+      const u = s0 === s1 ? 0 : s0 / (s0 - s1);
+      const xx = p0x + dx * u, xy = p0y + dy * u, xz = p0z + dz * u;
+      if (closestPointOnTriangle(qa, corners, t, xx, xy, xz) === FEATURE_FACE) {
+        const lo = Math.min(s0, s1);
+        if (lo < 0) {
+          const px = s0 <= s1 ? p0x : p0x + dx, py = s0 <= s1 ? p0y : p0y + dy, pz = s0 <= s1 ? p0z : p0z + dz;
+          collector.addFromPointA(px - nx * r, py - ny * r, pz - nz * r, -nx, -ny, -nz, r - lo, t, CODE_PIERCE, true);
+          continue;
+        }
+      }
+    }
+
+    // Closest pair: end points against the triangle, then the segment against each edge.
+    let feature = closestPointOnTriangle(qa, corners, t, p0x, p0y, p0z);
+    let bestSq = (qa.x - p0x) ** 2 + (qa.y - p0y) ** 2 + (qa.z - p0z) ** 2;
+    let sBest = 0;
+    let qx = qa.x, qy = qa.y, qz = qa.z;
+    const f1 = closestPointOnTriangle(qb, corners, t, p0x + dx, p0y + dy, p0z + dz);
+    const d1 = (qb.x - p0x - dx) ** 2 + (qb.y - p0y - dy) ** 2 + (qb.z - p0z - dz) ** 2;
+    if (d1 < bestSq - 1e-12) {
+      bestSq = d1; feature = f1; sBest = 1; qx = qb.x; qy = qb.y; qz = qb.z;
+    }
+    for (let e = 0; e < 3; e++) {
+      const e0 = o + 3 * e;
+      const e1 = o + 3 * ((e + 1) % 3);
+      const cx = corners[e0]!, cy = corners[e0 + 1]!, cz = corners[e0 + 2]!;
+      const fx = corners[e1]! - cx, fy = corners[e1 + 1]! - cy, fz = corners[e1 + 2]! - cz;
+      const dsq = collector.segmentSegment(p0x, p0y, p0z, dx, dy, dz, cx, cy, cz, fx, fy, fz);
+      if (dsq < bestSq - 1e-12) {
+        bestSq = dsq;
+        sBest = collector.segS;
+        qx = cx + fx * collector.segT; qy = cy + fy * collector.segT; qz = cz + fz * collector.segT;
+        feature = collector.segT <= 0 ? FEATURE_VERTEX + e : collector.segT >= 1 ? FEATURE_VERTEX + ((e + 1) % 3) : FEATURE_EDGE + e;
+      }
+    }
+    if (bestSq > reach * reach) continue;
+    const px = p0x + dx * sBest, py = p0y + dy * sBest, pz = p0z + dz * sBest;
+    const sp = (px - vx) * nx + (py - vy) * ny + (pz - vz) * nz;
+    if (sp < 0) {
+      if (feature !== FEATURE_FACE) continue;
+      collector.addFromPointA(px - nx * r, py - ny * r, pz - nz * r, -nx, -ny, -nz, r - sp, t, CODE_CLOSEST, true);
+      continue;
+    }
+    const dist = Math.sqrt(bestSq);
+    if (isFeatureActive(mesh.featureFlags[t]!, feature) && dist > 1e-9) {
+      const inv = 1 / dist;
+      const ux = (qx - px) * inv, uy = (qy - py) * inv, uz = (qz - pz) * inv;
+      collector.addFromPointA(px + ux * r, py + uy * r, pz + uz * r, ux, uy, uz, r - dist, t, CODE_CLOSEST, false);
+      continue;
+    }
+    if (Math.abs(ax * nx + ay * ny + az * nz) < FLAT_SIN) {
+      // Clip P0 + u·D, u ∈ [0, 1], to the prism: (P − v_j)·(n × e_j) ≥ 0 for each edge j.
+      let u0 = 0;
+      let u1 = 1;
+      for (let e = 0; e < 3 && u0 <= u1; e++) {
+        const e0 = o + 3 * e;
+        const e1 = o + 3 * ((e + 1) % 3);
+        const cx = corners[e0]!, cy = corners[e0 + 1]!, cz = corners[e0 + 2]!;
+        const fx = corners[e1]! - cx, fy = corners[e1 + 1]! - cy, fz = corners[e1 + 2]! - cz;
+        const mx = ny * fz - nz * fy, my = nz * fx - nx * fz, mz = nx * fy - ny * fx;
+        const fa = (p0x - cx) * mx + (p0y - cy) * my + (p0z - cz) * mz;
+        const fb = fa + dx * mx + dy * my + dz * mz;
+        if (fa < 0 && fb < 0) {
+          u1 = -1;
+        } else if (fa < 0) {
+          u0 = Math.max(u0, fa / (fa - fb));
+        } else if (fb < 0) {
+          u1 = Math.min(u1, fa / (fa - fb));
+        }
+      }
+      if (u0 <= u1) {
+        const depth0 = r - (s0 + (s1 - s0) * u0);
+        if (depth0 >= -margin) {
+          collector.addFromPointA(p0x + dx * u0 - nx * r, p0y + dy * u0 - ny * r, p0z + dz * u0 - nz * r, -nx, -ny, -nz, depth0, t, CODE_START, false);
+        }
+        const depth1 = r - (s0 + (s1 - s0) * u1);
+        if (u1 - u0 > 1e-9 && depth1 >= -margin) {
+          collector.addFromPointA(p0x + dx * u1 - nx * r, p0y + dy * u1 - ny * r, p0z + dz * u1 - nz * r, -nx, -ny, -nz, depth1, t, CODE_END, false);
+        }
+        continue;
+      }
+    }
+    // Against the face plane the capsule's deepest point is its lower end
+    // (its support along −n), not the point nearest the edge.
+    const lowEnd = s0 <= s1 ? 0 : 1;
+    const depth = r - (lowEnd === 0 ? s0 : s1);
+    if (depth < -margin) continue;
+    const lx = p0x + dx * lowEnd, ly = p0y + dy * lowEnd, lz = p0z + dz * lowEnd;
+    collector.addFromPointA(lx - nx * r, ly - ny * r, lz - nz * r, -nx, -ny, -nz, depth, t, CODE_CLOSEST, false);
+  }
+  collector.finish(manifold, posB, rotB);
+}

@@ -1,0 +1,445 @@
+/**
+ * Shared machinery of the convex-vs-TriangleMesh colliders: a candidate
+ * buffer owned by each collider module, the reduction of all candidates to a
+ * ≤ 4-point manifold, polygon clipping with feature tags, and closest-point
+ * helpers (Ericson, "Real-Time Collision Detection", §5.1).
+ *
+ * Candidates are gathered in mesh-local space. Each carries its own normal
+ * (A → B: from the convex into the mesh), depth, midpoint, triangle and a
+ * feature code k < 128; the manifold id is triangle·128 + k, so a resting
+ * contact keeps its id (meshes up to 2^25 triangles).
+ *
+ * Back faces (documented choice): triangles are one-sided for pushing. When
+ * the convex's core (sphere centre, nearest segment point, box centre) is
+ * behind a triangle's plane and projects inside the triangle, the candidate
+ * is a BACK candidate that pushes out through the front face (normal −n,
+ * depth = distance to get the convex fully in front). Back candidates are
+ * used only when the manifold has no front candidate at all, and then only
+ * those coplanar with the triangle of the shallowest exit — so a convex that
+ * sank into a closed mesh leaves through the nearest face instead of being
+ * pulled through the floor, and a convex resting near a closed box's rim
+ * never gets a sideways push from the side faces behind it. A core behind a
+ * plane that projects outside the triangle gives no candidate.
+ */
+import type { Quat } from '../../math/quat';
+import type { Vec3 } from '../../math/vec3';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
+import type { Manifold } from './manifold';
+
+/** Closest-feature codes returned by closestPointOnTriangle. */
+export const FEATURE_FACE = 0;
+/** FEATURE_EDGE + k: edge from corner k to corner k+1. */
+export const FEATURE_EDGE = 1;
+/** FEATURE_VERTEX + k: corner k. */
+export const FEATURE_VERTEX = 4;
+
+const CAPACITY = 256;
+const STRIDE = 7; // px py pz nx ny nz depth
+const MAX_POLY = 16;
+/** Depths closer than this (m) count as equal when picking the first manifold point. */
+const DEPTH_TIE = 1e-6;
+
+/**
+ * True when the feature may contribute its own direction: the face always,
+ * an edge or corner only when active (convex or open), see triangle-mesh.ts.
+ */
+export function isFeatureActive(flags: number, feature: number): boolean {
+  if (feature === FEATURE_FACE) return false;
+  if (feature < FEATURE_VERTEX) return (flags & (1 << (EDGE_ACTIVE_SHIFT + feature - FEATURE_EDGE))) !== 0;
+  return (flags & (1 << (VERTEX_ACTIVE_SHIFT + feature - FEATURE_VERTEX))) !== 0;
+}
+
+/**
+ * Closest point on triangle `tri` of `corners` to (px, py, pz), written to
+ * `out`; returns the feature code of the Voronoi region (Ericson §5.1.5).
+ */
+export function closestPointOnTriangle(out: Vec3, corners: Float64Array, tri: number, px: number, py: number, pz: number): number {
+  const o = 9 * tri;
+  const ax = corners[o]!, ay = corners[o + 1]!, az = corners[o + 2]!;
+  const bx = corners[o + 3]!, by = corners[o + 4]!, bz = corners[o + 5]!;
+  const cx = corners[o + 6]!, cy = corners[o + 7]!, cz = corners[o + 8]!;
+  const abx = bx - ax, aby = by - ay, abz = bz - az;
+  const acx = cx - ax, acy = cy - ay, acz = cz - az;
+  const apx = px - ax, apy = py - ay, apz = pz - az;
+  const d1 = abx * apx + aby * apy + abz * apz;
+  const d2 = acx * apx + acy * apy + acz * apz;
+  if (d1 <= 0 && d2 <= 0) {
+    out.x = ax; out.y = ay; out.z = az;
+    return FEATURE_VERTEX;
+  }
+  const bpx = px - bx, bpy = py - by, bpz = pz - bz;
+  const d3 = abx * bpx + aby * bpy + abz * bpz;
+  const d4 = acx * bpx + acy * bpy + acz * bpz;
+  if (d3 >= 0 && d4 <= d3) {
+    out.x = bx; out.y = by; out.z = bz;
+    return FEATURE_VERTEX + 1;
+  }
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const v = d1 / (d1 - d3);
+    out.x = ax + v * abx; out.y = ay + v * aby; out.z = az + v * abz;
+    return FEATURE_EDGE;
+  }
+  const cpx = px - cx, cpy = py - cy, cpz = pz - cz;
+  const d5 = abx * cpx + aby * cpy + abz * cpz;
+  const d6 = acx * cpx + acy * cpy + acz * cpz;
+  if (d6 >= 0 && d5 <= d6) {
+    out.x = cx; out.y = cy; out.z = cz;
+    return FEATURE_VERTEX + 2;
+  }
+  const vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    const w = d2 / (d2 - d6);
+    out.x = ax + w * acx; out.y = ay + w * acy; out.z = az + w * acz;
+    return FEATURE_EDGE + 2;
+  }
+  const va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const w = (d4 - d3) / (d4 - d3 + (d5 - d6));
+    out.x = bx + w * (cx - bx); out.y = by + w * (cy - by); out.z = bz + w * (cz - bz);
+    return FEATURE_EDGE + 1;
+  }
+  const denom = 1 / (va + vb + vc);
+  const v = vb * denom;
+  const w = vc * denom;
+  out.x = ax + abx * v + acx * w;
+  out.y = ay + aby * v + acy * w;
+  out.z = az + abz * v + acz * w;
+  return FEATURE_FACE;
+}
+
+/**
+ * Candidate buffer + scratch for one collider module (each module owns one
+ * instance, so two colliders never share scratch).
+ */
+export class MeshContactCollector {
+  /** Triangle list reused by every query (never shrinks). */
+  readonly triangles: number[] = [];
+  private readonly data = new Float64Array(CAPACITY * STRIDE);
+  private readonly tri = new Int32Array(CAPACITY);
+  private readonly code = new Int32Array(CAPACITY);
+  private readonly back = new Uint8Array(CAPACITY);
+  private readonly use = new Uint8Array(CAPACITY);
+  count = 0;
+  private frontCount = 0;
+
+  // Clipping polygons (ping-pong): xyz, outgoing-edge line id, feature code.
+  polyCount = 0;
+  readonly poly = new Float64Array(3 * MAX_POLY);
+  readonly polyLine = new Int32Array(MAX_POLY);
+  readonly polyCode = new Int32Array(MAX_POLY);
+  private readonly tmp = new Float64Array(3 * MAX_POLY);
+  private readonly tmpLine = new Int32Array(MAX_POLY);
+  private readonly tmpCode = new Int32Array(MAX_POLY);
+
+  /** Scratch vectors for the owning collider. */
+  readonly v0: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly v1: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly v2: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly v3: Vec3 = { x: 0, y: 0, z: 0 };
+
+  /** Parameters of the last segmentSegment call. */
+  segS = 0;
+  segT = 0;
+
+  /**
+   * Squared distance between segments p1 + s·d1 and p2 + t·d2, s, t ∈ [0, 1]
+   * (Ericson §5.1.9); the parameters land in segS, segT. d2 must be non-zero.
+   */
+  segmentSegment(
+    p1x: number, p1y: number, p1z: number, d1x: number, d1y: number, d1z: number,
+    p2x: number, p2y: number, p2z: number, d2x: number, d2y: number, d2z: number,
+  ): number {
+    const rx = p1x - p2x, ry = p1y - p2y, rz = p1z - p2z;
+    const a = d1x * d1x + d1y * d1y + d1z * d1z;
+    const e = d2x * d2x + d2y * d2y + d2z * d2z;
+    const f = d2x * rx + d2y * ry + d2z * rz;
+    const c = d1x * rx + d1y * ry + d1z * rz;
+    const b = d1x * d2x + d1y * d2y + d1z * d2z;
+    const denom = a * e - b * b;
+    // Parallel segments (denom ≈ 0): any s works, take 0 and let the clamps fix t.
+    let s = denom > 1e-14 * a * e ? clamp01((b * f - c * e) / denom) : 0;
+    let t = (b * s + f) / e;
+    if (t < 0) {
+      t = 0;
+      s = a > 0 ? clamp01(-c / a) : 0;
+    } else if (t > 1) {
+      t = 1;
+      s = a > 0 ? clamp01((b - c) / a) : 0;
+    }
+    this.segS = s;
+    this.segT = t;
+    const dx = p1x + d1x * s - p2x - d2x * t;
+    const dy = p1y + d1y * s - p2y - d2y * t;
+    const dz = p1z + d1z * s - p2z - d2z * t;
+    return dx * dx + dy * dy + dz * dz;
+  }
+
+  begin(): void {
+    this.count = 0;
+    this.frontCount = 0;
+  }
+
+  /**
+   * Adds a candidate given the point on the convex (A) along the normal;
+   * the stored position is the midpoint A − n·depth/2 (manifold convention).
+   */
+  addFromPointA(ax: number, ay: number, az: number, nx: number, ny: number, nz: number, depth: number, tri: number, code: number, isBack: boolean): void {
+    const h = 0.5 * depth;
+    this.add(ax - nx * h, ay - ny * h, az - nz * h, nx, ny, nz, depth, tri, code, isBack);
+  }
+
+  add(px: number, py: number, pz: number, nx: number, ny: number, nz: number, depth: number, tri: number, code: number, isBack: boolean): void {
+    let slot = this.count;
+    if (slot >= CAPACITY) {
+      // Full: replace the shallowest candidate of the same kind if this one is deeper.
+      slot = -1;
+      let shallow = depth;
+      for (let i = 0; i < CAPACITY; i++) {
+        if ((this.back[i] === 1) === isBack && this.data[i * STRIDE + 6]! < shallow) {
+          shallow = this.data[i * STRIDE + 6]!;
+          slot = i;
+        }
+      }
+      if (slot < 0) return;
+    } else {
+      this.count++;
+      if (!isBack) this.frontCount++;
+    }
+    const o = slot * STRIDE;
+    const d = this.data;
+    d[o] = px; d[o + 1] = py; d[o + 2] = pz;
+    d[o + 3] = nx; d[o + 4] = ny; d[o + 5] = nz;
+    d[o + 6] = depth;
+    this.tri[slot] = tri;
+    this.code[slot] = code;
+    this.back[slot] = isBack ? 1 : 0;
+  }
+
+  /** Starts a clip polygon. */
+  polyReset(): void {
+    this.polyCount = 0;
+  }
+
+  polyPush(x: number, y: number, z: number, line: number, code: number): void {
+    const i = this.polyCount++;
+    this.poly[3 * i] = x;
+    this.poly[3 * i + 1] = y;
+    this.poly[3 * i + 2] = z;
+    this.polyLine[i] = line;
+    this.polyCode[i] = code;
+  }
+
+  /**
+   * Sutherland–Hodgman step keeping the part with n·p ≤ offset. A vertex
+   * remembers the line its outgoing edge lies on, so an intersection point's
+   * code (codeBase + line·codeStride + plane) names the two features that
+   * made it and stays the same from frame to frame.
+   */
+  clip(nx: number, ny: number, nz: number, offset: number, plane: number, planeLine: number, codeBase: number, codeStride: number): void {
+    const n = this.polyCount;
+    const src = this.poly;
+    const dst = this.tmp;
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const j = i + 1 === n ? 0 : i + 1;
+      const px = src[3 * i]!, py = src[3 * i + 1]!, pz = src[3 * i + 2]!;
+      const qx = src[3 * j]!, qy = src[3 * j + 1]!, qz = src[3 * j + 2]!;
+      const dp = nx * px + ny * py + nz * pz - offset;
+      const dq = nx * qx + ny * qy + nz * qz - offset;
+      if (dp <= 0) {
+        if (m < MAX_POLY) {
+          dst[3 * m] = px; dst[3 * m + 1] = py; dst[3 * m + 2] = pz;
+          this.tmpLine[m] = this.polyLine[i]!;
+          this.tmpCode[m] = this.polyCode[i]!;
+          m++;
+        }
+        if (dp < 0 && dq > 0 && m < MAX_POLY) {
+          const t = dp / (dp - dq);
+          dst[3 * m] = px + t * (qx - px); dst[3 * m + 1] = py + t * (qy - py); dst[3 * m + 2] = pz + t * (qz - pz);
+          this.tmpLine[m] = planeLine;
+          this.tmpCode[m] = codeBase + this.polyLine[i]! * codeStride + plane;
+          m++;
+        }
+      } else if (dq < 0 && m < MAX_POLY) {
+        const t = dp / (dp - dq);
+        dst[3 * m] = px + t * (qx - px); dst[3 * m + 1] = py + t * (qy - py); dst[3 * m + 2] = pz + t * (qz - pz);
+        this.tmpLine[m] = this.polyLine[i]!;
+        this.tmpCode[m] = codeBase + this.polyLine[i]! * codeStride + plane;
+        m++;
+      }
+    }
+    for (let i = 0; i < 3 * m; i++) src[i] = dst[i]!;
+    for (let i = 0; i < m; i++) {
+      this.polyLine[i] = this.tmpLine[i]!;
+      this.polyCode[i] = this.tmpCode[i]!;
+    }
+    this.polyCount = m;
+  }
+
+  /**
+   * Reduces the candidates to ≤ 4 manifold points and writes them in world
+   * space (mesh at posB/rotB). Selection, as in the box–box reduction: the
+   * deepest point, the point farthest from it, the point maximising the
+   * triangle area with those two, then the point farthest outside that
+   * triangle (largest added quad area).
+   */
+  finish(manifold: Manifold, posB: Readonly<Vec3>, rotB: Readonly<Quat>): void {
+    manifold.pointCount = 0;
+    const n = this.count;
+    if (n === 0) return;
+    const d = this.data;
+    const use = this.use;
+    if (this.frontCount > 0) {
+      for (let i = 0; i < n; i++) use[i] = this.back[i] === 1 ? 0 : 1;
+    } else {
+      // Shallowest exit: the back triangle whose deepest candidate is least deep.
+      let bestTri = -1;
+      let bestDepth = Infinity;
+      for (let i = 0; i < n; i++) {
+        const t = this.tri[i]!;
+        let deepest = -Infinity;
+        for (let j = 0; j < n; j++) if (this.tri[j] === t && d[j * STRIDE + 6]! > deepest) deepest = d[j * STRIDE + 6]!;
+        if (deepest < bestDepth) {
+          bestDepth = deepest;
+          bestTri = i;
+        }
+      }
+      const o = bestTri * STRIDE;
+      const bx = d[o + 3]!, by = d[o + 4]!, bz = d[o + 5]!;
+      for (let i = 0; i < n; i++) {
+        const q = i * STRIDE;
+        use[i] = d[q + 3]! * bx + d[q + 4]! * by + d[q + 5]! * bz > 1 - 1e-6 ? 1 : 0;
+      }
+    }
+
+    // First point: the deepest. Depths equal to within DEPTH_TIE (a resting
+    // face contact, equal up to rounding) are a tie, broken by the distance
+    // from the candidates' centroid so that the pick is a corner of the patch.
+    let deepest = -Infinity;
+    let cenX = 0, cenY = 0, cenZ = 0, used = 0;
+    for (let i = 0; i < n; i++) {
+      if (use[i] !== 1) continue;
+      const q = i * STRIDE;
+      if (d[q + 6]! > deepest) deepest = d[q + 6]!;
+      cenX += d[q]!; cenY += d[q + 1]!; cenZ += d[q + 2]!;
+      used++;
+    }
+    cenX /= used; cenY /= used; cenZ /= used;
+    let i1 = -1;
+    let best = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const q = i * STRIDE;
+      if (use[i] !== 1 || d[q + 6]! < deepest - DEPTH_TIE) continue;
+      const dx = d[q]! - cenX, dy = d[q + 1]! - cenY, dz = d[q + 2]! - cenZ;
+      const far = dx * dx + dy * dy + dz * dz;
+      if (far > best) {
+        best = far;
+        i1 = i;
+      }
+    }
+    const o1 = i1 * STRIDE;
+    const p1x = d[o1]!, p1y = d[o1 + 1]!, p1z = d[o1 + 2]!;
+
+    let i2 = -1;
+    best = 1e-12;
+    for (let i = 0; i < n; i++) {
+      if (use[i] !== 1) continue;
+      const q = i * STRIDE;
+      const dx = d[q]! - p1x, dy = d[q + 1]! - p1y, dz = d[q + 2]! - p1z;
+      const dist = dx * dx + dy * dy + dz * dz;
+      if (dist > best) {
+        best = dist;
+        i2 = i;
+      }
+    }
+
+    let i3 = -1;
+    let i4 = -1;
+    if (i2 >= 0) {
+      const o2 = i2 * STRIDE;
+      const ex = d[o2]! - p1x, ey = d[o2 + 1]! - p1y, ez = d[o2 + 2]! - p1z;
+      best = 1e-12 * (ex * ex + ey * ey + ez * ez);
+      let mx = 0, my = 0, mz = 0;
+      for (let i = 0; i < n; i++) {
+        if (use[i] !== 1) continue;
+        const q = i * STRIDE;
+        const fx = d[q]! - p1x, fy = d[q + 1]! - p1y, fz = d[q + 2]! - p1z;
+        const cx = ey * fz - ez * fy, cy = ez * fx - ex * fz, cz = ex * fy - ey * fx;
+        const area = cx * cx + cy * cy + cz * cz;
+        if (area > best) {
+          best = area;
+          i3 = i;
+          mx = cx; my = cy; mz = cz;
+        }
+      }
+      if (i3 >= 0) {
+        // m = (p2 − p1) × (p3 − p1): the triangle p1 p2 p3 is counter-clockwise
+        // about m, so a point is outside edge (a, b) when ((b − a) × (p − a))·m < 0.
+        const o3 = i3 * STRIDE;
+        best = 1e-12 * Math.sqrt(mx * mx + my * my + mz * mz) * Math.sqrt(ex * ex + ey * ey + ez * ez);
+        for (let i = 0; i < n; i++) {
+          if (use[i] !== 1 || i === i1 || i === i2 || i === i3) continue;
+          const q = i * STRIDE;
+          const outside = Math.max(
+            outsideArea(d, o1, o2, q, mx, my, mz),
+            outsideArea(d, o2, o3, q, mx, my, mz),
+            outsideArea(d, o3, o1, q, mx, my, mz),
+          );
+          if (outside > best) {
+            best = outside;
+            i4 = i;
+          }
+        }
+      }
+    }
+    this.emit(manifold, i1, posB, rotB);
+    if (i2 >= 0) this.emit(manifold, i2, posB, rotB);
+    if (i3 >= 0) this.emit(manifold, i3, posB, rotB);
+    if (i4 >= 0) this.emit(manifold, i4, posB, rotB);
+  }
+
+  private emit(manifold: Manifold, i: number, p: Readonly<Vec3>, q: Readonly<Quat>): void {
+    const d = this.data;
+    const o = i * STRIDE;
+    // v' = v + w t + q.xyz × t with t = 2 q.xyz × v (rotation by a unit quaternion).
+    let vx = d[o]!, vy = d[o + 1]!, vz = d[o + 2]!;
+    let tx = 2 * (q.y * vz - q.z * vy), ty = 2 * (q.z * vx - q.x * vz), tz = 2 * (q.x * vy - q.y * vx);
+    const px = p.x + vx + q.w * tx + (q.y * tz - q.z * ty);
+    const py = p.y + vy + q.w * ty + (q.z * tx - q.x * tz);
+    const pz = p.z + vz + q.w * tz + (q.x * ty - q.y * tx);
+    vx = d[o + 3]!; vy = d[o + 4]!; vz = d[o + 5]!;
+    tx = 2 * (q.y * vz - q.z * vy); ty = 2 * (q.z * vx - q.x * vz); tz = 2 * (q.x * vy - q.y * vx);
+    const nx = vx + q.w * tx + (q.y * tz - q.z * ty);
+    const ny = vy + q.w * ty + (q.z * tx - q.x * tz);
+    const nz = vz + q.w * tz + (q.x * ty - q.y * tx);
+    manifold.addPoint(px, py, pz, nx, ny, nz, d[o + 6]!, (this.tri[i]! * 128 + this.code[i]!) >>> 0);
+  }
+}
+
+function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/** −((b − a) × (p − a))·m: positive when p lies outside edge a→b. */
+function outsideArea(d: Float64Array, a: number, b: number, p: number, mx: number, my: number, mz: number): number {
+  const ex = d[b]! - d[a]!, ey = d[b + 1]! - d[a + 1]!, ez = d[b + 2]! - d[a + 2]!;
+  const fx = d[p]! - d[a]!, fy = d[p + 1]! - d[a + 1]!, fz = d[p + 2]! - d[a + 2]!;
+  return -((ey * fz - ez * fy) * mx + (ez * fx - ex * fz) * my + (ex * fy - ey * fx) * mz);
+}
+
+/** Rigid transform of a convex into the mesh frame (scratch owned by the caller). */
+export function toMeshLocal(outPos: Vec3, outRot: Quat, posA: Readonly<Vec3>, rotA: Readonly<Quat>, posB: Readonly<Vec3>, rotB: Readonly<Quat>): void {
+  // p_local = q_B* (p_A − p_B); q_local = q_B* ⊗ q_A.
+  const vx = posA.x - posB.x, vy = posA.y - posB.y, vz = posA.z - posB.z;
+  const qx = -rotB.x, qy = -rotB.y, qz = -rotB.z, qw = rotB.w;
+  const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+  outPos.x = vx + qw * tx + (qy * tz - qz * ty);
+  outPos.y = vy + qw * ty + (qz * tx - qx * tz);
+  outPos.z = vz + qw * tz + (qx * ty - qy * tx);
+  const x = qw * rotA.x + qx * rotA.w + qy * rotA.z - qz * rotA.y;
+  const y = qw * rotA.y - qx * rotA.z + qy * rotA.w + qz * rotA.x;
+  const z = qw * rotA.z + qx * rotA.y - qy * rotA.x + qz * rotA.w;
+  const w = qw * rotA.w - qx * rotA.x - qy * rotA.y - qz * rotA.z;
+  outRot.x = x; outRot.y = y; outRot.z = z; outRot.w = w;
+}
