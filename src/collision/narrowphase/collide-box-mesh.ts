@@ -26,7 +26,7 @@ import type { Box } from '../../shapes/box';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
-import { closestPointOnTriangle, FEATURE_FACE, MeshContactCollector, toMeshLocal } from './triangle-contact';
+import { MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
 
 const collector = new MeshContactCollector();
 const localPos: Vec3 = { x: 0, y: 0, z: 0 };
@@ -167,7 +167,7 @@ function boxTriangle(mesh: TriangleMesh, t: number, cx: number, cy: number, cz: 
   if (dC < 0) {
     // Centre behind the plane: only a push out of the front, and only when
     // the centre lies over the triangle (triangle-contact.ts, back faces).
-    if (closestPointOnTriangle(collector.v0, P, t, cx, cy, cz) !== FEATURE_FACE) return;
+    if (!projectsInside(P, mesh.normals, t, cx, cy, cz)) return;
     faceContact(mesh, t, nx, ny, nz, cx, cy, cz, margin, true);
     return;
   }

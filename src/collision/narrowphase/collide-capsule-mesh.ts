@@ -21,7 +21,7 @@ import type { Vec3 } from '../../math/vec3';
 import type { Capsule } from '../../shapes/capsule';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
-import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_FACE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, toMeshLocal } from './triangle-contact';
+import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_FACE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
 
 const collector = new MeshContactCollector();
 const localPos: Vec3 = { x: 0, y: 0, z: 0 };
@@ -73,7 +73,7 @@ export function collideCapsuleMesh(
     if ((s0 < 0 && s1 > 0) || (s0 > 0 && s1 < 0) || s0 === 0 || s1 === 0) {
       const u = s0 === s1 ? 0 : s0 / (s0 - s1);
       const xx = p0x + dx * u, xy = p0y + dy * u, xz = p0z + dz * u;
-      if (closestPointOnTriangle(qa, corners, t, xx, xy, xz) === FEATURE_FACE) {
+      if (projectsInside(corners, normals, t, xx, xy, xz)) {
         const lo = Math.min(s0, s1);
         if (lo < 0) {
           const px = s0 <= s1 ? p0x : p0x + dx, py = s0 <= s1 ? p0y : p0y + dy, pz = s0 <= s1 ? p0z : p0z + dz;
@@ -110,7 +110,7 @@ export function collideCapsuleMesh(
     const px = p0x + dx * sBest, py = p0y + dy * sBest, pz = p0z + dz * sBest;
     const sp = (px - vx) * nx + (py - vy) * ny + (pz - vz) * nz;
     if (sp < 0) {
-      if (feature !== FEATURE_FACE) continue;
+      if (!projectsInside(corners, normals, t, px, py, pz)) continue;
       collector.addFromPointA(px - nx * r, py - ny * r, pz - nz * r, -nx, -ny, -nz, r - sp, t, CODE_CLOSEST, true);
       continue;
     }

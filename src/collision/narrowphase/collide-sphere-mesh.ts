@@ -14,7 +14,7 @@ import type { Vec3 } from '../../math/vec3';
 import type { Sphere } from '../../shapes/sphere';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
-import { closestPointOnTriangle, FEATURE_FACE, isFeatureActive, MeshContactCollector, toMeshLocal } from './triangle-contact';
+import { closestPointOnTriangle, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
 
 const collector = new MeshContactCollector();
 const localPos: Vec3 = { x: 0, y: 0, z: 0 };
@@ -53,7 +53,7 @@ export function collideSphereMesh(
     const o = 9 * t;
     const s = (cx - corners[o]!) * nx + (cy - corners[o + 1]!) * ny + (cz - corners[o + 2]!) * nz;
     if (s < 0) {
-      if (feature !== FEATURE_FACE) continue;
+      if (!projectsInside(corners, normals, t, cx, cy, cz)) continue;
       // Behind the face: push out through the front (one-sided), depth r − s.
       collector.addFromPointA(cx - nx * r, cy - ny * r, cz - nz * r, -nx, -ny, -nz, r - s, t, SPHERE_CODE, true);
       continue;

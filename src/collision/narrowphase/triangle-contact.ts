@@ -109,6 +109,26 @@ export function closestPointOnTriangle(out: Vec3, corners: Float64Array, tri: nu
 }
 
 /**
+ * True when (px, py, pz) projects onto triangle `tri` along its normal,
+ * boundary included (1e-9 relative slack): for every edge e_k = b − a,
+ * ((b − a) × (p − a))·n ≥ 0. Used for back-face candidates, where a core
+ * right under a shared edge must count as covered by both triangles.
+ */
+export function projectsInside(corners: Float64Array, normals: Float64Array, tri: number, px: number, py: number, pz: number): boolean {
+  const o = 9 * tri;
+  const nx = normals[3 * tri]!, ny = normals[3 * tri + 1]!, nz = normals[3 * tri + 2]!;
+  for (let k = 0; k < 3; k++) {
+    const a = o + 3 * k;
+    const b = o + 3 * ((k + 1) % 3);
+    const ex = corners[b]! - corners[a]!, ey = corners[b + 1]! - corners[a + 1]!, ez = corners[b + 2]! - corners[a + 2]!;
+    const fx = px - corners[a]!, fy = py - corners[a + 1]!, fz = pz - corners[a + 2]!;
+    const side = (ey * fz - ez * fy) * nx + (ez * fx - ex * fz) * ny + (ex * fy - ey * fx) * nz;
+    if (side < -1e-9 * (ex * ex + ey * ey + ez * ez)) return false;
+  }
+  return true;
+}
+
+/**
  * Candidate buffer + scratch for one collider module (each module owns one
  * instance, so two colliders never share scratch).
  */
