@@ -10,11 +10,15 @@ import type { Box } from '../../shapes/box';
 import type { Capsule } from '../../shapes/capsule';
 import { ShapeKind, type Shape } from '../../shapes/shape';
 import type { Sphere } from '../../shapes/sphere';
+import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import { collideBoxBox } from './collide-box-box';
 import { collideBoxCapsule } from './collide-box-capsule';
+import { collideBoxMesh } from './collide-box-mesh';
+import { collideCapsuleMesh } from './collide-capsule-mesh';
 import { collideCapsuleCapsule } from './collide-capsule-capsule';
 import { collideSphereBox } from './collide-sphere-box';
 import { collideSphereCapsule } from './collide-sphere-capsule';
+import { collideSphereMesh } from './collide-sphere-mesh';
 import { collideSphereSphere } from './collide-sphere-sphere';
 import type { Manifold } from './manifold';
 
@@ -58,6 +62,28 @@ function capsuleBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: numb
 function capsuleCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
   collideCapsuleCapsule(a as Capsule, pa, qa, b as Capsule, pb, qb, margin, m);
 }
+// Mesh routines take the mesh as B; the mesh-first slots flip.
+function sphereMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
+  collideSphereMesh(a as Sphere, pa, qa, b as TriangleMesh, pb, qb, margin, m);
+}
+function meshSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
+  collideSphereMesh(b as Sphere, pb, qb, a as TriangleMesh, pa, qa, margin, m);
+  m.flip();
+}
+function boxMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
+  collideBoxMesh(a as Box, pa, qa, b as TriangleMesh, pb, qb, margin, m);
+}
+function meshBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
+  collideBoxMesh(b as Box, pb, qb, a as TriangleMesh, pa, qa, margin, m);
+  m.flip();
+}
+function capsuleMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
+  collideCapsuleMesh(a as Capsule, pa, qa, b as TriangleMesh, pb, qb, margin, m);
+}
+function meshCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
+  collideCapsuleMesh(b as Capsule, pb, qb, a as TriangleMesh, pa, qa, margin, m);
+  m.flip();
+}
 function missing(a: Shape, _pa: P, _qa: Q, b: Shape, _pb: P, _qb: Q, _margin: number, _m: Manifold): void {
   throw new Error(`no collision routine for shape kinds ${a.kind} and ${b.kind}`);
 }
@@ -81,7 +107,14 @@ function buildTable(): CollideFunction[][] {
   table[B]![C] = boxCapsule;
   table[C]![B] = capsuleBox;
   table[C]![C] = capsuleCapsule;
-  // TODO(mesh pairs): ShapeKind.TriangleMesh slots throw until the mesh routines are registered.
+  const M = ShapeKind.TriangleMesh;
+  table[S]![M] = sphereMesh;
+  table[M]![S] = meshSphere;
+  table[B]![M] = boxMesh;
+  table[M]![B] = meshBox;
+  table[C]![M] = capsuleMesh;
+  table[M]![C] = meshCapsule;
+  // Mesh–mesh stays `missing`: meshes are static and never collide with each other.
   return table;
 }
 

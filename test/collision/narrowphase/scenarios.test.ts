@@ -226,3 +226,20 @@ describe('round pairs by hand', () => {
     expect(run(pill, { x: 0, y: 0, z: 0 }, Z90, other, { x: 0.8, y: 0.53, z: 0 }, Z90).pointCount).toBe(0);
   });
 });
+
+describe('dispatch', () => {
+  it('mesh–mesh throws a named error', async () => {
+    const { TriangleMesh } = await import('../../../src/shapes/triangle-mesh');
+    // Counter-clockwise seen from +Y, so the face normal is +Y.
+    const mesh = new TriangleMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 2, 1]);
+    const m = new Manifold();
+    expect(() => collide(mesh, { x: 0, y: 0, z: 0 }, ID, mesh, { x: 0, y: 0, z: 0 }, ID, MARGIN, m)).toThrow('no collision routine for shape kinds 3 and 3');
+    // A sphere resting 1 cm into a one-triangle floor, in both orders.
+    collide(ball, { x: 0.2, y: 0.49, z: 0.2 }, ID, mesh, { x: 0, y: 0, z: 0 }, ID, MARGIN, m);
+    expect(m.pointCount).toBe(1);
+    expect(m.points[0]!.depth).toBeCloseTo(0.01, 9);
+    expect(m.points[0]!.normal.y).toBeCloseTo(-1, 9);
+    collide(mesh, { x: 0, y: 0, z: 0 }, ID, ball, { x: 0.2, y: 0.49, z: 0.2 }, ID, MARGIN, m);
+    expect(m.points[0]!.normal.y).toBeCloseTo(1, 9);
+  });
+});
