@@ -353,6 +353,29 @@ describe('epaPenetration', () => {
     expect(out.pointA.y).toBeCloseTo(0.1, 9);
   });
 
+  it('random crossing capsule segments (cores overlap): depth rA + rB, normal ⟂ both axes', () => {
+    const rng = seeded(2100, 'epa crossing capsules');
+    const out = new GjkResult();
+    let maxErr = 0;
+    for (let i = 0; i < 500; i++) {
+      const a = new Capsule(rng.range(0.1, 0.5), rng.range(0.2, 0.8));
+      const b = new Capsule(rng.range(0.1, 0.5), rng.range(0.2, 0.8));
+      const qa = rng.quat(), qb = rng.quat();
+      const pa = rng.vec3(-5, 5);
+      // B's segment passes through a point of A's segment.
+      const onA = add(pa, rot(qa, v3(0, rng.range(-a.halfHeight, a.halfHeight), 0)));
+      const pb = sub(onA, rot(qb, v3(0, rng.range(-b.halfHeight, b.halfHeight), 0)));
+      epaPenetration(a, pa, qa, b, pb, qb, out);
+      const err = Math.abs(out.distance + a.radius + b.radius);
+      maxErr = Math.max(maxErr, err);
+      expect(err).toBeLessThan(1e-6);
+      expect(Math.abs(dot(out.normal, rot(qa, v3(0, 1, 0))))).toBeLessThan(1e-6);
+      expect(Math.abs(dot(out.normal, rot(qb, v3(0, 1, 0))))).toBeLessThan(1e-6);
+      expect(Math.abs(overlapAlong({ shape: a, pos: pa, rot: qa }, { shape: b, pos: pb, rot: qb }, out.normal) + out.distance)).toBeLessThan(1e-6);
+    }
+    console.log(`[epa crossing capsules] 500 poses, max |error| = ${maxErr.toExponential(2)}`);
+  });
+
   it('concentric spheres: depth is the sum of the radii', () => {
     const out = new GjkResult();
     const q = { x: 0, y: 0, z: 0, w: 1 };
