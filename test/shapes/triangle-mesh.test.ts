@@ -197,6 +197,18 @@ describe('TriangleMesh BVH', () => {
     expect(hits).toBeGreaterThan(200);
   });
 
+  it('raycastLocal handles axis-aligned rays (zero direction components)', () => {
+    const hit = new MeshRayHit();
+    for (let k = 0; k < 200; k++) {
+      const o = { x: rng.range(0, 50), y: 3, z: rng.range(0, 25) };
+      const d = { x: 0, y: -2, z: 0 };
+      const want = bruteRay(mesh, o, d, 10);
+      expect(mesh.raycastLocal(o, d, 10, hit)).toBe(true);
+      expect(Math.abs(hit.t - want.t)).toBeLessThan(1e-9);
+      expect(hit.normal.y).toBeGreaterThan(0);
+    }
+  });
+
   it('builds 100 000 triangles in under 0.5 s', () => {
     const template = grid(250, 200, 0.25, (i, j) => Math.sin(i * 0.3) * Math.cos(j * 0.2));
     const positions = new Float32Array(template.vertices);
