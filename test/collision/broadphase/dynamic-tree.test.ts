@@ -216,6 +216,23 @@ describe('DynamicTree', () => {
     expect(totalCalls).toBeGreaterThan(0);
   });
 
+  it('keeps sorted inputs (a line, a grid) shallow', () => {
+    for (const kind of ['line', 'grid'] as const) {
+      const tree = new DynamicTree(0.1);
+      const n = 4096;
+      for (let i = 0; i < n; i++) {
+        const x = kind === 'line' ? i * 1.1 : (i % 64) * 1.1;
+        const z = kind === 'line' ? 0 : Math.floor(i / 64) * 1.1;
+        tree.createProxy({ min: { x, y: 0, z }, max: { x: x + 1, y: 1, z: z + 1 } }, i);
+      }
+      tree.validate();
+      // log2(4096) = 12: bound 30; a pure SAH descent makes the line a list (height 4095).
+      expect(tree.height()).toBeLessThanOrEqual(2.5 * Math.log2(n));
+      const out: number[] = [];
+      expect(tree.query({ min: { x: 0.5, y: 0, z: 0.5 }, max: { x: 1.5, y: 1, z: 1.5 } }, out)).toBe(kind === 'line' ? 2 : 4);
+    }
+  });
+
   it('survives creating and destroying thousands of proxies with id reuse', () => {
     const rng = seeded(5150, 'dynamic-tree mass churn');
     const tree = new DynamicTree();
