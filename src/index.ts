@@ -9,3 +9,15 @@ export { Box } from './shapes/box';
 export { Capsule } from './shapes/capsule';
 export { massFromDensity, massFromMass } from './shapes/mass';
 export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrowphase/manifold';
+export { TriangleMesh, MeshRayHit } from './shapes/triangle-mesh';
+export { RigidBody, type BodyDesc, type BodyType } from './dynamics/body';
+export {
+  World, OverlapCollector,
+  type WorldOptions, type QueryOptions, type RaycastHit, type RaycastOptions, type ShapeCastHit, type ShapeCastOptions,
+  type OverlapContact, type OverlapOptions, type WorldSnapshot,
+} from './world/world';
+export type { SolverSettings, SleepSettings, FrictionModel, PositionCorrection } from './world/settings';
+export type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './world/events';
+export { collide } from './collision/narrowphase/dispatch';
+export * as vec3 from './math/vec3';
+export * as quat from './math/quat';

@@ -1,0 +1,417 @@
+/**
+ * Rigid bodies. A body is created by `World.createBody(desc)`; its pose and
+ * velocities are live read-only views (change them through the setters, which
+ * validate the input and wake the body).
+ */
+import type { Mat3 } from '../math/mat3';
+import { mat3, rotateDiagonal } from '../math/mat3';
+import type { Quat } from '../math/quat';
+import * as quat from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import { ConvexShape, type Shape } from '../shapes/shape';
+
+export type BodyType = 'static' | 'dynamic' | 'kinematic';
+
+/** Numeric body type codes (match the broadphase categories). */
+export const BodyTypeCode = { Static: 0, Kinematic: 1, Dynamic: 2 } as const;
+export type BodyTypeCode = (typeof BodyTypeCode)[keyof typeof BodyTypeCode];
+
+/** Creation settings of a body. Every field but `type` and `shape` is optional. */
+export interface BodyDesc {
+  /** 'static' never moves; 'kinematic' moves by its velocities (or a target pose) and is not pushed; 'dynamic' is simulated. */
+  type: BodyType;
+  shape: Shape;
+  /** Metres. Default (0, 0, 0). */
+  position?: Readonly<Vec3>;
+  /** Unit quaternion (normalised on input). Default identity. */
+  rotation?: Readonly<Quat>;
+  /** m/s. Default 0. */
+  linearVelocity?: Readonly<Vec3>;
+  /** rad/s. Default 0. */
+  angularVelocity?: Readonly<Vec3>;
+  /** kg, > 0, dynamic bodies only. Wins over `density`. Default: from density. */
+  mass?: number;
+  /** kg/m³, > 0. Default 1000 (water) when `mass` is not given. */
+  density?: number;
+  /** Coulomb friction coefficient μ ≥ 0. Pairs combine by the geometric mean √(μa μb). Default 0.5. */
+  friction?: number;
+  /** Restitution e in [0, 1]. Pairs combine by the maximum. Default 0. */
+  restitution?: number;
+  /** Linear damping c ≥ 0 (1/s): v *= 1 / (1 + dt c) each step. Default 0. */
+  linearDamping?: number;
+  /** Angular damping ≥ 0 (1/s). Default 0.05. */
+  angularDamping?: number;
+  /** Multiplies the world gravity for this body. Default 1. */
+  gravityScale?: number;
+  /** 32-bit membership bits. Default 1. */
+  collisionGroup?: number;
+  /** 32-bit bits of the groups this body collides with. Default 0xffffffff. Two bodies collide when each one's group meets the other's mask. */
+  collisionMask?: number;
+  /** A sensor reports sensorEnter/sensorExit and never pushes. Default false. */
+  isSensor?: boolean;
+  /** Allow sleeping. Default true. */
+  canSleep?: boolean;
+  /** Anything the game wants to attach. */
+  userData?: unknown;
+}
+
+/** Minimal surface of the owning world that bodies call back into. */
+export interface BodyOwner {
+  wakeBody(body: RigidBody): void;
+  bodyPoseChanged(body: RigidBody): void;
+  assertNotStepping(field: string): void;
+}
+
+function requireFiniteVec(v: Readonly<Vec3>, field: string): void {
+  if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object`);
+  if (!Number.isFinite(v.x)) throw new RangeError(`${field}.x must be a finite number (got ${String(v.x)})`);
+  if (!Number.isFinite(v.y)) throw new RangeError(`${field}.y must be a finite number (got ${String(v.y)})`);
+  if (!Number.isFinite(v.z)) throw new RangeError(`${field}.z must be a finite number (got ${String(v.z)})`);
+}
+
+function requireFiniteQuat(q: Readonly<Quat>, field: string): void {
+  if (q === null || typeof q !== 'object') throw new TypeError(`${field} must be a { x, y, z, w } object`);
+  for (const k of ['x', 'y', 'z', 'w'] as const) {
+    if (!Number.isFinite(q[k])) throw new RangeError(`${field}.${k} must be a finite number (got ${String(q[k])})`);
+  }
+  const len = Math.hypot(q.x, q.y, q.z, q.w);
+  if (len < 1e-9) throw new RangeError(`${field} must be a non-zero quaternion`);
+}
+
+function requireNonNegative(value: number, field: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`${field} must be a finite number ≥ 0 (got ${String(value)})`);
+  }
+}
+
+/** @internal Validation helpers shared with the world. */
+export const validate = { requireFiniteVec, requireFiniteQuat, requireNonNegative };
+
+export class RigidBody {
+  /** Unique within the world, never reused. */
+  readonly id: number;
+  readonly type: BodyType;
+  /** @internal */ readonly typeCode: BodyTypeCode;
+  readonly shape: Shape;
+  readonly position: Readonly<Vec3>;
+  readonly rotation: Readonly<Quat>;
+  readonly linearVelocity: Readonly<Vec3>;
+  readonly angularVelocity: Readonly<Vec3>;
+  /** Pose at the start of the last step (for render interpolation). */
+  readonly previousPosition: Readonly<Vec3>;
+  readonly previousRotation: Readonly<Quat>;
+  /** kg (0 for static and kinematic bodies). */
+  readonly mass: number;
+  readonly inverseMass: number;
+  /** Principal moments of inertia in the local frame (kg·m²). */
+  readonly inertia: Readonly<Vec3>;
+  /** @internal */ readonly inverseInertiaLocal: Vec3;
+  /** @internal World-space inverse inertia, refreshed when the rotation changes. */
+  readonly inverseInertiaWorld: Mat3;
+  friction: number;
+  restitution: number;
+  linearDamping: number;
+  angularDamping: number;
+  gravityScale: number;
+  collisionGroup: number;
+  collisionMask: number;
+  readonly isSensor: boolean;
+  canSleep: boolean;
+  userData: unknown;
+
+  /** @internal */ owner: BodyOwner | null = null;
+  /** @internal slot in the world's body array */ index = -1;
+  /** @internal broadphase handle */ proxy = -1;
+  /** @internal */ awake = true;
+  /** @internal seconds spent below the sleep thresholds */ sleepTime = 0;
+  /** @internal next member of this body's sleeping island (intrusive list) */ islandNext: RigidBody | null = null;
+  /** @internal union-find parent index during island building */ islandParent = -1;
+  /** @internal solver slot during a step (-1: not in the solver) */ solverIndex = -1;
+  /** @internal touching contact points this step (for the catto2005 m_c share) */ contactPointCount = 0;
+  /** @internal accumulated force (N) and torque (N·m), cleared after each step */
+  readonly force: Vec3 = { x: 0, y: 0, z: 0 };
+  /** @internal */ readonly torque: Vec3 = { x: 0, y: 0, z: 0 };
+  /** @internal kinematic target pose for the next step */ hasKinematicTarget = false;
+  /** @internal */ readonly kinematicTargetPosition: Vec3 = { x: 0, y: 0, z: 0 };
+  /** @internal */ readonly kinematicTargetRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** @internal collision filtering between jointed bodies: ids of bodies not to collide with */ noCollide: number[] | null = null;
+
+  /** @internal use World.createBody */
+  constructor(id: number, desc: BodyDesc) {
+    if (desc === null || typeof desc !== 'object') throw new TypeError('createBody: desc must be an object');
+    const type = desc.type;
+    if (type !== 'static' && type !== 'dynamic' && type !== 'kinematic') {
+      throw new TypeError(`type must be 'static', 'dynamic' or 'kinematic' (got ${String(type)})`);
+    }
+    if (!desc.shape || typeof (desc.shape as Shape).kind !== 'number') throw new TypeError('shape must be a footing Shape');
+    const shape = desc.shape;
+    if (type === 'dynamic' && !(shape instanceof ConvexShape)) {
+      throw new TypeError('shape: a TriangleMesh body must be static (dynamic bodies need a convex shape)');
+    }
+    const p = desc.position ?? { x: 0, y: 0, z: 0 };
+    const q = desc.rotation ?? { x: 0, y: 0, z: 0, w: 1 };
+    const v = desc.linearVelocity ?? { x: 0, y: 0, z: 0 };
+    const w = desc.angularVelocity ?? { x: 0, y: 0, z: 0 };
+    requireFiniteVec(p, 'position');
+    requireFiniteQuat(q, 'rotation');
+    requireFiniteVec(v, 'linearVelocity');
+    requireFiniteVec(w, 'angularVelocity');
+    const friction = desc.friction ?? 0.5;
+    const restitution = desc.restitution ?? 0;
+    const linearDamping = desc.linearDamping ?? 0;
+    const angularDamping = desc.angularDamping ?? 0.05;
+    const gravityScale = desc.gravityScale ?? 1;
+    requireNonNegative(friction, 'friction');
+    requireNonNegative(restitution, 'restitution');
+    if (restitution > 1) throw new RangeError(`restitution must be in [0, 1] (got ${restitution})`);
+    requireNonNegative(linearDamping, 'linearDamping');
+    requireNonNegative(angularDamping, 'angularDamping');
+    if (!Number.isFinite(gravityScale)) throw new RangeError(`gravityScale must be finite (got ${String(gravityScale)})`);
+
+    let mass = 0;
+    const inertia = { x: 0, y: 0, z: 0 };
+    if (type === 'dynamic') {
+      const convex = shape as ConvexShape;
+      if (desc.mass !== undefined) {
+        if (typeof desc.mass !== 'number' || !Number.isFinite(desc.mass) || desc.mass <= 0) {
+          throw new RangeError(`mass must be a finite number > 0 for a dynamic body (got ${String(desc.mass)})`);
+        }
+        const props = convex.massProperties(1);
+        const k = desc.mass / props.mass;
+        mass = desc.mass;
+        inertia.x = props.inertia.x * k;
+        inertia.y = props.inertia.y * k;
+        inertia.z = props.inertia.z * k;
+      } else {
+        const density = desc.density ?? 1000;
+        if (typeof density !== 'number' || !Number.isFinite(density) || density <= 0) {
+          throw new RangeError(`density must be a finite number > 0 (got ${String(density)})`);
+        }
+        const props = convex.massProperties(density);
+        mass = props.mass;
+        inertia.x = props.inertia.x;
+        inertia.y = props.inertia.y;
+        inertia.z = props.inertia.z;
+      }
+    }
+
+    this.id = id;
+    this.type = type;
+    this.typeCode = type === 'static' ? BodyTypeCode.Static : type === 'kinematic' ? BodyTypeCode.Kinematic : BodyTypeCode.Dynamic;
+    this.shape = shape;
+    this.position = { x: p.x, y: p.y, z: p.z };
+    const rot = { x: q.x, y: q.y, z: q.z, w: q.w };
+    quat.normalize(rot, rot);
+    this.rotation = rot;
+    const movable = type !== 'static';
+    this.linearVelocity = movable ? { x: v.x, y: v.y, z: v.z } : { x: 0, y: 0, z: 0 };
+    this.angularVelocity = movable ? { x: w.x, y: w.y, z: w.z } : { x: 0, y: 0, z: 0 };
+    this.previousPosition = { x: p.x, y: p.y, z: p.z };
+    this.previousRotation = { x: rot.x, y: rot.y, z: rot.z, w: rot.w };
+    this.mass = mass;
+    this.inverseMass = mass > 0 ? 1 / mass : 0;
+    this.inertia = inertia;
+    this.inverseInertiaLocal = {
+      x: inertia.x > 0 ? 1 / inertia.x : 0,
+      y: inertia.y > 0 ? 1 / inertia.y : 0,
+      z: inertia.z > 0 ? 1 / inertia.z : 0,
+    };
+    this.inverseInertiaWorld = mat3();
+    this.friction = friction;
+    this.restitution = restitution;
+    this.linearDamping = linearDamping;
+    this.angularDamping = angularDamping;
+    this.gravityScale = gravityScale;
+    this.collisionGroup = (desc.collisionGroup ?? 1) | 0;
+    this.collisionMask = (desc.collisionMask ?? 0xffffffff) | 0;
+    this.isSensor = desc.isSensor ?? false;
+    this.canSleep = desc.canSleep ?? true;
+    this.userData = desc.userData;
+    this.updateInertia();
+  }
+
+  get isSleeping(): boolean {
+    return !this.awake;
+  }
+  get isStatic(): boolean {
+    return this.typeCode === BodyTypeCode.Static;
+  }
+  get isDynamic(): boolean {
+    return this.typeCode === BodyTypeCode.Dynamic;
+  }
+  get isKinematic(): boolean {
+    return this.typeCode === BodyTypeCode.Kinematic;
+  }
+  /** The world this body belongs to, or null once removed. */
+  get world(): unknown {
+    return this.owner;
+  }
+
+  /** @internal R diag(I⁻¹) Rᵀ */
+  updateInertia(): void {
+    const i = this.inverseInertiaLocal;
+    rotateDiagonal(this.inverseInertiaWorld, this.rotation, i.x, i.y, i.z);
+  }
+
+  /** Teleports the body (wakes it). */
+  setPosition(p: Readonly<Vec3>): void {
+    requireFiniteVec(p, 'position');
+    const pos = this.position as Vec3;
+    pos.x = p.x;
+    pos.y = p.y;
+    pos.z = p.z;
+    this.owner?.bodyPoseChanged(this);
+    this.wakeUp();
+  }
+
+  /** Sets the orientation (normalised; wakes the body). */
+  setRotation(q: Readonly<Quat>): void {
+    requireFiniteQuat(q, 'rotation');
+    quat.normalize(this.rotation as Quat, q);
+    this.updateInertia();
+    this.owner?.bodyPoseChanged(this);
+    this.wakeUp();
+  }
+
+  /** m/s; ignored for static bodies. Wakes the body. */
+  setLinearVelocity(v: Readonly<Vec3>): void {
+    requireFiniteVec(v, 'linearVelocity');
+    if (this.typeCode === BodyTypeCode.Static) return;
+    const lv = this.linearVelocity as Vec3;
+    lv.x = v.x;
+    lv.y = v.y;
+    lv.z = v.z;
+    this.wakeUp();
+  }
+
+  /** rad/s; ignored for static bodies. Wakes the body. */
+  setAngularVelocity(w: Readonly<Vec3>): void {
+    requireFiniteVec(w, 'angularVelocity');
+    if (this.typeCode === BodyTypeCode.Static) return;
+    const av = this.angularVelocity as Vec3;
+    av.x = w.x;
+    av.y = w.y;
+    av.z = w.z;
+    this.wakeUp();
+  }
+
+  /**
+   * Kinematic bodies: reach this pose at the end of the next step. The world
+   * sets the velocities that get there, so dynamic bodies resting on it are
+   * carried by friction.
+   */
+  setKinematicTarget(position: Readonly<Vec3>, rotation?: Readonly<Quat>): void {
+    if (this.typeCode !== BodyTypeCode.Kinematic) throw new TypeError('setKinematicTarget: body must be kinematic');
+    requireFiniteVec(position, 'position');
+    if (rotation) requireFiniteQuat(rotation, 'rotation');
+    const t = this.kinematicTargetPosition;
+    t.x = position.x;
+    t.y = position.y;
+    t.z = position.z;
+    if (rotation) quat.normalize(this.kinematicTargetRotation, rotation);
+    else quat.copy(this.kinematicTargetRotation, this.rotation);
+    this.hasKinematicTarget = true;
+    this.wakeUp();
+  }
+
+  /** Adds an impulse (N·s) at a world point (default: the centre of mass). Wakes the body. */
+  applyImpulse(impulse: Readonly<Vec3>, worldPoint?: Readonly<Vec3>): void {
+    requireFiniteVec(impulse, 'impulse');
+    if (worldPoint) requireFiniteVec(worldPoint, 'worldPoint');
+    if (this.typeCode !== BodyTypeCode.Dynamic) return;
+    const im = this.inverseMass;
+    const v = this.linearVelocity as Vec3;
+    v.x += impulse.x * im;
+    v.y += impulse.y * im;
+    v.z += impulse.z * im;
+    if (worldPoint) {
+      const rx = worldPoint.x - this.position.x;
+      const ry = worldPoint.y - this.position.y;
+      const rz = worldPoint.z - this.position.z;
+      const tx = ry * impulse.z - rz * impulse.y;
+      const ty = rz * impulse.x - rx * impulse.z;
+      const tz = rx * impulse.y - ry * impulse.x;
+      const I = this.inverseInertiaWorld;
+      const w = this.angularVelocity as Vec3;
+      w.x += I.m00 * tx + I.m01 * ty + I.m02 * tz;
+      w.y += I.m10 * tx + I.m11 * ty + I.m12 * tz;
+      w.z += I.m20 * tx + I.m21 * ty + I.m22 * tz;
+    }
+    this.wakeUp();
+  }
+
+  /** Adds an angular impulse (N·m·s). Wakes the body. */
+  applyAngularImpulse(impulse: Readonly<Vec3>): void {
+    requireFiniteVec(impulse, 'angularImpulse');
+    if (this.typeCode !== BodyTypeCode.Dynamic) return;
+    const I = this.inverseInertiaWorld;
+    const w = this.angularVelocity as Vec3;
+    w.x += I.m00 * impulse.x + I.m01 * impulse.y + I.m02 * impulse.z;
+    w.y += I.m10 * impulse.x + I.m11 * impulse.y + I.m12 * impulse.z;
+    w.z += I.m20 * impulse.x + I.m21 * impulse.y + I.m22 * impulse.z;
+    this.wakeUp();
+  }
+
+  /** Adds a force (N) at a world point (default: centre of mass) for the next step. Wakes the body. */
+  applyForce(force: Readonly<Vec3>, worldPoint?: Readonly<Vec3>): void {
+    requireFiniteVec(force, 'force');
+    if (worldPoint) requireFiniteVec(worldPoint, 'worldPoint');
+    if (this.typeCode !== BodyTypeCode.Dynamic) return;
+    this.force.x += force.x;
+    this.force.y += force.y;
+    this.force.z += force.z;
+    if (worldPoint) {
+      const rx = worldPoint.x - this.position.x;
+      const ry = worldPoint.y - this.position.y;
+      const rz = worldPoint.z - this.position.z;
+      this.torque.x += ry * force.z - rz * force.y;
+      this.torque.y += rz * force.x - rx * force.z;
+      this.torque.z += rx * force.y - ry * force.x;
+    }
+    this.wakeUp();
+  }
+
+  /** Adds a torque (N·m) for the next step. Wakes the body. */
+  applyTorque(torque: Readonly<Vec3>): void {
+    requireFiniteVec(torque, 'torque');
+    if (this.typeCode !== BodyTypeCode.Dynamic) return;
+    this.torque.x += torque.x;
+    this.torque.y += torque.y;
+    this.torque.z += torque.z;
+    this.wakeUp();
+  }
+
+  /** Velocity of the material point at `worldPoint`: v + ω × (p − x). */
+  getPointVelocity(out: Vec3, worldPoint: Readonly<Vec3>): Vec3 {
+    const rx = worldPoint.x - this.position.x;
+    const ry = worldPoint.y - this.position.y;
+    const rz = worldPoint.z - this.position.z;
+    const w = this.angularVelocity;
+    const v = this.linearVelocity;
+    out.x = v.x + (w.y * rz - w.z * ry);
+    out.y = v.y + (w.z * rx - w.x * rz);
+    out.z = v.z + (w.x * ry - w.y * rx);
+    return out;
+  }
+
+  /** Position interpolated between the previous and current step (alpha from `world.advance`). */
+  getInterpolatedPosition(out: Vec3, alpha: number): Vec3 {
+    const a = this.previousPosition;
+    const b = this.position;
+    out.x = a.x + (b.x - a.x) * alpha;
+    out.y = a.y + (b.y - a.y) * alpha;
+    out.z = a.z + (b.z - a.z) * alpha;
+    return out;
+  }
+
+  /** Rotation interpolated (nlerp) between the previous and current step. */
+  getInterpolatedRotation(out: Quat, alpha: number): Quat {
+    return quat.nlerp(out, this.previousRotation, this.rotation, alpha);
+  }
+
+  /** Wakes the body and its sleeping island. */
+  wakeUp(): void {
+    if (!this.awake && this.owner) this.owner.wakeBody(this);
+    this.sleepTime = 0;
+  }
+}

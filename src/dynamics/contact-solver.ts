@@ -1,0 +1,597 @@
+/**
+ * The contact solver: sequential impulses over struct-of-arrays rows.
+ *
+ * For a contact point with normal n (A→B), anchors rA = p − xA, rB = p − xB
+ * and relative velocity at the point
+ *     v_rel = (vB + ωB × rB) − (vA + ωA × rA),
+ * the normal row is C' = n·v_rel ≥ target with Jacobian
+ *     J = [−n, −(rA × n), n, rB × n]
+ * and effective mass m_n = 1 / (mA⁻¹ + mB⁻¹ + (rA×n)·IA⁻¹(rA×n) + (rB×n)·IB⁻¹(rB×n)).
+ * Each iteration: Δλ = ω m_n (target − n·v_rel); the ACCUMULATED impulse is
+ * clamped, λ = max(λ_old + Δλ, 0), and only the clamped change is applied
+ * (Catto, GDC 2005/2009 "Iterative Dynamics with Temporal Coherence", seed 001).
+ *
+ * Friction: two tangent rows t1, t2 per point, each clamped to ±f. The bound f
+ * depends on `frictionModel` (see settings.ts). t1 follows the sliding
+ * direction when the point slides, so the two independent box clamps do not
+ * bias the heading of a sliding body (a box clamp on axes skewed to the motion
+ * would turn the friction force towards the diagonal).
+ *
+ * Positions: 'ngs' runs pseudo-impulse sweeps on the separation after the
+ * position update (Box2D v2.4 / seed 004); 'baumgarte' biases the normal row
+ * by β/dt·max(depth − slop, 0); 'soft' is Box2D v3's soft step (Catto 2024,
+ * "Solver2D"): sub-steps with a spring-damper normal row, then a relax sweep
+ * without the bias so the push-out leaves no velocity behind.
+ */
+import type { RigidBody } from './body';
+import type { Contact } from './contact';
+import type { SolverSettings } from '../world/settings';
+import * as quat from '../math/quat';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+
+/** Tangential speed (m/s) above which t1 follows the sliding direction. */
+const ALIGN_SPEED = 1e-3;
+const FRICTION_CONSTANT = 0;
+const FRICTION_CATTO2005 = 1;
+const FRICTION_COULOMB = 2;
+
+type F64 = Float64Array<ArrayBuffer>;
+type I32 = Int32Array<ArrayBuffer>;
+
+function grow(a: F64, n: number): F64 {
+  if (a.length >= n) return a;
+  const b = new Float64Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+function growI(a: I32, n: number): I32 {
+  if (a.length >= n) return a;
+  const b = new Int32Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** Per-body solver state (one slot per body taking part in the step). */
+export class SolverBodies {
+  count = 0;
+  capacity = 0;
+  bodies: (RigidBody | null)[] = [];
+  vx = new Float64Array(0) as F64; vy = new Float64Array(0) as F64; vz = new Float64Array(0) as F64;
+  wx = new Float64Array(0) as F64; wy = new Float64Array(0) as F64; wz = new Float64Array(0) as F64;
+  px = new Float64Array(0) as F64; py = new Float64Array(0) as F64; pz = new Float64Array(0) as F64;
+  qx = new Float64Array(0) as F64; qy = new Float64Array(0) as F64; qz = new Float64Array(0) as F64; qw = new Float64Array(0) as F64;
+  /** Pose at the start of the step (soft step separation update). */
+  px0 = new Float64Array(0) as F64; py0 = new Float64Array(0) as F64; pz0 = new Float64Array(0) as F64;
+  invMass = new Float64Array(0) as F64;
+  /** World inverse inertia, symmetric: xx, xy, xz, yy, yz, zz. */
+  ixx = new Float64Array(0) as F64; ixy = new Float64Array(0) as F64; ixz = new Float64Array(0) as F64;
+  iyy = new Float64Array(0) as F64; iyz = new Float64Array(0) as F64; izz = new Float64Array(0) as F64;
+  /** 1 when the solver integrates this slot's pose (dynamic and kinematic). */
+  moves = new Uint8Array(0);
+
+  reserve(n: number): void {
+    if (n <= this.capacity) return;
+    const c = Math.max(n, this.capacity * 2, 16);
+    this.vx = grow(this.vx, c); this.vy = grow(this.vy, c); this.vz = grow(this.vz, c);
+    this.wx = grow(this.wx, c); this.wy = grow(this.wy, c); this.wz = grow(this.wz, c);
+    this.px = grow(this.px, c); this.py = grow(this.py, c); this.pz = grow(this.pz, c);
+    this.qx = grow(this.qx, c); this.qy = grow(this.qy, c); this.qz = grow(this.qz, c); this.qw = grow(this.qw, c);
+    this.px0 = grow(this.px0, c); this.py0 = grow(this.py0, c); this.pz0 = grow(this.pz0, c);
+    this.invMass = grow(this.invMass, c);
+    this.ixx = grow(this.ixx, c); this.ixy = grow(this.ixy, c); this.ixz = grow(this.ixz, c);
+    this.iyy = grow(this.iyy, c); this.iyz = grow(this.iyz, c); this.izz = grow(this.izz, c);
+    const m = new Uint8Array(c);
+    m.set(this.moves);
+    this.moves = m;
+    while (this.bodies.length < c) this.bodies.push(null);
+    this.capacity = c;
+  }
+
+  /** Adds a body and returns its slot. */
+  add(body: RigidBody): number {
+    const i = this.count++;
+    this.reserve(this.count);
+    this.bodies[i] = body;
+    body.solverIndex = i;
+    const v = body.linearVelocity, w = body.angularVelocity, p = body.position, q = body.rotation;
+    this.vx[i] = v.x; this.vy[i] = v.y; this.vz[i] = v.z;
+    this.wx[i] = w.x; this.wy[i] = w.y; this.wz[i] = w.z;
+    this.px[i] = p.x; this.py[i] = p.y; this.pz[i] = p.z;
+    this.px0[i] = p.x; this.py0[i] = p.y; this.pz0[i] = p.z;
+    this.qx[i] = q.x; this.qy[i] = q.y; this.qz[i] = q.z; this.qw[i] = q.w;
+    const dynamic = body.isDynamic;
+    this.invMass[i] = dynamic ? body.inverseMass : 0;
+    const I = body.inverseInertiaWorld;
+    if (dynamic) {
+      this.ixx[i] = I.m00; this.ixy[i] = I.m01; this.ixz[i] = I.m02;
+      this.iyy[i] = I.m11; this.iyz[i] = I.m12; this.izz[i] = I.m22;
+    } else {
+      this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
+    }
+    this.moves[i] = body.isStatic ? 0 : 1;
+    return i;
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.count; i++) {
+      const b = this.bodies[i]!;
+      b.solverIndex = -1;
+      this.bodies[i] = null;
+    }
+    this.count = 0;
+  }
+}
+
+/** Contact rows in struct-of-arrays form, rebuilt every step. */
+export class ContactSolver {
+  count = 0;
+  capacity = 0;
+  contact: (Contact | null)[] = [];
+  pointIndex = new Int32Array(0) as I32;
+  a = new Int32Array(0) as I32;
+  b = new Int32Array(0) as I32;
+  nx = new Float64Array(0) as F64; ny = new Float64Array(0) as F64; nz = new Float64Array(0) as F64;
+  t1x = new Float64Array(0) as F64; t1y = new Float64Array(0) as F64; t1z = new Float64Array(0) as F64;
+  t2x = new Float64Array(0) as F64; t2y = new Float64Array(0) as F64; t2z = new Float64Array(0) as F64;
+  rax = new Float64Array(0) as F64; ray = new Float64Array(0) as F64; raz = new Float64Array(0) as F64;
+  rbx = new Float64Array(0) as F64; rby = new Float64Array(0) as F64; rbz = new Float64Array(0) as F64;
+  /** Anchors in the bodies' local frames (NGS and the soft separation update). */
+  lax = new Float64Array(0) as F64; lay = new Float64Array(0) as F64; laz = new Float64Array(0) as F64;
+  lbx = new Float64Array(0) as F64; lby = new Float64Array(0) as F64; lbz = new Float64Array(0) as F64;
+  normalMass = new Float64Array(0) as F64;
+  tangentMass1 = new Float64Array(0) as F64;
+  tangentMass2 = new Float64Array(0) as F64;
+  normalImpulse = new Float64Array(0) as F64;
+  tangentImpulse1 = new Float64Array(0) as F64;
+  tangentImpulse2 = new Float64Array(0) as F64;
+  /** Largest normal impulse seen in the step (restitution applies only to points that pushed). */
+  maxNormalImpulse = new Float64Array(0) as F64;
+  /** Separation at the start of the step (−depth). */
+  separation = new Float64Array(0) as F64;
+  /** Normal velocity before the solve (restitution). */
+  approachSpeed = new Float64Array(0) as F64;
+  friction = new Float64Array(0) as F64;
+  restitution = new Float64Array(0) as F64;
+  /** The constant friction bound for the step ('constant' and 'catto2005'). */
+  frictionBound = new Float64Array(0) as F64;
+
+  private reserve(n: number): void {
+    if (n <= this.capacity) return;
+    const c = Math.max(n, this.capacity * 2, 64);
+    this.pointIndex = growI(this.pointIndex, c);
+    this.a = growI(this.a, c);
+    this.b = growI(this.b, c);
+    for (const k of ['nx', 'ny', 'nz', 't1x', 't1y', 't1z', 't2x', 't2y', 't2z', 'rax', 'ray', 'raz', 'rbx', 'rby', 'rbz',
+      'lax', 'lay', 'laz', 'lbx', 'lby', 'lbz', 'normalMass', 'tangentMass1', 'tangentMass2', 'normalImpulse',
+      'tangentImpulse1', 'tangentImpulse2', 'maxNormalImpulse', 'separation', 'approachSpeed', 'friction', 'restitution',
+      'frictionBound'] as const) {
+      this[k] = grow(this[k], c);
+    }
+    while (this.contact.length < c) this.contact.push(null);
+    this.capacity = c;
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.count; i++) this.contact[i] = null;
+    this.count = 0;
+  }
+
+  /**
+   * Builds the rows of every point of `contact`. `h` is the time step the rows
+   * are solved with (the sub-step in 'soft'), `gravity` |g| for the fallback
+   * friction bound.
+   */
+  addContact(contact: Contact, bodies: SolverBodies, settings: SolverSettings, h: number, stepDt: number, gravity: Readonly<Vec3>, useLastImpulse: boolean): void {
+    const gravityLength = Math.sqrt(gravity.x * gravity.x + gravity.y * gravity.y + gravity.z * gravity.z);
+    const m = contact.manifold;
+    const bodyA = contact.bodyA!;
+    const bodyB = contact.bodyB!;
+    const ia = bodyA.solverIndex;
+    const ib = bodyB.solverIndex;
+    const model = settings.frictionModel === 'constant' ? FRICTION_CONSTANT : settings.frictionModel === 'catto2005' ? FRICTION_CATTO2005 : FRICTION_COULOMB;
+    // m_c: the body's mass shared over its contact points (Catto 2005); for a
+    // pair of dynamic bodies the lighter share, which is the one that can slide.
+    let mc = Infinity;
+    if (bodyA.isDynamic && bodyA.contactPointCount > 0) mc = bodyA.mass / bodyA.contactPointCount;
+    if (bodyB.isDynamic && bodyB.contactPointCount > 0) mc = Math.min(mc, bodyB.mass / bodyB.contactPointCount);
+    if (!Number.isFinite(mc)) mc = 0;
+    const fallbackBound = contact.friction * mc * gravityLength * h;
+    const B = bodies;
+    for (let k = 0; k < m.pointCount; k++) {
+      const p = m.points[k]!;
+      const i = this.count++;
+      this.reserve(this.count);
+      this.contact[i] = contact;
+      this.pointIndex[i] = k;
+      this.a[i] = ia;
+      this.b[i] = ib;
+      const nx = p.normal.x, ny = p.normal.y, nz = p.normal.z;
+      this.nx[i] = nx; this.ny[i] = ny; this.nz[i] = nz;
+      const rax = p.position.x - B.px[ia]!, ray = p.position.y - B.py[ia]!, raz = p.position.z - B.pz[ia]!;
+      const rbx = p.position.x - B.px[ib]!, rby = p.position.y - B.py[ib]!, rbz = p.position.z - B.pz[ib]!;
+      this.rax[i] = rax; this.ray[i] = ray; this.raz[i] = raz;
+      this.rbx[i] = rbx; this.rby[i] = rby; this.rbz[i] = rbz;
+      // Local anchors: q* r q.
+      setLocal(this, i, B, ia, rax, ray, raz, true);
+      setLocal(this, i, B, ib, rbx, rby, rbz, false);
+
+      // Relative velocity at the point, before the solve.
+      const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
+      const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
+      const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
+      const vn = dvx * nx + dvy * ny + dvz * nz;
+      this.approachSpeed[i] = vn;
+
+      // Tangent basis: t1 along the tangential velocity the friction will have
+      // to cancel — the current relative velocity plus what gravity adds this
+      // step (so a box resting on a slope gets t1 downhill and the full bound
+      // resists it; a skewed basis would let the two box-clamped rows resist
+      // up to √2 μ). A fixed basis of n only when nothing slides. Warm-start
+      // impulses are stored as world vectors, so the basis may change freely.
+      const ga = B.invMass[ia]! > 0 ? bodyA.gravityScale * stepDt : 0;
+      const gb = B.invMass[ib]! > 0 ? bodyB.gravityScale * stepDt : 0;
+      const pvx = dvx + gravity.x * (gb - ga), pvy = dvy + gravity.y * (gb - ga), pvz = dvz + gravity.z * (gb - ga);
+      const pvn = pvx * nx + pvy * ny + pvz * nz;
+      let tx = pvx - pvn * nx, ty = pvy - pvn * ny, tz = pvz - pvn * nz;
+      const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
+      if (tl > ALIGN_SPEED) {
+        tx /= tl; ty /= tl; tz /= tl;
+      } else {
+        // Duff et al. 2017 branch-free basis.
+        const sign = nz >= 0 ? 1 : -1;
+        const aa = -1 / (sign + nz);
+        const bb = nx * ny * aa;
+        tx = 1 + sign * nx * nx * aa; ty = sign * bb; tz = -sign * nx;
+      }
+      this.t1x[i] = tx; this.t1y[i] = ty; this.t1z[i] = tz;
+      const sx = ny * tz - nz * ty, sy = nz * tx - nx * tz, sz = nx * ty - ny * tx;
+      // t2 = n × t1 keeps (t1, t2, n) right-handed up to sign; either sign works.
+      this.t2x[i] = sx; this.t2y[i] = sy; this.t2z[i] = sz;
+
+      this.normalMass[i] = effectiveMass(B, ia, ib, rax, ray, raz, rbx, rby, rbz, nx, ny, nz);
+      this.tangentMass1[i] = effectiveMass(B, ia, ib, rax, ray, raz, rbx, rby, rbz, tx, ty, tz);
+      this.tangentMass2[i] = effectiveMass(B, ia, ib, rax, ray, raz, rbx, rby, rbz, sx, sy, sz);
+
+      const persisted = contact.persisted[k] === 1;
+      const lastNormal = persisted ? contact.normalImpulse[k]! : 0;
+      if (settings.warmStarting && persisted) {
+        this.normalImpulse[i] = lastNormal;
+        const fx = contact.frictionImpulse[k * 3]!, fy = contact.frictionImpulse[k * 3 + 1]!, fz = contact.frictionImpulse[k * 3 + 2]!;
+        this.tangentImpulse1[i] = fx * tx + fy * ty + fz * tz;
+        this.tangentImpulse2[i] = fx * sx + fy * sy + fz * sz;
+      } else {
+        this.normalImpulse[i] = 0;
+        this.tangentImpulse1[i] = 0;
+        this.tangentImpulse2[i] = 0;
+      }
+      this.maxNormalImpulse[i] = 0;
+      this.separation[i] = -p.depth;
+      this.friction[i] = contact.friction;
+      this.restitution[i] = contact.restitution;
+      if (model === FRICTION_CONSTANT) {
+        // Temporal coherence: last step's normal impulse carries the real load
+        // (a stack's lower boxes hold the weight above them).
+        this.frictionBound[i] = useLastImpulse && lastNormal > 0 ? contact.friction * lastNormal : fallbackBound;
+      } else if (model === FRICTION_CATTO2005) {
+        this.frictionBound[i] = fallbackBound;
+      } else {
+        this.frictionBound[i] = -1; // coulomb: from the current normal impulse
+      }
+      const fb = this.frictionBound[i]!;
+      if (fb >= 0) {
+        // Warm-started friction must respect this step's bound.
+        this.tangentImpulse1[i] = Math.max(-fb, Math.min(fb, this.tangentImpulse1[i]!));
+        this.tangentImpulse2[i] = Math.max(-fb, Math.min(fb, this.tangentImpulse2[i]!));
+      }
+    }
+  }
+
+  /** Applies the accumulated impulses of every row (warm start). */
+  warmStart(B: SolverBodies): void {
+    for (let i = 0; i < this.count; i++) {
+      const ln = this.normalImpulse[i]!, l1 = this.tangentImpulse1[i]!, l2 = this.tangentImpulse2[i]!;
+      const px = ln * this.nx[i]! + l1 * this.t1x[i]! + l2 * this.t2x[i]!;
+      const py = ln * this.ny[i]! + l1 * this.t1y[i]! + l2 * this.t2y[i]!;
+      const pz = ln * this.nz[i]! + l1 * this.t1z[i]! + l2 * this.t2z[i]!;
+      applyImpulse(B, this.a[i]!, this.b[i]!, this.rax[i]!, this.ray[i]!, this.raz[i]!, this.rbx[i]!, this.rby[i]!, this.rbz[i]!, px, py, pz);
+    }
+  }
+
+  /**
+   * One sweep of the velocity rows.
+   * mode 0: rigid rows (targets: speculative approach, restitution handled after).
+   * mode 1: 'baumgarte' bias; mode 2: soft with bias; mode 3: soft relax (no bias).
+   */
+  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness): void {
+    const inv = 1 / h;
+    const omega = settings.relaxation;
+    const slop = settings.linearSlop;
+    const beta = settings.baumgarte;
+    const maxBias = settings.maxCorrectionVelocity;
+    const coulomb = settings.frictionModel === 'coulomb';
+    const soft = mode >= 2;
+    for (let i = 0; i < this.count; i++) {
+      const ia = this.a[i]!, ib = this.b[i]!;
+      const rax = this.rax[i]!, ray = this.ray[i]!, raz = this.raz[i]!;
+      const rbx = this.rbx[i]!, rby = this.rby[i]!, rbz = this.rbz[i]!;
+      let vax = B.vx[ia]!, vay = B.vy[ia]!, vaz = B.vz[ia]!, wax = B.wx[ia]!, way = B.wy[ia]!, waz = B.wz[ia]!;
+      let vbx = B.vx[ib]!, vby = B.vy[ib]!, vbz = B.vz[ib]!, wbx = B.wx[ib]!, wby = B.wy[ib]!, wbz = B.wz[ib]!;
+      const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
+
+      const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+      const t1x = this.t1x[i]!, t1y = this.t1y[i]!, t1z = this.t1z[i]!;
+      const t2x = this.t2x[i]!, t2y = this.t2y[i]!, t2z = this.t2z[i]!;
+
+      // ---- friction rows first (Box2D order: non-penetration, solved last,
+      // wins when the rows disagree). Bound: a constant for the step, or μλn
+      // of the current accumulated normal impulse for 'coulomb'.
+      const bound = coulomb ? this.friction[i]! * this.normalImpulse[i]! : this.frictionBound[i]!;
+      let dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
+      let dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
+      let dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
+      const vt1 = dvx * t1x + dvy * t1y + dvz * t1z;
+      const vt2 = dvx * t2x + dvy * t2y + dvz * t2z;
+      const old1 = this.tangentImpulse1[i]!;
+      let l1 = old1 - omega * this.tangentMass1[i]! * vt1;
+      l1 = l1 > bound ? bound : l1 < -bound ? -bound : l1;
+      const d1 = l1 - old1;
+      this.tangentImpulse1[i] = l1;
+      const old2 = this.tangentImpulse2[i]!;
+      let l2 = old2 - omega * this.tangentMass2[i]! * vt2;
+      l2 = l2 > bound ? bound : l2 < -bound ? -bound : l2;
+      const d2 = l2 - old2;
+      this.tangentImpulse2[i] = l2;
+      let px = d1 * t1x + d2 * t2x;
+      let py = d1 * t1y + d2 * t2y;
+      let pz = d1 * t1z + d2 * t2z;
+      vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
+      vbx += px * imb; vby += py * imb; vbz += pz * imb;
+      {
+        const tx = ray * pz - raz * py, ty = raz * px - rax * pz, tz = rax * py - ray * px;
+        wax -= B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz;
+        way -= B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz;
+        waz -= B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz;
+        const ux = rby * pz - rbz * py, uy = rbz * px - rbx * pz, uz = rbx * py - rby * px;
+        wbx += B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
+        wby += B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
+        wbz += B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
+      }
+
+      // ---- normal row
+      let s = this.separation[i]!;
+      if (soft) s = currentSeparation(this, B, i, s);
+      dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
+      dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
+      dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
+      const vn = dvx * nx + dvy * ny + dvz * nz;
+      let target = 0;
+      let massScale = 1;
+      let impulseScale = 0;
+      if (s > 0) {
+        // Speculative: allow the gap to close this step, no more.
+        target = -s * inv;
+      } else if (mode === 1) {
+        target = Math.min(beta * inv * Math.max(-s - slop, 0), maxBias);
+      } else if (mode === 2) {
+        target = Math.min(-softness.biasRate * Math.min(s + slop, 0), maxBias);
+        massScale = softness.massScale;
+        impulseScale = softness.impulseScale;
+      }
+      const old = this.normalImpulse[i]!;
+      let dl = omega * (this.normalMass[i]! * massScale * (target - vn) - impulseScale * old);
+      let ln = old + dl;
+      if (ln < 0) ln = 0;
+      dl = ln - old;
+      this.normalImpulse[i] = ln;
+      if (ln > this.maxNormalImpulse[i]!) this.maxNormalImpulse[i] = ln;
+      px = dl * nx; py = dl * ny; pz = dl * nz;
+      vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
+      vbx += px * imb; vby += py * imb; vbz += pz * imb;
+      {
+        const tx = ray * pz - raz * py, ty = raz * px - rax * pz, tz = rax * py - ray * px;
+        wax -= B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz;
+        way -= B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz;
+        waz -= B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz;
+        const ux = rby * pz - rbz * py, uy = rbz * px - rbx * pz, uz = rbx * py - rby * px;
+        wbx += B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
+        wby += B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
+        wbz += B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
+      }
+      B.vx[ia] = vax; B.vy[ia] = vay; B.vz[ia] = vaz; B.wx[ia] = wax; B.wy[ia] = way; B.wz[ia] = waz;
+      B.vx[ib] = vbx; B.vy[ib] = vby; B.vz[ib] = vbz; B.wx[ib] = wbx; B.wy[ib] = wby; B.wz[ib] = wbz;
+    }
+  }
+
+  /**
+   * Restitution (after the iterations): a point that was approaching faster
+   * than the threshold and received an impulse gets the normal velocity
+   * −e·v_approach, with accumulated clamping so it only pushes.
+   */
+  applyRestitution(B: SolverBodies, threshold: number): void {
+    for (let i = 0; i < this.count; i++) {
+      const e = this.restitution[i]!;
+      const v0 = this.approachSpeed[i]!;
+      if (e === 0 || v0 > -threshold || this.maxNormalImpulse[i]! === 0) continue;
+      const ia = this.a[i]!, ib = this.b[i]!;
+      const rax = this.rax[i]!, ray = this.ray[i]!, raz = this.raz[i]!;
+      const rbx = this.rbx[i]!, rby = this.rby[i]!, rbz = this.rbz[i]!;
+      const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
+      const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
+      const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
+      const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
+      const vn = dvx * nx + dvy * ny + dvz * nz;
+      const old = this.normalImpulse[i]!;
+      let ln = old - this.normalMass[i]! * (vn + e * v0);
+      if (ln < 0) ln = 0;
+      const dl = ln - old;
+      this.normalImpulse[i] = ln;
+      applyImpulse(B, ia, ib, rax, ray, raz, rbx, rby, rbz, dl * nx, dl * ny, dl * nz);
+    }
+  }
+
+  /**
+   * Nonlinear Gauss-Seidel on positions (seed 004; Box2D v2.4
+   * b2ContactSolver::SolvePositionConstraints): for C = s + slop ≤ 0 with the
+   * separation s re-measured from the moved anchors, apply the pseudo-impulse
+   * P = −clamp(β C, −maxCorrection, 0) / K along n directly to the poses.
+   * Returns the largest penetration seen (for early exit).
+   */
+  solvePositions(B: SolverBodies, settings: SolverSettings): number {
+    const slop = settings.linearSlop;
+    const beta = settings.baumgarte;
+    const maxCorrection = 0.2;
+    let worst = 0;
+    for (let i = 0; i < this.count; i++) {
+      const ia = this.a[i]!, ib = this.b[i]!;
+      const ra = scratchA, rb = scratchB;
+      anchorWorld(ra, this, B, i, ia, true);
+      anchorWorld(rb, this, B, i, ib, false);
+      const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
+      const s = currentSeparationFromAnchors(this, B, i, ra, rb);
+      if (-s > worst) worst = -s;
+      const C = Math.max(-maxCorrection, Math.min(beta * (s + slop), 0));
+      if (C >= 0) continue;
+      const K = 1 / effectiveMass(B, ia, ib, ra.x, ra.y, ra.z, rb.x, rb.y, rb.z, nx, ny, nz);
+      if (!(K > 0) || !Number.isFinite(K)) continue;
+      const impulse = -C / K;
+      const px = impulse * nx, py = impulse * ny, pz = impulse * nz;
+      movePose(B, ia, ra, -px, -py, -pz);
+      movePose(B, ib, rb, px, py, pz);
+    }
+    return worst;
+  }
+
+  /** Copies the accumulated impulses back to the persistent contacts. */
+  storeImpulses(): void {
+    for (let i = 0; i < this.count; i++) {
+      const c = this.contact[i]!;
+      const k = this.pointIndex[i]!;
+      c.normalImpulse[k] = this.normalImpulse[i]!;
+      const l1 = this.tangentImpulse1[i]!, l2 = this.tangentImpulse2[i]!;
+      c.frictionImpulse[k * 3] = l1 * this.t1x[i]! + l2 * this.t2x[i]!;
+      c.frictionImpulse[k * 3 + 1] = l1 * this.t1y[i]! + l2 * this.t2y[i]!;
+      c.frictionImpulse[k * 3 + 2] = l1 * this.t1z[i]! + l2 * this.t2z[i]!;
+      c.totalNormalImpulse += this.normalImpulse[i]!;
+    }
+  }
+}
+
+/** Soft-constraint coefficients (Box2D v3 b2MakeSoft). */
+export class Softness {
+  biasRate = 0;
+  massScale = 1;
+  impulseScale = 0;
+  /**
+   * For a spring of `hertz` and damping ratio ζ over step h:
+   *   ω = 2π hertz, a1 = 2ζ + hω, a2 = hω a1, a3 = 1 / (1 + a2)
+   *   biasRate = ω / a1, massScale = a2 a3, impulseScale = a3.
+   */
+  set(hertz: number, zeta: number, h: number): void {
+    if (hertz <= 0) {
+      this.biasRate = 0;
+      this.massScale = 1;
+      this.impulseScale = 0;
+      return;
+    }
+    const omega = 2 * Math.PI * hertz;
+    const a1 = 2 * zeta + h * omega;
+    const a2 = h * omega * a1;
+    const a3 = 1 / (1 + a2);
+    this.biasRate = omega / a1;
+    this.massScale = a2 * a3;
+    this.impulseScale = a3;
+  }
+}
+
+const scratchA: Vec3 = { x: 0, y: 0, z: 0 };
+const scratchB: Vec3 = { x: 0, y: 0, z: 0 };
+const scratchQ: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+function setLocal(S: ContactSolver, i: number, B: SolverBodies, slot: number, rx: number, ry: number, rz: number, isA: boolean): void {
+  // q* r q with q the body's rotation at the start of the step.
+  const qx = -B.qx[slot]!, qy = -B.qy[slot]!, qz = -B.qz[slot]!, qw = B.qw[slot]!;
+  const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
+  const x = rx + qw * tx + (qy * tz - qz * ty);
+  const y = ry + qw * ty + (qz * tx - qx * tz);
+  const z = rz + qw * tz + (qx * ty - qy * tx);
+  if (isA) { S.lax[i] = x; S.lay[i] = y; S.laz[i] = z; } else { S.lbx[i] = x; S.lby[i] = y; S.lbz[i] = z; }
+}
+
+/** World anchor of point i on the body in `slot` with the body's current rotation. */
+function anchorWorld(out: Vec3, S: ContactSolver, B: SolverBodies, i: number, slot: number, isA: boolean): void {
+  const rx = isA ? S.lax[i]! : S.lbx[i]!, ry = isA ? S.lay[i]! : S.lby[i]!, rz = isA ? S.laz[i]! : S.lbz[i]!;
+  const qx = B.qx[slot]!, qy = B.qy[slot]!, qz = B.qz[slot]!, qw = B.qw[slot]!;
+  const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
+  out.x = rx + qw * tx + (qy * tz - qz * ty);
+  out.y = ry + qw * ty + (qz * tx - qx * tz);
+  out.z = rz + qw * tz + (qx * ty - qy * tx);
+}
+
+/**
+ * s = s0 + n·[(xB + rB_now) − (xA + rA_now) − p0]: the start separation
+ * moved by how far the two anchor points have moved apart along n.
+ */
+function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: number, ra: Vec3, rb: Vec3): number {
+  const ia = S.a[i]!, ib = S.b[i]!;
+  const dx = (B.px[ib]! + rb.x - B.px0[ib]! - S.rbx[i]!) - (B.px[ia]! + ra.x - B.px0[ia]! - S.rax[i]!);
+  const dy = (B.py[ib]! + rb.y - B.py0[ib]! - S.rby[i]!) - (B.py[ia]! + ra.y - B.py0[ia]! - S.ray[i]!);
+  const dz = (B.pz[ib]! + rb.z - B.pz0[ib]! - S.rbz[i]!) - (B.pz[ia]! + ra.z - B.pz0[ia]! - S.raz[i]!);
+  return S.separation[i]! + dx * S.nx[i]! + dy * S.ny[i]! + dz * S.nz[i]!;
+}
+
+function currentSeparation(S: ContactSolver, B: SolverBodies, i: number, s0: number): number {
+  const ia = S.a[i]!, ib = S.b[i]!;
+  if (B.moves[ia] === 0 && B.moves[ib] === 0) return s0;
+  anchorWorld(scratchA, S, B, i, ia, true);
+  anchorWorld(scratchB, S, B, i, ib, false);
+  return currentSeparationFromAnchors(S, B, i, scratchA, scratchB);
+}
+
+function effectiveMass(B: SolverBodies, ia: number, ib: number, rax: number, ray: number, raz: number, rbx: number, rby: number, rbz: number, nx: number, ny: number, nz: number): number {
+  // (r × n)ᵀ I⁻¹ (r × n) for each body, plus the inverse masses.
+  const ax = ray * nz - raz * ny, ay = raz * nx - rax * nz, az = rax * ny - ray * nx;
+  const bx = rby * nz - rbz * ny, by = rbz * nx - rbx * nz, bz = rbx * ny - rby * nx;
+  const ka = ax * (B.ixx[ia]! * ax + B.ixy[ia]! * ay + B.ixz[ia]! * az) +
+    ay * (B.ixy[ia]! * ax + B.iyy[ia]! * ay + B.iyz[ia]! * az) +
+    az * (B.ixz[ia]! * ax + B.iyz[ia]! * ay + B.izz[ia]! * az);
+  const kb = bx * (B.ixx[ib]! * bx + B.ixy[ib]! * by + B.ixz[ib]! * bz) +
+    by * (B.ixy[ib]! * bx + B.iyy[ib]! * by + B.iyz[ib]! * bz) +
+    bz * (B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz);
+  const k = B.invMass[ia]! + B.invMass[ib]! + ka + kb;
+  return k > 0 ? 1 / k : 0;
+}
+
+/** Applies impulse P at the point: −P to A, +P to B. */
+function applyImpulse(B: SolverBodies, ia: number, ib: number, rax: number, ray: number, raz: number, rbx: number, rby: number, rbz: number, px: number, py: number, pz: number): void {
+  const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+  B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
+  B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
+  const tx = ray * pz - raz * py, ty = raz * px - rax * pz, tz = rax * py - ray * px;
+  B.wx[ia] = B.wx[ia]! - (B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz);
+  B.wy[ia] = B.wy[ia]! - (B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz);
+  B.wz[ia] = B.wz[ia]! - (B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz);
+  const ux = rby * pz - rbz * py, uy = rbz * px - rbx * pz, uz = rbx * py - rby * px;
+  B.wx[ib] = B.wx[ib]! + (B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz);
+  B.wy[ib] = B.wy[ib]! + (B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz);
+  B.wz[ib] = B.wz[ib]! + (B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz);
+}
+
+/** Pseudo-impulse P at anchor r moves the pose: x += m⁻¹P, q += ½ (I⁻¹(r × P), 0) ⊗ q. */
+function movePose(B: SolverBodies, slot: number, r: Vec3, px: number, py: number, pz: number): void {
+  const im = B.invMass[slot]!;
+  if (im === 0) return;
+  B.px[slot] = B.px[slot]! + px * im;
+  B.py[slot] = B.py[slot]! + py * im;
+  B.pz[slot] = B.pz[slot]! + pz * im;
+  const tx = r.y * pz - r.z * py, ty = r.z * px - r.x * pz, tz = r.x * py - r.y * px;
+  const wx = B.ixx[slot]! * tx + B.ixy[slot]! * ty + B.ixz[slot]! * tz;
+  const wy = B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz;
+  const wz = B.ixz[slot]! * tx + B.iyz[slot]! * ty + B.izz[slot]! * tz;
+  const q = scratchQ;
+  q.x = B.qx[slot]!; q.y = B.qy[slot]!; q.z = B.qz[slot]!; q.w = B.qw[slot]!;
+  scratchW.x = wx; scratchW.y = wy; scratchW.z = wz;
+  quat.integrate(q, q, scratchW, 1);
+  B.qx[slot] = q.x; B.qy[slot] = q.y; B.qz[slot] = q.z; B.qw[slot] = q.w;
+}
+const scratchW: Vec3 = { x: 0, y: 0, z: 0 };

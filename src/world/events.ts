@@ -1,0 +1,32 @@
+/**
+ * Events, delivered after the step has finished (so listeners cannot corrupt
+ * a step in progress). Event objects are reused: copy what you keep.
+ */
+import type { RigidBody } from '../dynamics/body';
+import type { Vec3 } from '../math/vec3';
+
+export interface ContactEvent {
+  bodyA: RigidBody;
+  bodyB: RigidBody;
+  /** A contact point (world), for contactEnd the last one seen. */
+  point: Vec3;
+  /** Unit normal from A to B. */
+  normal: Vec3;
+  /** Total normal impulse (N·s) of the manifold in the step the event refers to. */
+  impulse: number;
+}
+
+export interface SensorEvent {
+  sensor: RigidBody;
+  body: RigidBody;
+}
+
+export interface WorldEventMap {
+  contactBegin: ContactEvent;
+  contactEnd: ContactEvent;
+  sensorEnter: SensorEvent;
+  sensorExit: SensorEvent;
+}
+
+export type WorldEventName = keyof WorldEventMap;
+export type WorldListener<K extends WorldEventName> = (event: WorldEventMap[K]) => void;

@@ -1,0 +1,74 @@
+/**
+ * Live solver and sleep settings. Changed between steps, they take effect on
+ * the next step. Defaults and the reasons for them are on each field.
+ */
+
+/** How the friction rows are bounded (see README, "Friction models"). */
+export type FrictionModel = 'constant' | 'catto2005' | 'coulomb';
+/** How penetration is removed (see README, "Position correction"). */
+export type PositionCorrection = 'ngs' | 'baumgarte' | 'soft';
+
+export interface SolverSettings {
+  /** Sequential-impulse sweeps over all rows per step (per sub-step in 'soft'). Default 8, range 1–100. */
+  velocityIterations: number;
+  /** Nonlinear Gauss-Seidel position sweeps per step ('ngs' only). Default 3, range 0–50. */
+  positionIterations: number;
+  /** Apply last step's accumulated impulses first (matched by feature id). Default true. */
+  warmStarting: boolean;
+  /** Friction bound: 'constant' (default; μ × last step's normal impulse, fixed during the step), 'catto2005' (μ m_c |g| dt), 'coulomb' (μ × current normal impulse). */
+  frictionModel: FrictionModel;
+  /** SOR factor ω scaling each impulse increment (seed 003). Default 1, range (0, 2). */
+  relaxation: number;
+  /** 'soft' (default: Box2D v3 soft step with sub-steps), 'ngs' (pseudo-velocity position sweeps) or 'baumgarte' (velocity bias). */
+  positionCorrection: PositionCorrection;
+  /** Allowed penetration (m) that is not corrected, to keep contacts alive. Default 0.005. */
+  linearSlop: number;
+  /** Baumgarte factor β (1/step) for 'baumgarte' and the NGS sweeps. Default 0.2. */
+  baumgarte: number;
+  /** Cap on the speed (m/s) at which penetration is pushed out. Default 3. */
+  maxCorrectionVelocity: number;
+  /** Sub-steps per step for 'soft'. Default 4. */
+  subSteps: number;
+  /** Contact stiffness (Hz) for 'soft'. Default 30. */
+  contactHertz: number;
+  /** Contact damping ratio for 'soft' (≫ 1 is over-damped: no bounce from the push-out). Default 10. */
+  contactDampingRatio: number;
+  /** Relative normal speed (m/s) below which restitution is ignored. Default 1. */
+  restitutionThreshold: number;
+  /** Extra contact distance (m) kept as speculative points. Default 0.02. */
+  speculativeDistance: number;
+}
+
+export interface SleepSettings {
+  /** Default true. */
+  enabled: boolean;
+  /** m/s. Default 0.05. */
+  linearThreshold: number;
+  /** rad/s. Default 0.05. */
+  angularThreshold: number;
+  /** Seconds an island must stay below the thresholds. Default 0.5. */
+  timeToSleep: number;
+}
+
+export function defaultSolverSettings(): SolverSettings {
+  return {
+    velocityIterations: 8,
+    positionIterations: 3,
+    warmStarting: true,
+    frictionModel: 'constant',
+    relaxation: 1,
+    positionCorrection: 'soft',
+    linearSlop: 0.005,
+    baumgarte: 0.2,
+    maxCorrectionVelocity: 3,
+    subSteps: 4,
+    contactHertz: 30,
+    contactDampingRatio: 10,
+    restitutionThreshold: 1,
+    speculativeDistance: 0.02,
+  };
+}
+
+export function defaultSleepSettings(): SleepSettings {
+  return { enabled: true, linearThreshold: 0.05, angularThreshold: 0.05, timeToSleep: 0.5 };
+}

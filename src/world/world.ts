@@ -1,0 +1,1198 @@
+/**
+ * The World: owns bodies and contacts, runs the step pipeline and answers
+ * scene queries.
+ *
+ * Step pipeline (DESIGN.md §3):
+ *   1. new broadphase pairs → contacts (sorted by body ids: the order, and so
+ *      the result, does not depend on the tree's shape — needed for restore)
+ *   2. narrowphase: manifolds with speculative margins, feature-id matching
+ *   3. wake islands touched by awake bodies; gather the solver bodies
+ *   4. integrate velocities, warm start, velocity iterations, restitution,
+ *      integrate positions, position correction ('soft' interleaves these in
+ *      sub-steps)
+ *   5. write back, update the broadphase (predictive fat boxes)
+ *   6. islands (union-find over touching contacts) and sleeping
+ *   7. events, deferred removals
+ */
+import { aabb, type Aabb } from '../collision/aabb';
+import { BroadPhase, type BroadPhaseRayCallback, type PairCallback } from '../collision/broadphase/broadphase';
+import { PairMap } from '../collision/broadphase/pair-set';
+import { Manifold } from '../collision/narrowphase/manifold';
+import { collide } from '../collision/narrowphase/dispatch';
+import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
+import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
+import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
+import { Contact } from '../dynamics/contact';
+import { ContactSolver, Softness, SolverBodies } from '../dynamics/contact-solver';
+import * as quat from '../math/quat';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import type { ConvexShape, Shape } from '../shapes/shape';
+import type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
+import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
+
+export interface WorldOptions {
+  /** m/s². Default (0, −9.81, 0). */
+  gravity?: Readonly<Vec3>;
+  /** Initial solver settings (see {@link SolverSettings} for the defaults). */
+  solver?: Partial<SolverSettings>;
+  /** Initial sleep settings (see {@link SleepSettings}). */
+  sleeping?: Partial<SleepSettings>;
+  /** Step used by `advance`, seconds. Default 1/60. */
+  fixedTimeStep?: number;
+  /** Most steps one `advance` call takes; the rest of the time is dropped. Default 4. */
+  maxSubSteps?: number;
+}
+
+/** Filtering shared by the scene queries. */
+export interface QueryOptions {
+  /** Membership bits of the query. Default 0xffffffff. */
+  collisionGroup?: number;
+  /** Groups the query hits. Default 0xffffffff. */
+  collisionMask?: number;
+  /** A body to ignore (e.g. the caster's own). */
+  exclude?: RigidBody | null;
+  /** Report sensor bodies too. Default false. */
+  includeSensors?: boolean;
+  /** Return false to skip a body. */
+  filter?: ((body: RigidBody) => boolean) | null;
+}
+
+export interface RaycastHit {
+  body: RigidBody;
+  /** World hit point. */
+  point: Vec3;
+  /** Surface normal at the hit (unit, facing the ray). */
+  normal: Vec3;
+  /** Distance from `from`, metres. */
+  distance: number;
+  /** distance / |to − from|, in [0, 1]. */
+  fraction: number;
+  /** Triangle index for TriangleMesh hits, else −1. */
+  triangle: number;
+}
+
+export interface RaycastOptions extends QueryOptions {
+  /** Fill this object instead of allocating a new one (hot paths). */
+  out?: RaycastHit;
+}
+
+export interface ShapeCastHit {
+  /** Time of impact as a fraction of the translation, in [0, 1]. */
+  fraction: number;
+  /** World contact point at the time of impact. */
+  point: Vec3;
+  /** Surface normal of the hit body (unit, facing the cast shape). */
+  normal: Vec3;
+  body: RigidBody;
+  triangle: number;
+}
+
+export interface ShapeCastOptions extends QueryOptions {
+  out?: ShapeCastHit;
+}
+
+export interface OverlapContact {
+  body: RigidBody;
+  /** World point between the two surfaces. */
+  point: Vec3;
+  /** Unit normal pointing from the body towards the query shape (the direction to push the query out). */
+  normal: Vec3;
+  /** Penetration depth, metres (> 0). */
+  depth: number;
+}
+
+export interface OverlapOptions extends QueryOptions {
+  /**
+   * Reuse this collector (hot paths): its `contacts` array is refilled and
+   * returned. Without it a new array is returned.
+   */
+  collector?: OverlapCollector;
+}
+
+/** Reusable storage for `world.overlap` results. */
+export class OverlapCollector {
+  readonly contacts: OverlapContact[] = [];
+  /** @internal pooled entries (contacts.length ≤ pool.length) */ readonly pool: OverlapContact[] = [];
+  /** @internal */ take(): OverlapContact {
+    const n = this.contacts.length;
+    let c = this.pool[n];
+    if (!c) {
+      c = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, depth: 0 };
+      this.pool.push(c);
+    }
+    this.contacts.push(c);
+    return c;
+  }
+}
+
+/** Plain, structured-cloneable world state (see `World.snapshot`). */
+export interface WorldSnapshot {
+  version: 1;
+  stepCount: number;
+  accumulator: number;
+  nextBodyId: number;
+  bodies: number[][];
+  contacts: number[][];
+  queuedProxies: number[];
+}
+
+/** Largest distance (m) between an old and a new contact point that still counts as the same point. */
+const MATCH_RADIUS = 0.02;
+
+const EVENT_BEGIN = 0;
+const EVENT_END = 1;
+const EVENT_SENSOR_ENTER = 2;
+const EVENT_SENSOR_EXIT = 3;
+
+class QueuedEvent {
+  type = 0;
+  bodyA: RigidBody | null = null;
+  bodyB: RigidBody | null = null;
+  readonly point: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly normal: Vec3 = { x: 0, y: 0, z: 0 };
+  impulse = 0;
+}
+
+/** Collects new broadphase pairs into a flat key list. */
+class PairCollector implements PairCallback {
+  keys = new Float64Array(256);
+  count = 0;
+  addPair(a: number, b: number): void {
+    if (this.count >= this.keys.length) {
+      const k = new Float64Array(this.keys.length * 2);
+      k.set(this.keys);
+      this.keys = k;
+    }
+    const lo = a < b ? a : b;
+    const hi = a < b ? b : a;
+    this.keys[this.count++] = lo * PAIR_KEY_SCALE + hi;
+  }
+}
+/** Body ids must stay below this for the pair key to be exact. */
+const PAIR_KEY_SCALE = 67108864; // 2^26
+
+/** In-place sort of keys[0, n) (quicksort with insertion sort for short runs). */
+function sortKeys(keys: Float64Array, lo: number, hi: number): void {
+  while (hi - lo > 16) {
+    const mid = (lo + hi) >> 1;
+    const pivot = keys[mid]!;
+    let i = lo, j = hi - 1;
+    while (i <= j) {
+      while (keys[i]! < pivot) i++;
+      while (keys[j]! > pivot) j--;
+      if (i <= j) {
+        const t = keys[i]!;
+        keys[i] = keys[j]!;
+        keys[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (j - lo < hi - 1 - i) {
+      sortKeys(keys, lo, j + 1);
+      lo = i;
+    } else {
+      sortKeys(keys, i, hi);
+      hi = j + 1;
+    }
+  }
+  for (let i = lo + 1; i < hi; i++) {
+    const v = keys[i]!;
+    let j = i - 1;
+    while (j >= lo && keys[j]! > v) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = v;
+  }
+}
+
+/** Broadphase ray callback for `world.raycast`; one per world, reused. */
+class RayQuery implements BroadPhaseRayCallback {
+  world!: World;
+  origin: Vec3 = { x: 0, y: 0, z: 0 };
+  dir: Vec3 = { x: 0, y: 0, z: 0 };
+  options: QueryOptions | undefined = undefined;
+  readonly hit = new ShapeRayHit();
+  readonly best = new ShapeRayHit();
+  bestBody: RigidBody | null = null;
+  rayCallback(userData: number, maxT: number): number {
+    const body = this.world.getBodyById(userData);
+    if (!body || !passesFilter(body, this.options)) return maxT;
+    if (raycastShape(body.shape, body.position, body.rotation, this.origin, this.dir, maxT, this.hit) && this.hit.distance <= maxT) {
+      const h = this.hit, b = this.best;
+      b.distance = h.distance;
+      b.point.x = h.point.x; b.point.y = h.point.y; b.point.z = h.point.z;
+      b.normal.x = h.normal.x; b.normal.y = h.normal.y; b.normal.z = h.normal.z;
+      b.triangle = h.triangle;
+      this.bestBody = body;
+      return h.distance;
+    }
+    return maxT;
+  }
+}
+
+function passesFilter(body: RigidBody, o: QueryOptions | undefined): boolean {
+  if (!o) return !body.isSensor;
+  if (body.isSensor && !o.includeSensors) return false;
+  if (o.exclude === body) return false;
+  const group = o.collisionGroup ?? -1;
+  const mask = o.collisionMask ?? -1;
+  if ((group & body.collisionMask) === 0 || (body.collisionGroup & mask) === 0) return false;
+  if (o.filter && !o.filter(body)) return false;
+  return true;
+}
+
+export class World implements BodyOwner {
+  /** Live solver settings, read at the start of every step. */
+  readonly solver: SolverSettings;
+  /** Live sleep settings. */
+  readonly sleeping: SleepSettings;
+  readonly gravity: Vec3;
+  /** Step used by `advance` (s). */
+  fixedTimeStep: number;
+  /** Most steps per `advance` call. */
+  maxSubSteps: number;
+  /** Time `advance` dropped on its last call because of maxSubSteps (s). */
+  droppedTime = 0;
+  /** Steps taken so far. */
+  stepCount = 0;
+
+  private readonly bodyList: RigidBody[] = [];
+  private readonly bodyById = new Map<number, RigidBody>();
+  private nextBodyId = 0;
+  private readonly broadphase = new BroadPhase(0.1);
+  private readonly pairs = new PairMap();
+  private readonly contactList: Contact[] = [];
+  private readonly contactPool: Contact[] = [];
+  private readonly pairCollector = new PairCollector();
+  private readonly solverBodies = new SolverBodies();
+  private readonly contactSolver = new ContactSolver();
+  private readonly softness = new Softness();
+  private accumulator = 0;
+  private stepping = false;
+  private dispatching = false;
+  private readonly pendingRemovals: RigidBody[] = [];
+  private readonly events: QueuedEvent[] = [];
+  private eventCount = 0;
+  private readonly listeners: { [K in WorldEventName]: WorldListener<K>[] } = {
+    contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [],
+  };
+  private readonly contactEvent: ContactEvent = { bodyA: null as unknown as RigidBody, bodyB: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0 };
+  private readonly sensorEvent: SensorEvent = { sensor: null as unknown as RigidBody, body: null as unknown as RigidBody };
+  // step scratch
+  private readonly box = aabb();
+  private readonly box2 = aabb();
+  private readonly displacement: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly oldIds = new Int32Array(4);
+  private readonly oldNormal = new Float64Array(4);
+  private readonly oldFriction = new Float64Array(12);
+  private readonly oldPosition = new Float64Array(12);
+  private readonly oldUsed = new Uint8Array(4);
+  private islandParent = new Int32Array(64);
+  private islandMinSleep = new Float64Array(64);
+  private readonly tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  private readonly tmpQuat2: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  private readonly tmpVec: Vec3 = { x: 0, y: 0, z: 0 };
+  // query scratch
+  private readonly rayQuery = new RayQuery();
+  private readonly castHit = new ShapeCastPairHit();
+  private readonly queryIds: number[] = [];
+  private readonly queryManifold = new Manifold();
+
+  constructor(options: WorldOptions = {}) {
+    const g = options.gravity ?? { x: 0, y: -9.81, z: 0 };
+    validate.requireFiniteVec(g, 'gravity');
+    this.gravity = { x: g.x, y: g.y, z: g.z };
+    this.solver = { ...defaultSolverSettings(), ...(options.solver ?? {}) };
+    this.sleeping = { ...defaultSleepSettings(), ...(options.sleeping ?? {}) };
+    this.fixedTimeStep = options.fixedTimeStep ?? 1 / 60;
+    this.maxSubSteps = options.maxSubSteps ?? 4;
+    if (!(this.fixedTimeStep > 0) || !Number.isFinite(this.fixedTimeStep)) throw new RangeError(`fixedTimeStep must be a finite number > 0 (got ${String(options.fixedTimeStep)})`);
+    if (!Number.isInteger(this.maxSubSteps) || this.maxSubSteps < 1) throw new RangeError(`maxSubSteps must be an integer ≥ 1 (got ${String(options.maxSubSteps)})`);
+    this.rayQuery.world = this;
+  }
+
+  /** All bodies, in creation order modulo removals. Do not modify. */
+  get bodies(): readonly RigidBody[] {
+    return this.bodyList;
+  }
+
+  /** Number of live contacts (pairs whose fat boxes overlap). */
+  get contactCount(): number {
+    return this.contactList.length;
+  }
+
+  /** Contacts with at least one point this step (for debug views). @internal */
+  get contacts(): readonly Contact[] {
+    return this.contactList;
+  }
+
+  getBodyById(id: number): RigidBody | undefined {
+    return this.bodyById.get(id);
+  }
+
+  /** Creates a body; throws a TypeError/RangeError naming the bad field. */
+  createBody(desc: BodyDesc): RigidBody {
+    if (this.nextBodyId >= PAIR_KEY_SCALE) throw new RangeError('createBody: too many bodies created in this world');
+    const body = new RigidBody(this.nextBodyId, desc);
+    this.nextBodyId++;
+    body.owner = this;
+    body.index = this.bodyList.length;
+    this.bodyList.push(body);
+    this.bodyById.set(body.id, body);
+    body.shape.computeAabb(this.box, body.position, body.rotation);
+    body.proxy = this.broadphase.createProxy(this.box, body.id, body.typeCode);
+    return body;
+  }
+
+  /**
+   * Removes a body, its contacts, and wakes what it touched. Inside an event
+   * listener the removal is deferred to the end of the step.
+   */
+  removeBody(body: RigidBody): void {
+    if (!(body instanceof RigidBody)) throw new TypeError('removeBody: body must be a RigidBody');
+    if (body.owner !== this) {
+      throw new Error(body.owner === null ? `removeBody: body ${body.id} was already removed` : `removeBody: body ${body.id} belongs to another world`);
+    }
+    if (this.dispatching || this.stepping) {
+      if (this.pendingRemovals.indexOf(body) < 0) this.pendingRemovals.push(body);
+      return;
+    }
+    this.removeNow(body);
+  }
+
+  private removeNow(body: RigidBody): void {
+    if (!body.awake) this.wakeBody(body);
+    for (let i = this.contactList.length - 1; i >= 0; i--) {
+      const c = this.contactList[i]!;
+      if (c.bodyA === body || c.bodyB === body) {
+        const other = c.bodyA === body ? c.bodyB! : c.bodyA!;
+        other.wakeUp();
+        this.destroyContact(c, false);
+      }
+    }
+    this.broadphase.destroyProxy(body.proxy);
+    body.proxy = -1;
+    const last = this.bodyList.pop()!;
+    if (last !== body) {
+      this.bodyList[body.index] = last;
+      last.index = body.index;
+    }
+    this.bodyById.delete(body.id);
+    body.index = -1;
+    body.owner = null;
+  }
+
+  /** Subscribes to an event; returns a function that unsubscribes. */
+  on<K extends WorldEventName>(name: K, listener: WorldListener<K>): () => void {
+    const list = this.listeners[name] as WorldListener<K>[];
+    if (!list) throw new TypeError(`on: unknown event '${String(name)}'`);
+    list.push(listener);
+    return () => this.off(name, listener);
+  }
+
+  off<K extends WorldEventName>(name: K, listener: WorldListener<K>): void {
+    const list = this.listeners[name] as WorldListener<K>[];
+    const i = list.indexOf(listener);
+    if (i >= 0) list.splice(i, 1);
+  }
+
+  /** @internal BodyOwner */
+  assertNotStepping(field: string): void {
+    if (this.stepping) throw new Error(`${field}: cannot be changed during a step`);
+  }
+
+  /** @internal BodyOwner: the pose was set by the user. */
+  bodyPoseChanged(body: RigidBody): void {
+    body.shape.computeAabb(this.box, body.position, body.rotation);
+    const d = this.displacement;
+    d.x = 0; d.y = 0; d.z = 0;
+    this.broadphase.moveProxy(body.proxy, this.box, d);
+    const pp = body.previousPosition as Vec3;
+    pp.x = body.position.x; pp.y = body.position.y; pp.z = body.position.z;
+    quat.copy(body.previousRotation as Quat, body.rotation);
+    if (body.isStatic) {
+      // A moved static body may leave bodies resting on it unsupported.
+      for (let i = 0; i < this.contactList.length; i++) {
+        const c = this.contactList[i]!;
+        if (c.bodyA === body) c.bodyB!.wakeUp();
+        else if (c.bodyB === body) c.bodyA!.wakeUp();
+      }
+    }
+  }
+
+  /** @internal BodyOwner: wakes the sleeping island of `body`. */
+  wakeBody(body: RigidBody): void {
+    if (body.awake) return;
+    // Sleeping islands are circular lists through islandNext.
+    let b: RigidBody | null = body;
+    do {
+      const next: RigidBody | null = b!.islandNext;
+      b!.awake = true;
+      b!.sleepTime = 0;
+      b!.islandNext = null;
+      b = next;
+    } while (b !== null && b !== body);
+    body.awake = true;
+  }
+
+  // ------------------------------------------------------------------ stepping
+
+  /**
+   * Advances by a fixed-step accumulator: takes as many `fixedTimeStep` steps
+   * as fit (at most `maxSubSteps`; the excess is dropped and reported in
+   * `droppedTime`, so a slow frame cannot spiral). Returns the interpolation
+   * alpha in [0, 1) for rendering between the last two steps.
+   */
+  advance(frameSeconds: number): number {
+    if (typeof frameSeconds !== 'number' || !Number.isFinite(frameSeconds) || frameSeconds < 0) {
+      throw new RangeError(`frameSeconds must be a finite number ≥ 0 (got ${String(frameSeconds)})`);
+    }
+    const h = this.fixedTimeStep;
+    this.accumulator += frameSeconds;
+    let steps = 0;
+    while (this.accumulator >= h && steps < this.maxSubSteps) {
+      this.step(h);
+      this.accumulator -= h;
+      steps++;
+    }
+    this.droppedTime = 0;
+    if (this.accumulator >= h) {
+      const keep = this.accumulator % h;
+      this.droppedTime = this.accumulator - keep;
+      this.accumulator = keep;
+    }
+    return this.accumulator / h;
+  }
+
+  /** Advances the simulation by `dt` seconds (> 0). */
+  step(dt: number): void {
+    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) {
+      throw new RangeError(`dt must be a finite number > 0 (got ${String(dt)})`);
+    }
+    if (this.stepping || this.dispatching) throw new Error('step: cannot step from inside a step or an event listener');
+    this.checkSettings();
+    this.stepping = true;
+    try {
+      this.eventCount = 0;
+      this.prepareKinematics(dt);
+      this.findNewContacts();
+      this.updateContacts(dt);
+      this.solve(dt);
+      this.updateSleep(dt);
+      this.stepCount++;
+    } finally {
+      this.stepping = false;
+    }
+    this.dispatchEvents();
+  }
+
+  private checkSettings(): void {
+    const s = this.solver;
+    const intRange = (v: number, lo: number, hi: number, f: string): void => {
+      if (!Number.isInteger(v) || v < lo || v > hi) throw new RangeError(`solver.${f} must be an integer in [${lo}, ${hi}] (got ${String(v)})`);
+    };
+    intRange(s.velocityIterations, 1, 1000, 'velocityIterations');
+    intRange(s.positionIterations, 0, 1000, 'positionIterations');
+    intRange(s.subSteps, 1, 64, 'subSteps');
+    if (!(s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);
+    if (s.frictionModel !== 'constant' && s.frictionModel !== 'catto2005' && s.frictionModel !== 'coulomb') {
+      throw new RangeError(`solver.frictionModel must be 'constant', 'catto2005' or 'coulomb' (got ${String(s.frictionModel)})`);
+    }
+    if (s.positionCorrection !== 'ngs' && s.positionCorrection !== 'baumgarte' && s.positionCorrection !== 'soft') {
+      throw new RangeError(`solver.positionCorrection must be 'ngs', 'baumgarte' or 'soft' (got ${String(s.positionCorrection)})`);
+    }
+    for (const k of ['linearSlop', 'baumgarte', 'maxCorrectionVelocity', 'contactHertz', 'contactDampingRatio', 'restitutionThreshold', 'speculativeDistance'] as const) {
+      if (!Number.isFinite(s[k]) || s[k] < 0) throw new RangeError(`solver.${k} must be a finite number ≥ 0 (got ${String(s[k])})`);
+    }
+  }
+
+  /** Kinematic targets become the velocities that reach them in dt. */
+  private prepareKinematics(dt: number): void {
+    const inv = 1 / dt;
+    for (let i = 0; i < this.bodyList.length; i++) {
+      const b = this.bodyList[i]!;
+      if (!b.hasKinematicTarget) continue;
+      b.hasKinematicTarget = false;
+      const v = b.linearVelocity as Vec3;
+      v.x = (b.kinematicTargetPosition.x - b.position.x) * inv;
+      v.y = (b.kinematicTargetPosition.y - b.position.y) * inv;
+      v.z = (b.kinematicTargetPosition.z - b.position.z) * inv;
+      // Δq = target · q*; ω = axis · angle / dt
+      const dq = quat.multiply(this.tmpQuat, b.kinematicTargetRotation, quat.conjugate(this.tmpQuat2, b.rotation));
+      if (dq.w < 0) { dq.x = -dq.x; dq.y = -dq.y; dq.z = -dq.z; dq.w = -dq.w; }
+      const s = Math.sqrt(dq.x * dq.x + dq.y * dq.y + dq.z * dq.z);
+      const w = b.angularVelocity as Vec3;
+      if (s < 1e-12) {
+        w.x = 0; w.y = 0; w.z = 0;
+      } else {
+        const angle = 2 * Math.atan2(s, dq.w);
+        const k = (angle / s) * inv;
+        w.x = dq.x * k; w.y = dq.y * k; w.z = dq.z * k;
+      }
+      b.awake = true;
+      b.sleepTime = 0;
+    }
+  }
+
+  private shouldCollide(a: RigidBody, b: RigidBody): boolean {
+    if (!a.isDynamic && !b.isDynamic) return false;
+    if (a.isSensor && b.isSensor) return false;
+    if ((a.collisionGroup & b.collisionMask) === 0 || (b.collisionGroup & a.collisionMask) === 0) return false;
+    if (a.noCollide !== null && a.noCollide.indexOf(b.id) >= 0) return false;
+    return true;
+  }
+
+  private findNewContacts(): void {
+    const pc = this.pairCollector;
+    pc.count = 0;
+    this.broadphase.updatePairs(pc);
+    if (pc.count === 0) return;
+    sortKeys(pc.keys, 0, pc.count);
+    let last = -1;
+    for (let i = 0; i < pc.count; i++) {
+      const key = pc.keys[i]!;
+      if (key === last) continue;
+      last = key;
+      const hi = key % PAIR_KEY_SCALE;
+      const lo = (key - hi) / PAIR_KEY_SCALE;
+      if (this.pairs.get(lo, hi) >= 0) continue;
+      const a = this.bodyById.get(lo);
+      const b = this.bodyById.get(hi);
+      if (!a || !b || !this.shouldCollide(a, b)) continue;
+      this.createContact(a, b);
+    }
+  }
+
+  private createContact(a: RigidBody, b: RigidBody): Contact {
+    const c = this.contactPool.pop() ?? new Contact();
+    c.reset(a, b);
+    c.index = this.contactList.length;
+    this.contactList.push(c);
+    this.pairs.set(a.id, b.id, 1);
+    return c;
+  }
+
+  private destroyContact(c: Contact, queueEvents: boolean): void {
+    if (queueEvents && c.touching) this.queueContactEvent(c, c.isSensor ? EVENT_SENSOR_EXIT : EVENT_END);
+    this.pairs.delete(c.bodyA!.id, c.bodyB!.id);
+    const lastContact = this.contactList.pop()!;
+    if (lastContact !== c) {
+      this.contactList[c.index] = lastContact;
+      lastContact.index = c.index;
+    }
+    c.index = -1;
+    c.bodyA = null;
+    c.bodyB = null;
+    this.contactPool.push(c);
+  }
+
+  /** Speculative margin: base distance plus how far the pair can close in one step. */
+  private contactMargin(a: RigidBody, b: RigidBody, dt: number): number {
+    const g = Math.sqrt(this.gravity.x * this.gravity.x + this.gravity.y * this.gravity.y + this.gravity.z * this.gravity.z);
+    const va = a.linearVelocity, vb = b.linearVelocity;
+    const dvx = vb.x - va.x, dvy = vb.y - va.y, dvz = vb.z - va.z;
+    let speed = Math.sqrt(dvx * dvx + dvy * dvy + dvz * dvz) + g * dt;
+    speed += angularReach(a) + angularReach(b);
+    return this.solver.speculativeDistance + speed * dt;
+  }
+
+  private updateContacts(dt: number): void {
+    const slop = this.solver.linearSlop;
+    for (let i = 0; i < this.contactList.length; i++) {
+      const c = this.contactList[i]!;
+      const a = c.bodyA!, b = c.bodyB!;
+      if (!this.broadphase.testOverlap(a.proxy, b.proxy)) {
+        this.destroyContact(c, true);
+        i--;
+        continue;
+      }
+      const activeA = a.awake && !a.isStatic;
+      const activeB = b.awake && !b.isStatic;
+      if (!activeA && !activeB) continue; // both asleep (or asleep against static): keep as is
+      // Refresh combined material (bodies' friction/restitution are public fields).
+      c.friction = Math.sqrt(a.friction * b.friction);
+      c.restitution = Math.max(a.restitution, b.restitution);
+      const m = c.manifold;
+      const oldCount = m.pointCount;
+      for (let k = 0; k < oldCount; k++) {
+        this.oldIds[k] = m.points[k]!.id;
+        this.oldNormal[k] = c.normalImpulse[k]!;
+        this.oldFriction[k * 3] = c.frictionImpulse[k * 3]!;
+        this.oldFriction[k * 3 + 1] = c.frictionImpulse[k * 3 + 1]!;
+        this.oldFriction[k * 3 + 2] = c.frictionImpulse[k * 3 + 2]!;
+        const op = m.points[k]!.position;
+        this.oldPosition[k * 3] = op.x;
+        this.oldPosition[k * 3 + 1] = op.y;
+        this.oldPosition[k * 3 + 2] = op.z;
+        this.oldUsed[k] = 0;
+      }
+      const margin = c.isSensor ? 0 : this.contactMargin(a, b, dt);
+      collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
+      let maxDepth = -Infinity;
+      for (let k = 0; k < m.pointCount; k++) {
+        const p = m.points[k]!;
+        if (p.depth > maxDepth) maxDepth = p.depth;
+        let matched = -1;
+        for (let j = 0; j < oldCount; j++) {
+          if (this.oldIds[j] === p.id && this.oldUsed[j] === 0) {
+            matched = j;
+            break;
+          }
+        }
+        if (matched < 0) {
+          // Feature ids can change while a clipped corner jitters across a
+          // side plane (equal boxes stacked); fall back to the nearest old
+          // point within a small radius so warm starting survives it.
+          let best = MATCH_RADIUS * MATCH_RADIUS;
+          for (let j = 0; j < oldCount; j++) {
+            if (this.oldUsed[j] !== 0) continue;
+            const dx = this.oldPosition[j * 3]! - p.position.x;
+            const dy = this.oldPosition[j * 3 + 1]! - p.position.y;
+            const dz = this.oldPosition[j * 3 + 2]! - p.position.z;
+            const d2 = dx * dx + dy * dy + dz * dz;
+            if (d2 < best) {
+              best = d2;
+              matched = j;
+            }
+          }
+        }
+        if (matched >= 0) {
+          this.oldUsed[matched] = 1;
+          c.persisted[k] = 1;
+          c.normalImpulse[k] = this.oldNormal[matched]!;
+          c.frictionImpulse[k * 3] = this.oldFriction[matched * 3]!;
+          c.frictionImpulse[k * 3 + 1] = this.oldFriction[matched * 3 + 1]!;
+          c.frictionImpulse[k * 3 + 2] = this.oldFriction[matched * 3 + 2]!;
+        } else {
+          c.persisted[k] = 0;
+          c.normalImpulse[k] = 0;
+          c.frictionImpulse[k * 3] = 0;
+          c.frictionImpulse[k * 3 + 1] = 0;
+          c.frictionImpulse[k * 3 + 2] = 0;
+        }
+      }
+      c.wasTouching = c.touching;
+      // Touching: a point within the slop of contact (speculative points further out do not count).
+      c.touching = m.pointCount > 0 && maxDepth > (c.isSensor ? 0 : -slop);
+      if (c.touching) {
+        if (!a.awake) this.wakeBody(a);
+        if (!b.awake) this.wakeBody(b);
+      }
+      if (c.touching && !c.wasTouching) this.queueContactEvent(c, c.isSensor ? EVENT_SENSOR_ENTER : EVENT_BEGIN);
+      else if (!c.touching && c.wasTouching) this.queueContactEvent(c, c.isSensor ? EVENT_SENSOR_EXIT : EVENT_END);
+    }
+  }
+
+  private solve(dt: number): void {
+    const S = this.solver;
+    const B = this.solverBodies;
+    const C = this.contactSolver;
+    B.clear();
+    C.clear();
+    // Solver slots: every awake non-static body, in body order.
+    for (let i = 0; i < this.bodyList.length; i++) {
+      const b = this.bodyList[i]!;
+      b.contactPointCount = 0;
+      if (b.awake && !b.isStatic) B.add(b);
+    }
+    // Contact point counts (catto2005 m_c share) and static slots on demand.
+    for (let i = 0; i < this.contactList.length; i++) {
+      const c = this.contactList[i]!;
+      if (c.isSensor || c.manifold.pointCount === 0) continue;
+      const a = c.bodyA!, b = c.bodyB!;
+      if (a.solverIndex < 0 && b.solverIndex < 0) continue;
+      if (a.solverIndex < 0) B.add(a);
+      if (b.solverIndex < 0) B.add(b);
+      a.contactPointCount += c.manifold.pointCount;
+      b.contactPointCount += c.manifold.pointCount;
+    }
+    const soft = S.positionCorrection === 'soft';
+    const subSteps = soft ? S.subSteps : 1;
+    const h = dt / subSteps;
+    for (let i = 0; i < this.contactList.length; i++) {
+      const c = this.contactList[i]!;
+      c.totalNormalImpulse = 0;
+      if (c.isSensor || c.manifold.pointCount === 0) continue;
+      if (c.bodyA!.solverIndex < 0 || c.bodyB!.solverIndex < 0) continue;
+      C.addContact(c, B, S, h, dt, this.gravity, true);
+    }
+
+    // Previous pose for interpolation.
+    for (let i = 0; i < B.count; i++) {
+      const b = B.bodies[i]!;
+      const pp = b.previousPosition as Vec3;
+      pp.x = b.position.x; pp.y = b.position.y; pp.z = b.position.z;
+      quat.copy(b.previousRotation as Quat, b.rotation);
+    }
+
+    if (soft) {
+      this.softness.set(Math.min(S.contactHertz, 0.25 / h), S.contactDampingRatio, h);
+      for (let sub = 0; sub < subSteps; sub++) {
+        this.integrateVelocities(h);
+        if (S.warmStarting) C.warmStart(B);
+        C.solveVelocities(B, S, h, 2, this.softness);
+        this.integratePositions(h);
+        C.solveVelocities(B, S, h, 3, this.softness);
+      }
+      C.applyRestitution(B, S.restitutionThreshold);
+    } else {
+      this.integrateVelocities(h);
+      if (S.warmStarting) C.warmStart(B);
+      const mode = S.positionCorrection === 'baumgarte' ? 1 : 0;
+      for (let it = 0; it < S.velocityIterations; it++) C.solveVelocities(B, S, h, mode, this.softness);
+      C.applyRestitution(B, S.restitutionThreshold);
+      this.integratePositions(h);
+      if (S.positionCorrection === 'ngs') {
+        for (let it = 0; it < S.positionIterations; it++) {
+          if (C.solvePositions(B, S) <= S.linearSlop * 1.5) break;
+        }
+      }
+    }
+    C.storeImpulses();
+    this.writeBack(dt);
+  }
+
+  /**
+   * v += h (g·gravityScale + F/m), ω += h I⁻¹ τ, then damping v *= 1/(1 + h c).
+   * The gyroscopic term −ω × Iω of the design's formula is left out: integrated
+   * explicitly it adds energy to spinning thin bodies (Box2D and Jolt omit it too).
+   */
+  private integrateVelocities(h: number): void {
+    const B = this.solverBodies;
+    const g = this.gravity;
+    for (let i = 0; i < B.count; i++) {
+      const body = B.bodies[i]!;
+      if (body.typeCode !== BodyTypeCode.Dynamic) continue;
+      const im = body.inverseMass;
+      const gs = body.gravityScale;
+      const f = body.force, t = body.torque;
+      const ld = 1 / (1 + h * body.linearDamping);
+      const ad = 1 / (1 + h * body.angularDamping);
+      B.vx[i] = (B.vx[i]! + h * (g.x * gs + f.x * im)) * ld;
+      B.vy[i] = (B.vy[i]! + h * (g.y * gs + f.y * im)) * ld;
+      B.vz[i] = (B.vz[i]! + h * (g.z * gs + f.z * im)) * ld;
+      B.wx[i] = (B.wx[i]! + h * (B.ixx[i]! * t.x + B.ixy[i]! * t.y + B.ixz[i]! * t.z)) * ad;
+      B.wy[i] = (B.wy[i]! + h * (B.ixy[i]! * t.x + B.iyy[i]! * t.y + B.iyz[i]! * t.z)) * ad;
+      B.wz[i] = (B.wz[i]! + h * (B.ixz[i]! * t.x + B.iyz[i]! * t.y + B.izz[i]! * t.z)) * ad;
+    }
+  }
+
+  private integratePositions(h: number): void {
+    const B = this.solverBodies;
+    const q = this.tmpQuat;
+    const w = this.tmpVec;
+    for (let i = 0; i < B.count; i++) {
+      if (B.moves[i] === 0) continue;
+      B.px[i] = B.px[i]! + h * B.vx[i]!;
+      B.py[i] = B.py[i]! + h * B.vy[i]!;
+      B.pz[i] = B.pz[i]! + h * B.vz[i]!;
+      w.x = B.wx[i]!; w.y = B.wy[i]!; w.z = B.wz[i]!;
+      if (w.x === 0 && w.y === 0 && w.z === 0) continue;
+      q.x = B.qx[i]!; q.y = B.qy[i]!; q.z = B.qz[i]!; q.w = B.qw[i]!;
+      quat.integrate(q, q, w, h);
+      B.qx[i] = q.x; B.qy[i] = q.y; B.qz[i] = q.z; B.qw[i] = q.w;
+    }
+  }
+
+  private writeBack(dt: number): void {
+    const B = this.solverBodies;
+    const d = this.displacement;
+    for (let i = 0; i < B.count; i++) {
+      const b = B.bodies[i]!;
+      if (b.isStatic) continue;
+      const p = b.position as Vec3, r = b.rotation as Quat, v = b.linearVelocity as Vec3, w = b.angularVelocity as Vec3;
+      p.x = B.px[i]!; p.y = B.py[i]!; p.z = B.pz[i]!;
+      r.x = B.qx[i]!; r.y = B.qy[i]!; r.z = B.qz[i]!; r.w = B.qw[i]!;
+      if (b.isDynamic) {
+        v.x = B.vx[i]!; v.y = B.vy[i]!; v.z = B.vz[i]!;
+        w.x = B.wx[i]!; w.y = B.wy[i]!; w.z = B.wz[i]!;
+        b.updateInertia();
+      }
+      b.force.x = 0; b.force.y = 0; b.force.z = 0;
+      b.torque.x = 0; b.torque.y = 0; b.torque.z = 0;
+      b.shape.computeAabb(this.box, p, r);
+      // Predictive fat box: extend along the next step's motion.
+      d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
+      this.broadphase.moveProxy(b.proxy, this.box, d);
+    }
+  }
+
+  /**
+   * Islands: union-find over touching contacts between dynamic bodies (static
+   * and kinematic bodies do not join islands). An island sleeps when every
+   * body in it stayed below the thresholds for `timeToSleep`.
+   */
+  private updateSleep(dt: number): void {
+    const B = this.solverBodies;
+    const n = B.count;
+    const sl = this.sleeping;
+    if (this.islandParent.length < n) {
+      this.islandParent = new Int32Array(n * 2);
+      this.islandMinSleep = new Float64Array(n * 2);
+    }
+    const parent = this.islandParent;
+    const minSleep = this.islandMinSleep;
+    const lin2 = sl.linearThreshold * sl.linearThreshold;
+    const ang2 = sl.angularThreshold * sl.angularThreshold;
+    for (let i = 0; i < n; i++) {
+      parent[i] = i;
+      const b = B.bodies[i]!;
+      if (b.isStatic) continue;
+      const v = b.linearVelocity, w = b.angularVelocity;
+      const still = v.x * v.x + v.y * v.y + v.z * v.z <= lin2 && w.x * w.x + w.y * w.y + w.z * w.z <= ang2;
+      b.sleepTime = !sl.enabled || !b.canSleep || !still ? 0 : b.sleepTime + dt;
+    }
+    for (let i = 0; i < this.contactList.length; i++) {
+      const c = this.contactList[i]!;
+      if (!c.touching || c.isSensor) continue;
+      const a = c.bodyA!, b = c.bodyB!;
+      if (a.solverIndex < 0 || b.solverIndex < 0) continue;
+      if (a.isDynamic && b.isDynamic) {
+        union(parent, a.solverIndex, b.solverIndex);
+      } else if (a.isKinematic && b.isDynamic) {
+        if (a.sleepTime === 0) b.sleepTime = 0; // a moving platform keeps its riders awake
+      } else if (b.isKinematic && a.isDynamic) {
+        if (b.sleepTime === 0) a.sleepTime = 0;
+      }
+    }
+    if (!sl.enabled) return;
+    for (let i = 0; i < n; i++) minSleep[i] = Infinity;
+    for (let i = 0; i < n; i++) {
+      const b = B.bodies[i]!;
+      if (b.isStatic) continue;
+      const r = find(parent, i);
+      if (b.sleepTime < minSleep[r]!) minSleep[r] = b.sleepTime;
+    }
+    // Put islands to sleep; link each one into a circular list.
+    for (let i = 0; i < n; i++) {
+      const b = B.bodies[i]!;
+      if (b.isStatic) continue;
+      const r = find(parent, i);
+      if (minSleep[r]! < sl.timeToSleep) continue;
+      const head = B.bodies[r]!;
+      b.awake = false;
+      const v = b.linearVelocity as Vec3, w = b.angularVelocity as Vec3;
+      v.x = 0; v.y = 0; v.z = 0; w.x = 0; w.y = 0; w.z = 0;
+      if (b === head) {
+        if (b.islandNext === null) b.islandNext = b;
+      } else {
+        // insert after head
+        if (head.islandNext === null) head.islandNext = head;
+        b.islandNext = head.islandNext;
+        head.islandNext = b;
+      }
+    }
+  }
+
+  private queueContactEvent(c: Contact, type: number): void {
+    const hasListener =
+      type === EVENT_BEGIN ? this.listeners.contactBegin.length > 0 :
+      type === EVENT_END ? this.listeners.contactEnd.length > 0 :
+      type === EVENT_SENSOR_ENTER ? this.listeners.sensorEnter.length > 0 : this.listeners.sensorExit.length > 0;
+    if (!hasListener) return;
+    let e = this.events[this.eventCount];
+    if (!e) {
+      e = new QueuedEvent();
+      this.events.push(e);
+    }
+    this.eventCount++;
+    e.type = type;
+    e.bodyA = c.bodyA;
+    e.bodyB = c.bodyB;
+    const m = c.manifold;
+    if (m.pointCount > 0) {
+      const p = m.points[0]!;
+      e.point.x = p.position.x; e.point.y = p.position.y; e.point.z = p.position.z;
+      e.normal.x = p.normal.x; e.normal.y = p.normal.y; e.normal.z = p.normal.z;
+    }
+    e.impulse = c.totalNormalImpulse;
+  }
+
+  private dispatchEvents(): void {
+    this.dispatching = true;
+    try {
+      // Begin events report the impulse of the step they happened in.
+      for (let i = 0; i < this.eventCount; i++) {
+        const e = this.events[i]!;
+        if (e.type === EVENT_BEGIN || e.type === EVENT_END) {
+          const ev = this.contactEvent;
+          ev.bodyA = e.bodyA!;
+          ev.bodyB = e.bodyB!;
+          ev.point.x = e.point.x; ev.point.y = e.point.y; ev.point.z = e.point.z;
+          ev.normal.x = e.normal.x; ev.normal.y = e.normal.y; ev.normal.z = e.normal.z;
+          ev.impulse = e.impulse;
+          const list = e.type === EVENT_BEGIN ? this.listeners.contactBegin : this.listeners.contactEnd;
+          for (let j = 0; j < list.length; j++) list[j]!(ev);
+        } else {
+          const ev = this.sensorEvent;
+          const aSensor = e.bodyA!.isSensor;
+          ev.sensor = aSensor ? e.bodyA! : e.bodyB!;
+          ev.body = aSensor ? e.bodyB! : e.bodyA!;
+          const list = e.type === EVENT_SENSOR_ENTER ? this.listeners.sensorEnter : this.listeners.sensorExit;
+          for (let j = 0; j < list.length; j++) list[j]!(ev);
+        }
+        e.bodyA = null;
+        e.bodyB = null;
+      }
+    } finally {
+      this.eventCount = 0;
+      this.dispatching = false;
+      while (this.pendingRemovals.length > 0) {
+        const b = this.pendingRemovals.pop()!;
+        if (b.owner === this) this.removeNow(b);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  /** Closest body hit by the segment from → to, or null. */
+  raycast(from: Readonly<Vec3>, to: Readonly<Vec3>, options?: RaycastOptions): RaycastHit | null {
+    validate.requireFiniteVec(from, 'from');
+    validate.requireFiniteVec(to, 'to');
+    const q = this.rayQuery;
+    const dx = to.x - from.x, dy = to.y - from.y, dz = to.z - from.z;
+    const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (len < 1e-12) return null;
+    q.origin.x = from.x; q.origin.y = from.y; q.origin.z = from.z;
+    q.dir.x = dx / len; q.dir.y = dy / len; q.dir.z = dz / len;
+    q.options = options;
+    q.bestBody = null;
+    this.broadphase.raycast(q.origin, q.dir, len, q);
+    q.options = undefined;
+    const body = q.bestBody as RigidBody | null;
+    if (body === null) return null;
+    q.bestBody = null;
+    const out = options?.out ?? { body, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1 };
+    out.body = body;
+    out.point.x = q.best.point.x; out.point.y = q.best.point.y; out.point.z = q.best.point.z;
+    out.normal.x = q.best.normal.x; out.normal.y = q.best.normal.y; out.normal.z = q.best.normal.z;
+    out.distance = q.best.distance;
+    out.fraction = q.best.distance / len;
+    out.triangle = q.best.triangle;
+    return out;
+  }
+
+  /**
+   * Sweeps a convex shape from `position` along `translation` and returns the
+   * first impact (never later than the true one), or null.
+   */
+  shapeCast(shape: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>, options?: ShapeCastOptions): ShapeCastHit | null {
+    if (!shape || shape.isConvex !== true) throw new TypeError('shapeCast: shape must be a Sphere, Box or Capsule');
+    validate.requireFiniteVec(position, 'position');
+    validate.requireFiniteQuat(rotation, 'rotation');
+    validate.requireFiniteVec(translation, 'translation');
+    const box = shape.computeAabb(this.box, position, rotation);
+    const t = translation;
+    if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
+    if (t.y < 0) box.min.y += t.y; else box.max.y += t.y;
+    if (t.z < 0) box.min.z += t.z; else box.max.z += t.z;
+    const ids = this.queryIds;
+    ids.length = 0;
+    this.broadphase.query(box, ids);
+    let bestBody: RigidBody | null = null;
+    let bestFraction = Infinity;
+    const hit = this.castHit;
+    let out: ShapeCastHit | null = null;
+    for (let i = 0; i < ids.length; i++) {
+      const body = this.bodyById.get(ids[i]!);
+      if (!body || !passesFilter(body, options)) continue;
+      if (!shapeCastPair(shape, position, rotation, translation, body.shape, body.position, body.rotation, hit)) continue;
+      if (hit.fraction < bestFraction || (hit.fraction === bestFraction && bestBody !== null && body.id < bestBody.id)) {
+        bestFraction = hit.fraction;
+        bestBody = body;
+        if (out === null) out = options?.out ?? { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body, triangle: -1 };
+        out.fraction = hit.fraction;
+        out.point.x = hit.point.x; out.point.y = hit.point.y; out.point.z = hit.point.z;
+        out.normal.x = hit.normal.x; out.normal.y = hit.normal.y; out.normal.z = hit.normal.z;
+        out.body = body;
+        out.triangle = hit.triangle;
+      }
+    }
+    ids.length = 0;
+    return out;
+  }
+
+  /**
+   * Every body overlapping the query shape, with the normal that pushes the
+   * query shape out and the depth (one entry per contact point: a mesh may
+   * give several).
+   */
+  overlap(shape: Shape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options?: OverlapOptions): readonly OverlapContact[] {
+    if (!shape || shape.isConvex !== true) throw new TypeError('overlap: shape must be a Sphere, Box or Capsule');
+    validate.requireFiniteVec(position, 'position');
+    validate.requireFiniteQuat(rotation, 'rotation');
+    const collector = options?.collector ?? new OverlapCollector();
+    collector.contacts.length = 0;
+    shape.computeAabb(this.box2, position, rotation);
+    const ids = this.queryIds;
+    ids.length = 0;
+    this.broadphase.query(this.box2, ids);
+    const m = this.queryManifold;
+    for (let i = 0; i < ids.length; i++) {
+      const body = this.bodyById.get(ids[i]!);
+      if (!body || !passesFilter(body, options)) continue;
+      body.shape.computeAabb(this.box, body.position, body.rotation);
+      if (!overlapsBox(this.box, this.box2)) continue;
+      collide(shape, position, rotation, body.shape, body.position, body.rotation, 0, m);
+      for (let k = 0; k < m.pointCount; k++) {
+        const p = m.points[k]!;
+        if (p.depth <= 0) continue;
+        const c = collector.take();
+        c.body = body;
+        c.point.x = p.position.x; c.point.y = p.position.y; c.point.z = p.position.z;
+        c.normal.x = -p.normal.x; c.normal.y = -p.normal.y; c.normal.z = -p.normal.z;
+        c.depth = p.depth;
+      }
+    }
+    ids.length = 0;
+    return collector.contacts;
+  }
+
+  // ------------------------------------------------------------------ snapshots
+
+  /**
+   * The complete simulation state as plain arrays (structured-cloneable: send
+   * it to a worker or keep it for rollback). `restore` continues bit-for-bit.
+   */
+  snapshot(): WorldSnapshot {
+    const fat = aabb();
+    const bodies: number[][] = [];
+    for (const b of this.bodyList) {
+      this.broadphase.getFatAabb(b.proxy, fat);
+      bodies.push([
+        b.id, b.position.x, b.position.y, b.position.z, b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w,
+        b.linearVelocity.x, b.linearVelocity.y, b.linearVelocity.z, b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z,
+        b.awake ? 1 : 0, b.sleepTime, b.islandNext ? b.islandNext.id : -1,
+        b.force.x, b.force.y, b.force.z, b.torque.x, b.torque.y, b.torque.z,
+        fat.min.x, fat.min.y, fat.min.z, fat.max.x, fat.max.y, fat.max.z,
+        b.previousPosition.x, b.previousPosition.y, b.previousPosition.z,
+        b.previousRotation.x, b.previousRotation.y, b.previousRotation.z, b.previousRotation.w,
+      ]);
+    }
+    const contacts: number[][] = [];
+    for (const c of this.contactList) {
+      const m = c.manifold;
+      const row = [c.bodyA!.id, c.bodyB!.id, c.touching ? 1 : 0, c.wasTouching ? 1 : 0, m.pointCount];
+      for (let k = 0; k < m.pointCount; k++) {
+        const p = m.points[k]!;
+        row.push(p.id, p.depth, p.position.x, p.position.y, p.position.z, p.normal.x, p.normal.y, p.normal.z,
+          c.normalImpulse[k]!, c.frictionImpulse[k * 3]!, c.frictionImpulse[k * 3 + 1]!, c.frictionImpulse[k * 3 + 2]!, c.persisted[k]!);
+      }
+      contacts.push(row);
+    }
+    const queued: number[] = [];
+    for (const b of this.bodyList) if (this.broadphase.isQueued(b.proxy)) queued.push(b.id);
+    return { version: 1, stepCount: this.stepCount, accumulator: this.accumulator, nextBodyId: this.nextBodyId, bodies, contacts, queuedProxies: queued };
+  }
+
+  /**
+   * Restores a snapshot taken from this world (or from an identically built
+   * one: same bodies, same ids). Throws if the body set does not match.
+   */
+  restore(snapshot: WorldSnapshot): void {
+    if (!snapshot || snapshot.version !== 1) throw new TypeError('restore: not a footing world snapshot');
+    if (this.stepping || this.dispatching) throw new Error('restore: cannot restore during a step');
+    if (snapshot.bodies.length !== this.bodyList.length) {
+      throw new Error(`restore: snapshot has ${snapshot.bodies.length} bodies, the world ${this.bodyList.length}`);
+    }
+    for (const row of snapshot.bodies) {
+      if (!this.bodyById.has(row[0]!)) throw new Error(`restore: body ${row[0]} of the snapshot is not in this world`);
+    }
+    // Contacts: rebuilt exactly, in the snapshot's order.
+    while (this.contactList.length > 0) this.destroyContact(this.contactList[this.contactList.length - 1]!, false);
+    const fat = aabb();
+    // Bodies in the snapshot's order (the body array order feeds the solver order).
+    for (let i = 0; i < snapshot.bodies.length; i++) {
+      const row = snapshot.bodies[i]!;
+      const b = this.bodyById.get(row[0]!)!;
+      this.bodyList[i] = b;
+      b.index = i;
+      const p = b.position as Vec3, r = b.rotation as Quat, v = b.linearVelocity as Vec3, w = b.angularVelocity as Vec3;
+      p.x = row[1]!; p.y = row[2]!; p.z = row[3]!;
+      r.x = row[4]!; r.y = row[5]!; r.z = row[6]!; r.w = row[7]!;
+      v.x = row[8]!; v.y = row[9]!; v.z = row[10]!;
+      w.x = row[11]!; w.y = row[12]!; w.z = row[13]!;
+      b.awake = row[14] === 1;
+      b.sleepTime = row[15]!;
+      b.force.x = row[17]!; b.force.y = row[18]!; b.force.z = row[19]!;
+      b.torque.x = row[20]!; b.torque.y = row[21]!; b.torque.z = row[22]!;
+      fat.min.x = row[23]!; fat.min.y = row[24]!; fat.min.z = row[25]!;
+      fat.max.x = row[26]!; fat.max.y = row[27]!; fat.max.z = row[28]!;
+      const pp = b.previousPosition as Vec3, pr = b.previousRotation as Quat;
+      pp.x = row[29]!; pp.y = row[30]!; pp.z = row[31]!;
+      pr.x = row[32]!; pr.y = row[33]!; pr.z = row[34]!; pr.w = row[35]!;
+      b.updateInertia();
+      this.broadphase.destroyProxy(b.proxy);
+      b.proxy = this.broadphase.createProxyWithFatAabb(fat, b.id, b.typeCode, false);
+    }
+    for (const row of snapshot.bodies) {
+      const b = this.bodyById.get(row[0]!)!;
+      b.islandNext = row[16]! >= 0 ? this.bodyById.get(row[16]!) ?? null : null;
+    }
+    for (const id of snapshot.queuedProxies) {
+      const b = this.bodyById.get(id);
+      if (b) this.broadphase.requeue(b.proxy);
+    }
+    for (const row of snapshot.contacts) {
+      const a = this.bodyById.get(row[0]!)!, b = this.bodyById.get(row[1]!)!;
+      const c = this.createContact(a, b);
+      c.touching = row[2] === 1;
+      c.wasTouching = row[3] === 1;
+      const n = row[4]!;
+      const m = c.manifold;
+      m.reset();
+      let o = 5;
+      for (let k = 0; k < n; k++) {
+        m.addPoint(row[o + 2]!, row[o + 3]!, row[o + 4]!, row[o + 5]!, row[o + 6]!, row[o + 7]!, row[o + 1]!, row[o]!);
+        c.normalImpulse[k] = row[o + 8]!;
+        c.frictionImpulse[k * 3] = row[o + 9]!;
+        c.frictionImpulse[k * 3 + 1] = row[o + 10]!;
+        c.frictionImpulse[k * 3 + 2] = row[o + 11]!;
+        c.persisted[k] = row[o + 12]!;
+        o += 13;
+      }
+    }
+    this.stepCount = snapshot.stepCount;
+    this.accumulator = snapshot.accumulator;
+  }
+}
+
+function angularReach(b: RigidBody): number {
+  const w = b.angularVelocity;
+  const w2 = w.x * w.x + w.y * w.y + w.z * w.z;
+  if (w2 === 0 || b.isStatic) return 0;
+  // |ω| × the shape's bounding radius bounds how fast a surface point moves.
+  const s = b.shape as Shape & { radius?: number; halfHeight?: number; halfExtents?: Vec3 };
+  let r = 0;
+  if (s.halfExtents) r = Math.sqrt(s.halfExtents.x ** 2 + s.halfExtents.y ** 2 + s.halfExtents.z ** 2);
+  else r = (s.radius ?? 0) + (s.halfHeight ?? 0);
+  return Math.sqrt(w2) * r;
+}
+
+function overlapsBox(a: Aabb, b: Aabb): boolean {
+  return a.min.x <= b.max.x && a.max.x >= b.min.x && a.min.y <= b.max.y && a.max.y >= b.min.y && a.min.z <= b.max.z && a.max.z >= b.min.z;
+}
+
+function find(parent: Int32Array, i: number): number {
+  while (parent[i] !== i) {
+    const p = parent[i]!;
+    parent[i] = parent[p]!;
+    i = p;
+  }
+  return i;
+}
+
+function union(parent: Int32Array, a: number, b: number): void {
+  const ra = find(parent, a);
+  const rb = find(parent, b);
+  if (ra === rb) return;
+  // Smaller slot becomes the root: deterministic.
+  if (ra < rb) parent[rb] = ra;
+  else parent[ra] = rb;
+}
+
+export type { WorldEventMap };
