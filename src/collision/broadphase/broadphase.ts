@@ -224,7 +224,7 @@ export class BroadPhase {
       mf.queryHandle = handle;
       mf.queryCategory = category;
       mf.queryUserData = userData;
-      this.movingTree.overlapLeaves(fat[0]!, fat[1]!, fat[2]!, fat[3]!, fat[4]!, fat[5]!, mf);
+      this.movingTree.overlapLeaves(fat, 0, mf);
 
       // Static and kinematic proxies never pair with statics.
       if (category === BodyCategory.Dynamic) {
@@ -232,7 +232,7 @@ export class BroadPhase {
         sf.queryHandle = handle;
         sf.queryCategory = category;
         sf.queryUserData = userData;
-        this.staticTree.overlapLeaves(fat[0]!, fat[1]!, fat[2]!, fat[3]!, fat[4]!, fat[5]!, sf);
+        this.staticTree.overlapLeaves(fat, 0, sf);
       }
     }
     // The "both queued" rule above reads moveIndex, so clear only afterwards.

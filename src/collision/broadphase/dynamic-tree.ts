@@ -42,6 +42,8 @@ export interface TreeLeafSink {
 }
 
 const NULL = -1;
+/** Slots per raycast frame: ox, oy, oz, 1/dx, 1/dy, 1/dz, maxT (+1 padding). */
+const RAY_FRAME = 8;
 const INITIAL_CAPACITY = 16;
 
 /**
@@ -87,6 +89,9 @@ export class DynamicTree {
   // may start another traversal of this tree (the nested one works above).
   private stack = new Int32Array(64);
   private stackTop = 0;
+  /** Ray parameters per active raycast: origin, 1/dir, maxT (RAY_FRAME slots each). */
+  private rayFrames = new Float64Array(RAY_FRAME * 4);
+  private rayDepth = 0;
 
   constructor(margin = 0.1) {
     this.margin = margin;
@@ -233,11 +238,16 @@ export class DynamicTree {
 
   /**
    * Calls `sink.visitLeaf(id)` for every proxy whose fat box overlaps the box
-   * given by its six bounds. The allocation-free form of `query` for callers
-   * that consume hits as they come (the broadphase pair finder).
+   * stored as (minX, minY, minZ, maxX, maxY, maxZ) at `box[offset..]`. The
+   * allocation-free form of `query` for callers that consume hits as they
+   * come (the broadphase pair finder). The box comes in a Float64Array, not
+   * six number arguments: doubles passed to a call V8 does not inline are
+   * boxed, one heap number each.
    */
-  overlapLeaves(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, sink: TreeLeafSink): void {
+  overlapLeaves(box: Float64Array, offset: number, sink: TreeLeafSink): void {
     if (this.root === NULL) return;
+    const minX = box[offset]!, minY = box[offset + 1]!, minZ = box[offset + 2]!;
+    const maxX = box[offset + 3]!, maxY = box[offset + 4]!, maxZ = box[offset + 5]!;
     const base = this.stackTop;
     this.push(this.root);
     while (this.stackTop > base) {
@@ -273,25 +283,42 @@ export class DynamicTree {
    */
   raycast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, callback: TreeRayCallback): void {
     if (this.root === NULL || !(maxT >= 0)) return;
-    const ox = origin.x, oy = origin.y, oz = origin.z;
+    // The ray goes to the slab test through a frame of a Float64Array rather
+    // than as seven number arguments (each would be boxed per call). One
+    // frame per active raycast, so a callback may raycast this tree again.
+    const frame = this.rayDepth * RAY_FRAME;
+    if (frame + RAY_FRAME > this.rayFrames.length) {
+      const grown = new Float64Array(this.rayFrames.length * 2);
+      grown.set(this.rayFrames);
+      this.rayFrames = grown;
+    }
+    this.rayDepth++;
+    const r = this.rayFrames;
+    r[frame] = origin.x; r[frame + 1] = origin.y; r[frame + 2] = origin.z;
     // 1/0 = ±Infinity marks an axis the ray is parallel to.
-    const ix = 1 / dir.x, iy = 1 / dir.y, iz = 1 / dir.z;
+    r[frame + 3] = 1 / dir.x; r[frame + 4] = 1 / dir.y; r[frame + 5] = 1 / dir.z;
+    r[frame + 6] = maxT;
     const base = this.stackTop;
-    this.push(this.root);
-    while (this.stackTop > base) {
-      const node = this.stack[--this.stackTop]!;
-      if (rayEntry(this.bounds, node * 6, ox, oy, oz, ix, iy, iz, maxT) < 0) continue;
-      if (this.child1[node] === NULL) {
-        const value = callback.rayCallback(node, maxT);
-        if (value < 0) {
-          this.stackTop = base;
-          return;
+    try {
+      this.push(this.root);
+      while (this.stackTop > base) {
+        const node = this.stack[--this.stackTop]!;
+        if (!rayHits(this.bounds, node * 6, this.rayFrames, frame)) continue;
+        if (this.child1[node] === NULL) {
+          const value = callback.rayCallback(node, maxT);
+          if (value < 0) return;
+          if (value < maxT) {
+            maxT = value;
+            this.rayFrames[frame + 6] = value;
+          }
+        } else {
+          this.push(this.child2[node]!);
+          this.push(this.child1[node]!);
         }
-        if (value < maxT) maxT = value;
-      } else {
-        this.push(this.child2[node]!);
-        this.push(this.child1[node]!);
       }
+    } finally {
+      this.stackTop = base;
+      this.rayDepth--;
     }
   }
 
@@ -656,51 +683,51 @@ function unionArea(b: Float64Array, o: number, minX: number, minY: number, minZ:
 }
 
 /**
- * Slab test of origin + t·dir, t ∈ [0, maxT], against the box at `o`
- * (inverse direction given; ±Infinity on an axis the ray is parallel to).
- * Returns the entry t (0 when the origin is inside) or -1 on a miss. Same
- * arithmetic as `aabbRayEntry` so that leaf results agree with it exactly.
+ * Slab test of origin + t·dir, t ∈ [0, maxT], against the box at `o`; the
+ * ray frame at `ray[f..]` holds origin, 1/dir (±Infinity on an axis the ray
+ * is parallel to) and maxT.
+ * Returns whether the segment enters the box. Same arithmetic as
+ * `aabbRayEntry` so that leaf results agree with it exactly. A boolean, not
+ * the entry t: a double returned from a call that is not inlined is boxed
+ * (V8 heap number), which measured ~0.8 KB of garbage per ray.
  */
-function rayEntry(
-  b: Float64Array, o: number,
-  ox: number, oy: number, oz: number,
-  ix: number, iy: number, iz: number,
-  maxT: number,
-): number {
+function rayHits(b: Float64Array, o: number, ray: Float64Array, f: number): boolean {
+  const ox = ray[f]!, oy = ray[f + 1]!, oz = ray[f + 2]!;
+  const ix = ray[f + 3]!, iy = ray[f + 4]!, iz = ray[f + 5]!;
   let t0 = 0;
-  let t1 = maxT;
+  let t1 = ray[f + 6]!;
   // x
   if (ix === Infinity || ix === -Infinity) {
-    if (ox < b[o]! || ox > b[o + 3]!) return -1;
+    if (ox < b[o]! || ox > b[o + 3]!) return false;
   } else {
     let ta = (b[o]! - ox) * ix;
     let tb = (b[o + 3]! - ox) * ix;
     if (ta > tb) { const s = ta; ta = tb; tb = s; }
     if (ta > t0) t0 = ta;
     if (tb < t1) t1 = tb;
-    if (t0 > t1) return -1;
+    if (t0 > t1) return false;
   }
   // y
   if (iy === Infinity || iy === -Infinity) {
-    if (oy < b[o + 1]! || oy > b[o + 4]!) return -1;
+    if (oy < b[o + 1]! || oy > b[o + 4]!) return false;
   } else {
     let ta = (b[o + 1]! - oy) * iy;
     let tb = (b[o + 4]! - oy) * iy;
     if (ta > tb) { const s = ta; ta = tb; tb = s; }
     if (ta > t0) t0 = ta;
     if (tb < t1) t1 = tb;
-    if (t0 > t1) return -1;
+    if (t0 > t1) return false;
   }
   // z
   if (iz === Infinity || iz === -Infinity) {
-    if (oz < b[o + 2]! || oz > b[o + 5]!) return -1;
+    if (oz < b[o + 2]! || oz > b[o + 5]!) return false;
   } else {
     let ta = (b[o + 2]! - oz) * iz;
     let tb = (b[o + 5]! - oz) * iz;
     if (ta > tb) { const s = ta; ta = tb; tb = s; }
     if (ta > t0) t0 = ta;
     if (tb < t1) t1 = tb;
-    if (t0 > t1) return -1;
+    if (t0 > t1) return false;
   }
-  return t0;
+  return true;
 }

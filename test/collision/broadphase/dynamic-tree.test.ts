@@ -216,6 +216,27 @@ describe('DynamicTree', () => {
     expect(totalCalls).toBeGreaterThan(0);
   });
 
+  it('allows a raycast or query from inside a raycast callback', () => {
+    const tree = new DynamicTree(0);
+    const ids: number[] = [];
+    for (let i = 0; i < 50; i++) ids.push(tree.createProxy({ min: { x: i * 2, y: 0, z: 0 }, max: { x: i * 2 + 1, y: 1, z: 1 } }, i));
+    const inner = new Collector();
+    const outerSeen: number[] = [];
+    const out: number[] = [];
+    tree.raycast({ x: -1, y: 0.5, z: 0.5 }, { x: 1, y: 0, z: 0 }, 200, {
+      rayCallback: (id, maxT) => {
+        outerSeen.push(id);
+        inner.visited.length = 0;
+        tree.raycast({ x: -1, y: 0.5, z: 0.5 }, { x: 1, y: 0, z: 0 }, 10, inner); // boxes at x = 0, 2, 4, 6, 8
+        expect(inner.visited.length).toBe(5);
+        out.length = 0;
+        expect(tree.query({ min: { x: 0.2, y: 0, z: 0 }, max: { x: 2.5, y: 1, z: 1 } }, out)).toBe(2);
+        return maxT;
+      },
+    });
+    expect(sorted(outerSeen)).toEqual(sorted(ids));
+  });
+
   it('keeps sorted inputs (a line, a grid) shallow', () => {
     for (const kind of ['line', 'grid'] as const) {
       const tree = new DynamicTree(0.1);
