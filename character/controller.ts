@@ -1,0 +1,726 @@
+/**
+ * CharacterController: a kinematic capsule moved by Catto's position solver
+ * (DESIGN.md §5; "Understanding Constraints", GDC 2014).
+ *
+ * One `move(displacement)`:
+ *   1. gather   — overlap scan with the capsule inflated by skin + gather
+ *                 distance at the start position: every nearby surface becomes
+ *                 a plane n · p ≥ d for the capsule centre p (n out of the
+ *                 obstacle, d places the surface skinWidth away). The tangent
+ *                 plane of a convex obstacle's Minkowski sum is conservative, so
+ *                 a point that satisfies it never overlaps that obstacle.
+ *   2. recover  — if the real capsule overlaps something, solve from the start
+ *                 position against those planes only (bounded by the radius:
+ *                 no teleporting through walls).
+ *   3. sweep + solve — NGS from the target gives a solve point; a capsule cast
+ *                 from the start towards it either arrives (accept) or hits a
+ *                 new plane (add, solve again); stop when successive solve
+ *                 points agree within `tolerance`. The cast is the safety net:
+ *                 the character never moves past the first impact of a cast.
+ *   4. step up  — blocked by a wall while grounded: try the move raised by
+ *                 stepHeight and settle down onto walkable ground (Jolt's
+ *                 WalkStairs idea).
+ *   5. ground   — a short cast down finds the ground (walkable by its normal,
+ *                 or a step edge with walkable ground beside it, tested by a
+ *                 ray); when the character was grounded it snaps down by up to
+ *                 snapDistance (stairs, slopes).
+ *   6. push     — dynamic bodies that blocked the move get an impulse at the
+ *                 contact point, bounded by pushStrength · dt.
+ *
+ * Planes steeper than maxSlope that face upwards are added twice: as they are
+ * (the character slides down them) and flattened to horizontal (a wall: the
+ * character cannot walk up them).
+ *
+ * Character vs character: by default every controller owns a kinematic
+ * capsule body in the world (`body`, userData = the controller). Other
+ * controllers see it in their queries and treat it as a soft plane (finite
+ * push limit), like dynamic bodies. Rigid bodies collide with it too.
+ */
+import { Capsule, OverlapCollector, quat, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
+import { CharacterPlane, clipVector, solvePlanes } from './plane-solver';
+
+/** Live-tunable settings (read at the start of every move). Units: metres, kilograms, seconds, newtons. */
+export interface CharacterSettings {
+  /** Steepest walkable slope, degrees in [0, 90]. Default 45 (Rapier 45°, Jolt 50°). */
+  maxSlopeDegrees: number;
+  /** Highest ledge climbed by walking into it, metres ≥ 0. Default 0.3 (Jolt's stair walk 0.4, Rapier's autostep 0.25–0.5). */
+  stepHeight: number;
+  /** Largest drop the character stays glued to the ground over while grounded, metres ≥ 0. Default 0.3 (Jolt stick-to-floor 0.5, Rapier snap 0.2). */
+  snapDistance: number;
+  /** Gap kept between the capsule and geometry, metres ≥ 0. Default 0.01 (Rapier offset 0.01, Jolt padding 0.02). */
+  skinWidth: number;
+  /** NGS iterations per solve, integer ≥ 1. Default 32 (a 30° wedge converges by 0.75 per iteration). */
+  maxIterations: number;
+  /** Sweep + solve rounds per move, integer ≥ 1. Default 5 (Jolt's collision iterations 5). */
+  maxSweeps: number;
+  /** Convergence tolerance of NGS and of successive solve points, metres > 0. Default 1e-4. */
+  tolerance: number;
+  /** Extra contact distance: a plane within skinWidth + slop counts as touching (grounding, clipping) so that resting contacts do not flicker, metres ≥ 0. Default 0.002. */
+  slop: number;
+  /** Extra radius of the overlap scan that gathers planes before sweeping, metres ≥ 0. Default 0.05. */
+  gatherDistance: number;
+  /** Groups the character collides with (32 bits). Default 0xffffffff. */
+  collisionMask: number;
+  /** Largest force the character exerts on dynamic bodies, newtons ≥ 0. Default 100 (Jolt's mMaxStrength). */
+  pushStrength: number;
+  /** Mass used for pushing (impulse = mass × approach speed, capped by pushStrength·dt), kg > 0. Default 80 (Jolt 70). */
+  characterMass: number;
+}
+
+export interface CharacterControllerOptions extends Partial<CharacterSettings> {
+  /** Capsule radius, metres > 0. Default 0.3. */
+  radius?: number;
+  /** Half-length of the capsule's inner segment, metres > 0. Default 0.6 (total height 1.8). */
+  halfHeight?: number;
+  /** Capsule centre. Default (0, 0, 0). */
+  position?: Readonly<Vec3>;
+  /** Unit up vector (the capsule's axis, the slope reference). Default (0, 1, 0). */
+  up?: Readonly<Vec3>;
+  /** Membership bits of the character's own body. Default 1. */
+  collisionGroup?: number;
+  /** Create a kinematic capsule body so that other controllers and rigid bodies see the character. Default true. */
+  createBody?: boolean;
+}
+
+const DEFAULT_SETTINGS: Readonly<CharacterSettings> = {
+  maxSlopeDegrees: 45, stepHeight: 0.3, snapDistance: 0.3, skinWidth: 0.01, maxIterations: 32, maxSweeps: 5,
+  tolerance: 1e-4, slop: 0.002, gatherDistance: 0.05, collisionMask: 0xffffffff, pushStrength: 100, characterMass: 80,
+};
+
+/** Largest number of planes one move keeps (per plane set). */
+export const MAX_CHARACTER_PLANES = 48;
+const MAX_HIT_BODIES = 32;
+/** Width of the horizontal offset used to look for walkable ground beside a step edge, metres. */
+const EDGE_PROBE_OFFSET = 0.02;
+
+/** Result of `move`, one object reused by every call (copy what you keep). */
+export class MoveResult {
+  /** Capsule centre after the move. */
+  readonly position: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Standing on walkable ground. */
+  grounded = false;
+  /** Touching ground steeper than maxSlope (and not grounded). */
+  sliding = false;
+  /** Normal of the ground (or of the steep surface when sliding), else `up`. */
+  readonly groundNormal: Vec3 = { x: 0, y: 1, z: 0 };
+  readonly groundPoint: Vec3 = { x: 0, y: 0, z: 0 };
+  groundBody: RigidBody | null = null;
+  /** Velocity of the ground body at the ground point (0 for static ground). */
+  readonly groundVelocity: Vec3 = { x: 0, y: 0, z: 0 };
+  /** The planes of the final solve (first `planeCount` entries are valid). */
+  planes: readonly CharacterPlane[] = [];
+  planeCount = 0;
+  /** Solve points of the sweeps, in order (first `solvePointCount` entries are valid). */
+  solvePoints: Vec3[] = [];
+  solvePointCount = 0;
+  /** NGS iterations summed over all solves of the move, and the largest of one solve (≤ maxIterations). */
+  iterations = 0;
+  maxSolveIterations = 0;
+  /** Sweeps (shape casts of the solve loop) used. */
+  sweeps = 0;
+  /** Bodies touched or pushed during the move (first `hitBodyCount` entries are valid). */
+  readonly hitBodies: (RigidBody | null)[] = [];
+  hitBodyCount = 0;
+  steppedUp = false;
+  snapped = false;
+  /** The start position overlapped geometry and was pushed out. */
+  recovered = false;
+}
+
+/** Planes of one solve with their touching flags. */
+class PlaneSet {
+  readonly planes: CharacterPlane[] = [];
+  readonly touching = new Uint8Array(MAX_CHARACTER_PLANES);
+  count = 0;
+  constructor() {
+    for (let i = 0; i < MAX_CHARACTER_PLANES; i++) this.planes.push(new CharacterPlane());
+  }
+}
+
+const SETTING_FIELDS: readonly (keyof CharacterSettings)[] = [
+  'maxSlopeDegrees', 'stepHeight', 'snapDistance', 'skinWidth', 'maxIterations', 'maxSweeps', 'tolerance', 'slop',
+  'gatherDistance', 'collisionMask', 'pushStrength', 'characterMass',
+];
+
+function checkSetting(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`CharacterController: ${name} must be a finite number ≥ 0 (got ${String(value)})`);
+  }
+}
+
+export class CharacterController {
+  readonly world: World;
+  /** Live settings; validated at the start of each move. */
+  readonly settings: CharacterSettings;
+  /** Unit up vector. */
+  readonly up: Readonly<Vec3>;
+  /** Capsule orientation (local Y along up). */
+  readonly rotation: Readonly<Quat>;
+  /** The character's kinematic body (null with createBody: false). */
+  body: RigidBody | null = null;
+  /** The last move's result (also returned by move). */
+  readonly result = new MoveResult();
+
+  private radiusValue: number;
+  private halfHeightValue: number;
+  private shape: Capsule;
+  private gatherShape: Capsule;
+  private gatherInflation = -1;
+  private readonly collisionGroup: number;
+  private readonly pos: Vec3 = { x: 0, y: 0, z: 0 };
+  private cosMaxSlope = Math.cos(Math.PI / 4);
+
+  private setA = new PlaneSet();
+  private setB = new PlaneSet();
+  private readonly collector = new OverlapCollector();
+  private readonly overlapOptions: OverlapOptions;
+  private readonly castOptions: ShapeCastOptions;
+  private readonly rayOptions: RaycastOptions;
+  private readonly castHit: ShapeCastHit;
+  private readonly rayHit: RaycastHit;
+  // scratch owned by this controller (each used by one method at a time)
+  private readonly start: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly target: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly solvePoint: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly prevSolve: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly delta: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly safe: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly moved: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly stepPos: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly stepMoved: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly stepDisp: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly horizontal: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly castDir: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly probeFrom: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly probeTo: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly impulse: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly pointVel: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly tmpNormal: Vec3 = { x: 0, y: 0, z: 0 };
+
+  constructor(world: World, options: CharacterControllerOptions = {}) {
+    this.world = world;
+    const radius = options.radius ?? 0.3;
+    const halfHeight = options.halfHeight ?? 0.6;
+    if (!(radius > 0) || !Number.isFinite(radius)) throw new RangeError(`CharacterController: radius must be a finite number > 0 (got ${String(radius)})`);
+    if (!(halfHeight > 0) || !Number.isFinite(halfHeight)) throw new RangeError(`CharacterController: halfHeight must be a finite number > 0 (got ${String(halfHeight)})`);
+    this.radiusValue = radius;
+    this.halfHeightValue = halfHeight;
+    const s: CharacterSettings = { ...DEFAULT_SETTINGS };
+    for (const k of SETTING_FIELDS) {
+      const v = options[k];
+      if (v !== undefined) s[k] = v;
+    }
+    this.settings = s;
+    const up = options.up ?? { x: 0, y: 1, z: 0 };
+    const ul = Math.hypot(up.x, up.y, up.z);
+    if (!(ul > 1e-9) || !Number.isFinite(ul)) throw new RangeError('CharacterController: up must be a finite non-zero vector');
+    this.up = { x: up.x / ul, y: up.y / ul, z: up.z / ul };
+    this.rotation = quat.fromUnitVectors(quat.quat(), { x: 0, y: 1, z: 0 }, this.up);
+    this.collisionGroup = options.collisionGroup ?? 1;
+    const p = options.position ?? { x: 0, y: 0, z: 0 };
+    if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) throw new RangeError('CharacterController: position must be finite');
+    this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
+    this.shape = new Capsule(radius, halfHeight);
+    this.gatherShape = this.shape;
+    this.overlapOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, collector: this.collector };
+    this.castHit = { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body: null as unknown as RigidBody, triangle: -1 };
+    this.rayHit = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1 };
+    this.castOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.castHit };
+    this.rayOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.rayHit };
+    this.checkSettings();
+    if (options.createBody ?? true) this.createOwnBody();
+    const r = this.result;
+    r.position.x = p.x; r.position.y = p.y; r.position.z = p.z;
+    r.groundNormal.x = this.up.x; r.groundNormal.y = this.up.y; r.groundNormal.z = this.up.z;
+    r.planes = this.setA.planes;
+    for (let i = 0; i < MAX_HIT_BODIES; i++) r.hitBodies.push(null);
+  }
+
+  /** Capsule centre. */
+  get position(): Readonly<Vec3> { return this.pos; }
+  get radius(): number { return this.radiusValue; }
+  get halfHeight(): number { return this.halfHeightValue; }
+  /** The capsule used for queries. */
+  get capsule(): Capsule { return this.shape; }
+
+  /** Teleports the character (no collision); clears the grounded state. */
+  setPosition(p: Readonly<Vec3>): void {
+    if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) throw new RangeError('CharacterController: position must be finite');
+    this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
+    this.result.grounded = false;
+    this.body?.setPosition(this.pos);
+  }
+
+  /**
+   * Changes the capsule's segment half-length keeping the feet in place
+   * (crouch / stand up). Returns false and changes nothing when the new
+   * capsule would overlap geometry (standing up under a low ceiling).
+   */
+  setHalfHeight(halfHeight: number): boolean {
+    if (!(halfHeight > 0) || !Number.isFinite(halfHeight)) throw new RangeError(`CharacterController: halfHeight must be a finite number > 0 (got ${String(halfHeight)})`);
+    const dh = halfHeight - this.halfHeightValue;
+    if (dh === 0) return true;
+    const c = { x: this.pos.x + this.up.x * dh, y: this.pos.y + this.up.y * dh, z: this.pos.z + this.up.z * dh };
+    const candidate = new Capsule(this.radiusValue, halfHeight);
+    if (dh > 0) {
+      this.syncQueryOptions();
+      const contacts = this.world.overlap(candidate, c, this.rotation, this.overlapOptions);
+      for (let i = 0; i < contacts.length; i++) if (contacts[i]!.depth > 1e-4) return false;
+    }
+    this.halfHeightValue = halfHeight;
+    this.shape = candidate;
+    this.gatherInflation = -1;
+    this.pos.x = c.x; this.pos.y = c.y; this.pos.z = c.z;
+    this.result.position.x = c.x; this.result.position.y = c.y; this.result.position.z = c.z;
+    if (this.body) {
+      this.world.removeBody(this.body);
+      this.body = null;
+      this.createOwnBody();
+    }
+    return true;
+  }
+
+  /** Removes the character's body from the world. */
+  dispose(): void {
+    if (this.body) this.world.removeBody(this.body);
+    this.body = null;
+  }
+
+  /**
+   * Removes from `velocity` the part pointing into the planes the last move
+   * touched (velocity clipping). With `keepGroundSpeed`, walkable planes are
+   * skipped (a walker on a slope keeps its horizontal speed).
+   */
+  clipVelocity(velocity: Vec3, keepGroundSpeed = false): Vec3 {
+    const set = this.result.planes === this.setA.planes ? this.setA : this.setB;
+    clipVector(velocity, set.planes, set.count, set.touching, this.up, this.cosMaxSlope, keepGroundSpeed);
+    return velocity;
+  }
+
+  /**
+   * Moves the character by `displacement` (metres) as far as geometry allows.
+   * `dt` (seconds, default 1/60) only scales the impulses given to dynamic bodies.
+   * Returns the reused result object.
+   */
+  move(displacement: Readonly<Vec3>, dt = 1 / 60): MoveResult {
+    if (!Number.isFinite(displacement.x) || !Number.isFinite(displacement.y) || !Number.isFinite(displacement.z)) {
+      throw new RangeError('CharacterController.move: displacement must be finite');
+    }
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
+    this.checkSettings();
+    this.syncQueryOptions();
+    const s = this.settings;
+    const r = this.result;
+    const up = this.up;
+    const wasGrounded = r.grounded;
+    r.solvePointCount = 0;
+    r.iterations = 0;
+    r.maxSolveIterations = 0;
+    r.sweeps = 0;
+    r.hitBodyCount = 0;
+    r.steppedUp = false;
+    r.snapped = false;
+    r.recovered = false;
+
+    const start = this.start;
+    start.x = this.pos.x; start.y = this.pos.y; start.z = this.pos.z;
+    const dispLen = Math.sqrt(displacement.x * displacement.x + displacement.y * displacement.y + displacement.z * displacement.z);
+    const softLimit = dispLen + this.radiusValue * 0.25;
+
+    // 1–2. gather and recover
+    const main = this.setA;
+    if (this.gather(main, start, softLimit)) this.recover(main, start);
+
+    // 3. sweep + solve
+    const moved = this.moved;
+    this.solveMove(main, start, displacement, moved);
+    let final = main;
+
+    // 4. step up
+    const dispUp = displacement.x * up.x + displacement.y * up.y + displacement.z * up.z;
+    if (wasGrounded && s.stepHeight > 0 && dispUp <= 1e-9 && this.blockedByWall(main, displacement)) {
+      if (this.tryStepUp(start, displacement, moved, softLimit)) {
+        final = this.setB;
+        r.steppedUp = true;
+      }
+    }
+
+    // 5. ground probe and snap
+    this.probeGround(moved, wasGrounded && dispUp <= 1e-9 && !r.steppedUp);
+
+    // touching flags for clipping / reporting; 6. push dynamic bodies
+    this.finishPlanes(final, moved, displacement, dt);
+    r.planes = final.planes;
+    r.planeCount = final.count;
+
+    this.pos.x = moved.x; this.pos.y = moved.y; this.pos.z = moved.z;
+    r.position.x = moved.x; r.position.y = moved.y; r.position.z = moved.z;
+    if (this.body) this.body.setPosition(moved);
+    return r;
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private createOwnBody(): void {
+    this.body = this.world.createBody({
+      type: 'kinematic', shape: this.shape, position: this.pos, rotation: this.rotation,
+      collisionGroup: this.collisionGroup, collisionMask: this.settings.collisionMask, userData: this,
+    });
+  }
+
+  private checkSettings(): void {
+    const s = this.settings;
+    for (let i = 0; i < SETTING_FIELDS.length; i++) {
+      const k = SETTING_FIELDS[i]!;
+      checkSetting(k, s[k]);
+    }
+    if (s.maxSlopeDegrees > 90) throw new RangeError(`CharacterController: maxSlopeDegrees must be in [0, 90] (got ${s.maxSlopeDegrees})`);
+    if (s.maxIterations < 1 || !Number.isInteger(s.maxIterations)) throw new RangeError(`CharacterController: maxIterations must be an integer ≥ 1 (got ${s.maxIterations})`);
+    if (s.maxSweeps < 1 || !Number.isInteger(s.maxSweeps)) throw new RangeError(`CharacterController: maxSweeps must be an integer ≥ 1 (got ${s.maxSweeps})`);
+    if (!(s.tolerance > 0)) throw new RangeError(`CharacterController: tolerance must be > 0 (got ${s.tolerance})`);
+    if (!(s.characterMass > 0)) throw new RangeError(`CharacterController: characterMass must be > 0 (got ${s.characterMass})`);
+    this.cosMaxSlope = Math.cos((s.maxSlopeDegrees * Math.PI) / 180);
+    const inflation = s.skinWidth + s.slop + s.gatherDistance;
+    if (inflation !== this.gatherInflation) {
+      // Rebuilt only when a setting changes (not per move).
+      this.gatherShape = new Capsule(this.radiusValue + inflation, this.halfHeightValue);
+      this.gatherInflation = inflation;
+    }
+    const needed = 2 * s.maxSweeps + 2;
+    const pts = this.result.solvePoints;
+    while (pts.length < needed) pts.push({ x: 0, y: 0, z: 0 });
+  }
+
+  private syncQueryOptions(): void {
+    const mask = this.settings.collisionMask;
+    this.overlapOptions.collisionMask = mask;
+    this.overlapOptions.exclude = this.body;
+    this.castOptions.collisionMask = mask;
+    this.castOptions.exclude = this.body;
+    this.rayOptions.collisionMask = mask;
+    this.rayOptions.exclude = this.body;
+  }
+
+  private isSoft(body: RigidBody): boolean {
+    return body.isDynamic || body.userData instanceof CharacterController;
+  }
+
+  /**
+   * Overlap scan at `at` with the inflated capsule; fills `set`. A contact of
+   * depth δ with the capsule inflated by g means a gap of g − δ, so the plane
+   * is n · p ≥ n · at + skin − (g − δ). Returns true when the real capsule
+   * overlaps something (depth > g).
+   */
+  private gather(set: PlaneSet, at: Readonly<Vec3>, softLimit: number): boolean {
+    set.count = 0;
+    const g = this.gatherInflation;
+    const skin = this.settings.skinWidth;
+    const contacts = this.world.overlap(this.gatherShape, at, this.rotation, this.overlapOptions);
+    let overlapping = false;
+    for (let i = 0; i < contacts.length; i++) {
+      const c = contacts[i]!;
+      const n = c.normal;
+      const d = n.x * at.x + n.y * at.y + n.z * at.z + skin - g + c.depth;
+      if (c.depth > g + 1e-5) overlapping = true;
+      this.addPlane(set, at, n, d, c.body, c.point, this.isSoft(c.body) ? softLimit : Infinity);
+    }
+    return overlapping;
+  }
+
+  /** Penetration recovery: project the start out along the overlap planes, at most one radius per move. */
+  private recover(set: PlaneSet, start: Vec3): void {
+    const sp = this.solvePoint;
+    const it = solvePlanes(sp, start, set.planes, set.count, this.settings.maxIterations, this.settings.tolerance);
+    this.countIterations(it);
+    let dx = sp.x - start.x, dy = sp.y - start.y, dz = sp.z - start.z;
+    const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const limit = this.radiusValue;
+    if (len > limit) {
+      const k = limit / len;
+      dx *= k; dy *= k; dz *= k;
+    }
+    start.x += dx; start.y += dy; start.z += dz;
+    this.result.recovered = true;
+  }
+
+  private countIterations(it: number): void {
+    const r = this.result;
+    r.iterations += it;
+    if (it > r.maxSolveIterations) r.maxSolveIterations = it;
+  }
+
+  private recordSolvePoint(p: Readonly<Vec3>): void {
+    const r = this.result;
+    if (r.solvePointCount >= r.solvePoints.length) return;
+    const q = r.solvePoints[r.solvePointCount++]!;
+    q.x = p.x; q.y = p.y; q.z = p.z;
+  }
+
+  /**
+   * Adds n · p ≥ d (merging with an existing plane of the same normal: the
+   * larger d is the conjunction). Upward-facing planes steeper than maxSlope
+   * also get a horizontal copy n_h through the point where the horizontal line
+   * through `ref` (the position the plane was found from) meets the plane:
+   * ref − t n_h with n · (ref − t n_h) = d ⇒ t = (n · ref − d) / (n · n_h),
+   * so d_h = n_h · ref − t. Returns false when the set is full.
+   */
+  private addPlane(set: PlaneSet, ref: Readonly<Vec3>, n: Readonly<Vec3>, d: number, body: RigidBody | null, point: Readonly<Vec3>, pushLimit: number): boolean {
+    if (!this.addOnePlane(set, n, d, body, point, pushLimit, false)) return false;
+    const up = this.up;
+    const nu = n.x * up.x + n.y * up.y + n.z * up.z;
+    if (nu > 1e-3 && nu < this.cosMaxSlope) {
+      const h = this.tmpNormal;
+      h.x = n.x - nu * up.x; h.y = n.y - nu * up.y; h.z = n.z - nu * up.z;
+      const hl = Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z);
+      if (hl > 1e-6) {
+        h.x /= hl; h.y /= hl; h.z /= hl;
+        const pos = ref; // n · n_h = hl
+        const t = (n.x * pos.x + n.y * pos.y + n.z * pos.z - d) / hl;
+        const dh = h.x * pos.x + h.y * pos.y + h.z * pos.z - t;
+        this.addOnePlane(set, h, dh, body, point, pushLimit, true);
+      }
+    }
+    return true;
+  }
+
+  private addOnePlane(set: PlaneSet, n: Readonly<Vec3>, d: number, body: RigidBody | null, point: Readonly<Vec3>, pushLimit: number, flattened: boolean): boolean {
+    for (let i = 0; i < set.count; i++) {
+      const q = set.planes[i]!;
+      if (q.flattened !== flattened) continue;
+      const dot = q.normal.x * n.x + q.normal.y * n.y + q.normal.z * n.z;
+      if (dot > 0.99999) {
+        if (d > q.distance) {
+          q.distance = d;
+          q.body = body;
+          q.point.x = point.x; q.point.y = point.y; q.point.z = point.z;
+          q.pushLimit = pushLimit;
+        }
+        return true;
+      }
+    }
+    if (set.count >= MAX_CHARACTER_PLANES) return false;
+    const q = set.planes[set.count++]!;
+    q.normal.x = n.x; q.normal.y = n.y; q.normal.z = n.z;
+    q.distance = d;
+    q.push = 0;
+    q.pushLimit = pushLimit;
+    q.body = body;
+    q.point.x = point.x; q.point.y = point.y; q.point.z = point.z;
+    q.flattened = flattened;
+    return true;
+  }
+
+  /** The sweep + solve loop of DESIGN.md §5; writes the accepted position to `out`. */
+  private solveMove(set: PlaneSet, from: Readonly<Vec3>, displacement: Readonly<Vec3>, out: Vec3): void {
+    const s = this.settings;
+    const r = this.result;
+    const target = this.target;
+    target.x = from.x + displacement.x; target.y = from.y + displacement.y; target.z = from.z + displacement.z;
+    const sp = this.solvePoint;
+    const prev = this.prevSolve;
+    const delta = this.delta;
+    const safe = this.safe;
+    const softLimit = Math.sqrt(displacement.x * displacement.x + displacement.y * displacement.y + displacement.z * displacement.z) + this.radiusValue * 0.25;
+    safe.x = from.x; safe.y = from.y; safe.z = from.z;
+    for (let sweep = 0; sweep < s.maxSweeps; sweep++) {
+      const it = solvePlanes(sp, target, set.planes, set.count, s.maxIterations, s.tolerance);
+      this.countIterations(it);
+      this.recordSolvePoint(sp);
+      delta.x = sp.x - from.x; delta.y = sp.y - from.y; delta.z = sp.z - from.z;
+      const len = Math.sqrt(delta.x * delta.x + delta.y * delta.y + delta.z * delta.z);
+      if (len < 1e-9) {
+        out.x = from.x; out.y = from.y; out.z = from.z;
+        return;
+      }
+      r.sweeps++;
+      const hit = this.world.shapeCast(this.shape, from, this.rotation, delta, this.castOptions);
+      if (hit === null) {
+        out.x = sp.x; out.y = sp.y; out.z = sp.z;
+        return;
+      }
+      // The path is free up to the hit: back off by the skin along the path.
+      const f = Math.max(0, hit.fraction - s.skinWidth / len);
+      safe.x = from.x + delta.x * f; safe.y = from.y + delta.y * f; safe.z = from.z + delta.z * f;
+      // The capsule touches at c = from + fraction·delta: plane n · p ≥ n · c + skin.
+      const n = hit.normal;
+      const cx = from.x + delta.x * hit.fraction, cy = from.y + delta.y * hit.fraction, cz = from.z + delta.z * hit.fraction;
+      const before = set.count;
+      const d = n.x * cx + n.y * cy + n.z * cz + s.skinWidth;
+      const added = this.addPlane(set, from, n, d, hit.body, hit.point, this.isSoft(hit.body) ? softLimit : Infinity);
+      const converged = sweep > 0 &&
+        (sp.x - prev.x) * (sp.x - prev.x) + (sp.y - prev.y) * (sp.y - prev.y) + (sp.z - prev.z) * (sp.z - prev.z) < s.tolerance * s.tolerance;
+      if (!added || converged || (set.count === before && hit.fraction <= 0)) break;
+      prev.x = sp.x; prev.y = sp.y; prev.z = sp.z;
+    }
+    out.x = safe.x; out.y = safe.y; out.z = safe.z;
+  }
+
+  /** A wall-like plane (steeper than maxSlope, or flattened) pushed against the horizontal motion. */
+  private blockedByWall(set: PlaneSet, displacement: Readonly<Vec3>): boolean {
+    const up = this.up;
+    const h = this.horizontal;
+    const du = displacement.x * up.x + displacement.y * up.y + displacement.z * up.z;
+    h.x = displacement.x - du * up.x; h.y = displacement.y - du * up.y; h.z = displacement.z - du * up.z;
+    const hl = Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z);
+    if (hl < 1e-6) return false;
+    h.x /= hl; h.y /= hl; h.z /= hl;
+    for (let i = 0; i < set.count; i++) {
+      const q = set.planes[i]!;
+      if (q.push <= 0) continue;
+      const n = q.normal;
+      if (n.x * up.x + n.y * up.y + n.z * up.z >= this.cosMaxSlope) continue;
+      if (n.x * h.x + n.y * h.y + n.z * h.z < -0.1) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Step up: cast up by stepHeight, move horizontally from there, cast down
+   * onto walkable ground. Accepted only if it gets further along the motion
+   * than the plain move (`moved`), which it then replaces.
+   */
+  private tryStepUp(start: Readonly<Vec3>, displacement: Readonly<Vec3>, moved: Vec3, softLimit: number): boolean {
+    const s = this.settings;
+    const up = this.up;
+    const h = this.horizontal; // unit horizontal direction from blockedByWall
+    const du = displacement.x * up.x + displacement.y * up.y + displacement.z * up.z;
+    const dir = this.castDir;
+    dir.x = up.x * s.stepHeight; dir.y = up.y * s.stepHeight; dir.z = up.z * s.stepHeight;
+    const upHit = this.world.shapeCast(this.shape, start, this.rotation, dir, this.castOptions);
+    const rise = upHit ? Math.max(0, upHit.fraction * s.stepHeight - s.skinWidth) : s.stepHeight;
+    if (rise < 0.01) return false;
+    const raised = this.stepPos;
+    raised.x = start.x + up.x * rise; raised.y = start.y + up.y * rise; raised.z = start.z + up.z * rise;
+    const set = this.setB;
+    this.gather(set, raised, softLimit);
+    // horizontal part of the displacement from the raised position
+    const hd = this.stepDisp;
+    hd.x = displacement.x - du * up.x; hd.y = displacement.y - du * up.y; hd.z = displacement.z - du * up.z;
+    const stepMoved = this.stepMoved;
+    this.solveMove(set, raised, hd, stepMoved);
+    // settle down onto the step
+    const down = rise + s.skinWidth + s.slop;
+    dir.x = -up.x * down; dir.y = -up.y * down; dir.z = -up.z * down;
+    const hit = this.world.shapeCast(this.shape, stepMoved, this.rotation, dir, this.castOptions);
+    if (hit === null) return false;
+    if (!this.isWalkable(hit, stepMoved)) return false;
+    const drop = Math.max(0, hit.fraction * down - s.skinWidth);
+    const lx = stepMoved.x - up.x * drop, ly = stepMoved.y - up.y * drop, lz = stepMoved.z - up.z * drop;
+    const progressStep = (lx - start.x) * h.x + (ly - start.y) * h.y + (lz - start.z) * h.z;
+    const progressPlain = (moved.x - start.x) * h.x + (moved.y - start.y) * h.y + (moved.z - start.z) * h.z;
+    if (progressStep < progressPlain + 1e-3) return false;
+    moved.x = lx; moved.y = ly; moved.z = lz;
+    return true;
+  }
+
+  /**
+   * Ground under a cast hit: walkable by its normal, or an edge (a step's
+   * nose) with walkable ground right beside the contact point on either side
+   * (rays down just inside and just outside the contact, horizontally).
+   */
+  private isWalkable(hit: ShapeCastHit, centre: Readonly<Vec3>): boolean {
+    const up = this.up;
+    const n = hit.normal;
+    const nu = n.x * up.x + n.y * up.y + n.z * up.z;
+    const gn = this.result.groundNormal;
+    if (nu >= this.cosMaxSlope) {
+      gn.x = n.x; gn.y = n.y; gn.z = n.z;
+      return true;
+    }
+    // horizontal direction from the capsule axis to the contact point
+    const p = hit.point;
+    let ox = p.x - centre.x, oy = p.y - centre.y, oz = p.z - centre.z;
+    const ou = ox * up.x + oy * up.y + oz * up.z;
+    ox -= ou * up.x; oy -= ou * up.y; oz -= ou * up.z;
+    const ol = Math.sqrt(ox * ox + oy * oy + oz * oz);
+    if (ol < 1e-6) return false;
+    ox /= ol; oy /= ol; oz /= ol;
+    for (let side = -1; side <= 1; side += 2) {
+      const from = this.probeFrom;
+      const to = this.probeTo;
+      const k = side * EDGE_PROBE_OFFSET;
+      from.x = p.x + ox * k + up.x * EDGE_PROBE_OFFSET; from.y = p.y + oy * k + up.y * EDGE_PROBE_OFFSET; from.z = p.z + oz * k + up.z * EDGE_PROBE_OFFSET;
+      to.x = from.x - up.x * 3 * EDGE_PROBE_OFFSET; to.y = from.y - up.y * 3 * EDGE_PROBE_OFFSET; to.z = from.z - up.z * 3 * EDGE_PROBE_OFFSET;
+      const ray = this.world.raycast(from, to, this.rayOptions);
+      if (ray === null) continue;
+      const rn = ray.normal;
+      if (rn.x * up.x + rn.y * up.y + rn.z * up.z >= this.cosMaxSlope) {
+        gn.x = rn.x; gn.y = rn.y; gn.z = rn.z;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Ground detection (a short cast down) and, when `snap`, gluing to ground up to snapDistance below. */
+  private probeGround(p: Vec3, snap: boolean): void {
+    const s = this.settings;
+    const r = this.result;
+    const up = this.up;
+    const contact = s.skinWidth + 2 * s.slop;
+    const len = snap ? Math.max(s.snapDistance, contact) : contact;
+    const dir = this.castDir;
+    dir.x = -up.x * len; dir.y = -up.y * len; dir.z = -up.z * len;
+    r.grounded = false;
+    r.sliding = false;
+    r.groundBody = null;
+    r.groundVelocity.x = 0; r.groundVelocity.y = 0; r.groundVelocity.z = 0;
+    const hit = this.world.shapeCast(this.shape, p, this.rotation, dir, this.castOptions);
+    if (hit === null) {
+      r.groundNormal.x = up.x; r.groundNormal.y = up.y; r.groundNormal.z = up.z;
+      return;
+    }
+    const dist = hit.fraction * len;
+    const walkable = this.isWalkable(hit, p);
+    if (!walkable) {
+      if (dist <= contact) {
+        r.sliding = true;
+        r.groundNormal.x = hit.normal.x; r.groundNormal.y = hit.normal.y; r.groundNormal.z = hit.normal.z;
+      } else {
+        r.groundNormal.x = up.x; r.groundNormal.y = up.y; r.groundNormal.z = up.z;
+      }
+      return;
+    }
+    if (dist > contact) {
+      if (!snap) return;
+      const drop = dist - s.skinWidth;
+      p.x -= up.x * drop; p.y -= up.y * drop; p.z -= up.z * drop;
+      r.snapped = true;
+    }
+    r.grounded = true;
+    r.groundBody = hit.body;
+    r.groundPoint.x = hit.point.x; r.groundPoint.y = hit.point.y; r.groundPoint.z = hit.point.z;
+    if (!hit.body.isStatic) hit.body.getPointVelocity(r.groundVelocity, hit.point);
+  }
+
+  /** Touching flags, hit bodies and impulses on dynamic bodies pushed by the final solve. */
+  private finishPlanes(set: PlaneSet, p: Readonly<Vec3>, displacement: Readonly<Vec3>, dt: number): void {
+    const s = this.settings;
+    const r = this.result;
+    const maxImpulse = s.pushStrength * dt;
+    for (let i = 0; i < set.count; i++) {
+      const q = set.planes[i]!;
+      const n = q.normal;
+      const separation = n.x * p.x + n.y * p.y + n.z * p.z - q.distance;
+      const touching = q.push > 0 || separation <= s.slop;
+      set.touching[i] = touching ? 1 : 0;
+      const body = q.body;
+      if (!touching || body === null) continue;
+      let known = false;
+      for (let k = 0; k < r.hitBodyCount; k++) if (r.hitBodies[k] === body) known = true;
+      if (!known && r.hitBodyCount < MAX_HIT_BODIES) {
+        r.hitBodies[r.hitBodyCount++] = body;
+      }
+      if (!body.isDynamic || q.flattened || maxImpulse <= 0) continue;
+      // Approach speed into the body along −n, relative to its surface:
+      // v_in = −(Δ · n)/dt + v_body · n; impulse = min(m v_in, F_max dt).
+      body.getPointVelocity(this.pointVel, q.point);
+      const vIn = -(displacement.x * n.x + displacement.y * n.y + displacement.z * n.z) / dt +
+        (this.pointVel.x * n.x + this.pointVel.y * n.y + this.pointVel.z * n.z);
+      if (vIn <= 0) continue;
+      const j = Math.min(s.characterMass * vIn, maxImpulse);
+      this.impulse.x = -n.x * j; this.impulse.y = -n.y * j; this.impulse.z = -n.z * j;
+      body.applyImpulse(this.impulse, q.point);
+    }
+  }
+}

@@ -1,0 +1,7 @@
+// The `footing/character` entry point: explicit named exports only.
+export {
+  CharacterController, MoveResult, MAX_CHARACTER_PLANES,
+  type CharacterSettings, type CharacterControllerOptions,
+} from './controller';
+export { CharacterPlane, solvePlanes, clipVector } from './plane-solver';
+export { Walker, WalkerEvent, type WalkerSettings, type WalkerState, type WalkerEventName, type WalkerListener } from './walker';

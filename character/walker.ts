@@ -1,0 +1,259 @@
+/**
+ * Walker: a ready-made velocity-level character on top of
+ * `CharacterController.move` — input direction and speed, acceleration,
+ * gravity, jump with coyote time, air control, riding platforms, and
+ * grounded / airborne / sliding states with events.
+ *
+ * The walker keeps a velocity v. Each update:
+ *   - horizontal velocity accelerates towards input × speed (ground or air
+ *     acceleration); on the ground the vertical part is zero, in the air
+ *     gravity integrates it (semi-implicit Euler);
+ *   - the displacement v·dt plus the ground body's motion under the character
+ *     (exact rigid motion over dt: p' = c + R(ω dt)(p − c) + v_c dt, Rodrigues'
+ *     formula, so riding a turntable does not spiral outwards the way
+ *     p + v_point dt does) goes to `move`;
+ *   - v is clipped against the planes that pushed (Catto / Box2D
+ *     b2ClipVector): the walker stops accelerating into walls, a ceiling
+ *     cancels upward speed. On the ground, walkable planes are not clipped so
+ *     that a slope does not eat the horizontal speed (the position solver
+ *     already follows the slope: speed along a slope of angle α is speed·cos α).
+ */
+import type { RigidBody, Vec3 } from '../src/index';
+import type { CharacterController, MoveResult } from './controller';
+
+export type WalkerState = 'grounded' | 'airborne' | 'sliding';
+export type WalkerEventName = 'landed' | 'jumped' | 'hit';
+
+/** Reused event object (copy what you keep). */
+export class WalkerEvent {
+  type: WalkerEventName = 'landed';
+  /** Body hit (hit), landed on (landed) or jumped from (jumped), if any. */
+  body: RigidBody | null = null;
+  /** Landing: speed into the ground just before landing, m/s. */
+  speed = 0;
+}
+
+export type WalkerListener = (event: WalkerEvent) => void;
+
+/** Live-tunable walker settings. */
+export interface WalkerSettings {
+  /** Walking speed at full input, m/s ≥ 0. Default 4. */
+  speed: number;
+  /** Ground acceleration, m/s² ≥ 0. Default 40 (full speed in 0.1 s). */
+  acceleration: number;
+  /** Air acceleration (air control), m/s² ≥ 0. Default 10. */
+  airAcceleration: number;
+  /** Gravity, m/s². Default (0, −9.81, 0) rotated to −up. */
+  gravity: Vec3;
+  /** Upward speed of a jump, m/s ≥ 0. Default 5 (≈ 1.27 m high). */
+  jumpSpeed: number;
+  /** A jump still works this long after walking off a ledge, seconds ≥ 0. Default 0.1. */
+  coyoteTime: number;
+  /** Terminal falling speed, m/s > 0. Default 60. */
+  maxFallSpeed: number;
+}
+
+const WALKER_FIELDS: readonly ('speed' | 'acceleration' | 'airAcceleration' | 'jumpSpeed' | 'coyoteTime' | 'maxFallSpeed')[] =
+  ['speed', 'acceleration', 'airAcceleration', 'jumpSpeed', 'coyoteTime', 'maxFallSpeed'];
+
+export class Walker {
+  readonly controller: CharacterController;
+  readonly settings: WalkerSettings;
+  /** Velocity relative to the ground body (absolute when airborne), m/s. */
+  readonly velocity: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Desired horizontal direction in world space; its length (≤ 1) scales the speed. */
+  readonly input: Vec3 = { x: 0, y: 0, z: 0 };
+  state: WalkerState = 'airborne';
+  /** Facing angle about up, radians; turned by the angular velocity of the ground body. */
+  yaw = 0;
+  /** Seconds since the walker was last grounded. */
+  airTime = 0;
+
+  private jumpRequested = false;
+  private jumpUsed = false;
+  private readonly groundVelocity: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly disp: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly event = new WalkerEvent();
+  private readonly listeners: { landed: WalkerListener[]; jumped: WalkerListener[]; hit: WalkerListener[] } = { landed: [], jumped: [], hit: [] };
+
+  constructor(controller: CharacterController, settings: Partial<WalkerSettings> = {}) {
+    this.controller = controller;
+    const up = controller.up;
+    this.settings = {
+      speed: settings.speed ?? 4,
+      acceleration: settings.acceleration ?? 40,
+      airAcceleration: settings.airAcceleration ?? 10,
+      gravity: settings.gravity ? { x: settings.gravity.x, y: settings.gravity.y, z: settings.gravity.z } : { x: -9.81 * up.x, y: -9.81 * up.y, z: -9.81 * up.z },
+      jumpSpeed: settings.jumpSpeed ?? 5,
+      coyoteTime: settings.coyoteTime ?? 0.1,
+      maxFallSpeed: settings.maxFallSpeed ?? 60,
+    };
+    this.checkSettings();
+    if (controller.result.grounded) this.state = 'grounded';
+  }
+
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on(name: WalkerEventName, listener: WalkerListener): () => void {
+    const list = this.listeners[name];
+    list.push(listener);
+    return () => {
+      const i = list.indexOf(listener);
+      if (i >= 0) list.splice(i, 1);
+    };
+  }
+
+  /** Sets the horizontal input (world space, length clamped to 1). */
+  setInput(x: number, y: number, z: number): void {
+    this.input.x = x; this.input.y = y; this.input.z = z;
+  }
+
+  /** Requests a jump on the next update (ignored unless grounded or within coyote time). */
+  jump(): void {
+    this.jumpRequested = true;
+  }
+
+  get grounded(): boolean {
+    return this.state === 'grounded';
+  }
+
+  /** One fixed step of `dt` seconds; returns the controller's move result. */
+  update(dt: number): MoveResult {
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`Walker.update: dt must be a finite number > 0 (got ${String(dt)})`);
+    this.checkSettings();
+    const s = this.settings;
+    const c = this.controller;
+    const up = c.up;
+    const v = this.velocity;
+    const wasGrounded = this.state === 'grounded';
+    const before = c.result;
+    const groundBody = wasGrounded ? before.groundBody : null;
+
+    // Desired horizontal velocity.
+    const iu = this.input.x * up.x + this.input.y * up.y + this.input.z * up.z;
+    let wx = this.input.x - iu * up.x, wy = this.input.y - iu * up.y, wz = this.input.z - iu * up.z;
+    const wl = Math.sqrt(wx * wx + wy * wy + wz * wz);
+    const wscale = wl > 1 ? s.speed / wl : s.speed;
+    wx *= wscale; wy *= wscale; wz *= wscale;
+
+    let vu = v.x * up.x + v.y * up.y + v.z * up.z;
+    let hx = v.x - vu * up.x, hy = v.y - vu * up.y, hz = v.z - vu * up.z;
+    // Accelerate towards the wish velocity, the change bounded by a·dt.
+    const a = (wasGrounded ? s.acceleration : s.airAcceleration) * dt;
+    let ex = wx - hx, ey = wy - hy, ez = wz - hz;
+    const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    if (el > a) { const k = a / el; ex *= k; ey *= k; ez *= k; }
+    hx += ex; hy += ey; hz += ez;
+
+    if (wasGrounded) {
+      vu = 0;
+    } else {
+      const g = s.gravity;
+      const gu = g.x * up.x + g.y * up.y + g.z * up.z;
+      vu += gu * dt;
+      hx += (g.x - gu * up.x) * dt; hy += (g.y - gu * up.y) * dt; hz += (g.z - gu * up.z) * dt;
+      if (vu < -s.maxFallSpeed) vu = -s.maxFallSpeed;
+    }
+
+    let jumped = false;
+    if (this.jumpRequested && !this.jumpUsed && (wasGrounded || this.airTime <= s.coyoteTime)) {
+      vu = s.jumpSpeed;
+      jumped = true;
+      this.jumpUsed = true;
+      if (wasGrounded) {
+        // Leave with the platform's velocity (relative → absolute).
+        const gv = before.groundVelocity;
+        hx += gv.x; hy += gv.y; hz += gv.z;
+        vu += gv.x * up.x + gv.y * up.y + gv.z * up.z;
+      }
+    }
+    this.jumpRequested = false;
+
+    v.x = hx + vu * up.x; v.y = hy + vu * up.y; v.z = hz + vu * up.z;
+    const d = this.disp;
+    d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
+    if (wasGrounded && !jumped && groundBody !== null && !groundBody.isStatic) this.addCarry(d, groundBody, dt);
+
+    const fallSpeed = -vu;
+    const r = c.move(d, dt);
+
+    const grounded = r.grounded && !jumped;
+    c.clipVelocity(v, grounded);
+    if (grounded) {
+      // Velocity is kept relative to the ground while standing on it.
+      const vu2 = v.x * up.x + v.y * up.y + v.z * up.z;
+      v.x -= vu2 * up.x; v.y -= vu2 * up.y; v.z -= vu2 * up.z;
+      this.jumpUsed = false;
+      this.airTime = 0;
+      const gv = r.groundVelocity;
+      this.groundVelocity.x = gv.x; this.groundVelocity.y = gv.y; this.groundVelocity.z = gv.z;
+      if (!wasGrounded) {
+        this.state = 'grounded';
+        this.emit('landed', r.groundBody, fallSpeed > 0 ? fallSpeed : 0);
+      }
+    } else {
+      if (wasGrounded && !jumped) {
+        // Walked off: carry the ground's velocity into the air.
+        const gv = this.groundVelocity;
+        v.x += gv.x; v.y += gv.y; v.z += gv.z;
+      }
+      this.state = r.sliding ? 'sliding' : 'airborne';
+      this.airTime += dt;
+    }
+    if (jumped) this.emit('jumped', groundBody, 0);
+    if (this.listeners.hit.length > 0) {
+      for (let i = 0; i < r.hitBodyCount; i++) this.emit('hit', r.hitBodies[i]!, 0);
+    }
+    return r;
+  }
+
+  /**
+   * Adds the ground body's rigid motion over dt at the character's position:
+   * r = p − c, r' = r cos θ + (k × r) sin θ + k (k · r)(1 − cos θ) with
+   * θ = |ω| dt, k = ω / |ω| (Rodrigues), plus the body's v dt. Also turns yaw
+   * by the part of ω about up.
+   */
+  private addCarry(d: Vec3, body: RigidBody, dt: number): void {
+    const p = this.controller.position;
+    const cpos = body.position;
+    const lv = body.linearVelocity;
+    const w = body.angularVelocity;
+    d.x += lv.x * dt; d.y += lv.y * dt; d.z += lv.z * dt;
+    const wl = Math.sqrt(w.x * w.x + w.y * w.y + w.z * w.z);
+    if (wl < 1e-12) return;
+    const up = this.controller.up;
+    this.yaw += (w.x * up.x + w.y * up.y + w.z * up.z) * dt;
+    const kx = w.x / wl, ky = w.y / wl, kz = w.z / wl;
+    const th = wl * dt;
+    const cs = Math.cos(th), sn = Math.sin(th);
+    const rx = p.x - cpos.x, ry = p.y - cpos.y, rz = p.z - cpos.z;
+    const kr = kx * rx + ky * ry + kz * rz;
+    const cx = ky * rz - kz * ry, cy = kz * rx - kx * rz, cz = kx * ry - ky * rx;
+    const nx = rx * cs + cx * sn + kx * kr * (1 - cs);
+    const ny = ry * cs + cy * sn + ky * kr * (1 - cs);
+    const nz = rz * cs + cz * sn + kz * kr * (1 - cs);
+    d.x += nx - rx; d.y += ny - ry; d.z += nz - rz;
+  }
+
+  private emit(type: WalkerEventName, body: RigidBody | null, speed: number): void {
+    const list = this.listeners[type];
+    if (list.length === 0) return;
+    const e = this.event;
+    e.type = type;
+    e.body = body;
+    e.speed = speed;
+    for (let i = 0; i < list.length; i++) list[i]!(e);
+  }
+
+  private checkSettings(): void {
+    const s = this.settings;
+    for (let i = 0; i < WALKER_FIELDS.length; i++) {
+      const k = WALKER_FIELDS[i]!;
+      const value = s[k];
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+        throw new RangeError(`Walker: ${k} must be a finite number ≥ 0 (got ${String(value)})`);
+      }
+    }
+    const g = s.gravity;
+    if (!g || !Number.isFinite(g.x) || !Number.isFinite(g.y) || !Number.isFinite(g.z)) throw new RangeError('Walker: gravity must be a finite vector');
+  }
+}
