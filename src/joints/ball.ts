@@ -1,0 +1,57 @@
+/**
+ * Ball (spherical) joint: the two anchors coincide, rotation is free.
+ * One 3×3 point block (rows.ts `PointRow`).
+ */
+import type { SolverBodies } from '../dynamics/contact-solver';
+import type { Vec3 } from '../math/vec3';
+import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
+import { PointRow, type JointStepContext } from './rows';
+
+export interface BallJointDesc extends JointDescBase {
+  /** World anchor at creation. Default: B's centre. */
+  anchor?: Readonly<Vec3>;
+  /** Anchors in the bodies' local frames (win over `anchor`). */
+  localAnchorA?: Readonly<Vec3>;
+  localAnchorB?: Readonly<Vec3>;
+}
+
+export class BallJoint extends Joint {
+  readonly kind = JointKind.Ball;
+  /** @internal */ readonly point: PointRow;
+
+  constructor(desc: BallJointDesc) {
+    super(desc);
+    setAnchors(this, desc.anchor, desc.localAnchorA, desc.localAnchorB);
+    setFrames(this, null);
+    this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+  }
+
+  /** @internal */
+  prepare(_B: SolverBodies, _ctx: JointStepContext): void {}
+
+  /** @internal */
+  warmStart(B: SolverBodies): void {
+    this.point.warmStart(B, this.slotA, this.slotB);
+  }
+
+  /** @internal */
+  solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
+    this.point.solve(B, this.slotA, this.slotB, ctx);
+  }
+
+  /** @internal */
+  solvePosition(B: SolverBodies, _ctx: JointStepContext): number {
+    return this.point.solvePosition(B, this.slotA, this.slotB);
+  }
+
+  /** @internal */
+  finishStep(ctx: JointStepContext): void {
+    const p = this.point;
+    this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
+    this.angularImpulse = 0;
+  }
+
+  resetImpulses(): void {
+    this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
+  }
+}

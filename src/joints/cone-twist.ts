@@ -1,0 +1,188 @@
+/**
+ * Cone-twist joint (shoulders, hips, neck, spine): a point block, a swing cone
+ * limit and a twist limit about the twist axis (frame X).
+ *
+ * Swing–twist split of q = conj(Q_A)·Q_B (joint frames, w ≥ 0), twist about X:
+ *   t = (q_x, 0, 0, q_w)/n, n = √(q_x² + q_w²);  twist angle τ = 2 atan2(q_x, q_w)
+ *   s = q·t* = (0, (q_w q_y − q_x q_z)/n, (q_w q_z + q_x q_y)/n, n)
+ *   swing angle θ = 2 atan2(|s_yz|, n), swing direction u = s_yz/|s_yz| in frame A.
+ * Elliptical cone (Jolt SwingTwistConstraint, Bullet btConeTwistConstraint):
+ * the limit along u is r(u) = 1/√((u_y/l_y)² + (u_z/l_z)²), C = r − θ ≥ 0 with
+ * Ċ ≈ −u_w·(ω_B − ω_A), u_w = Q_A u. The twist rows use the half-way axis
+ * (a_A + a_B)/|a_A + a_B|, whose rate is the twist rate to first order.
+ */
+import type { SolverBodies } from '../dynamics/contact-solver';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
+import { AngularRow, frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
+
+export interface ConeTwistJointDesc extends JointDescBase {
+  /** World anchor at creation. Default: B's centre. */
+  anchor?: Readonly<Vec3>;
+  /** World twist axis at creation (the limb's long axis). Required unless `localFrameA` is given. */
+  twistAxis?: Readonly<Vec3>;
+  /** World axis ⊥ twistAxis that fixes the frame's Y (the axis `swingLimitY` rotates about). Default: any perpendicular. */
+  normalAxis?: Readonly<Vec3>;
+  localAnchorA?: Readonly<Vec3>;
+  localAnchorB?: Readonly<Vec3>;
+  /** Joint frames relative to the bodies (X = twist axis); `localFrameB` defaults to the same world frame now. */
+  localFrameA?: Readonly<Quat>;
+  localFrameB?: Readonly<Quat>;
+  /** Circular cone half-angle (rad), in (0, π). Default π/4. */
+  swingLimit?: number;
+  /** Cone half-angle (rad) for rotation about the frame's Y axis. Default `swingLimit`. */
+  swingLimitY?: number;
+  /** Cone half-angle (rad) for rotation about the frame's Z axis. Default `swingLimit`. */
+  swingLimitZ?: number;
+  /** Radians, in [−π, 0]. Default −π/4. */
+  twistLower?: number;
+  /** Radians, in [0, π]. Default π/4. */
+  twistUpper?: number;
+}
+
+export class ConeTwistJoint extends Joint {
+  readonly kind = JointKind.ConeTwist;
+  swingLimitY: number;
+  swingLimitZ: number;
+  twistLower: number;
+  twistUpper: number;
+  /** @internal */ readonly point: PointRow;
+  /** @internal */ readonly swing = new AngularRow();
+  /** @internal */ readonly twistMin = new AngularRow();
+  /** @internal */ readonly twistMax = new AngularRow();
+  private readonly axisA: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly axisB: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly tmp: Vec3 = { x: 0, y: 0, z: 0 };
+  private swingC = 1;
+  private twistValue = 0;
+
+  constructor(desc: ConeTwistJointDesc) {
+    super(desc);
+    setAnchors(this, desc.anchor, desc.localAnchorA, desc.localAnchorB);
+    if (desc.localFrameA !== undefined) {
+      setFrames(this, null, desc.localFrameA, desc.localFrameB);
+    } else {
+      const w: Quat = { x: 0, y: 0, z: 0, w: 1 };
+      frameFromAxes(w, unitAxis(desc.twistAxis, 'twistAxis'), desc.normalAxis === undefined ? undefined : unitAxis(desc.normalAxis, 'normalAxis'));
+      setFrames(this, w);
+    }
+    const cone = desc.swingLimit ?? Math.PI / 4;
+    this.swingLimitY = desc.swingLimitY ?? cone;
+    this.swingLimitZ = desc.swingLimitZ ?? cone;
+    this.twistLower = desc.twistLower ?? -Math.PI / 4;
+    this.twistUpper = desc.twistUpper ?? Math.PI / 4;
+    if (!(this.swingLimitY > 0 && this.swingLimitY < Math.PI) || !(this.swingLimitZ > 0 && this.swingLimitZ < Math.PI)) {
+      throw new RangeError('ConeTwistJoint: swing limits must be in (0, π)');
+    }
+    if (!(this.twistLower <= 0 && this.twistLower >= -Math.PI) || !(this.twistUpper >= 0 && this.twistUpper <= Math.PI)) {
+      throw new RangeError('ConeTwistJoint: twistLower must be in [−π, 0] and twistUpper in [0, π]');
+    }
+    this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+  }
+
+  /** Current swing angle (rad, ≥ 0) between the two twist axes. */
+  get swingAngle(): number {
+    const q = this.currentRelativeRotation();
+    const n = Math.sqrt(q.x * q.x + q.w * q.w);
+    const sy = (q.w * q.y - q.x * q.z) / n, sz = (q.w * q.z + q.x * q.y) / n;
+    return 2 * Math.atan2(Math.sqrt(sy * sy + sz * sz), n);
+  }
+
+  /** Current twist angle (rad) about the twist axis, in (−π, π]. */
+  get twistAngle(): number {
+    const q = this.currentRelativeRotation();
+    return 2 * Math.atan2(q.x, q.w);
+  }
+
+  /** The swing limit (rad) in the current swing direction (the cone's radius there). */
+  get swingLimitNow(): number {
+    const q = this.currentRelativeRotation();
+    const n = Math.sqrt(q.x * q.x + q.w * q.w);
+    return this.limitAlong((q.w * q.y - q.x * q.z) / n, (q.w * q.z + q.x * q.y) / n);
+  }
+
+  private limitAlong(sy: number, sz: number): number {
+    const ly = this.swingLimitY, lz = this.swingLimitZ;
+    if (ly === lz) return ly;
+    const len = Math.sqrt(sy * sy + sz * sz);
+    if (len < 1e-12) return Math.min(ly, lz);
+    const uy = sy / len, uz = sz / len;
+    return 1 / Math.sqrt((uy / ly) * (uy / ly) + (uz / lz) * (uz / lz));
+  }
+
+  private update(B: SolverBodies): void {
+    const fa = frameOfSlot(this.frameA, B, this.slotA, this.localFrameA);
+    const fb = frameOfSlot(this.frameB, B, this.slotB, this.localFrameB);
+    const q = relativeRotation(this.relative, fa, fb);
+    const n = Math.sqrt(q.x * q.x + q.w * q.w);
+    this.twistValue = 2 * Math.atan2(q.x, q.w);
+    const sy = (q.w * q.y - q.x * q.z) / n, sz = (q.w * q.z + q.x * q.y) / n;
+    const sl = Math.sqrt(sy * sy + sz * sz);
+    const theta = 2 * Math.atan2(sl, n);
+    this.swingC = this.limitAlong(sy, sz) - theta;
+    if (sl > 1e-9) {
+      // u_w = Q_A (0, u_y, u_z): swing direction in world space; the row's axis is −u_w.
+      const uy = sy / sl, uz = sz / sl;
+      const ty = frameAxisY(this.tmp, fa);
+      let x = uy * ty.x, y = uy * ty.y, z = uy * ty.z;
+      const tz = frameAxisZ(this.tmp, fa);
+      x += uz * tz.x; y += uz * tz.y; z += uz * tz.z;
+      this.swing.setAxis(-x, -y, -z);
+    }
+    const a = frameAxisX(this.axisA, fa);
+    const b = frameAxisX(this.axisB, fb);
+    let tx = a.x + b.x, ty = a.y + b.y, tz = a.z + b.z;
+    const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    if (tl > 1e-9) { tx /= tl; ty /= tl; tz /= tl; } else { tx = a.x; ty = a.y; tz = a.z; }
+    this.twistMin.setAxis(tx, ty, tz);
+    this.twistMax.setAxis(-tx, -ty, -tz);
+  }
+
+  /** @internal */
+  prepare(_B: SolverBodies, _ctx: JointStepContext): void {}
+
+  /** @internal */
+  warmStart(B: SolverBodies): void {
+    const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    this.point.warmStart(B, ia, ib);
+    this.swing.warmStart(B, ia, ib);
+    this.twistMin.warmStart(B, ia, ib);
+    this.twistMax.warmStart(B, ia, ib);
+  }
+
+  /** @internal */
+  solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
+    const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    this.swing.solveLimit(B, ia, ib, this.swingC, ctx);
+    this.twistMin.solveLimit(B, ia, ib, this.twistValue - this.twistLower, ctx);
+    this.twistMax.solveLimit(B, ia, ib, this.twistUpper - this.twistValue, ctx);
+    this.point.solve(B, ia, ib, ctx);
+  }
+
+  /** @internal */
+  solvePosition(B: SolverBodies, _ctx: JointStepContext): number {
+    const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    let angular = this.swing.solvePositionLimit(B, ia, ib, this.swingC);
+    this.update(B);
+    angular = Math.max(angular, this.twistMin.solvePositionLimit(B, ia, ib, this.twistValue - this.twistLower));
+    angular = Math.max(angular, this.twistMax.solvePositionLimit(B, ia, ib, this.twistUpper - this.twistValue));
+    const linear = this.point.solvePosition(B, ia, ib);
+    return Math.max(linear, angular * ANGULAR_ERROR_LENGTH);
+  }
+
+  /** @internal */
+  finishStep(ctx: JointStepContext): void {
+    const p = this.point;
+    this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
+    this.angularImpulse = (this.swing.impulse + this.twistMin.impulse + this.twistMax.impulse) * ctx.stepScale;
+  }
+
+  resetImpulses(): void {
+    this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
+    this.swing.impulse = 0; this.twistMin.impulse = 0; this.twistMax.impulse = 0;
+  }
+}

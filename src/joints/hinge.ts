@@ -1,0 +1,160 @@
+/**
+ * Hinge (revolute) joint: a point block, two angular rows that keep B's axis
+ * on A's, and about the axis an optional limit pair and a motor.
+ *
+ * Hinge angle: with q = conj(Q_A)·Q_B (joint frames, w ≥ 0) the rotation about
+ * the frame X axis is θ = 2 atan2(q_x, q_w) (swing–twist split; exact when
+ * the lock holds q_y = q_z = 0). Its rate is θ̇ = a·(ω_B − ω_A).
+ * Limits: C_lower = θ − lower ≥ 0 (row +a), C_upper = upper − θ ≥ 0 (row −a),
+ * each with λ ≥ 0; motor: a·(ω_B − ω_A) = motorSpeed with |λ| ≤ maxMotorTorque·h
+ * (Box2D v3 revolute_joint.c, Catto GDC 2009).
+ */
+import type { SolverBodies } from '../dynamics/contact-solver';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
+import { AngularLock2, AngularRow, frameAxisX, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
+
+export interface HingeJointDesc extends JointDescBase {
+  /** World anchor at creation. Default: B's centre. */
+  anchor?: Readonly<Vec3>;
+  /** World hinge axis at creation (need not be unit). Required unless `localAxisA` is given. */
+  axis?: Readonly<Vec3>;
+  localAnchorA?: Readonly<Vec3>;
+  localAnchorB?: Readonly<Vec3>;
+  /** Hinge axis in A's local frame; `localAxisB` defaults to the same world axis now. */
+  localAxisA?: Readonly<Vec3>;
+  localAxisB?: Readonly<Vec3>;
+  /** Radians, in (−π, 0]. Default −Infinity (no lower limit). */
+  lowerAngle?: number;
+  /** Radians, in [0, π). Default +Infinity (no upper limit). */
+  upperAngle?: number;
+  /** Target relative angular speed (rad/s) about the axis. Default 0. */
+  motorSpeed?: number;
+  /** N·m, ≥ 0; 0 disables the motor. Default 0. */
+  maxMotorTorque?: number;
+}
+
+export class HingeJoint extends Joint {
+  readonly kind = JointKind.Hinge;
+  /** Radians (−Infinity: none). */
+  lowerAngle: number;
+  /** Radians (+Infinity: none). */
+  upperAngle: number;
+  /** rad/s. */
+  motorSpeed: number;
+  /** N·m (0: motor off). */
+  maxMotorTorque: number;
+  /** @internal */ readonly point: PointRow;
+  /** @internal */ readonly lock = new AngularLock2();
+  /** @internal */ readonly lower = new AngularRow();
+  /** @internal */ readonly upper = new AngularRow();
+  /** @internal */ readonly motor = new AngularRow();
+  private readonly axisA: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly axisB: Vec3 = { x: 0, y: 0, z: 0 };
+  private solverAngle = 0;
+  private maxMotorImpulse = 0;
+
+  constructor(desc: HingeJointDesc) {
+    super(desc);
+    setAnchors(this, desc.anchor, desc.localAnchorA, desc.localAnchorB);
+    if (desc.localAxisA !== undefined) {
+      const fa: Quat = { x: 0, y: 0, z: 0, w: 1 };
+      frameFromAxes(fa, unitAxis(desc.localAxisA, 'localAxisA'));
+      let fb: Quat | undefined;
+      if (desc.localAxisB !== undefined) {
+        fb = { x: 0, y: 0, z: 0, w: 1 };
+        frameFromAxes(fb, unitAxis(desc.localAxisB, 'localAxisB'));
+      }
+      setFrames(this, null, fa, fb);
+    } else {
+      const w: Quat = { x: 0, y: 0, z: 0, w: 1 };
+      frameFromAxes(w, unitAxis(desc.axis, 'axis'));
+      setFrames(this, w);
+    }
+    this.lowerAngle = desc.lowerAngle ?? -Infinity;
+    this.upperAngle = desc.upperAngle ?? Infinity;
+    if (this.lowerAngle > this.upperAngle) throw new RangeError('HingeJoint: lowerAngle must be ≤ upperAngle');
+    this.motorSpeed = desc.motorSpeed ?? 0;
+    this.maxMotorTorque = desc.maxMotorTorque ?? 0;
+    if (!(this.maxMotorTorque >= 0)) throw new RangeError('HingeJoint: maxMotorTorque must be ≥ 0');
+    this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+  }
+
+  /** Current hinge angle (rad) from the bodies' rotations, in (−π, π]. */
+  get angle(): number {
+    const q = this.currentRelativeRotation();
+    return 2 * Math.atan2(q.x, q.w);
+  }
+
+  /** Geometry from the slot poses: axes, lock basis, angle. */
+  private update(B: SolverBodies): void {
+    const fa = frameOfSlot(this.frameA, B, this.slotA, this.localFrameA);
+    const fb = frameOfSlot(this.frameB, B, this.slotB, this.localFrameB);
+    const q = relativeRotation(this.relative, fa, fb);
+    this.solverAngle = 2 * Math.atan2(q.x, q.w);
+    const a = frameAxisX(this.axisA, fa);
+    const b = frameAxisX(this.axisB, fb);
+    this.lock.update(fa, b.x, b.y, b.z);
+    this.lower.setAxis(a.x, a.y, a.z);
+    this.upper.setAxis(-a.x, -a.y, -a.z);
+    this.motor.setAxis(a.x, a.y, a.z);
+  }
+
+  /** @internal */
+  prepare(_B: SolverBodies, ctx: JointStepContext): void {
+    this.maxMotorImpulse = this.maxMotorTorque * ctx.h;
+    if (this.lowerAngle === -Infinity) this.lower.impulse = 0;
+    if (this.upperAngle === Infinity) this.upper.impulse = 0;
+    if (this.maxMotorTorque === 0) this.motor.impulse = 0;
+  }
+
+  /** @internal */
+  warmStart(B: SolverBodies): void {
+    const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    this.point.warmStart(B, ia, ib);
+    this.lock.warmStart(B, ia, ib);
+    this.lower.warmStart(B, ia, ib);
+    this.upper.warmStart(B, ia, ib);
+    this.motor.warmStart(B, ia, ib);
+  }
+
+  /** @internal */
+  solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
+    const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    if (this.maxMotorTorque > 0) this.motor.solveMotor(B, ia, ib, this.motorSpeed, this.maxMotorImpulse);
+    if (this.lowerAngle !== -Infinity) this.lower.solveLimit(B, ia, ib, this.solverAngle - this.lowerAngle, ctx);
+    if (this.upperAngle !== Infinity) this.upper.solveLimit(B, ia, ib, this.upperAngle - this.solverAngle, ctx);
+    this.lock.solve(B, ia, ib, ctx);
+    this.point.solve(B, ia, ib, ctx);
+  }
+
+  /** @internal */
+  solvePosition(B: SolverBodies, _ctx: JointStepContext): number {
+    const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    let angular = 0;
+    if (this.lowerAngle !== -Infinity) angular = Math.max(angular, this.lower.solvePositionLimit(B, ia, ib, this.solverAngle - this.lowerAngle));
+    if (this.upperAngle !== Infinity) angular = Math.max(angular, this.upper.solvePositionLimit(B, ia, ib, this.upperAngle - this.solverAngle));
+    this.update(B);
+    angular = Math.max(angular, this.lock.solvePosition(B, ia, ib));
+    const linear = this.point.solvePosition(B, ia, ib);
+    return Math.max(linear, angular * ANGULAR_ERROR_LENGTH);
+  }
+
+  /** @internal */
+  finishStep(ctx: JointStepContext): void {
+    const p = this.point, l = this.lock;
+    this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
+    const ax = this.lower.impulse - this.upper.impulse + this.motor.impulse;
+    this.angularImpulse = Math.sqrt(l.l1 * l.l1 + l.l2 * l.l2 + ax * ax) * ctx.stepScale;
+  }
+
+  resetImpulses(): void {
+    this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
+    this.lock.l1 = 0; this.lock.l2 = 0;
+    this.lower.impulse = 0; this.upper.impulse = 0; this.motor.impulse = 0;
+  }
+}

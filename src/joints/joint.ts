@@ -1,0 +1,259 @@
+/**
+ * The joint base class: two bodies, an anchor and a joint frame on each.
+ *
+ * A joint frame is a rotation `localFrameX` relative to its body; its local X
+ * axis is the joint axis (hinge axis, twist axis), Y and Z span the swing
+ * plane. World frames given at creation are turned into local frames once, so
+ * the joint's angles read 0 in the pose it was created in.
+ */
+import type { RigidBody } from '../dynamics/body';
+import type { SolverBodies } from '../dynamics/contact-solver';
+import * as quat from '../math/quat';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import type { JointStepContext } from './rows';
+
+/** Numeric joint kinds. */
+export const JointKind = { Ball: 0, Hinge: 1, ConeTwist: 2, Fixed: 3, Distance: 4 } as const;
+export type JointKind = (typeof JointKind)[keyof typeof JointKind];
+
+/** Options common to every joint. */
+export interface JointDescBase {
+  bodyA: RigidBody;
+  bodyB: RigidBody;
+  /** Let the two bodies collide with each other. Default false. */
+  collideConnected?: boolean;
+  /** Breaking threshold over one step: when the linear impulse (N·s) or the angular impulse (N·m·s) exceeds it, the joint breaks (`broken` = true). Default Infinity. */
+  breakImpulse?: number;
+  userData?: unknown;
+}
+
+export abstract class Joint {
+  abstract readonly kind: JointKind;
+  readonly bodyA: RigidBody;
+  readonly bodyB: RigidBody;
+  /** Anchor on A relative to A's centre, in A's frame. */
+  readonly localAnchorA: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly localAnchorB: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Joint frame relative to A (X = joint axis). */
+  readonly localFrameA: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  readonly localFrameB: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  readonly collideConnected: boolean;
+  breakImpulse: number;
+  /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. */
+  broken = false;
+  /** Magnitude of the linear constraint impulse (N·s) applied over the last step. */
+  impulse = 0;
+  /** Magnitude of the angular constraint impulse (N·m·s) applied over the last step. */
+  angularImpulse = 0;
+  userData: unknown;
+  /** @internal set by the World while the joint is added */ owner: unknown = null;
+  /** @internal solver slots during a step */ slotA = -1;
+  /** @internal */ slotB = -1;
+  /** @internal scratch owned by this joint */ protected readonly frameA: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** @internal */ protected readonly frameB: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** @internal */ protected readonly relative: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+  constructor(desc: JointDescBase) {
+    if (!desc || typeof desc !== 'object') throw new TypeError('joint: a description object is required');
+    if (!desc.bodyA || !desc.bodyB) throw new TypeError('joint: bodyA and bodyB are required');
+    if (desc.bodyA === desc.bodyB) throw new RangeError('joint: bodyA and bodyB must differ');
+    if (!desc.bodyA.isDynamic && !desc.bodyB.isDynamic) throw new RangeError('joint: at least one body must be dynamic');
+    this.bodyA = desc.bodyA;
+    this.bodyB = desc.bodyB;
+    this.collideConnected = desc.collideConnected ?? false;
+    const bi = desc.breakImpulse ?? Infinity;
+    if (!(bi > 0)) throw new RangeError(`joint: breakImpulse must be > 0 (got ${String(bi)})`);
+    this.breakImpulse = bi;
+    this.userData = desc.userData;
+  }
+
+  /** @internal per-step setup (slots are assigned). */
+  abstract prepare(B: SolverBodies, ctx: JointStepContext): void;
+  /** @internal */ abstract warmStart(B: SolverBodies): void;
+  /** @internal */ abstract solveVelocity(B: SolverBodies, ctx: JointStepContext): void;
+  /** @internal NGS; returns the larger of the linear error (m) and the angular error (rad) × ANGULAR_ERROR_LENGTH. */
+  abstract solvePosition(B: SolverBodies, ctx: JointStepContext): number;
+  /** @internal sets `impulse` / `angularImpulse` for the step. */
+  abstract finishStep(ctx: JointStepContext): void;
+  /** Resets the accumulated impulses (no warm start on the next step). */
+  abstract resetImpulses(): void;
+
+  /** World position of the anchor on A (current body pose). */
+  getAnchorA(out: Vec3): Vec3 {
+    quat.rotate(out, this.bodyA.rotation, this.localAnchorA);
+    out.x += this.bodyA.position.x; out.y += this.bodyA.position.y; out.z += this.bodyA.position.z;
+    return out;
+  }
+  getAnchorB(out: Vec3): Vec3 {
+    quat.rotate(out, this.bodyB.rotation, this.localAnchorB);
+    out.x += this.bodyB.position.x; out.y += this.bodyB.position.y; out.z += this.bodyB.position.z;
+    return out;
+  }
+  /** Distance (m) between the two anchors in the current poses (0 for a perfectly held ball joint). */
+  get separation(): number {
+    const a = this.bodyA, b = this.bodyB;
+    quat.rotate(sepA, a.rotation, this.localAnchorA);
+    quat.rotate(sepB, b.rotation, this.localAnchorB);
+    return Math.hypot(b.position.x + sepB.x - a.position.x - sepA.x, b.position.y + sepB.y - a.position.y - sepA.y, b.position.z + sepB.z - a.position.z - sepA.z);
+  }
+
+  /** Relative rotation of frame B in frame A from the bodies' current rotations (w ≥ 0), into this.relative. */
+  protected currentRelativeRotation(): Quat {
+    quat.multiply(this.frameA, this.bodyA.rotation, this.localFrameA);
+    quat.multiply(this.frameB, this.bodyB.rotation, this.localFrameB);
+    const q = quat.multiplyConjugateA(this.relative, this.frameA, this.frameB);
+    if (q.w < 0) { q.x = -q.x; q.y = -q.y; q.z = -q.z; q.w = -q.w; }
+    return q;
+  }
+}
+
+/** Lever arm (m) that converts an angular error into a length for `solvePositions`' result. */
+export const ANGULAR_ERROR_LENGTH = 0.25;
+
+const sepA: Vec3 = { x: 0, y: 0, z: 0 };
+const sepB: Vec3 = { x: 0, y: 0, z: 0 };
+
+// ------------------------------------------------------------ construction helpers
+
+function requireVec(v: Readonly<Vec3> | undefined, field: string): Readonly<Vec3> {
+  if (!v || typeof v !== 'object' || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) {
+    throw new TypeError(`${field} must be a finite { x, y, z }`);
+  }
+  return v;
+}
+
+/** Unit copy of an axis; throws on a zero axis. */
+export function unitAxis(v: Readonly<Vec3> | undefined, field: string): Vec3 {
+  const a = requireVec(v, field);
+  const len = Math.hypot(a.x, a.y, a.z);
+  if (!(len > 1e-9)) throw new RangeError(`${field} must be non-zero`);
+  return { x: a.x / len, y: a.y / len, z: a.z / len };
+}
+
+/**
+ * Sets the local anchors: from `localAnchorA`/`localAnchorB` when given, else
+ * from the world `anchor` (default: B's centre).
+ */
+export function setAnchors(joint: Joint, anchor: Readonly<Vec3> | undefined, localA: Readonly<Vec3> | undefined, localB: Readonly<Vec3> | undefined): void {
+  const a = joint.bodyA, b = joint.bodyB;
+  const w = anchor !== undefined ? requireVec(anchor, 'anchor') : b.position;
+  if (localA !== undefined) {
+    const l = requireVec(localA, 'localAnchorA');
+    joint.localAnchorA.x = l.x; joint.localAnchorA.y = l.y; joint.localAnchorA.z = l.z;
+  } else {
+    worldToLocal(joint.localAnchorA, a, w);
+  }
+  if (localB !== undefined) {
+    const l = requireVec(localB, 'localAnchorB');
+    joint.localAnchorB.x = l.x; joint.localAnchorB.y = l.y; joint.localAnchorB.z = l.z;
+  } else if (localA !== undefined && anchor === undefined) {
+    // Only A's local anchor given: B's anchor is the same world point now.
+    quat.rotate(tmpV, a.rotation, joint.localAnchorA);
+    tmpV.x += a.position.x; tmpV.y += a.position.y; tmpV.z += a.position.z;
+    worldToLocal(joint.localAnchorB, b, tmpV);
+  } else {
+    worldToLocal(joint.localAnchorB, b, w);
+  }
+}
+
+function worldToLocal(out: Vec3, body: RigidBody, p: Readonly<Vec3>): void {
+  tmpD.x = p.x - body.position.x; tmpD.y = p.y - body.position.y; tmpD.z = p.z - body.position.z;
+  quat.inverseRotate(out, body.rotation, tmpD);
+}
+const tmpV: Vec3 = { x: 0, y: 0, z: 0 };
+const tmpD: Vec3 = { x: 0, y: 0, z: 0 };
+
+/**
+ * A rotation whose X axis is `axis` (unit) and whose Y axis is `normal`
+ * orthogonalised against it (any perpendicular when omitted).
+ */
+export function frameFromAxes(out: Quat, axis: Readonly<Vec3>, normal?: Readonly<Vec3>): Quat {
+  if (normal === undefined) return quat.fromUnitVectors(out, X_AXIS, axis);
+  const d = axis.x * normal.x + axis.y * normal.y + axis.z * normal.z;
+  let yx = normal.x - d * axis.x, yy = normal.y - d * axis.y, yz = normal.z - d * axis.z;
+  const len = Math.hypot(yx, yy, yz);
+  if (!(len > 1e-9)) throw new RangeError('joint: the normal axis must not be parallel to the joint axis');
+  yx /= len; yy /= len; yz /= len;
+  const zx = axis.y * yz - axis.z * yy, zy = axis.z * yx - axis.x * yz, zz = axis.x * yy - axis.y * yx;
+  return quatFromBasis(out, axis.x, axis.y, axis.z, yx, yy, yz, zx, zy, zz);
+}
+const X_AXIS: Readonly<Vec3> = { x: 1, y: 0, z: 0 };
+
+/** Rotation whose columns are the orthonormal X, Y, Z (Shepperd's method). */
+export function quatFromBasis(out: Quat, m00: number, m10: number, m20: number, m01: number, m11: number, m21: number, m02: number, m12: number, m22: number): Quat {
+  const tr = m00 + m11 + m22;
+  if (tr > 0) {
+    const s = Math.sqrt(tr + 1) * 2;
+    out.w = 0.25 * s; out.x = (m21 - m12) / s; out.y = (m02 - m20) / s; out.z = (m10 - m01) / s;
+  } else if (m00 > m11 && m00 > m22) {
+    const s = Math.sqrt(1 + m00 - m11 - m22) * 2;
+    out.w = (m21 - m12) / s; out.x = 0.25 * s; out.y = (m01 + m10) / s; out.z = (m02 + m20) / s;
+  } else if (m11 > m22) {
+    const s = Math.sqrt(1 + m11 - m00 - m22) * 2;
+    out.w = (m02 - m20) / s; out.x = (m01 + m10) / s; out.y = 0.25 * s; out.z = (m12 + m21) / s;
+  } else {
+    const s = Math.sqrt(1 + m22 - m00 - m11) * 2;
+    out.w = (m10 - m01) / s; out.x = (m02 + m20) / s; out.y = (m12 + m21) / s; out.z = 0.25 * s;
+  }
+  return quat.normalize(out, out);
+}
+
+/**
+ * Sets the local frames from one world frame (the joint's angles are 0 in the
+ * current pose), or from the given local frames / local axes.
+ */
+export function setFrames(joint: Joint, worldFrame: Readonly<Quat> | null, localFrameA?: Readonly<Quat>, localFrameB?: Readonly<Quat>): void {
+  if (localFrameA !== undefined) {
+    quat.normalize(joint.localFrameA, localFrameA);
+    if (localFrameB !== undefined) {
+      quat.normalize(joint.localFrameB, localFrameB);
+    } else {
+      // Same world frame now: fB = conj(qB)·qA·fA.
+      quat.multiply(tmpQ, joint.bodyA.rotation, joint.localFrameA);
+      quat.multiplyConjugateA(joint.localFrameB, joint.bodyB.rotation, tmpQ);
+    }
+    return;
+  }
+  const w = worldFrame ?? IDENTITY;
+  quat.multiplyConjugateA(joint.localFrameA, joint.bodyA.rotation, w);
+  quat.multiplyConjugateA(joint.localFrameB, joint.bodyB.rotation, w);
+}
+const tmpQ: Quat = { x: 0, y: 0, z: 0, w: 1 };
+const IDENTITY: Readonly<Quat> = { x: 0, y: 0, z: 0, w: 1 };
+
+/**
+ * World-agnostic part of adding a joint: disables collision between the two
+ * bodies unless `collideConnected` and wakes both. `World.addJoint` calls it.
+ */
+export function attachJoint(joint: Joint): void {
+  if (!joint.collideConnected) {
+    const a = joint.bodyA, b = joint.bodyB;
+    if (a.noCollide === null) a.noCollide = [];
+    if (b.noCollide === null) b.noCollide = [];
+    a.noCollide.push(b.id);
+    b.noCollide.push(a.id);
+  }
+  joint.resetImpulses();
+  joint.broken = false;
+  joint.bodyA.wakeUp();
+  joint.bodyB.wakeUp();
+}
+
+/** Undoes `attachJoint` (one noCollide entry per joint, so parallel joints count correctly). */
+export function detachJoint(joint: Joint): void {
+  if (!joint.collideConnected) {
+    removeId(joint.bodyA, joint.bodyB.id);
+    removeId(joint.bodyB, joint.bodyA.id);
+  }
+  joint.bodyA.wakeUp();
+  joint.bodyB.wakeUp();
+}
+
+function removeId(body: RigidBody, id: number): void {
+  const list = body.noCollide;
+  if (list === null) return;
+  const i = list.indexOf(id);
+  if (i >= 0) list.splice(i, 1);
+  if (list.length === 0) body.noCollide = null;
+}

@@ -1,0 +1,553 @@
+/**
+ * Reusable constraint rows for the joints, solved by sequential impulses over
+ * the contact solver's `SolverBodies` slots (Catto, GDC 2005/2009; Box2D v3
+ * `joint.c`/`revolute_joint.c` for the soft form; Jolt `ConstraintPart/` for
+ * the split into reusable parts).
+ *
+ * Every row keeps its ACCUMULATED impulse across (sub)steps for warm starting
+ * and clamps the accumulated value, never the increment.
+ *
+ * Position error handling (per `JointStepContext.mode`):
+ * - 'soft'  (Box2D v3): Δλ = −s_m m (Ċ + b C) − s_i λ with the spring-damper
+ *           coefficients of `Softness` (jointHertz, jointDampingRatio), and a
+ *           relax sweep without the bias.
+ * - 'baumgarte': Δλ = −m (Ċ + β/h C).
+ * - 'ngs':  rigid velocity rows; the errors are removed afterwards by
+ *           pseudo-impulses applied directly to the poses (`solvePosition*`).
+ *
+ * The geometry (anchors, axes) is recomputed from the CURRENT slot poses in
+ * every call: sub-steps move the bodies between sweeps, and a Jacobian frozen
+ * at the start of the step drifts for fast-spinning ragdoll limbs.
+ */
+import type { SolverBodies } from '../dynamics/contact-solver';
+import { Softness } from '../dynamics/contact-solver';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+
+export const MODE_NGS = 0;
+export const MODE_BAUMGARTE = 1;
+export const MODE_SOFT = 2;
+
+/** Step-wide coefficients shared by every row (owned by the JointSolver). */
+export class JointStepContext {
+  mode = MODE_SOFT;
+  h = 1 / 60;
+  invH = 60;
+  /** Full step / (sub)step: turns a per-sub-step impulse into the step's impulse. */
+  stepScale = 1;
+  beta = 0.2;
+  maxCorrectionVelocity = 3;
+  readonly softness = new Softness();
+  /** Set by `setBias` for the current sweep. */
+  biasRate = 0;
+  massScale = 1;
+  impulseScale = 0;
+
+  /** Coefficients of a bilateral row for this sweep. */
+  setBias(useBias: boolean): void {
+    if (useBias && this.mode === MODE_SOFT) {
+      this.biasRate = this.softness.biasRate;
+      this.massScale = this.softness.massScale;
+      this.impulseScale = this.softness.impulseScale;
+    } else if (useBias && this.mode === MODE_BAUMGARTE) {
+      this.biasRate = this.beta * this.invH;
+      this.massScale = 1;
+      this.impulseScale = 0;
+    } else {
+      this.biasRate = 0;
+      this.massScale = 1;
+      this.impulseScale = 0;
+    }
+  }
+}
+
+// ------------------------------------------------------------ slot helpers
+
+/** out = q_slot · v (current rotation of the slot). */
+export function rotateBySlot(out: Vec3, B: SolverBodies, slot: number, v: Readonly<Vec3>): Vec3 {
+  const qx = B.qx[slot]!, qy = B.qy[slot]!, qz = B.qz[slot]!, qw = B.qw[slot]!;
+  const vx = v.x, vy = v.y, vz = v.z;
+  const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+  out.x = vx + qw * tx + (qy * tz - qz * ty);
+  out.y = vy + qw * ty + (qz * tx - qx * tz);
+  out.z = vz + qw * tz + (qx * ty - qy * tx);
+  return out;
+}
+
+/** out = q_slot · f (a joint frame in world space). */
+export function frameOfSlot(out: Quat, B: SolverBodies, slot: number, f: Readonly<Quat>): Quat {
+  const ax = B.qx[slot]!, ay = B.qy[slot]!, az = B.qz[slot]!, aw = B.qw[slot]!;
+  const x = aw * f.x + ax * f.w + ay * f.z - az * f.y;
+  const y = aw * f.y - ax * f.z + ay * f.w + az * f.x;
+  const z = aw * f.z + ax * f.y - ay * f.x + az * f.w;
+  const w = aw * f.w - ax * f.x - ay * f.y - az * f.z;
+  out.x = x; out.y = y; out.z = z; out.w = w;
+  return out;
+}
+
+/** out = conj(a) · b, with w ≥ 0 (the shorter of the two equivalent rotations). */
+export function relativeRotation(out: Quat, a: Readonly<Quat>, b: Readonly<Quat>): Quat {
+  const ax = -a.x, ay = -a.y, az = -a.z, aw = a.w;
+  let x = aw * b.x + ax * b.w + ay * b.z - az * b.y;
+  let y = aw * b.y - ax * b.z + ay * b.w + az * b.x;
+  let z = aw * b.z + ax * b.y - ay * b.x + az * b.w;
+  let w = aw * b.w - ax * b.x - ay * b.y - az * b.z;
+  if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
+  out.x = x; out.y = y; out.z = z; out.w = w;
+  return out;
+}
+
+/** Local X axis of frame q in world space. */
+export function frameAxisX(out: Vec3, q: Readonly<Quat>): Vec3 {
+  out.x = 1 - 2 * (q.y * q.y + q.z * q.z);
+  out.y = 2 * (q.x * q.y + q.w * q.z);
+  out.z = 2 * (q.x * q.z - q.w * q.y);
+  return out;
+}
+export function frameAxisY(out: Vec3, q: Readonly<Quat>): Vec3 {
+  out.x = 2 * (q.x * q.y - q.w * q.z);
+  out.y = 1 - 2 * (q.x * q.x + q.z * q.z);
+  out.z = 2 * (q.y * q.z + q.w * q.x);
+  return out;
+}
+export function frameAxisZ(out: Vec3, q: Readonly<Quat>): Vec3 {
+  out.x = 2 * (q.x * q.z + q.w * q.y);
+  out.y = 2 * (q.y * q.z - q.w * q.x);
+  out.z = 1 - 2 * (q.x * q.x + q.y * q.y);
+  return out;
+}
+
+/** a·I⁻¹_slot·b for the symmetric world inverse inertia of the slot. */
+function inertiaForm(B: SolverBodies, s: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
+  return ax * (B.ixx[s]! * bx + B.ixy[s]! * by + B.ixz[s]! * bz) +
+    ay * (B.ixy[s]! * bx + B.iyy[s]! * by + B.iyz[s]! * bz) +
+    az * (B.ixz[s]! * bx + B.iyz[s]! * by + B.izz[s]! * bz);
+}
+
+/** v_A −= m⁻¹P, ω_A −= I⁻¹(rA × P); v_B += m⁻¹P, ω_B += I⁻¹(rB × P). */
+export function applyLinearImpulse(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>, px: number, py: number, pz: number): void {
+  const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+  B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
+  B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
+  const tx = ra.y * pz - ra.z * py, ty = ra.z * px - ra.x * pz, tz = ra.x * py - ra.y * px;
+  applyAngularToSlot(B, ia, -tx, -ty, -tz);
+  const ux = rb.y * pz - rb.z * py, uy = rb.z * px - rb.x * pz, uz = rb.x * py - rb.y * px;
+  applyAngularToSlot(B, ib, ux, uy, uz);
+}
+
+/** ω_slot += I⁻¹ L. */
+function applyAngularToSlot(B: SolverBodies, s: number, lx: number, ly: number, lz: number): void {
+  B.wx[s] = B.wx[s]! + B.ixx[s]! * lx + B.ixy[s]! * ly + B.ixz[s]! * lz;
+  B.wy[s] = B.wy[s]! + B.ixy[s]! * lx + B.iyy[s]! * ly + B.iyz[s]! * lz;
+  B.wz[s] = B.wz[s]! + B.ixz[s]! * lx + B.iyz[s]! * ly + B.izz[s]! * lz;
+}
+
+/** ω_A −= I_A⁻¹ L, ω_B += I_B⁻¹ L (an angular impulse L on B, −L on A). */
+export function applyAngularImpulse(B: SolverBodies, ia: number, ib: number, lx: number, ly: number, lz: number): void {
+  applyAngularToSlot(B, ia, -lx, -ly, -lz);
+  applyAngularToSlot(B, ib, lx, ly, lz);
+}
+
+/**
+ * Position pseudo-impulse (NGS): x += m⁻¹P, q ← normalize(q + ½ (Δθ, 0) ⊗ q)
+ * with Δθ = I⁻¹ L. The same first-order update as the velocity integrator with
+ * unit time, so a pseudo-impulse computed with the velocity Jacobian moves the
+ * constraint error to first order by exactly −C.
+ */
+function movePoseSlot(B: SolverBodies, s: number, px: number, py: number, pz: number, lx: number, ly: number, lz: number): void {
+  const im = B.invMass[s]!;
+  if (im === 0) return;
+  B.px[s] = B.px[s]! + px * im; B.py[s] = B.py[s]! + py * im; B.pz[s] = B.pz[s]! + pz * im;
+  const wx = 0.5 * (B.ixx[s]! * lx + B.ixy[s]! * ly + B.ixz[s]! * lz);
+  const wy = 0.5 * (B.ixy[s]! * lx + B.iyy[s]! * ly + B.iyz[s]! * lz);
+  const wz = 0.5 * (B.ixz[s]! * lx + B.iyz[s]! * ly + B.izz[s]! * lz);
+  const qx = B.qx[s]!, qy = B.qy[s]!, qz = B.qz[s]!, qw = B.qw[s]!;
+  const x = qx + (wx * qw + wy * qz - wz * qy);
+  const y = qy + (wy * qw + wz * qx - wx * qz);
+  const z = qz + (wz * qw + wx * qy - wy * qx);
+  const w = qw - (wx * qx + wy * qy + wz * qz);
+  const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  B.qx[s] = x * n; B.qy[s] = y * n; B.qz[s] = z * n; B.qw[s] = w * n;
+}
+
+/** Linear pseudo-impulse P at the anchors: −P on A, +P on B. */
+export function moveLinear(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>, px: number, py: number, pz: number): void {
+  movePoseSlot(B, ia, -px, -py, -pz, -(ra.y * pz - ra.z * py), -(ra.z * px - ra.x * pz), -(ra.x * py - ra.y * px));
+  movePoseSlot(B, ib, px, py, pz, rb.y * pz - rb.z * py, rb.z * px - rb.x * pz, rb.x * py - rb.y * px);
+}
+
+/** Angular pseudo-impulse L: −L on A, +L on B. */
+export function moveAngular(B: SolverBodies, ia: number, ib: number, lx: number, ly: number, lz: number): void {
+  movePoseSlot(B, ia, 0, 0, 0, -lx, -ly, -lz);
+  movePoseSlot(B, ib, 0, 0, 0, lx, ly, lz);
+}
+
+/** Angular effective mass 1 / (a·(I_A⁻¹ + I_B⁻¹)·a) for a unit axis a (0 if both are fixed). */
+export function angularMass(B: SolverBodies, ia: number, ib: number, ax: number, ay: number, az: number): number {
+  const k = inertiaForm(B, ia, ax, ay, az, ax, ay, az) + inertiaForm(B, ib, ax, ay, az, ax, ay, az);
+  return k > 1e-15 ? 1 / k : 0;
+}
+
+/** Linear effective mass along unit n at anchors ra, rb. */
+export function linearMass(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>, nx: number, ny: number, nz: number): number {
+  const ax = ra.y * nz - ra.z * ny, ay = ra.z * nx - ra.x * nz, az = ra.x * ny - ra.y * nx;
+  const bx = rb.y * nz - rb.z * ny, by = rb.z * nx - rb.x * nz, bz = rb.x * ny - rb.y * nx;
+  const k = B.invMass[ia]! + B.invMass[ib]! + inertiaForm(B, ia, ax, ay, az, ax, ay, az) + inertiaForm(B, ib, bx, by, bz, bx, by, bz);
+  return k > 1e-15 ? 1 / k : 0;
+}
+
+/**
+ * Solves the symmetric 3×3 system K x = b (K = [k00 k01 k02; k01 k11 k12;
+ * k02 k12 k22]) by the adjugate; writes x to `out`. A singular K (both bodies
+ * fixed) gives x = 0.
+ */
+export function solveSymmetric3(out: Vec3, k00: number, k01: number, k02: number, k11: number, k12: number, k22: number, bx: number, by: number, bz: number): Vec3 {
+  const c00 = k11 * k22 - k12 * k12;
+  const c01 = k02 * k12 - k01 * k22;
+  const c02 = k01 * k12 - k02 * k11;
+  const det = k00 * c00 + k01 * c01 + k02 * c02;
+  if (!(Math.abs(det) > 1e-30)) {
+    out.x = 0; out.y = 0; out.z = 0;
+    return out;
+  }
+  const inv = 1 / det;
+  const c11 = k00 * k22 - k02 * k02;
+  const c12 = k01 * k02 - k00 * k12;
+  const c22 = k00 * k11 - k01 * k01;
+  out.x = (c00 * bx + c01 * by + c02 * bz) * inv;
+  out.y = (c01 * bx + c11 * by + c12 * bz) * inv;
+  out.z = (c02 * bx + c12 * by + c22 * bz) * inv;
+  return out;
+}
+
+// ------------------------------------------------------------ point (ball) block
+
+/**
+ * Point-to-point constraint as one 3×3 block:
+ *   C = (x_B + r_B) − (x_A + r_A) = 0,   Ċ = v_B + ω_B×r_B − v_A − ω_A×r_A
+ *   K = (m_A⁻¹ + m_B⁻¹) 𝟙 + [r_A]×ᵀ I_A⁻¹ [r_A]× + [r_B]×ᵀ I_B⁻¹ [r_B]×
+ * and λ = −K⁻¹(Ċ + b) solves all three rows at once (Catto 2005 §"point to
+ * point"; Box2D v3 b2SolveSphericalJoint). Three scalar rows would need many
+ * sweeps when the anchor arm couples the axes through the inertia.
+ */
+export class PointRow {
+  /** Accumulated impulse (N·s per sub-step). */
+  lx = 0; ly = 0; lz = 0;
+  readonly ra: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly rb: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Current error C (m), set by `update`. */
+  cx = 0; cy = 0; cz = 0;
+  private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
+  private k00 = 0; private k01 = 0; private k02 = 0; private k11 = 0; private k12 = 0; private k22 = 0;
+
+  constructor(readonly localA: Vec3, readonly localB: Vec3) {}
+
+  /** Anchors, error and K from the current poses. */
+  update(B: SolverBodies, ia: number, ib: number): void {
+    const ra = rotateBySlot(this.ra, B, ia, this.localA);
+    const rb = rotateBySlot(this.rb, B, ib, this.localB);
+    this.cx = B.px[ib]! + rb.x - B.px[ia]! - ra.x;
+    this.cy = B.py[ib]! + rb.y - B.py[ia]! - ra.y;
+    this.cz = B.pz[ib]! + rb.z - B.pz[ia]! - ra.z;
+    const m = B.invMass[ia]! + B.invMass[ib]!;
+    this.k00 = m; this.k01 = 0; this.k02 = 0; this.k11 = m; this.k12 = 0; this.k22 = m;
+    this.addArm(B, ia, ra);
+    this.addArm(B, ib, rb);
+  }
+
+  /** K += [r]×ᵀ I⁻¹ [r]×; entry (i, j) = (r × e_i)·I⁻¹(r × e_j). */
+  private addArm(B: SolverBodies, s: number, r: Vec3): void {
+    if (B.invMass[s]! === 0) return;
+    // r × e_x = (0, rz, −ry); r × e_y = (−rz, 0, rx); r × e_z = (ry, −rx, 0)
+    const rx = r.x, ry = r.y, rz = r.z;
+    this.k00 += inertiaForm(B, s, 0, rz, -ry, 0, rz, -ry);
+    this.k01 += inertiaForm(B, s, 0, rz, -ry, -rz, 0, rx);
+    this.k02 += inertiaForm(B, s, 0, rz, -ry, ry, -rx, 0);
+    this.k11 += inertiaForm(B, s, -rz, 0, rx, -rz, 0, rx);
+    this.k12 += inertiaForm(B, s, -rz, 0, rx, ry, -rx, 0);
+    this.k22 += inertiaForm(B, s, ry, -rx, 0, ry, -rx, 0);
+  }
+
+  /** |C| from the last `update`. */
+  errorLength(): number {
+    return Math.sqrt(this.cx * this.cx + this.cy * this.cy + this.cz * this.cz);
+  }
+
+  warmStart(B: SolverBodies, ia: number, ib: number): void {
+    rotateBySlot(this.ra, B, ia, this.localA);
+    rotateBySlot(this.rb, B, ib, this.localB);
+    applyLinearImpulse(B, ia, ib, this.ra, this.rb, this.lx, this.ly, this.lz);
+  }
+
+  solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    this.update(B, ia, ib);
+    const ra = this.ra, rb = this.rb;
+    const dvx = B.vx[ib]! + (B.wy[ib]! * rb.z - B.wz[ib]! * rb.y) - B.vx[ia]! - (B.wy[ia]! * ra.z - B.wz[ia]! * ra.y);
+    const dvy = B.vy[ib]! + (B.wz[ib]! * rb.x - B.wx[ib]! * rb.z) - B.vy[ia]! - (B.wz[ia]! * ra.x - B.wx[ia]! * ra.z);
+    const dvz = B.vz[ib]! + (B.wx[ib]! * rb.y - B.wy[ib]! * rb.x) - B.vz[ia]! - (B.wx[ia]! * ra.y - B.wy[ia]! * ra.x);
+    let bx = ctx.biasRate * this.cx, by = ctx.biasRate * this.cy, bz = ctx.biasRate * this.cz;
+    if (ctx.mode === MODE_BAUMGARTE) {
+      const len = Math.sqrt(bx * bx + by * by + bz * bz);
+      if (len > ctx.maxCorrectionVelocity) {
+        const s = ctx.maxCorrectionVelocity / len;
+        bx *= s; by *= s; bz *= s;
+      }
+    }
+    const x = solveSymmetric3(this.x, this.k00, this.k01, this.k02, this.k11, this.k12, this.k22, dvx + bx, dvy + by, dvz + bz);
+    const ms = ctx.massScale, is = ctx.impulseScale;
+    const px = -ms * x.x - is * this.lx;
+    const py = -ms * x.y - is * this.ly;
+    const pz = -ms * x.z - is * this.lz;
+    this.lx += px; this.ly += py; this.lz += pz;
+    applyLinearImpulse(B, ia, ib, ra, rb, px, py, pz);
+  }
+
+  /** NGS: P = −K⁻¹ C applied to the poses. Returns |C| before the correction. */
+  solvePosition(B: SolverBodies, ia: number, ib: number): number {
+    this.update(B, ia, ib);
+    const err = this.errorLength();
+    if (err === 0) return 0;
+    const x = solveSymmetric3(this.x, this.k00, this.k01, this.k02, this.k11, this.k12, this.k22, this.cx, this.cy, this.cz);
+    moveLinear(B, ia, ib, this.ra, this.rb, -x.x, -x.y, -x.z);
+    return err;
+  }
+}
+
+// ------------------------------------------------------------ scalar angular row
+
+/**
+ * One angular row along a world unit axis a (set by the owning joint before
+ * each call): Ċ = a·(ω_B − ω_A), effective mass 1 / (a·(I_A⁻¹ + I_B⁻¹)·a).
+ * Used as a one-sided limit (C ≥ 0, λ ≥ 0), as a motor (Ċ = speed, |λ| ≤
+ * maxTorque·h) and as a bilateral lock.
+ */
+export class AngularRow {
+  impulse = 0;
+  ax = 1; ay = 0; az = 0;
+
+  setAxis(x: number, y: number, z: number): void {
+    this.ax = x; this.ay = y; this.az = z;
+  }
+
+  warmStart(B: SolverBodies, ia: number, ib: number): void {
+    const l = this.impulse;
+    if (l !== 0) applyAngularImpulse(B, ia, ib, l * this.ax, l * this.ay, l * this.az);
+  }
+
+  private relativeSpeed(B: SolverBodies, ia: number, ib: number): number {
+    return this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!);
+  }
+
+  /**
+   * Limit C ≥ 0 with Ċ = a·(ω_B − ω_A). When C > 0 the row is speculative: it
+   * lets the gap close within this (sub)step and no further (target −C/h, rigid);
+   * when violated it pushes back with the step's bias (Box2D v3 limit rows).
+   */
+  solveLimit(B: SolverBodies, ia: number, ib: number, C: number, ctx: JointStepContext): void {
+    const m = angularMass(B, ia, ib, this.ax, this.ay, this.az);
+    if (m === 0) return;
+    let bias = 0, ms = 1, is = 0;
+    if (C > 0) {
+      bias = C * ctx.invH;
+    } else {
+      bias = ctx.biasRate * C;
+      if (ctx.mode === MODE_BAUMGARTE && bias < -ctx.maxCorrectionVelocity) bias = -ctx.maxCorrectionVelocity;
+      ms = ctx.massScale; is = ctx.impulseScale;
+    }
+    const cdot = this.relativeSpeed(B, ia, ib);
+    const old = this.impulse;
+    let l = old - ms * m * (cdot + bias) - is * old;
+    if (l < 0) l = 0;
+    this.impulse = l;
+    const d = l - old;
+    applyAngularImpulse(B, ia, ib, d * this.ax, d * this.ay, d * this.az);
+  }
+
+  /** Motor: drives Ċ to `speed` with |λ| ≤ maxImpulse (maxTorque·h). */
+  solveMotor(B: SolverBodies, ia: number, ib: number, speed: number, maxImpulse: number): void {
+    const m = angularMass(B, ia, ib, this.ax, this.ay, this.az);
+    if (m === 0) return;
+    const cdot = this.relativeSpeed(B, ia, ib) - speed;
+    const old = this.impulse;
+    let l = old - m * cdot;
+    l = l > maxImpulse ? maxImpulse : l < -maxImpulse ? -maxImpulse : l;
+    this.impulse = l;
+    const d = l - old;
+    applyAngularImpulse(B, ia, ib, d * this.ax, d * this.ay, d * this.az);
+  }
+
+  /** NGS on a violated limit (C < 0): rotate by −C/K about the axis. Returns max(−C, 0). */
+  solvePositionLimit(B: SolverBodies, ia: number, ib: number, C: number): number {
+    if (C >= 0) return 0;
+    const m = angularMass(B, ia, ib, this.ax, this.ay, this.az);
+    const l = -C * m;
+    moveAngular(B, ia, ib, l * this.ax, l * this.ay, l * this.az);
+    return -C;
+  }
+}
+
+// ------------------------------------------------------------ 2-row angular lock (hinge)
+
+/**
+ * Keeps B's hinge axis on A's: two angular rows along t1, t2 ⊥ a_A with
+ *   C_i = t_i·(a_A × a_B)   (for a small relative rotation θ, a_A × a_B ≈ θ⊥)
+ *   Ċ_i = t_i·(ω_B − ω_A)
+ * solved as a 2×2 block K = T (I_A⁻¹ + I_B⁻¹) Tᵀ: capsule limbs have very
+ * different moments about t1 and t2, which two scalar rows would fight over.
+ */
+export class AngularLock2 {
+  l1 = 0; l2 = 0;
+  t1x = 0; t1y = 0; t1z = 0;
+  t2x = 0; t2y = 0; t2z = 0;
+  c1 = 0; c2 = 0;
+
+  /**
+   * Basis t1, t2 = frame A's Y and Z axes (they turn with A, so the
+   * accumulated impulses stay meaningful for warm starting), a = frame A's X,
+   * b = B's hinge axis (unit, world).
+   */
+  update(fa: Readonly<Quat>, bx: number, by: number, bz: number): void {
+    frameAxisY(tmpT, fa);
+    this.t1x = tmpT.x; this.t1y = tmpT.y; this.t1z = tmpT.z;
+    frameAxisZ(tmpT, fa);
+    this.t2x = tmpT.x; this.t2y = tmpT.y; this.t2z = tmpT.z;
+    const a = frameAxisX(tmpT, fa);
+    const ax = a.x, ay = a.y, az = a.z;
+    const ex = ay * bz - az * by, ey = az * bx - ax * bz, ez = ax * by - ay * bx;
+    this.c1 = ex * this.t1x + ey * this.t1y + ez * this.t1z;
+    this.c2 = ex * this.t2x + ey * this.t2y + ez * this.t2z;
+  }
+
+  warmStart(B: SolverBodies, ia: number, ib: number): void {
+    const l1 = this.l1, l2 = this.l2;
+    applyAngularImpulse(B, ia, ib, l1 * this.t1x + l2 * this.t2x, l1 * this.t1y + l2 * this.t2y, l1 * this.t1z + l2 * this.t2z);
+  }
+
+  private mass(B: SolverBodies, ia: number, ib: number, out: Vec3): void {
+    const a11 = inertiaForm(B, ia, this.t1x, this.t1y, this.t1z, this.t1x, this.t1y, this.t1z) + inertiaForm(B, ib, this.t1x, this.t1y, this.t1z, this.t1x, this.t1y, this.t1z);
+    const a12 = inertiaForm(B, ia, this.t1x, this.t1y, this.t1z, this.t2x, this.t2y, this.t2z) + inertiaForm(B, ib, this.t1x, this.t1y, this.t1z, this.t2x, this.t2y, this.t2z);
+    const a22 = inertiaForm(B, ia, this.t2x, this.t2y, this.t2z, this.t2x, this.t2y, this.t2z) + inertiaForm(B, ib, this.t2x, this.t2y, this.t2z, this.t2x, this.t2y, this.t2z);
+    out.x = a11; out.y = a12; out.z = a22;
+  }
+
+  private readonly k: Vec3 = { x: 0, y: 0, z: 0 };
+
+  /** λ = −K⁻¹ b for the 2×2 K in `k` (x = a11, y = a12, z = a22); writes into r1, r2. */
+  private solve2(b1: number, b2: number): boolean {
+    const k = this.k;
+    const det = k.x * k.z - k.y * k.y;
+    if (!(Math.abs(det) > 1e-30)) return false;
+    const inv = 1 / det;
+    this.r1 = -(k.z * b1 - k.y * b2) * inv;
+    this.r2 = -(k.x * b2 - k.y * b1) * inv;
+    return true;
+  }
+  private r1 = 0; private r2 = 0;
+
+  solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    this.mass(B, ia, ib, this.k);
+    const dwx = B.wx[ib]! - B.wx[ia]!, dwy = B.wy[ib]! - B.wy[ia]!, dwz = B.wz[ib]! - B.wz[ia]!;
+    let b1 = dwx * this.t1x + dwy * this.t1y + dwz * this.t1z + ctx.biasRate * this.c1;
+    let b2 = dwx * this.t2x + dwy * this.t2y + dwz * this.t2z + ctx.biasRate * this.c2;
+    if (ctx.mode === MODE_BAUMGARTE) {
+      const cap = ctx.maxCorrectionVelocity;
+      b1 = Math.max(-cap, Math.min(cap, b1));
+      b2 = Math.max(-cap, Math.min(cap, b2));
+    }
+    if (!this.solve2(b1, b2)) return;
+    const d1 = ctx.massScale * this.r1 - ctx.impulseScale * this.l1;
+    const d2 = ctx.massScale * this.r2 - ctx.impulseScale * this.l2;
+    this.l1 += d1; this.l2 += d2;
+    applyAngularImpulse(B, ia, ib, d1 * this.t1x + d2 * this.t2x, d1 * this.t1y + d2 * this.t2y, d1 * this.t1z + d2 * this.t2z);
+  }
+
+  /** NGS: rotate by −K⁻¹C. Returns |C| (rad). */
+  solvePosition(B: SolverBodies, ia: number, ib: number): number {
+    const err = Math.sqrt(this.c1 * this.c1 + this.c2 * this.c2);
+    this.mass(B, ia, ib, this.k);
+    if (!this.solve2(this.c1, this.c2)) return err;
+    const d1 = this.r1, d2 = this.r2;
+    moveAngular(B, ia, ib, d1 * this.t1x + d2 * this.t2x, d1 * this.t1y + d2 * this.t2y, d1 * this.t1z + d2 * this.t2z);
+    return err;
+  }
+}
+
+const tmpT: Vec3 = { x: 0, y: 0, z: 0 };
+
+// ------------------------------------------------------------ 3-row angular lock (fixed)
+
+/**
+ * Locks the relative rotation: with q = conj(Q_A)·Q_B (frames, w ≥ 0) the
+ * error is the rotation vector C ≈ 2 Q_A·q.xyz in world space (small angle),
+ * Ċ = ω_B − ω_A, K = I_A⁻¹ + I_B⁻¹ (3×3 block).
+ */
+export class AngularLock3 {
+  lx = 0; ly = 0; lz = 0;
+  cx = 0; cy = 0; cz = 0;
+  private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
+
+  warmStart(B: SolverBodies, ia: number, ib: number): void {
+    applyAngularImpulse(B, ia, ib, this.lx, this.ly, this.lz);
+  }
+
+  private solveK(B: SolverBodies, ia: number, ib: number, bx: number, by: number, bz: number): Vec3 {
+    return solveSymmetric3(this.x,
+      B.ixx[ia]! + B.ixx[ib]!, B.ixy[ia]! + B.ixy[ib]!, B.ixz[ia]! + B.ixz[ib]!,
+      B.iyy[ia]! + B.iyy[ib]!, B.iyz[ia]! + B.iyz[ib]!, B.izz[ia]! + B.izz[ib]!, bx, by, bz);
+  }
+
+  solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    let bx = ctx.biasRate * this.cx, by = ctx.biasRate * this.cy, bz = ctx.biasRate * this.cz;
+    if (ctx.mode === MODE_BAUMGARTE) {
+      const cap = ctx.maxCorrectionVelocity;
+      bx = Math.max(-cap, Math.min(cap, bx)); by = Math.max(-cap, Math.min(cap, by)); bz = Math.max(-cap, Math.min(cap, bz));
+    }
+    const x = this.solveK(B, ia, ib, B.wx[ib]! - B.wx[ia]! + bx, B.wy[ib]! - B.wy[ia]! + by, B.wz[ib]! - B.wz[ia]! + bz);
+    const dx = -ctx.massScale * x.x - ctx.impulseScale * this.lx;
+    const dy = -ctx.massScale * x.y - ctx.impulseScale * this.ly;
+    const dz = -ctx.massScale * x.z - ctx.impulseScale * this.lz;
+    this.lx += dx; this.ly += dy; this.lz += dz;
+    applyAngularImpulse(B, ia, ib, dx, dy, dz);
+  }
+
+  solvePosition(B: SolverBodies, ia: number, ib: number): number {
+    const err = Math.sqrt(this.cx * this.cx + this.cy * this.cy + this.cz * this.cz);
+    const x = this.solveK(B, ia, ib, this.cx, this.cy, this.cz);
+    moveAngular(B, ia, ib, -x.x, -x.y, -x.z);
+    return err;
+  }
+}
+
+// ------------------------------------------------------------ scalar linear row (distance)
+
+/**
+ * One linear row along a world unit n at anchors r_A, r_B (set by the joint):
+ * Ċ = n·(v_B + ω_B×r_B − v_A − ω_A×r_A).
+ */
+export class LinearRow {
+  impulse = 0;
+
+  warmStart(B: SolverBodies, ia: number, ib: number, ra: Vec3, rb: Vec3, nx: number, ny: number, nz: number): void {
+    const l = this.impulse;
+    if (l !== 0) applyLinearImpulse(B, ia, ib, ra, rb, l * nx, l * ny, l * nz);
+  }
+
+  /**
+   * Generic scalar row: λ_new = clamp(λ − s_m m (Ċ + bias) − s_i λ, lo, hi).
+   */
+  solve(B: SolverBodies, ia: number, ib: number, ra: Vec3, rb: Vec3, nx: number, ny: number, nz: number,
+    bias: number, massScale: number, impulseScale: number, lo: number, hi: number): void {
+    const m = linearMass(B, ia, ib, ra, rb, nx, ny, nz);
+    if (m === 0) return;
+    const dvx = B.vx[ib]! + (B.wy[ib]! * rb.z - B.wz[ib]! * rb.y) - B.vx[ia]! - (B.wy[ia]! * ra.z - B.wz[ia]! * ra.y);
+    const dvy = B.vy[ib]! + (B.wz[ib]! * rb.x - B.wx[ib]! * rb.z) - B.vy[ia]! - (B.wz[ia]! * ra.x - B.wx[ia]! * ra.z);
+    const dvz = B.vz[ib]! + (B.wx[ib]! * rb.y - B.wy[ib]! * rb.x) - B.vz[ia]! - (B.wx[ia]! * ra.y - B.wy[ia]! * ra.x);
+    const cdot = dvx * nx + dvy * ny + dvz * nz;
+    const old = this.impulse;
+    let l = old - massScale * m * (cdot + bias) - impulseScale * old;
+    l = l > hi ? hi : l < lo ? lo : l;
+    this.impulse = l;
+    const d = l - old;
+    applyLinearImpulse(B, ia, ib, ra, rb, d * nx, d * ny, d * nz);
+  }
+}
