@@ -45,6 +45,8 @@ export interface CharacterSettings {
   maxSlopeDegrees: number;
   /** Highest ledge climbed by walking into it, metres ≥ 0. Default 0.3 (Jolt's stair walk 0.4, Rapier's autostep 0.25–0.5). */
   stepHeight: number;
+  /** Smallest horizontal move tried when stepping up, metres ≥ 0. Default 0.1. */
+  minStepForward: number;
   /** Largest drop the character stays glued to the ground over while grounded, metres ≥ 0. Default 0.3 (Jolt stick-to-floor 0.5, Rapier snap 0.2). */
   snapDistance: number;
   /** Gap kept between the capsule and geometry, metres ≥ 0. Default 0.01 (Rapier offset 0.01, Jolt padding 0.02). */
@@ -83,7 +85,7 @@ export interface CharacterControllerOptions extends Partial<CharacterSettings> {
 }
 
 const DEFAULT_SETTINGS: Readonly<CharacterSettings> = {
-  maxSlopeDegrees: 45, stepHeight: 0.3, snapDistance: 0.3, skinWidth: 0.01, maxIterations: 32, maxSweeps: 5,
+  maxSlopeDegrees: 45, stepHeight: 0.3, minStepForward: 0.1, snapDistance: 0.3, skinWidth: 0.01, maxIterations: 32, maxSweeps: 5,
   tolerance: 1e-4, slop: 0.002, gatherDistance: 0.05, collisionMask: 0xffffffff, pushStrength: 100, characterMass: 80,
 };
 
@@ -138,7 +140,7 @@ class PlaneSet {
 }
 
 const SETTING_FIELDS: readonly (keyof CharacterSettings)[] = [
-  'maxSlopeDegrees', 'stepHeight', 'snapDistance', 'skinWidth', 'maxIterations', 'maxSweeps', 'tolerance', 'slop',
+  'maxSlopeDegrees', 'stepHeight', 'minStepForward', 'snapDistance', 'skinWidth', 'maxIterations', 'maxSweeps', 'tolerance', 'slop',
   'gatherDistance', 'collisionMask', 'pushStrength', 'characterMass',
 ];
 
@@ -594,8 +596,15 @@ export class CharacterController {
     const set = this.setB;
     this.gather(set, raised, softLimit);
     // horizontal part of the displacement from the raised position
+    // Move at least minStepForward: a walker whose speed was clipped by the
+    // riser asks for ~1 cm, which leaves the step's nose beside the capsule
+    // instead of under it (Jolt tests stairs 0.15 m ahead for the same reason).
     const hd = this.stepDisp;
     hd.x = displacement.x - du * up.x; hd.y = displacement.y - du * up.y; hd.z = displacement.z - du * up.z;
+    const hl = Math.sqrt(hd.x * hd.x + hd.y * hd.y + hd.z * hd.z);
+    if (hl < s.minStepForward) {
+      hd.x = h.x * s.minStepForward; hd.y = h.y * s.minStepForward; hd.z = h.z * s.minStepForward;
+    }
     const stepMoved = this.stepMoved;
     this.solveMove(set, raised, hd, stepMoved);
     // settle down onto the step
@@ -603,9 +612,18 @@ export class CharacterController {
     dir.x = -up.x * down; dir.y = -up.y * down; dir.z = -up.z * down;
     const hit = this.world.shapeCast(this.shape, stepMoved, this.rotation, dir, this.castOptions);
     if (hit === null) return false;
-    if (!this.isWalkable(hit, stepMoved)) return false;
+    // Landing on a step's nose must be under the capsule (contact normal within 60° of up).
+    if (!this.isWalkable(hit, stepMoved, 0.5)) return false;
+    // A step: the new support point lies above the feet at the start by
+    // (0, stepHeight] (not the same floor, not a higher ledge whose nose only
+    // touches the capsule's side).
+    const feet = this.halfHeightValue + this.radiusValue;
+    const supportRise = (hit.point.x - start.x) * up.x + (hit.point.y - start.y) * up.y + (hit.point.z - start.z) * up.z + feet;
+    if (supportRise < 0.005 || supportRise > s.stepHeight + s.skinWidth) return false;
     const drop = Math.max(0, hit.fraction * down - s.skinWidth);
     const lx = stepMoved.x - up.x * drop, ly = stepMoved.y - up.y * drop, lz = stepMoved.z - up.z * drop;
+    // The raised move may have slid up a slope: never climb more than stepHeight.
+    if ((lx - start.x) * up.x + (ly - start.y) * up.y + (lz - start.z) * up.z > s.stepHeight + s.skinWidth) return false;
     const progressStep = (lx - start.x) * h.x + (ly - start.y) * h.y + (lz - start.z) * h.z;
     const progressPlain = (moved.x - start.x) * h.x + (moved.y - start.y) * h.y + (moved.z - start.z) * h.z;
     if (progressStep < progressPlain + 1e-3) return false;
@@ -616,9 +634,10 @@ export class CharacterController {
   /**
    * Ground under a cast hit: walkable by its normal, or an edge (a step's
    * nose) with walkable ground right beside the contact point on either side
-   * (rays down just inside and just outside the contact, horizontally).
+   * (rays down just inside and just outside the contact, horizontally), if
+   * the contact normal's up component is at least `minEdgeUp`.
    */
-  private isWalkable(hit: ShapeCastHit, centre: Readonly<Vec3>): boolean {
+  private isWalkable(hit: ShapeCastHit, centre: Readonly<Vec3>, minEdgeUp: number): boolean {
     const up = this.up;
     const n = hit.normal;
     const nu = n.x * up.x + n.y * up.y + n.z * up.z;
@@ -627,6 +646,8 @@ export class CharacterController {
       gn.x = n.x; gn.y = n.y; gn.z = n.z;
       return true;
     }
+    // An edge touching the capsule's side (nu ≈ 0) is a wall, not a support.
+    if (nu < minEdgeUp) return false;
     // horizontal direction from the capsule axis to the contact point
     const p = hit.point;
     let ox = p.x - centre.x, oy = p.y - centre.y, oz = p.z - centre.z;
@@ -642,7 +663,8 @@ export class CharacterController {
       from.x = p.x + ox * k + up.x * EDGE_PROBE_OFFSET; from.y = p.y + oy * k + up.y * EDGE_PROBE_OFFSET; from.z = p.z + oz * k + up.z * EDGE_PROBE_OFFSET;
       to.x = from.x - up.x * 3 * EDGE_PROBE_OFFSET; to.y = from.y - up.y * 3 * EDGE_PROBE_OFFSET; to.z = from.z - up.z * 3 * EDGE_PROBE_OFFSET;
       const ray = this.world.raycast(from, to, this.rayOptions);
-      if (ray === null) continue;
+      // A start inside geometry (distance 0) says nothing about the surface beside the edge.
+      if (ray === null || ray.distance < 1e-4) continue;
       const rn = ray.normal;
       if (rn.x * up.x + rn.y * up.y + rn.z * up.z >= this.cosMaxSlope) {
         gn.x = rn.x; gn.y = rn.y; gn.z = rn.z;
@@ -657,8 +679,11 @@ export class CharacterController {
     const s = this.settings;
     const r = this.result;
     const up = this.up;
+    // Touching means a gap ≤ skin + 2 slop along the surface normal; straight
+    // down that is gap / (n · up), so probe far enough for slopes up to ~70°.
     const contact = s.skinWidth + 2 * s.slop;
-    const len = snap ? Math.max(s.snapDistance, contact) : contact;
+    const reach = contact / 0.34;
+    const len = snap ? Math.max(s.snapDistance, reach) : reach;
     const dir = this.castDir;
     dir.x = -up.x * len; dir.y = -up.y * len; dir.z = -up.z * len;
     r.grounded = false;
@@ -671,9 +696,11 @@ export class CharacterController {
       return;
     }
     const dist = hit.fraction * len;
-    const walkable = this.isWalkable(hit, p);
+    const walkable = this.isWalkable(hit, p, 0.05);
+    const hnu = hit.normal.x * up.x + hit.normal.y * up.y + hit.normal.z * up.z;
+    const gap = dist * Math.max(hnu, 0.34);
     if (!walkable) {
-      if (dist <= contact) {
+      if (gap <= contact) {
         r.sliding = true;
         r.groundNormal.x = hit.normal.x; r.groundNormal.y = hit.normal.y; r.groundNormal.z = hit.normal.z;
       } else {
@@ -681,8 +708,11 @@ export class CharacterController {
       }
       return;
     }
-    if (dist > contact) {
-      if (!snap) return;
+    if (gap > contact) {
+      if (!snap) {
+        r.groundNormal.x = up.x; r.groundNormal.y = up.y; r.groundNormal.z = up.z;
+        return;
+      }
       const drop = dist - s.skinWidth;
       p.x -= up.x * drop; p.y -= up.y * drop; p.z -= up.z * drop;
       r.snapped = true;

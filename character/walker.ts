@@ -138,7 +138,8 @@ export class Walker {
     let vu = v.x * up.x + v.y * up.y + v.z * up.z;
     let hx = v.x - vu * up.x, hy = v.y - vu * up.y, hz = v.z - vu * up.z;
     // Accelerate towards the wish velocity, the change bounded by a·dt.
-    const a = (wasGrounded ? s.acceleration : s.airAcceleration) * dt;
+    // In the air, no input means no control (air control is not air drag).
+    const a = (wasGrounded ? s.acceleration : wl > 1e-9 ? s.airAcceleration : 0) * dt;
     let ex = wx - hx, ey = wy - hy, ez = wz - hz;
     const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
     if (el > a) { const k = a / el; ex *= k; ey *= k; ez *= k; }
