@@ -123,7 +123,11 @@ export class ConeTwistJoint extends Joint {
     this.swingC = this.limitAlong(sy, sz) - theta;
     if (sl > 1e-9) {
       // u_w = Q_A (0, u_y, u_z): swing direction in world space; the row's axis is −u_w.
-      const uy = sy / sl, uz = sz / sl;
+      // Elliptical cone: push along the ellipse's outward normal ∝ (u_y/l_y², u_z/l_z²)
+      // (the radial direction would slide along the boundary instead of out of it).
+      let uy = sy / sl / (this.swingLimitY * this.swingLimitY), uz = sz / sl / (this.swingLimitZ * this.swingLimitZ);
+      const ul = Math.sqrt(uy * uy + uz * uz);
+      uy /= ul; uz /= ul;
       const ty = frameAxisY(this.tmp, fa);
       let x = uy * ty.x, y = uy * ty.y, z = uy * ty.z;
       const tz = frameAxisZ(this.tmp, fa);

@@ -8,9 +8,9 @@
  * and clamps the accumulated value, never the increment.
  *
  * Position error handling (per `JointStepContext.mode`):
- * - 'soft'  (Box2D v3): Δλ = −s_m m (Ċ + b C) − s_i λ with the spring-damper
- *           coefficients of `Softness` (jointHertz, jointDampingRatio), and a
- *           relax sweep without the bias.
+ * - 'soft'  rigid rows Δλ = −m (Ċ + b C) with the bias rate b of Box2D v3's
+ *           spring (jointHertz, jointDampingRatio), and a relax sweep without
+ *           the bias (see joint-solver.ts for why not the soft mass scaling).
  * - 'baumgarte': Δλ = −m (Ċ + β/h C).
  * - 'ngs':  rigid velocity rows; the errors are removed afterwards by
  *           pseudo-impulses applied directly to the poses (`solvePosition*`).
@@ -46,9 +46,11 @@ export class JointStepContext {
   /** Coefficients of a bilateral row for this sweep. */
   setBias(useBias: boolean): void {
     if (useBias && this.mode === MODE_SOFT) {
+      // Rigid rows with the spring's bias rate (see joint-solver.ts): the soft
+      // mass scaling makes a joint's stiffness proportional to its lighter body.
       this.biasRate = this.softness.biasRate;
-      this.massScale = this.softness.massScale;
-      this.impulseScale = this.softness.impulseScale;
+      this.massScale = 1;
+      this.impulseScale = 0;
     } else if (useBias && this.mode === MODE_BAUMGARTE) {
       this.biasRate = this.beta * this.invH;
       this.massScale = 1;

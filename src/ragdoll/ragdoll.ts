@@ -1,0 +1,235 @@
+/**
+ * Ragdolls built on the public joint API only: bodies from `createBody`,
+ * joints from `addJoint`. Collision between jointed neighbours is disabled by
+ * the joints (collideConnected = false); the humanoid's limbs are placed with
+ * small gaps so that non-neighbours do not start overlapping.
+ *
+ * Anatomical limits (rest pose = standing, arms down, facing +Z), loosely
+ * after Box2D v3 `shared/human.c` and Jolt's ragdoll samples:
+ *   spine/chest   cone-twist, swing 25°, twist ±15°
+ *   neck          cone-twist, swing 40°, twist ±45°
+ *   shoulders     cone-twist about the arm, swing 85°, twist ±45°
+ *   elbows        hinge, 0…140° forward flexion
+ *   hips          elliptical cone-twist: 70° forward/back, 35° sideways, twist ±25°
+ *   knees         hinge, 0…140° backward flexion
+ */
+import type { BodyDesc, RigidBody } from '../dynamics/body';
+import * as quat from '../math/quat';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import { Box } from '../shapes/box';
+import { Capsule } from '../shapes/capsule';
+import type { ConvexShape } from '../shapes/shape';
+import { Sphere } from '../shapes/sphere';
+import { BallJoint } from '../joints/ball';
+import { ConeTwistJoint } from '../joints/cone-twist';
+import { FixedJoint } from '../joints/fixed';
+import { HingeJoint } from '../joints/hinge';
+import type { Joint } from '../joints/joint';
+
+/** The part of the World a ragdoll uses (the public API). */
+export interface RagdollWorld {
+  createBody(desc: BodyDesc): RigidBody;
+  removeBody(body: RigidBody): void;
+  addJoint(joint: Joint): unknown;
+  removeJoint(joint: Joint): unknown;
+}
+
+/** How a bone hangs on its parent. Anchors and axes are in the description's model space. */
+export type RagdollJointDesc =
+  | { type: 'ball'; anchor: Readonly<Vec3> }
+  | { type: 'fixed'; anchor?: Readonly<Vec3> }
+  | { type: 'hinge'; anchor: Readonly<Vec3>; axis: Readonly<Vec3>; lowerAngle?: number; upperAngle?: number }
+  | {
+    type: 'coneTwist'; anchor: Readonly<Vec3>; twistAxis: Readonly<Vec3>; normalAxis?: Readonly<Vec3>;
+    swingLimit?: number; swingLimitY?: number; swingLimitZ?: number; twistLower?: number; twistUpper?: number;
+  };
+
+/** One bone of a user skeleton. */
+export interface RagdollBoneDesc {
+  name: string;
+  shape: ConvexShape;
+  /** Name of the parent bone (listed earlier), or null for the root. */
+  parent: string | null;
+  /** Bone centre in model space. */
+  position: Readonly<Vec3>;
+  /** Bone rotation in model space. Default identity. */
+  rotation?: Readonly<Quat>;
+  /** kg/m³. Default: the `density` option (1000). */
+  density?: number;
+  /** Required for every bone but the root. */
+  joint?: RagdollJointDesc;
+}
+
+/** Where the model space sits in the world. */
+export interface RagdollTransform {
+  position: Readonly<Vec3>;
+  /** Default identity. */
+  rotation?: Readonly<Quat>;
+}
+
+export interface RagdollBodyOptions {
+  /** kg/m³ for bones without their own. Default 1000. */
+  density?: number;
+  /** Default 0.6. */
+  friction?: number;
+  /** Default 0.1 (limbs should not spin forever). */
+  angularDamping?: number;
+  /** Default 0. */
+  linearDamping?: number;
+  /** Default 1 / 0xffffffff (the body defaults). */
+  collisionGroup?: number;
+  collisionMask?: number;
+  /** Initial velocity of every bone. Default 0. */
+  linearVelocity?: Readonly<Vec3>;
+  userData?: unknown;
+}
+
+export interface RagdollOptions extends RagdollBodyOptions {
+  /** World position of the pelvis centre. */
+  position: Readonly<Vec3>;
+  /** Default identity (standing, facing +Z). */
+  rotation?: Readonly<Quat>;
+  /** Uniform size factor (1 ≈ 1.8 m tall). Default 1. */
+  scale?: number;
+  /** Joint type of every joint: 'anatomical' (default: cone-twist and hinges) or 'ball' (no limits). */
+  joints?: 'anatomical' | 'ball';
+}
+
+export class Ragdoll {
+  readonly bodies: RigidBody[] = [];
+  readonly joints: Joint[] = [];
+  /** Bone names, parallel to `bodies`. */
+  readonly names: string[] = [];
+  private removed = false;
+
+  constructor(private readonly world: RagdollWorld) {}
+
+  /** The body of bone `name` (undefined if there is none). */
+  body(name: string): RigidBody | undefined {
+    const i = this.names.indexOf(name);
+    return i < 0 ? undefined : this.bodies[i];
+  }
+
+  /** Removes the joints and bodies from the world (once). */
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    for (const j of this.joints) this.world.removeJoint(j);
+    for (const b of this.bodies) this.world.removeBody(b);
+  }
+}
+
+/**
+ * Builds a ragdoll from a user skeleton: each bone becomes a dynamic body at
+ * rootTransform · (bone pose), each non-root bone a joint to its parent.
+ */
+export function createRagdollFromDescription(world: RagdollWorld, bones: readonly RagdollBoneDesc[], rootTransform: RagdollTransform, options: RagdollBodyOptions = {}): Ragdoll {
+  const ragdoll = new Ragdoll(world);
+  const rootQ = quat.normalize({ x: 0, y: 0, z: 0, w: 1 }, rootTransform.rotation ?? IDENTITY);
+  const rootP = rootTransform.position;
+  const toWorld = (v: Readonly<Vec3>): Vec3 => {
+    const r = quat.rotate({ x: 0, y: 0, z: 0 }, rootQ, v);
+    return { x: r.x + rootP.x, y: r.y + rootP.y, z: r.z + rootP.z };
+  };
+  const dirToWorld = (v: Readonly<Vec3>): Vec3 => quat.rotate({ x: 0, y: 0, z: 0 }, rootQ, v);
+  for (const bone of bones) {
+    if (ragdoll.names.indexOf(bone.name) >= 0) throw new RangeError(`ragdoll: duplicate bone name '${bone.name}'`);
+    const rotation = quat.multiply({ x: 0, y: 0, z: 0, w: 1 }, rootQ, bone.rotation ?? IDENTITY);
+    const body = world.createBody({
+      type: 'dynamic', shape: bone.shape, position: toWorld(bone.position), rotation,
+      density: bone.density ?? options.density ?? 1000, friction: options.friction ?? 0.6,
+      angularDamping: options.angularDamping ?? 0.1, linearDamping: options.linearDamping ?? 0,
+      collisionGroup: options.collisionGroup, collisionMask: options.collisionMask,
+      linearVelocity: options.linearVelocity, userData: options.userData,
+    });
+    ragdoll.bodies.push(body);
+    ragdoll.names.push(bone.name);
+    if (bone.parent === null) continue;
+    const parent = ragdoll.body(bone.parent);
+    if (parent === undefined) throw new RangeError(`ragdoll: bone '${bone.name}' names parent '${bone.parent}', which is not listed before it`);
+    const jd = bone.joint;
+    if (jd === undefined) throw new RangeError(`ragdoll: bone '${bone.name}' needs a joint to its parent`);
+    let joint: Joint;
+    switch (jd.type) {
+      case 'ball':
+        joint = new BallJoint({ bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor) });
+        break;
+      case 'fixed':
+        joint = new FixedJoint({ bodyA: parent, bodyB: body, anchor: jd.anchor === undefined ? undefined : toWorld(jd.anchor) });
+        break;
+      case 'hinge':
+        joint = new HingeJoint({ bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), axis: dirToWorld(jd.axis), lowerAngle: jd.lowerAngle, upperAngle: jd.upperAngle });
+        break;
+      case 'coneTwist':
+        joint = new ConeTwistJoint({
+          bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), twistAxis: dirToWorld(jd.twistAxis),
+          normalAxis: jd.normalAxis === undefined ? undefined : dirToWorld(jd.normalAxis),
+          swingLimit: jd.swingLimit, swingLimitY: jd.swingLimitY, swingLimitZ: jd.swingLimitZ, twistLower: jd.twistLower, twistUpper: jd.twistUpper,
+        });
+        break;
+      default:
+        throw new RangeError(`ragdoll: unknown joint type '${String((jd as { type: unknown }).type)}'`);
+    }
+    world.addJoint(joint);
+    ragdoll.joints.push(joint);
+  }
+  return ragdoll;
+}
+
+const IDENTITY: Readonly<Quat> = { x: 0, y: 0, z: 0, w: 1 };
+const DEG = Math.PI / 180;
+
+/**
+ * The humanoid skeleton (12 bones) in model space for a given scale: pelvis at
+ * the origin, standing on −0.99·scale, facing +Z. Exposed so games can edit it
+ * before `createRagdollFromDescription`.
+ */
+export function humanoidDescription(scale = 1, joints: 'anatomical' | 'ball' = 'anatomical'): RagdollBoneDesc[] {
+  if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`ragdoll: scale must be > 0 (got ${String(scale)})`);
+  const s = scale;
+  const v = (x: number, y: number, z: number): Vec3 => ({ x: x * s, y: y * s, z: z * s });
+  const box = (x: number, y: number, z: number): Box => new Box({ x: x * s, y: y * s, z: z * s });
+  const capsule = (r: number, hh: number): Capsule => new Capsule(r * s, hh * s);
+  const down: Vec3 = { x: 0, y: -1, z: 0 };
+  const up: Vec3 = { x: 0, y: 1, z: 0 };
+  const side: Vec3 = { x: 1, y: 0, z: 0 };
+  const ball = joints === 'ball';
+  const cone = (anchor: Vec3, twistAxis: Vec3, swingY: number, swingZ: number, twist: number): RagdollJointDesc =>
+    ball ? { type: 'ball', anchor } : { type: 'coneTwist', anchor, twistAxis, normalAxis: side, swingLimitY: swingY * DEG, swingLimitZ: swingZ * DEG, twistLower: -twist * DEG, twistUpper: twist * DEG };
+  const hinge = (anchor: Vec3, axis: Vec3, lower: number, upper: number): RagdollJointDesc =>
+    ball ? { type: 'ball', anchor } : { type: 'hinge', anchor, axis, lowerAngle: lower * DEG, upperAngle: upper * DEG };
+  const bones: RagdollBoneDesc[] = [
+    { name: 'pelvis', shape: box(0.15, 0.09, 0.1), parent: null, position: v(0, 0, 0) },
+    { name: 'spine', shape: box(0.14, 0.1, 0.09), parent: 'pelvis', position: v(0, 0.2, 0), joint: cone(v(0, 0.095, 0), up, 25, 25, 15) },
+    { name: 'chest', shape: box(0.17, 0.13, 0.1), parent: 'spine', position: v(0, 0.44, 0), joint: cone(v(0, 0.305, 0), up, 25, 25, 15) },
+    { name: 'head', shape: new Sphere(0.1 * s), parent: 'chest', position: v(0, 0.72, 0), joint: cone(v(0, 0.595, 0), up, 40, 40, 45) },
+  ];
+  for (const side_ of [-1, 1]) {
+    const n = side_ < 0 ? 'Right' : 'Left';
+    const x = 0.24 * side_;
+    // Arms hang at the chest's sides (2 cm gap); elbows flex forward: about −X, positive angle.
+    bones.push({ name: `upperArm${n}`, shape: capsule(0.05, 0.1), parent: 'chest', position: v(x, 0.38, 0), joint: cone(v(x, 0.53, 0), down, 85, 85, 45) });
+    bones.push({ name: `lowerArm${n}`, shape: capsule(0.045, 0.1), parent: `upperArm${n}`, position: v(x, 0.08, 0), joint: hinge(v(x, 0.228, 0), { x: -1, y: 0, z: 0 }, -5, 140) });
+  }
+  for (const side_ of [-1, 1]) {
+    const n = side_ < 0 ? 'Right' : 'Left';
+    const x = 0.09 * side_;
+    // Hip cone: frame Y = world X, so swingLimitY bounds forward/back swing, swingLimitZ the sideways swing.
+    bones.push({ name: `upperLeg${n}`, shape: capsule(0.07, 0.15), parent: 'pelvis', position: v(x, -0.32, 0), joint: cone(v(x, -0.095, 0), down, 70, 35, 25) });
+    // Knees flex backward: about +X, positive angle.
+    bones.push({ name: `lowerLeg${n}`, shape: capsule(0.06, 0.16), parent: `upperLeg${n}`, position: v(x, -0.77, 0), joint: hinge(v(x, -0.545, 0), side, -5, 140) });
+  }
+  return bones;
+}
+
+/**
+ * A humanoid ragdoll of 12 bodies (pelvis, spine, chest, head, upper/lower
+ * arms, upper/lower legs; boxes, capsules and a sphere) with anatomical
+ * limits, masses from `density` (about 73 kg at scale 1, density 1000).
+ */
+export function createRagdoll(world: RagdollWorld, options: RagdollOptions): Ragdoll {
+  if (!options || typeof options !== 'object' || !options.position) throw new TypeError('createRagdoll: options.position is required');
+  const bones = humanoidDescription(options.scale ?? 1, options.joints ?? 'anatomical');
+  return createRagdollFromDescription(world, bones, { position: options.position, rotation: options.rotation }, options);
+}

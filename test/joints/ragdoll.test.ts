@@ -1,0 +1,107 @@
+/**
+ * Humanoid ragdoll (12 bodies, cone-twist + hinges), 60 Hz, default settings.
+ * Asserted: every joint's anchor separation < 1 cm at every step (dropped from
+ * 3 m onto the ground, onto stairs, thrown down a staircase), no body's lowest
+ * point below −2 cm on flat ground, limits within 2° on flat ground.
+ * NOT yet met (measured, printed): sleeping within 5 s (the bodies settle to
+ * < 0.05 m/s but the island does not fall asleep in the harness), limits
+ * within 2° on stairs (7° on the drop, 19° thrown: the elliptical hip cone).
+ */
+import { describe, expect, it } from 'vitest';
+import { Box, World, type RigidBody } from '../../src/index';
+import type { Aabb } from '../../src/collision/aabb';
+import { ConeTwistJoint } from '../../src/joints/cone-twist';
+import { HingeJoint } from '../../src/joints/hinge';
+import { createRagdoll, type Ragdoll } from '../../src/ragdoll/ragdoll';
+import { jointWorld } from './harness';
+
+const DT = 1 / 60;
+const DEG = Math.PI / 180;
+
+function lowestPoint(bodies: RigidBody[], box: Aabb): number {
+  let y = Infinity;
+  for (const b of bodies) {
+    b.shape.computeAabb(box, b.position, b.rotation);
+    y = Math.min(y, box.min.y);
+  }
+  return y;
+}
+
+function maxSeparation(r: Ragdoll): number {
+  let s = 0;
+  for (const j of r.joints) s = Math.max(s, j.separation);
+  return s;
+}
+
+/** Steps of 0.3 m rise and 0.4 m run going down towards +Z from y = 3; top face of step k at 3 − 0.3 k. */
+function stairs(world: World, count: number): void {
+  for (let k = 0; k < count; k++) {
+    const top = 3 - 0.3 * k;
+    world.createBody({ type: 'static', shape: new Box({ x: 10, y: (top + 1) / 2, z: 0.2 }), position: { x: 0, y: (top - 1) / 2, z: 0.4 * k + 0.2 } });
+  }
+  world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: 3 - 0.3 * count - 0.5, z: 0.4 * count + 20 } });
+}
+
+interface DropResult { sleptAt: number; lowest: number; worstSeparation: number; worstLimitExcess: number }
+
+function run(world: World, ragdoll: Ragdoll, seconds: number, floorOf: (b: RigidBody) => number): DropResult {
+  const box = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } } as Aabb;
+  let sleptAt = Infinity;
+  let lowest = Infinity;
+  let worstSeparation = 0;
+  let worstLimitExcess = -Infinity;
+  for (let i = 0; i < seconds * 60; i++) {
+    world.step(DT);
+    for (const b of ragdoll.bodies) {
+      b.shape.computeAabb(box, b.position, b.rotation);
+      lowest = Math.min(lowest, box.min.y - floorOf(b));
+    }
+    worstSeparation = Math.max(worstSeparation, maxSeparation(ragdoll));
+    for (const j of ragdoll.joints) {
+      if (j instanceof ConeTwistJoint) {
+        worstLimitExcess = Math.max(worstLimitExcess, j.swingAngle - j.swingLimitNow, j.twistAngle - j.twistUpper, j.twistLower - j.twistAngle);
+      } else if (j instanceof HingeJoint) {
+        worstLimitExcess = Math.max(worstLimitExcess, j.angle - j.upperAngle, j.lowerAngle - j.angle);
+      }
+    }
+    if (sleptAt === Infinity && ragdoll.bodies.every((b) => b.isSleeping)) sleptAt = (i + 1) * DT;
+  }
+  void lowestPoint;
+  return { sleptAt, lowest, worstSeparation, worstLimitExcess };
+}
+
+describe('humanoid ragdoll', () => {
+  it('dropped from 3 m onto the ground: joints within 1 cm, limits within 2°, nothing through the floor', () => {
+    const world = new World();
+    world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 } });
+    // Tilted a little so it does not land flat on its feet.
+    const r = createRagdoll(jointWorld(world), { position: { x: 0, y: 4, z: 0 }, rotation: { x: 0.2588, y: 0, z: 0, w: 0.9659 } });
+    expect(r.bodies.length).toBe(12);
+    const res = run(world, r, 5, () => 0);
+    console.log(`ragdoll on ground: asleep at ${res.sleptAt.toFixed(2)} s, lowest ${(res.lowest * 1000).toFixed(1)} mm, worst separation ${(res.worstSeparation * 1000).toFixed(2)} mm, worst limit excess ${(res.worstLimitExcess / DEG).toFixed(2)}°`);
+    expect(res.lowest).toBeGreaterThan(-0.02);
+    expect(res.worstSeparation).toBeLessThan(0.01);
+    expect(res.worstLimitExcess).toBeLessThan(2 * DEG);
+  });
+
+  it('dropped onto stairs: joints within 1 cm', () => {
+    const world = new World();
+    stairs(world, 8);
+    const r = createRagdoll(jointWorld(world), { position: { x: 0, y: 5.5, z: 1.2 }, rotation: { x: 0.3827, y: 0, z: 0, w: 0.9239 } });
+    const res = run(world, r, 5, () => -Infinity);
+    console.log(`ragdoll on stairs: asleep at ${res.sleptAt.toFixed(2)} s, worst separation ${(res.worstSeparation * 1000).toFixed(2)} mm, worst limit excess ${(res.worstLimitExcess / DEG).toFixed(2)}°`);
+    expect(res.worstSeparation).toBeLessThan(0.01);
+  });
+
+  it('thrown down a staircase: joints within 1 cm', () => {
+    const world = new World();
+    stairs(world, 10);
+    const r = createRagdoll(jointWorld(world), { position: { x: 0, y: 5, z: 0.3 }, linearVelocity: { x: 0, y: 0, z: 3 } });
+    // Spin it so that it tumbles.
+    r.body('chest')!.setAngularVelocity({ x: 6, y: 2, z: 0 });
+    const res = run(world, r, 6, () => -Infinity);
+    console.log(`ragdoll down stairs: worst limit excess ${(res.worstLimitExcess / DEG).toFixed(2)}°, worst separation ${(res.worstSeparation * 1000).toFixed(2)} mm, final z ${r.bodies[0]!.position.z.toFixed(2)}`);
+    expect(r.bodies[0]!.position.z).toBeGreaterThan(2); // it did go down the stairs
+    expect(res.worstSeparation).toBeLessThan(0.01);
+  });
+});
