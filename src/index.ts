@@ -21,3 +21,19 @@ export type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldLis
 export { collide } from './collision/narrowphase/dispatch';
 export * as vec3 from './math/vec3';
 export * as quat from './math/quat';
+export { Joint, JointKind, type JointDescBase } from './joints/joint';
+export { BallJoint, type BallJointDesc } from './joints/ball';
+export { HingeJoint, type HingeJointDesc } from './joints/hinge';
+export { ConeTwistJoint, type ConeTwistJointDesc } from './joints/cone-twist';
+export { FixedJoint, type FixedJointDesc } from './joints/fixed';
+export { DistanceJoint, type DistanceJointDesc } from './joints/distance';
+export type { JointSolverSettings } from './joints/joint-solver';
+export type { JointBreakEvent } from './world/events';
+export {
+  createRagdoll, createRagdollFromDescription, humanoidDescription, Ragdoll,
+  type RagdollWorld, type RagdollJointDesc, type RagdollBoneDesc, type RagdollTransform, type RagdollBodyOptions, type RagdollOptions,
+} from './ragdoll/ragdoll';
+export { GjkResult, gjkDistance } from './collision/narrowphase/gjk';
+export { epaPenetration } from './collision/narrowphase/epa';
+export { ShapeRayHit, raycastShape } from './collision/query/raycast';
+export { ShapeCastPairHit, shapeCastPair } from './collision/query/shape-cast';

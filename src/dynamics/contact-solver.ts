@@ -129,6 +129,9 @@ export class ContactSolver {
   capacity = 0;
   contact: (Contact | null)[] = [];
   pointIndex = new Int32Array(0) as I32;
+  /** First row and row count of the manifold each row belongs to. */
+  blockFirst = new Int32Array(0) as I32;
+  blockSize = new Int32Array(0) as I32;
   a = new Int32Array(0) as I32;
   b = new Int32Array(0) as I32;
   nx = new Float64Array(0) as F64; ny = new Float64Array(0) as F64; nz = new Float64Array(0) as F64;
@@ -160,6 +163,8 @@ export class ContactSolver {
     if (n <= this.capacity) return;
     const c = Math.max(n, this.capacity * 2, 64);
     this.pointIndex = growI(this.pointIndex, c);
+    this.blockFirst = growI(this.blockFirst, c);
+    this.blockSize = growI(this.blockSize, c);
     this.a = growI(this.a, c);
     this.b = growI(this.b, c);
     for (const k of ['nx', 'ny', 'nz', 't1x', 't1y', 't1z', 't2x', 't2y', 't2z', 'rax', 'ray', 'raz', 'rbx', 'rby', 'rbz',
@@ -204,6 +209,8 @@ export class ContactSolver {
       this.reserve(this.count);
       this.contact[i] = contact;
       this.pointIndex[i] = k;
+      this.blockFirst[i] = i - k;
+      this.blockSize[i] = m.pointCount;
       this.a[i] = ia;
       this.b[i] = ib;
       const nx = p.normal.x, ny = p.normal.y, nz = p.normal.z;
@@ -220,8 +227,6 @@ export class ContactSolver {
       const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
       const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
       const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
-      const vn = dvx * nx + dvy * ny + dvz * nz;
-      this.approachSpeed[i] = vn;
 
       // Tangent basis: t1 along the tangential velocity the friction will have
       // to cancel — the current relative velocity plus what gravity adds this
@@ -233,6 +238,9 @@ export class ContactSolver {
       const gb = B.invMass[ib]! > 0 ? bodyB.gravityScale * stepDt : 0;
       const pvx = dvx + gravity.x * (gb - ga), pvy = dvy + gravity.y * (gb - ga), pvz = dvz + gravity.z * (gb - ga);
       const pvn = pvx * nx + pvy * ny + pvz * nz;
+      // Restitution uses the approach speed including this step's gravity: a
+      // falling body hits during the step, faster than it started it.
+      this.approachSpeed[i] = pvn;
       let tx = pvx - pvn * nx, ty = pvy - pvn * ny, tz = pvz - pvn * nz;
       const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
       if (tl > ALIGN_SPEED) {
@@ -303,7 +311,7 @@ export class ContactSolver {
    * mode 0: rigid rows (targets: speculative approach, restitution handled after).
    * mode 1: 'baumgarte' bias; mode 2: soft with bias; mode 3: soft relax (no bias).
    */
-  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness): void {
+  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness, reverse: boolean, rotation: number): void {
     const inv = 1 / h;
     const omega = settings.relaxation;
     const slop = settings.linearSlop;
@@ -311,7 +319,17 @@ export class ContactSolver {
     const maxBias = settings.maxCorrectionVelocity;
     const coulomb = settings.frictionModel === 'coulomb';
     const soft = mode >= 2;
-    for (let i = 0; i < this.count; i++) {
+    // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order
+    // biases the first rows of a manifold, which shows as a rotation that a
+    // tall stack accumulates into a sway.
+    // Within a manifold the starting point rotates with `rotation`, so no
+    // corner is always solved first.
+    const n = this.count;
+    for (let k = 0; k < n; k++) {
+      const j = reverse ? n - 1 - k : k;
+      const first = this.blockFirst[j]!;
+      const size = this.blockSize[j]!;
+      const i = first + ((j - first + rotation) % size);
       const ia = this.a[i]!, ib = this.b[i]!;
       const rax = this.rax[i]!, ray = this.ray[i]!, raz = this.raz[i]!;
       const rbx = this.rbx[i]!, rby = this.rby[i]!, rbz = this.rbz[i]!;
@@ -374,7 +392,10 @@ export class ContactSolver {
       } else if (mode === 1) {
         target = Math.min(beta * inv * Math.max(-s - slop, 0), maxBias);
       } else if (mode === 2) {
-        target = Math.min(-softness.biasRate * Math.min(s + slop, 0), maxBias);
+        // No slop here: a dead zone of zero stiffness lets each contact of a
+        // tall stack tilt freely within it, and the column then buckles. The
+        // soft spring itself keeps resting contacts alive.
+        target = Math.min(-softness.biasRate * s, maxBias);
         massScale = softness.massScale;
         impulseScale = softness.impulseScale;
       }

@@ -42,6 +42,7 @@ export abstract class Joint {
   breakImpulse: number;
   /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. */
   broken = false;
+  /** @internal the World has emitted 'jointBreak' for it */ breakReported = false;
   /** Magnitude of the linear constraint impulse (N·s) applied over the last step. */
   impulse = 0;
   /** Magnitude of the angular constraint impulse (N·m·s) applied over the last step. */
@@ -236,6 +237,7 @@ export function attachJoint(joint: Joint): void {
   }
   joint.resetImpulses();
   joint.broken = false;
+  joint.breakReported = false;
   joint.bodyA.wakeUp();
   joint.bodyB.wakeUp();
 }

@@ -4,6 +4,7 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
+import type { Joint } from '../joints/joint';
 
 export interface ContactEvent {
   bodyA: RigidBody;
@@ -21,11 +22,18 @@ export interface SensorEvent {
   body: RigidBody;
 }
 
+export interface JointBreakEvent {
+  joint: Joint;
+  /** The impulse that broke it (N·s). */
+  impulse: number;
+}
+
 export interface WorldEventMap {
   contactBegin: ContactEvent;
   contactEnd: ContactEvent;
   sensorEnter: SensorEvent;
   sensorExit: SensorEvent;
+  jointBreak: JointBreakEvent;
 }
 
 export type WorldEventName = keyof WorldEventMap;

@@ -24,11 +24,13 @@ import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
 import { Contact } from '../dynamics/contact';
 import { ContactSolver, Softness, SolverBodies } from '../dynamics/contact-solver';
+import { attachJoint, detachJoint, Joint } from '../joints/joint';
+import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Shape } from '../shapes/shape';
-import type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
+import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
 
 export interface WorldOptions {
@@ -144,6 +146,7 @@ const EVENT_BEGIN = 0;
 const EVENT_END = 1;
 const EVENT_SENSOR_ENTER = 2;
 const EVENT_SENSOR_EXIT = 3;
+const EVENT_JOINT_BREAK = 4;
 
 class QueuedEvent {
   type = 0;
@@ -152,6 +155,7 @@ class QueuedEvent {
   readonly point: Vec3 = { x: 0, y: 0, z: 0 };
   readonly normal: Vec3 = { x: 0, y: 0, z: 0 };
   impulse = 0;
+  joint: Joint | null = null;
 }
 
 /** Collects new broadphase pairs into a flat key list. */
@@ -269,6 +273,8 @@ export class World implements BodyOwner {
   private readonly pairCollector = new PairCollector();
   private readonly solverBodies = new SolverBodies();
   private readonly contactSolver = new ContactSolver();
+  private readonly jointSolver = new JointSolver();
+  private readonly jointList: Joint[] = [];
   private readonly softness = new Softness();
   private accumulator = 0;
   private stepping = false;
@@ -277,9 +283,10 @@ export class World implements BodyOwner {
   private readonly events: QueuedEvent[] = [];
   private eventCount = 0;
   private readonly listeners: { [K in WorldEventName]: WorldListener<K>[] } = {
-    contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [],
+    contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [], jointBreak: [],
   };
   private readonly contactEvent: ContactEvent = { bodyA: null as unknown as RigidBody, bodyB: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0 };
+  private readonly jointEvent: JointBreakEvent = { joint: null as unknown as Joint, impulse: 0 };
   private readonly sensorEvent: SensorEvent = { sensor: null as unknown as RigidBody, body: null as unknown as RigidBody };
   // step scratch
   private readonly box = aabb();
@@ -365,6 +372,10 @@ export class World implements BodyOwner {
 
   private removeNow(body: RigidBody): void {
     if (!body.awake) this.wakeBody(body);
+    for (let i = this.jointList.length - 1; i >= 0; i--) {
+      const j = this.jointList[i]!;
+      if (j.bodyA === body || j.bodyB === body) this.removeJoint(j);
+    }
     for (let i = this.contactList.length - 1; i >= 0; i--) {
       const c = this.contactList[i]!;
       if (c.bodyA === body || c.bodyB === body) {
@@ -383,6 +394,47 @@ export class World implements BodyOwner {
     this.bodyById.delete(body.id);
     body.index = -1;
     body.owner = null;
+  }
+
+  /** Live joint solver settings (jointHertz, jointDampingRatio, jointIterations). */
+  get jointSettings(): JointSolverSettings {
+    return this.jointSolver.settings;
+  }
+
+  /** All joints in the world. Do not modify. */
+  get joints(): readonly Joint[] {
+    return this.jointList;
+  }
+
+  /**
+   * Adds a joint between two bodies of this world. Unless the joint says
+   * `collideConnected`, the two bodies stop colliding (an existing contact
+   * between them is dropped). Wakes both bodies.
+   */
+  addJoint<J extends Joint>(joint: J): J {
+    if (!(joint instanceof Joint)) throw new TypeError('addJoint: joint must be a footing Joint');
+    if (joint.owner !== null) throw new Error('addJoint: joint is already in a world');
+    if (joint.bodyA.owner !== this || joint.bodyB.owner !== this) throw new Error('addJoint: both bodies must belong to this world');
+    joint.owner = this;
+    this.jointList.push(joint);
+    attachJoint(joint);
+    if (!joint.collideConnected) {
+      for (let i = this.contactList.length - 1; i >= 0; i--) {
+        const c = this.contactList[i]!;
+        if ((c.bodyA === joint.bodyA && c.bodyB === joint.bodyB) || (c.bodyA === joint.bodyB && c.bodyB === joint.bodyA)) this.destroyContact(c, true);
+      }
+    }
+    return joint;
+  }
+
+  /** Removes a joint; wakes both bodies. */
+  removeJoint(joint: Joint): void {
+    if (!(joint instanceof Joint)) throw new TypeError('removeJoint: joint must be a footing Joint');
+    if (joint.owner !== this) throw new Error('removeJoint: joint is not in this world');
+    const i = this.jointList.indexOf(joint);
+    this.jointList.splice(i, 1);
+    joint.owner = null;
+    detachJoint(joint);
   }
 
   /** Subscribes to an event; returns a function that unsubscribes. */
@@ -491,12 +543,9 @@ export class World implements BodyOwner {
 
   private checkSettings(): void {
     const s = this.solver;
-    const intRange = (v: number, lo: number, hi: number, f: string): void => {
-      if (!Number.isInteger(v) || v < lo || v > hi) throw new RangeError(`solver.${f} must be an integer in [${lo}, ${hi}] (got ${String(v)})`);
-    };
-    intRange(s.velocityIterations, 1, 1000, 'velocityIterations');
-    intRange(s.positionIterations, 0, 1000, 'positionIterations');
-    intRange(s.subSteps, 1, 64, 'subSteps');
+    checkInt(s.velocityIterations, 1, 1000, 'velocityIterations');
+    checkInt(s.positionIterations, 0, 1000, 'positionIterations');
+    checkInt(s.subSteps, 1, 64, 'subSteps');
     if (!(s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);
     if (s.frictionModel !== 'constant' && s.frictionModel !== 'catto2005' && s.frictionModel !== 'coulomb') {
       throw new RangeError(`solver.frictionModel must be 'constant', 'catto2005' or 'coulomb' (got ${String(s.frictionModel)})`);
@@ -504,9 +553,13 @@ export class World implements BodyOwner {
     if (s.positionCorrection !== 'ngs' && s.positionCorrection !== 'baumgarte' && s.positionCorrection !== 'soft') {
       throw new RangeError(`solver.positionCorrection must be 'ngs', 'baumgarte' or 'soft' (got ${String(s.positionCorrection)})`);
     }
-    for (const k of ['linearSlop', 'baumgarte', 'maxCorrectionVelocity', 'contactHertz', 'contactDampingRatio', 'restitutionThreshold', 'speculativeDistance'] as const) {
-      if (!Number.isFinite(s[k]) || s[k] < 0) throw new RangeError(`solver.${k} must be a finite number ≥ 0 (got ${String(s[k])})`);
-    }
+    checkNonNegative(s.linearSlop, 'linearSlop');
+    checkNonNegative(s.baumgarte, 'baumgarte');
+    checkNonNegative(s.maxCorrectionVelocity, 'maxCorrectionVelocity');
+    checkNonNegative(s.contactHertz, 'contactHertz');
+    checkNonNegative(s.contactDampingRatio, 'contactDampingRatio');
+    checkNonNegative(s.restitutionThreshold, 'restitutionThreshold');
+    checkNonNegative(s.speculativeDistance, 'speculativeDistance');
   }
 
   /** Kinematic targets become the velocities that reach them in dt. */
@@ -728,30 +781,49 @@ export class World implements BodyOwner {
       quat.copy(b.previousRotation as Quat, b.rotation);
     }
 
+    const J = this.jointSolver;
+    J.prepare(this.jointList, B, S, h, dt);
+
     if (soft) {
       this.softness.set(Math.min(S.contactHertz, 0.25 / h), S.contactDampingRatio, h);
       for (let sub = 0; sub < subSteps; sub++) {
         this.integrateVelocities(h);
-        if (S.warmStarting) C.warmStart(B);
-        C.solveVelocities(B, S, h, 2, this.softness);
+        if (S.warmStarting) {
+          J.warmStart(B);
+          C.warmStart(B);
+        }
+        // Joints after contacts: the last rows solved win, and a ragdoll's
+        // joints must not be pulled apart by its limbs' ground contacts.
+        C.solveVelocities(B, S, h, 2, this.softness, (sub & 1) === 1, sub);
+        J.solveVelocities(B, h, true);
         this.integratePositions(h);
-        C.solveVelocities(B, S, h, 3, this.softness);
+        C.solveVelocities(B, S, h, 3, this.softness, (sub & 1) === 0, sub + 2);
+        J.solveVelocities(B, h, false);
       }
       C.applyRestitution(B, S.restitutionThreshold);
     } else {
       this.integrateVelocities(h);
-      if (S.warmStarting) C.warmStart(B);
+      if (S.warmStarting) {
+        J.warmStart(B);
+        C.warmStart(B);
+      }
       const mode = S.positionCorrection === 'baumgarte' ? 1 : 0;
-      for (let it = 0; it < S.velocityIterations; it++) C.solveVelocities(B, S, h, mode, this.softness);
+      for (let it = 0; it < S.velocityIterations; it++) {
+        C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it);
+        J.solveVelocities(B, h, mode === 1);
+      }
       C.applyRestitution(B, S.restitutionThreshold);
       this.integratePositions(h);
       if (S.positionCorrection === 'ngs') {
         for (let it = 0; it < S.positionIterations; it++) {
-          if (C.solvePositions(B, S) <= S.linearSlop * 1.5) break;
+          const jointError = J.solvePositions(B);
+          const contactError = C.solvePositions(B, S);
+          if (contactError <= S.linearSlop * 1.5 && jointError <= S.linearSlop) break;
         }
       }
     }
     C.storeImpulses();
+    if (J.storeImpulses() > 0) this.queueJointBreaks();
     this.writeBack(dt);
   }
 
@@ -858,6 +930,12 @@ export class World implements BodyOwner {
         if (b.sleepTime === 0) a.sleepTime = 0;
       }
     }
+    for (let i = 0; i < this.jointList.length; i++) {
+      const j = this.jointList[i]!;
+      if (j.broken) continue;
+      const a = j.bodyA, b = j.bodyB;
+      if (a.isDynamic && b.isDynamic && a.solverIndex >= 0 && b.solverIndex >= 0 && a.solverIndex < n && b.solverIndex < n) union(parent, a.solverIndex, b.solverIndex);
+    }
     if (!sl.enabled) return;
     for (let i = 0; i < n; i++) minSleep[i] = Infinity;
     for (let i = 0; i < n; i++) {
@@ -884,6 +962,26 @@ export class World implements BodyOwner {
         b.islandNext = head.islandNext;
         head.islandNext = b;
       }
+    }
+  }
+
+  private queueJointBreaks(): void {
+    for (let i = 0; i < this.jointList.length; i++) {
+      const j = this.jointList[i]!;
+      if (!j.broken || j.breakReported) continue;
+      j.breakReported = true;
+      if (this.listeners.jointBreak.length === 0) continue;
+      let e = this.events[this.eventCount];
+      if (!e) {
+        e = new QueuedEvent();
+        this.events.push(e);
+      }
+      this.eventCount++;
+      e.type = EVENT_JOINT_BREAK;
+      e.joint = j;
+      e.bodyA = j.bodyA;
+      e.bodyB = j.bodyB;
+      e.impulse = j.impulse;
     }
   }
 
@@ -917,7 +1015,14 @@ export class World implements BodyOwner {
       // Begin events report the impulse of the step they happened in.
       for (let i = 0; i < this.eventCount; i++) {
         const e = this.events[i]!;
-        if (e.type === EVENT_BEGIN || e.type === EVENT_END) {
+        if (e.type === EVENT_JOINT_BREAK) {
+          const ev = this.jointEvent;
+          ev.joint = e.joint!;
+          ev.impulse = e.impulse;
+          const list = this.listeners.jointBreak;
+          for (let j = 0; j < list.length; j++) list[j]!(ev);
+          e.joint = null;
+        } else if (e.type === EVENT_BEGIN || e.type === EVENT_END) {
           const ev = this.contactEvent;
           ev.bodyA = e.bodyA!;
           ev.bodyB = e.bodyB!;
@@ -1159,6 +1264,14 @@ export class World implements BodyOwner {
     this.stepCount = snapshot.stepCount;
     this.accumulator = snapshot.accumulator;
   }
+}
+
+function checkInt(v: number, lo: number, hi: number, field: string): void {
+  if (!Number.isInteger(v) || v < lo || v > hi) throw new RangeError(`solver.${field} must be an integer in [${lo}, ${hi}] (got ${String(v)})`);
+}
+
+function checkNonNegative(v: number, field: string): void {
+  if (!Number.isFinite(v) || v < 0) throw new RangeError(`solver.${field} must be a finite number ≥ 0 (got ${String(v)})`);
 }
 
 function angularReach(b: RigidBody): number {

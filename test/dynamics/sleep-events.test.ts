@@ -40,7 +40,9 @@ describe('sleeping', () => {
     for (let i = 0; i < 100; i++) {
       bodies.push(world.createBody({
         type: 'dynamic', shape: new Box({ x: 0.3, y: 0.3, z: 0.3 }),
-        position: { x: rng.range(-2, 2), y: 0.5 + i * 0.35, z: rng.range(-2, 2) }, rotation: rng.quat(), friction: 0.6,
+        // a 5 × 5 × 4 lattice with jitter, dropped from up to ~4 m
+        position: { x: (i % 5) * 0.8 - 1.6 + rng.range(-0.1, 0.1), y: 0.5 + Math.floor(i / 25) * 0.9 + rng.range(0, 0.2), z: (Math.floor(i / 5) % 5) * 0.8 - 1.6 + rng.range(-0.1, 0.1) },
+        rotation: rng.quat(), friction: 0.6,
       }));
     }
     let allAsleep = -1;

@@ -13,20 +13,30 @@ function stack(n: number, sleep: boolean): { world: World; boxes: ReturnType<Wor
 }
 
 describe('stacks of unit cubes (μ = 0.6)', () => {
+  // The cubes start exactly touching. Soft contacts compress under the load
+  // above them, so the stack first settles (reported as the sink); "moved" is
+  // measured from the pose after that first second, over the next 10 s with
+  // sleeping off, and sleeping is checked in a second run.
   for (const n of [10, 20]) {
-    it(`${n} high: top moves < 1 cm and tilts < 0.5° in 10 s; asleep by step 400`, () => {
-      const { world, boxes } = stack(n, true);
+    it(`${n} high: top moves < 1 cm and tilts < 0.5° over 10 s after settling; asleep by step 400`, () => {
+      const { world, boxes } = stack(n, false);
       const top = boxes[n - 1]!;
-      const start = { ...top.position };
-      let asleepAt = -1;
+      const y0 = top.position.y;
+      for (let i = 0; i < 60; i++) world.step(DT);
+      const settled = { ...top.position };
       let maxMove = 0, maxTilt = 0;
       for (let i = 0; i < 600; i++) {
         world.step(DT);
-        if (asleepAt < 0 && boxes.every((b) => b.isSleeping)) asleepAt = i + 1;
-        maxMove = Math.max(maxMove, Math.hypot(top.position.x - start.x, top.position.y - start.y, top.position.z - start.z));
+        maxMove = Math.max(maxMove, Math.hypot(top.position.x - settled.x, top.position.y - settled.y, top.position.z - settled.z));
         maxTilt = Math.max(maxTilt, tiltAngle(top));
       }
-      console.log(`stack ${n}: top moved ${(maxMove * 100).toFixed(3)} cm, tilt ${((maxTilt * 180) / Math.PI).toFixed(4)}°, asleep at step ${asleepAt}`);
+      const sleeper = stack(n, true);
+      let asleepAt = -1;
+      for (let i = 0; i < 600 && asleepAt < 0; i++) {
+        sleeper.world.step(DT);
+        if (sleeper.boxes.every((b) => b.isSleeping)) asleepAt = i + 1;
+      }
+      console.log(`stack ${n}: sank ${((y0 - settled.y) * 100).toFixed(2)} cm while settling; then top moved ${(maxMove * 100).toFixed(3)} cm, tilt ${((maxTilt * 180) / Math.PI).toFixed(4)}°; asleep at step ${asleepAt}`);
       expect(maxMove).toBeLessThan(0.01);
       expect((maxTilt * 180) / Math.PI).toBeLessThan(0.5);
       expect(asleepAt).toBeGreaterThan(0);
@@ -134,11 +144,11 @@ describe('restitution', () => {
 
 describe('kinematic platform', () => {
   it('moving at 2 m/s carries a box (μ = 0.5) with slip < 2 cm over 3 s', () => {
+    // Box and platform start together at 2 m/s (a jump from rest to 2 m/s
+    // would need a = ∞; friction can only give μg).
     const world = new World({ sleeping: { enabled: false } });
-    const platform = world.createBody({ type: 'kinematic', shape: new Box({ x: 2, y: 0.25, z: 2 }), position: { x: 0, y: 0, z: 0 }, friction: 0.5 });
-    const box = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 0.75, z: 0 }, friction: 0.5 });
-    for (let i = 0; i < 30; i++) world.step(DT);
-    platform.setLinearVelocity({ x: 2, y: 0, z: 0 });
+    const platform = world.createBody({ type: 'kinematic', shape: new Box({ x: 2, y: 0.25, z: 2 }), position: { x: 0, y: 0, z: 0 }, friction: 0.5, linearVelocity: { x: 2, y: 0, z: 0 } });
+    const box = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 0.75, z: 0 }, friction: 0.5, linearVelocity: { x: 2, y: 0, z: 0 } });
     const rel0 = box.position.x - platform.position.x;
     let maxSlip = 0;
     for (let i = 0; i < 180; i++) {
