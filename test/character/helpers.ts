@@ -16,7 +16,7 @@ export function flatWorld(halfSize = 50): { world: World; ground: RigidBody } {
 export function staticBox(world: World, half: Vec3, position: Vec3, yaw = 0, roll = 0): RigidBody {
   // rotation = yaw about Y then roll about Z (q = q_yaw ⊗ q_roll)
   const cy = Math.cos(yaw / 2), sy = Math.sin(yaw / 2), cr = Math.cos(roll / 2), sr = Math.sin(roll / 2);
-  const rotation = { x: -sy * sr, y: sy * cr, z: cy * sr, w: cy * cr };
+  const rotation = { x: sy * sr, y: sy * cr, z: cy * sr, w: cy * cr };
   return world.createBody({ type: 'static', shape: new Box(half), position, rotation });
 }
 
