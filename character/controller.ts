@@ -37,7 +37,7 @@
  * push limit), like dynamic bodies. Rigid bodies collide with it too.
  */
 import { Capsule, OverlapCollector, quat, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
-import { CharacterPlane, clipVector, solvePlanes } from './plane-solver';
+import { CharacterPlane, clipVector, solvePlanesWith } from './plane-solver';
 
 /** Live-tunable settings (read at the start of every move). Units: metres, kilograms, seconds, newtons. */
 export interface CharacterSettings {
@@ -170,7 +170,14 @@ export class CharacterController {
   private gatherInflation = -1;
   private readonly collisionGroup: number;
   private readonly pos: Vec3 = { x: 0, y: 0, z: 0 };
-  private cosMaxSlope = Math.cos(Math.PI / 4);
+  /** cos(maxSlopeDegrees), refreshed at each move. */
+  cosMaxSlope = Math.cos(Math.PI / 4);
+  // Doubles handed to helpers through fields, not arguments: a double argument
+  // to a call the JIT did not inline is boxed (a heap allocation).
+  private softLimit = 0;
+  private stepDt = 1 / 60;
+  private pendingDistance = 0;
+  private pendingLimit = 0;
 
   private setA = new PlaneSet();
   private setB = new PlaneSet();
@@ -295,7 +302,7 @@ export class CharacterController {
    */
   clipVelocity(velocity: Vec3, keepGroundSpeed = false): Vec3 {
     const set = this.result.planes === this.setA.planes ? this.setA : this.setB;
-    clipVector(velocity, set.planes, set.count, set.touching, this.up, this.cosMaxSlope, keepGroundSpeed);
+    clipVector(velocity, set.planes, set.count, set.touching, this.up, this, keepGroundSpeed);
     return velocity;
   }
 
@@ -327,11 +334,12 @@ export class CharacterController {
     const start = this.start;
     start.x = this.pos.x; start.y = this.pos.y; start.z = this.pos.z;
     const dispLen = Math.sqrt(displacement.x * displacement.x + displacement.y * displacement.y + displacement.z * displacement.z);
-    const softLimit = dispLen + this.radiusValue * 0.25;
+    this.softLimit = dispLen + this.radiusValue * 0.25;
+    this.stepDt = dt;
 
     // 1–2. gather and recover
     const main = this.setA;
-    if (this.gather(main, start, softLimit)) this.recover(main, start);
+    if (this.gather(main, start)) this.recover(main, start);
 
     // 3. sweep + solve
     const moved = this.moved;
@@ -341,17 +349,17 @@ export class CharacterController {
     // 4. step up
     const dispUp = displacement.x * up.x + displacement.y * up.y + displacement.z * up.z;
     if (wasGrounded && s.stepHeight > 0 && dispUp <= 1e-9 && this.blockedByWall(main, displacement)) {
-      if (this.tryStepUp(start, displacement, moved, softLimit)) {
+      if (this.tryStepUp(start, displacement, moved)) {
         final = this.setB;
         r.steppedUp = true;
       }
     }
 
     // 5. ground probe and snap
-    this.probeGround(moved, wasGrounded && dispUp <= 1e-9 && !r.steppedUp);
+    this.probeGround(r.steppedUp ? this.setB : main, moved, wasGrounded && dispUp <= 1e-9 && !r.steppedUp);
 
     // touching flags for clipping / reporting; 6. push dynamic bodies
-    this.finishPlanes(final, moved, displacement, dt);
+    this.finishPlanes(final, moved, displacement);
     r.planes = final.planes;
     r.planeCount = final.count;
 
@@ -413,7 +421,7 @@ export class CharacterController {
    * is n · p ≥ n · at + skin − (g − δ). Returns true when the real capsule
    * overlaps something (depth > g).
    */
-  private gather(set: PlaneSet, at: Readonly<Vec3>, softLimit: number): boolean {
+  private gather(set: PlaneSet, at: Readonly<Vec3>): boolean {
     set.count = 0;
     const g = this.gatherInflation;
     const skin = this.settings.skinWidth;
@@ -422,9 +430,10 @@ export class CharacterController {
     for (let i = 0; i < contacts.length; i++) {
       const c = contacts[i]!;
       const n = c.normal;
-      const d = n.x * at.x + n.y * at.y + n.z * at.z + skin - g + c.depth;
+      this.pendingDistance = n.x * at.x + n.y * at.y + n.z * at.z + skin - g + c.depth;
+      this.pendingLimit = this.isSoft(c.body) ? this.softLimit : Infinity;
       if (c.depth > g + 1e-5) overlapping = true;
-      this.addPlane(set, at, n, d, c.body, c.point, this.isSoft(c.body) ? softLimit : Infinity);
+      this.addPlane(set, at, n, c.body, c.point);
     }
     return overlapping;
   }
@@ -432,7 +441,7 @@ export class CharacterController {
   /** Penetration recovery: project the start out along the overlap planes, at most one radius per move. */
   private recover(set: PlaneSet, start: Vec3): void {
     const sp = this.solvePoint;
-    const it = solvePlanes(sp, start, set.planes, set.count, this.settings.maxIterations, this.settings.tolerance);
+    const it = solvePlanesWith(sp, start, set.planes, set.count, this.settings);
     this.countIterations(it);
     let dx = sp.x - start.x, dy = sp.y - start.y, dz = sp.z - start.z;
     const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
@@ -466,8 +475,9 @@ export class CharacterController {
    * ref − t n_h with n · (ref − t n_h) = d ⇒ t = (n · ref − d) / (n · n_h),
    * so d_h = n_h · ref − t. Returns false when the set is full.
    */
-  private addPlane(set: PlaneSet, ref: Readonly<Vec3>, n: Readonly<Vec3>, d: number, body: RigidBody | null, point: Readonly<Vec3>, pushLimit: number): boolean {
-    if (!this.addOnePlane(set, n, d, body, point, pushLimit, false)) return false;
+  private addPlane(set: PlaneSet, ref: Readonly<Vec3>, n: Readonly<Vec3>, body: RigidBody | null, point: Readonly<Vec3>): boolean {
+    const d = this.pendingDistance;
+    if (!this.addOnePlane(set, n, body, point, false)) return false;
     const up = this.up;
     const nu = n.x * up.x + n.y * up.y + n.z * up.z;
     if (nu > 1e-3 && nu < this.cosMaxSlope) {
@@ -478,14 +488,16 @@ export class CharacterController {
         h.x /= hl; h.y /= hl; h.z /= hl;
         const pos = ref; // n · n_h = hl
         const t = (n.x * pos.x + n.y * pos.y + n.z * pos.z - d) / hl;
-        const dh = h.x * pos.x + h.y * pos.y + h.z * pos.z - t;
-        this.addOnePlane(set, h, dh, body, point, pushLimit, true);
+        this.pendingDistance = h.x * pos.x + h.y * pos.y + h.z * pos.z - t;
+        this.addOnePlane(set, h, body, point, true);
       }
     }
     return true;
   }
 
-  private addOnePlane(set: PlaneSet, n: Readonly<Vec3>, d: number, body: RigidBody | null, point: Readonly<Vec3>, pushLimit: number, flattened: boolean): boolean {
+  private addOnePlane(set: PlaneSet, n: Readonly<Vec3>, body: RigidBody | null, point: Readonly<Vec3>, flattened: boolean): boolean {
+    const d = this.pendingDistance;
+    const pushLimit = this.pendingLimit;
     for (let i = 0; i < set.count; i++) {
       const q = set.planes[i]!;
       if (q.flattened !== flattened) continue;
@@ -522,10 +534,9 @@ export class CharacterController {
     const prev = this.prevSolve;
     const delta = this.delta;
     const safe = this.safe;
-    const softLimit = Math.sqrt(displacement.x * displacement.x + displacement.y * displacement.y + displacement.z * displacement.z) + this.radiusValue * 0.25;
     safe.x = from.x; safe.y = from.y; safe.z = from.z;
     for (let sweep = 0; sweep < s.maxSweeps; sweep++) {
-      const it = solvePlanes(sp, target, set.planes, set.count, s.maxIterations, s.tolerance);
+      const it = solvePlanesWith(sp, target, set.planes, set.count, s);
       this.countIterations(it);
       this.recordSolvePoint(sp);
       delta.x = sp.x - from.x; delta.y = sp.y - from.y; delta.z = sp.z - from.z;
@@ -547,8 +558,9 @@ export class CharacterController {
       const n = hit.normal;
       const cx = from.x + delta.x * hit.fraction, cy = from.y + delta.y * hit.fraction, cz = from.z + delta.z * hit.fraction;
       const before = set.count;
-      const d = n.x * cx + n.y * cy + n.z * cz + s.skinWidth;
-      const added = this.addPlane(set, from, n, d, hit.body, hit.point, this.isSoft(hit.body) ? softLimit : Infinity);
+      this.pendingDistance = n.x * cx + n.y * cy + n.z * cz + s.skinWidth;
+      this.pendingLimit = this.isSoft(hit.body) ? this.softLimit : Infinity;
+      const added = this.addPlane(set, from, n, hit.body, hit.point);
       const converged = sweep > 0 &&
         (sp.x - prev.x) * (sp.x - prev.x) + (sp.y - prev.y) * (sp.y - prev.y) + (sp.z - prev.z) * (sp.z - prev.z) < s.tolerance * s.tolerance;
       if (!added || converged || (set.count === before && hit.fraction <= 0)) break;
@@ -581,7 +593,7 @@ export class CharacterController {
    * onto walkable ground. Accepted only if it gets further along the motion
    * than the plain move (`moved`), which it then replaces.
    */
-  private tryStepUp(start: Readonly<Vec3>, displacement: Readonly<Vec3>, moved: Vec3, softLimit: number): boolean {
+  private tryStepUp(start: Readonly<Vec3>, displacement: Readonly<Vec3>, moved: Vec3): boolean {
     const s = this.settings;
     const up = this.up;
     const h = this.horizontal; // unit horizontal direction from blockedByWall
@@ -594,7 +606,7 @@ export class CharacterController {
     const raised = this.stepPos;
     raised.x = start.x + up.x * rise; raised.y = start.y + up.y * rise; raised.z = start.z + up.z * rise;
     const set = this.setB;
-    this.gather(set, raised, softLimit);
+    this.gather(set, raised);
     // horizontal part of the displacement from the raised position
     // Move at least minStepForward: a walker whose speed was clipped by the
     // riser asks for ~1 cm, which leaves the step's nose beside the capsule
@@ -675,10 +687,34 @@ export class CharacterController {
   }
 
   /** Ground detection (a short cast down) and, when `snap`, gluing to ground up to snapDistance below. */
-  private probeGround(p: Vec3, snap: boolean): void {
+  private probeGround(set: PlaneSet, p: Vec3, snap: boolean): void {
     const s = this.settings;
     const r = this.result;
     const up = this.up;
+    // Most frames a gathered walkable plane already touches the capsule
+    // (gap ≤ skin + 2 slop ⇔ n · p − d ≤ 2 slop): no cast needed.
+    let best: CharacterPlane | null = null;
+    let bestUp = this.cosMaxSlope;
+    for (let i = 0; i < set.count; i++) {
+      const q = set.planes[i]!;
+      if (q.flattened) continue;
+      const n = q.normal;
+      const nu = n.x * up.x + n.y * up.y + n.z * up.z;
+      if (nu < bestUp) continue;
+      if (n.x * p.x + n.y * p.y + n.z * p.z - q.distance > 2 * s.slop) continue;
+      best = q;
+      bestUp = nu;
+    }
+    if (best !== null) {
+      r.grounded = true;
+      r.sliding = false;
+      r.groundNormal.x = best.normal.x; r.groundNormal.y = best.normal.y; r.groundNormal.z = best.normal.z;
+      r.groundBody = best.body;
+      r.groundPoint.x = best.point.x; r.groundPoint.y = best.point.y; r.groundPoint.z = best.point.z;
+      r.groundVelocity.x = 0; r.groundVelocity.y = 0; r.groundVelocity.z = 0;
+      if (best.body !== null && !best.body.isStatic) best.body.getPointVelocity(r.groundVelocity, best.point);
+      return;
+    }
     // Touching means a gap ≤ skin + 2 slop along the surface normal; straight
     // down that is gap / (n · up), so probe far enough for slopes up to ~70°.
     const contact = s.skinWidth + 2 * s.slop;
@@ -724,8 +760,9 @@ export class CharacterController {
   }
 
   /** Touching flags, hit bodies and impulses on dynamic bodies pushed by the final solve. */
-  private finishPlanes(set: PlaneSet, p: Readonly<Vec3>, displacement: Readonly<Vec3>, dt: number): void {
+  private finishPlanes(set: PlaneSet, p: Readonly<Vec3>, displacement: Readonly<Vec3>): void {
     const s = this.settings;
+    const dt = this.stepDt;
     const r = this.result;
     const maxImpulse = s.pushStrength * dt;
     for (let i = 0; i < set.count; i++) {

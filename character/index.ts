@@ -3,5 +3,5 @@ export {
   CharacterController, MoveResult, MAX_CHARACTER_PLANES,
   type CharacterSettings, type CharacterControllerOptions,
 } from './controller';
-export { CharacterPlane, solvePlanes, clipVector } from './plane-solver';
+export { CharacterPlane, solvePlanes, solvePlanesWith, clipVector, type SolveLimits } from './plane-solver';
 export { Walker, WalkerEvent, type WalkerSettings, type WalkerState, type WalkerEventName, type WalkerListener } from './walker';

@@ -47,6 +47,25 @@ export function solvePlanes(
   out: Vec3, target: Readonly<Vec3>, planes: readonly CharacterPlane[], count: number,
   maxIterations: number, tolerance: number,
 ): number {
+  LIMITS.maxIterations = maxIterations;
+  LIMITS.tolerance = tolerance;
+  return solvePlanesWith(out, target, planes, count, LIMITS);
+}
+
+/** Iteration limits read from an object (no boxed double arguments on the hot path). */
+export interface SolveLimits {
+  maxIterations: number;
+  tolerance: number;
+}
+
+const LIMITS: SolveLimits = { maxIterations: 1, tolerance: 1e-4 };
+
+/** `solvePlanes` with the limits in an object (the controller passes its settings). */
+export function solvePlanesWith(
+  out: Vec3, target: Readonly<Vec3>, planes: readonly CharacterPlane[], count: number, limits: Readonly<SolveLimits>,
+): number {
+  const maxIterations = limits.maxIterations;
+  const tolerance = limits.tolerance;
   let px = target.x, py = target.y, pz = target.z;
   for (let i = 0; i < count; i++) planes[i]!.push = 0;
   let iteration = 0;
@@ -79,13 +98,14 @@ export function solvePlanes(
  * v −= min(0, v · n) n for every plane that pushed or that the character
  * touches (`contact[i]`). Two passes so that a crease of two planes clips
  * both components. With `skipWalkable`, planes whose normal makes an angle
- * with `up` of less than acos(cosMaxSlope) are left alone (a walker on a
+ * with `up` of less than acos(slope.cosMaxSlope) are left alone (a walker on a
  * slope keeps its horizontal speed; the position solver follows the slope).
  */
 export function clipVector(
   v: Vec3, planes: readonly CharacterPlane[], count: number, touching: Uint8Array,
-  up: Readonly<Vec3>, cosMaxSlope: number, skipWalkable: boolean,
+  up: Readonly<Vec3>, slope: { readonly cosMaxSlope: number }, skipWalkable: boolean,
 ): void {
+  const cosMaxSlope = slope.cosMaxSlope;
   for (let pass = 0; pass < 2; pass++) {
     for (let i = 0; i < count; i++) {
       if (touching[i] === 0) continue;

@@ -1,5 +1,5 @@
 /** Shared helpers for the character tests: levels built from static boxes, penetration measurement. */
-import { Box, Capsule, OverlapCollector, World, type RigidBody, type Vec3 } from '../../src/index';
+import { Box, Capsule, OverlapCollector, Sphere, World, type RigidBody, type Vec3 } from '../../src/index';
 import type { CharacterController } from '../../character/index';
 
 export const DT = 1 / 60;
@@ -21,10 +21,26 @@ export function staticBox(world: World, half: Vec3, position: Vec3, yaw = 0, rol
 }
 
 const collector = new OverlapCollector();
-/** Deepest overlap of the controller's real capsule with anything but its own body, metres. */
+const spheres = new Map<number, Sphere>();
+const spherePos = { x: 0, y: 0, z: 0 };
+/**
+ * Deepest overlap of the controller's real capsule with anything but its own
+ * body, metres. Also tests spheres of the capsule's radius at the ends and
+ * the middle of its segment (each inside the capsule, so their depth is a
+ * lower bound of the capsule's): capsule-vs-box overlap can miss a capsule
+ * whose segment lies deep inside a box (reported to the World's owner).
+ */
 export function penetration(world: World, c: CharacterController): number {
-  const contacts = world.overlap(c.capsule as Capsule, c.position, c.rotation, { exclude: c.body, collector });
   let deepest = 0;
+  const contacts = world.overlap(c.capsule as Capsule, c.position, c.rotation, { exclude: c.body, collector });
   for (const k of contacts) if (k.depth > deepest) deepest = k.depth;
+  let sphere = spheres.get(c.radius);
+  if (!sphere) { sphere = new Sphere(c.radius); spheres.set(c.radius, sphere); }
+  for (const f of [-1, 0, 1]) {
+    spherePos.x = c.position.x + c.up.x * c.halfHeight * f;
+    spherePos.y = c.position.y + c.up.y * c.halfHeight * f;
+    spherePos.z = c.position.z + c.up.z * c.halfHeight * f;
+    for (const k of world.overlap(sphere, spherePos, c.rotation, { exclude: c.body, collector })) if (k.depth > deepest) deepest = k.depth;
+  }
   return deepest;
 }

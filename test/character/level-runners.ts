@@ -7,7 +7,7 @@
  * penetration check, done with footing's own queries against the static
  * level (outside the timing).
  */
-import { Box, Capsule, OverlapCollector, TriangleMesh, World } from '../../src/index';
+import { Box, Capsule, OverlapCollector, Sphere, TriangleMesh, World } from '../../src/index';
 import { CharacterController } from '../../character/index';
 import { boxRotation, LEVEL_GRAVITY, LEVEL_SPEED, levelHeading, type CharacterLevel } from './level';
 
@@ -64,12 +64,16 @@ export function footingRunner(level: CharacterLevel): LevelRunner {
 export class PenetrationChecker {
   private readonly world: World;
   private readonly capsule: Capsule;
+  private readonly sphere: Sphere;
+  private readonly halfHeight: number;
   private readonly collector = new OverlapCollector();
   private readonly p = { x: 0, y: 0, z: 0 };
   private readonly q = { x: 0, y: 0, z: 0, w: 1 };
   constructor(level: CharacterLevel) {
     this.world = footingLevelWorld(level);
     this.capsule = new Capsule(level.radius, level.halfHeight);
+    this.sphere = new Sphere(level.radius);
+    this.halfHeight = level.halfHeight;
   }
   deepest(positions: Float64Array, count: number): number {
     let deepest = 0;
@@ -77,6 +81,12 @@ export class PenetrationChecker {
       this.p.x = positions[3 * i]!; this.p.y = positions[3 * i + 1]!; this.p.z = positions[3 * i + 2]!;
       const contacts = this.world.overlap(this.capsule, this.p, this.q, { collector: this.collector });
       for (let k = 0; k < contacts.length; k++) if (contacts[k]!.depth > deepest) deepest = contacts[k]!.depth;
+      // spheres inside the capsule (ends and middle): capsule-vs-box can miss a segment deep inside a box
+      for (let f = -1; f <= 1; f++) {
+        this.p.y = positions[3 * i + 1]! + f * this.halfHeight;
+        const s = this.world.overlap(this.sphere, this.p, this.q, { collector: this.collector });
+        for (let k = 0; k < s.length; k++) if (s[k]!.depth > deepest) deepest = s[k]!.depth;
+      }
     }
     return deepest;
   }

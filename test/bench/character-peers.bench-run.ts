@@ -1,0 +1,238 @@
+/**
+ * Character peer table: footing's CharacterController against Rapier's
+ * KinematicCharacterController (@dimforge/rapier3d-compat) and Jolt's
+ * CharacterVirtual (jolt-physics), same level and protocol
+ * (test/character/level.ts, level-runners.ts): 100 characters walking at
+ * 4 m/s with slowly turning headings through 200 boxes, a 20° ramp, stairs
+ * and a TriangleMesh heightfield, 60 Hz.
+ *
+ * Run: npx vitest run --config test/bench/vitest.character-peers.config.ts
+ * Optional environment: CHAR_PEERS_FRAMES=600 (timed frames), CHAR_PEERS_OUT=path.md.
+ *
+ * Per engine: build, 60 warm-up frames (landing, JIT), then the timed frames,
+ * each timed alone with performance.now(). After every frame (outside the
+ * timing) each capsule centre is checked against the static level with
+ * footing's overlap query; a frame counts as bad when any character
+ * penetrates more than 1 mm. Settings, as close as the engines allow: radius
+ * 0.3, half height 0.6, max slope 45°, step up 0.3, snap / stick-to-floor
+ * 0.3, skin 0.01 (Rapier offset 0.01; Jolt keeps its default padding 0.02).
+ * Differences: footing's and Rapier's characters see each other (kinematic
+ * bodies); Jolt's CharacterVirtual does not collide with other characters
+ * unless a CharacterVsCharacterCollision is set up (not done), so Jolt does
+ * slightly less work. Rapier needs a world.step() per frame to move its
+ * kinematic bodies; that step is timed (it is part of using the controller).
+ */
+import { writeFileSync } from 'node:fs';
+import RAPIER from '@dimforge/rapier3d-compat';
+import initJolt from 'jolt-physics';
+import { describe, expect, it } from 'vitest';
+import { boxRotation, characterLevel, LEVEL_GRAVITY, LEVEL_SPEED, levelHeading, type CharacterLevel } from '../character/level';
+import { footingRunner, LEVEL_DT, PenetrationChecker, type LevelRunner } from '../character/level-runners';
+
+const FRAMES = Number(process.env.CHAR_PEERS_FRAMES ?? 600);
+const WARMUP = 60;
+const MAX_SLOPE = (45 * Math.PI) / 180;
+
+async function rapierRunner(level: CharacterLevel): Promise<LevelRunner> {
+  await RAPIER.init();
+  const world = new RAPIER.World({ x: 0, y: LEVEL_GRAVITY, z: 0 });
+  world.timestep = LEVEL_DT;
+  for (const b of level.boxes) {
+    const q = boxRotation(b);
+    world.createCollider(RAPIER.ColliderDesc.cuboid(b.half.x, b.half.y, b.half.z).setTranslation(b.position.x, b.position.y, b.position.z).setRotation(q));
+  }
+  world.createCollider(RAPIER.ColliderDesc.trimesh(new Float32Array(level.meshPositions), new Uint32Array(level.meshIndices)));
+  const controller = world.createCharacterController(0.01);
+  controller.enableAutostep(0.3, 0.2, false);
+  controller.enableSnapToGround(0.3);
+  controller.setMaxSlopeClimbAngle(MAX_SLOPE);
+  controller.setMinSlopeSlideAngle(MAX_SLOPE);
+  controller.setApplyImpulsesToDynamicBodies(false);
+  const bodies: RAPIER.RigidBody[] = [];
+  const colliders: RAPIER.Collider[] = [];
+  for (const p of level.starts) {
+    const body = world.createRigidBody(RAPIER.RigidBodyDesc.kinematicPositionBased().setTranslation(p.x, p.y, p.z));
+    bodies.push(body);
+    colliders.push(world.createCollider(RAPIER.ColliderDesc.capsule(level.halfHeight, level.radius), body));
+  }
+  world.step();
+  const vy = new Float64Array(bodies.length);
+  const grounded = new Uint8Array(bodies.length);
+  const desired = { x: 0, y: 0, z: 0 };
+  const next = { x: 0, y: 0, z: 0 };
+  let t = 0;
+  return {
+    name: 'Rapier KinematicCharacterController',
+    frame() {
+      t += LEVEL_DT;
+      for (let i = 0; i < bodies.length; i++) {
+        const a = levelHeading(i, t);
+        vy[i] = grounded[i] ? 0 : Math.max(vy[i]! + LEVEL_GRAVITY * LEVEL_DT, -50);
+        desired.x = Math.cos(a) * LEVEL_SPEED * LEVEL_DT;
+        desired.y = vy[i]! * LEVEL_DT;
+        desired.z = Math.sin(a) * LEVEL_SPEED * LEVEL_DT;
+        controller.computeColliderMovement(colliders[i]!, desired);
+        const m = controller.computedMovement();
+        grounded[i] = controller.computedGrounded() ? 1 : 0;
+        const p = bodies[i]!.translation();
+        next.x = p.x + m.x; next.y = p.y + m.y; next.z = p.z + m.z;
+        bodies[i]!.setNextKinematicTranslation(next);
+      }
+      world.step();
+    },
+    readPositions(out) {
+      for (let i = 0; i < bodies.length; i++) {
+        const p = bodies[i]!.translation();
+        out[3 * i] = p.x; out[3 * i + 1] = p.y; out[3 * i + 2] = p.z;
+      }
+    },
+    dispose() {
+      world.free();
+    },
+  };
+}
+
+async function joltRunner(level: CharacterLevel): Promise<LevelRunner> {
+  const Jolt = await initJolt();
+  const LAYER_NON_MOVING = 0, LAYER_MOVING = 1;
+  const settings = new Jolt.JoltSettings();
+  const objectFilter = new Jolt.ObjectLayerPairFilterTable(2);
+  objectFilter.EnableCollision(LAYER_NON_MOVING, LAYER_MOVING);
+  objectFilter.EnableCollision(LAYER_MOVING, LAYER_MOVING);
+  const bpNonMoving = new Jolt.BroadPhaseLayer(0), bpMoving = new Jolt.BroadPhaseLayer(1);
+  const bpInterface = new Jolt.BroadPhaseLayerInterfaceTable(2, 2);
+  bpInterface.MapObjectToBroadPhaseLayer(LAYER_NON_MOVING, bpNonMoving);
+  bpInterface.MapObjectToBroadPhaseLayer(LAYER_MOVING, bpMoving);
+  Jolt.destroy(bpNonMoving); Jolt.destroy(bpMoving);
+  settings.mObjectLayerPairFilter = objectFilter;
+  settings.mBroadPhaseLayerInterface = bpInterface;
+  settings.mObjectVsBroadPhaseLayerFilter = new Jolt.ObjectVsBroadPhaseLayerFilterTable(bpInterface, 2, objectFilter, 2);
+  const jolt = new Jolt.JoltInterface(settings);
+  Jolt.destroy(settings);
+  const system = jolt.GetPhysicsSystem();
+  const bodyInterface = system.GetBodyInterface();
+  const addStatic = (shape: InstanceType<typeof Jolt.Shape>, p: { x: number; y: number; z: number }, q: { x: number; y: number; z: number; w: number }): void => {
+    const pos = new Jolt.RVec3(p.x, p.y, p.z), rot = new Jolt.Quat(q.x, q.y, q.z, q.w);
+    const creation = new Jolt.BodyCreationSettings(shape, pos, rot, Jolt.EMotionType_Static, LAYER_NON_MOVING);
+    const body = bodyInterface.CreateBody(creation);
+    bodyInterface.AddBody(body.GetID(), Jolt.EActivation_DontActivate);
+    Jolt.destroy(creation); Jolt.destroy(pos); Jolt.destroy(rot);
+  };
+  for (const b of level.boxes) {
+    const h = new Jolt.Vec3(b.half.x, b.half.y, b.half.z);
+    // convex radius 0: sharp boxes like the other engines (Jolt's default 0.05 m rounds edges inwards)
+    addStatic(new Jolt.BoxShape(h, 0), b.position, boxRotation(b));
+    Jolt.destroy(h);
+  }
+  const list = new Jolt.TriangleList();
+  const P = level.meshPositions, I = level.meshIndices;
+  for (let k = 0; k < I.length; k += 3) {
+    const v = [0, 1, 2].map((j) => new Jolt.Vec3(P[3 * I[k + j]!]!, P[3 * I[k + j]! + 1]!, P[3 * I[k + j]! + 2]!));
+    list.push_back(new Jolt.Triangle(v[0]!, v[1]!, v[2]!));
+    for (const x of v) Jolt.destroy(x);
+  }
+  const meshSettings = new Jolt.MeshShapeSettings(list);
+  const meshShape = meshSettings.Create().Get();
+  addStatic(meshShape, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
+  system.OptimizeBroadPhase();
+
+  const characters: InstanceType<typeof Jolt.CharacterVirtual>[] = [];
+  for (const p of level.starts) {
+    const cs = new Jolt.CharacterVirtualSettings();
+    cs.mShape = new Jolt.CapsuleShape(level.halfHeight, level.radius);
+    cs.mMaxSlopeAngle = MAX_SLOPE;
+    cs.mMass = 80;
+    cs.mMaxStrength = 100;
+    const up = new Jolt.Vec3(0, 1, 0);
+    // contacts below the bottom sphere's centre support the character
+    cs.mSupportingVolume = new Jolt.Plane(up, level.halfHeight);
+    Jolt.destroy(up);
+    const pos = new Jolt.RVec3(p.x, p.y, p.z), rot = new Jolt.Quat(0, 0, 0, 1);
+    characters.push(new Jolt.CharacterVirtual(cs, pos, rot, system));
+    Jolt.destroy(pos); Jolt.destroy(rot);
+  }
+  const update = new Jolt.ExtendedUpdateSettings();
+  update.mStickToFloorStepDown = new Jolt.Vec3(0, -0.3, 0);
+  update.mWalkStairsStepUp = new Jolt.Vec3(0, 0.3, 0);
+  const bpFilter = new Jolt.DefaultBroadPhaseLayerFilter(jolt.GetObjectVsBroadPhaseLayerFilter(), LAYER_MOVING);
+  const objFilter = new Jolt.DefaultObjectLayerFilter(jolt.GetObjectLayerPairFilter(), LAYER_MOVING);
+  const bodyFilter = new Jolt.BodyFilter();
+  const shapeFilter = new Jolt.ShapeFilter();
+  const gravity = new Jolt.Vec3(0, LEVEL_GRAVITY, 0);
+  const velocity = new Jolt.Vec3(0, 0, 0);
+  const allocator = jolt.GetTempAllocator();
+  const vy = new Float64Array(characters.length);
+  let t = 0;
+  return {
+    name: 'Jolt CharacterVirtual',
+    frame() {
+      t += LEVEL_DT;
+      for (let i = 0; i < characters.length; i++) {
+        const c = characters[i]!;
+        const a = levelHeading(i, t);
+        const onGround = c.GetGroundState() === Jolt.EGroundState_OnGround;
+        vy[i] = onGround ? 0 : Math.max(vy[i]! + LEVEL_GRAVITY * LEVEL_DT, -50);
+        velocity.Set(Math.cos(a) * LEVEL_SPEED, vy[i]!, Math.sin(a) * LEVEL_SPEED);
+        c.SetLinearVelocity(velocity);
+        c.ExtendedUpdate(LEVEL_DT, gravity, update, bpFilter, objFilter, bodyFilter, shapeFilter, allocator);
+      }
+    },
+    readPositions(out) {
+      for (let i = 0; i < characters.length; i++) {
+        const p = characters[i]!.GetPosition();
+        out[3 * i] = p.GetX(); out[3 * i + 1] = p.GetY(); out[3 * i + 2] = p.GetZ();
+      }
+    },
+    dispose() {},
+  };
+}
+
+interface Row { name: string; median: number; mean: number; p95: number; deepest: number; bad: number; travel: number }
+
+async function measure(make: () => LevelRunner | Promise<LevelRunner>, level: CharacterLevel): Promise<Row> {
+  const runner = await make();
+  const n = level.starts.length;
+  const checker = new PenetrationChecker(level);
+  const pos = new Float64Array(3 * n);
+  for (let f = 0; f < WARMUP; f++) runner.frame();
+  runner.readPositions(pos);
+  const start = pos.slice();
+  const times: number[] = [];
+  let deepest = 0, bad = 0;
+  for (let f = 0; f < FRAMES; f++) {
+    const a = performance.now();
+    runner.frame();
+    times.push(performance.now() - a);
+    runner.readPositions(pos);
+    const d = checker.deepest(pos, n);
+    if (d > 0.001) bad++;
+    if (d > deepest) deepest = d;
+  }
+  let travel = 0;
+  for (let i = 0; i < n; i++) travel += Math.hypot(pos[3 * i]! - start[3 * i]!, pos[3 * i + 2]! - start[3 * i + 2]!);
+  runner.dispose();
+  times.sort((x, y) => x - y);
+  const mean = times.reduce((s, x) => s + x, 0) / times.length;
+  return { name: runner.name, median: times[Math.floor(times.length / 2)]!, mean, p95: times[Math.floor(times.length * 0.95)]!, deepest, bad, travel: travel / n };
+}
+
+describe('character peers', () => {
+  it('prints the table', async () => {
+    const level = characterLevel(100, 200);
+    const rows: Row[] = [];
+    rows.push(await measure(() => footingRunner(level), level));
+    rows.push(await measure(() => rapierRunner(level), level));
+    rows.push(await measure(() => joltRunner(level), level));
+    const lines = [
+      `Character level: 100 characters, ${level.boxes.length - 1} boxes + ground, ramp, stairs, TriangleMesh (${level.meshIndices.length / 3} triangles); ${FRAMES} timed frames at 60 Hz after ${WARMUP} warm-up frames.`,
+      '',
+      '| engine | median ms/frame | mean | p95 | frames with penetration > 1 mm | deepest (mm) | mean travel (m) |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.name} | ${r.median.toFixed(3)} | ${r.mean.toFixed(3)} | ${r.p95.toFixed(3)} | ${r.bad} | ${(r.deepest * 1000).toFixed(2)} | ${r.travel.toFixed(1)} |`),
+    ];
+    const table = lines.join('\n');
+    console.log(table);
+    if (process.env.CHAR_PEERS_OUT) writeFileSync(process.env.CHAR_PEERS_OUT, table + '\n');
+    expect(rows.length).toBe(3);
+  });
+});
