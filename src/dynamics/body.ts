@@ -134,6 +134,7 @@ export class RigidBody {
   /** @internal kinematic target pose for the next step */ hasKinematicTarget = false;
   /** @internal */ readonly kinematicTargetPosition: Vec3 = { x: 0, y: 0, z: 0 };
   /** @internal */ readonly kinematicTargetRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** @internal radius of a sphere around the origin holding the shape (speculative margins) */ readonly boundingRadius: number;
   /** @internal collision filtering between jointed bodies: ids of bodies not to collide with */ noCollide: number[] | null = null;
 
   /** @internal use World.createBody */
@@ -227,6 +228,10 @@ export class RigidBody {
     this.isSensor = desc.isSensor ?? false;
     this.canSleep = desc.canSleep ?? true;
     this.userData = desc.userData;
+    const sh = shape as Shape & { radius?: number; halfHeight?: number; halfExtents?: Vec3 };
+    this.boundingRadius = sh.halfExtents
+      ? Math.sqrt(sh.halfExtents.x ** 2 + sh.halfExtents.y ** 2 + sh.halfExtents.z ** 2)
+      : (sh.radius ?? 0) + (sh.halfHeight ?? 0);
     this.updateInertia();
   }
 

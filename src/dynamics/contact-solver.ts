@@ -220,8 +220,10 @@ export class ContactSolver {
       this.rax[i] = rax; this.ray[i] = ray; this.raz[i] = raz;
       this.rbx[i] = rbx; this.rby[i] = rby; this.rbz[i] = rbz;
       // Local anchors: q* r q.
-      setLocal(this, i, B, ia, rax, ray, raz, true);
-      setLocal(this, i, B, ib, rbx, rby, rbz, false);
+      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz;
+      setLocal(this, i, B, ia, true);
+      ARGS[0] = rbx; ARGS[1] = rby; ARGS[2] = rbz;
+      setLocal(this, i, B, ib, false);
 
       // Relative velocity at the point, before the solve.
       const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
@@ -257,9 +259,15 @@ export class ContactSolver {
       // t2 = n × t1 keeps (t1, t2, n) right-handed up to sign; either sign works.
       this.t2x[i] = sx; this.t2y[i] = sy; this.t2z[i] = sz;
 
-      this.normalMass[i] = effectiveMass(B, ia, ib, rax, ray, raz, rbx, rby, rbz, nx, ny, nz);
-      this.tangentMass1[i] = effectiveMass(B, ia, ib, rax, ray, raz, rbx, rby, rbz, tx, ty, tz);
-      this.tangentMass2[i] = effectiveMass(B, ia, ib, rax, ray, raz, rbx, rby, rbz, sx, sy, sz);
+      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = nx; ARGS[7] = ny; ARGS[8] = nz;
+      effectiveMass(B, ia, ib);
+      this.normalMass[i] = RESULT[0]!;
+      ARGS[6] = tx; ARGS[7] = ty; ARGS[8] = tz;
+      effectiveMass(B, ia, ib);
+      this.tangentMass1[i] = RESULT[0]!;
+      ARGS[6] = sx; ARGS[7] = sy; ARGS[8] = sz;
+      effectiveMass(B, ia, ib);
+      this.tangentMass2[i] = RESULT[0]!;
 
       const persisted = contact.persisted[k] === 1;
       const lastNormal = persisted ? contact.normalImpulse[k]! : 0;
@@ -302,7 +310,8 @@ export class ContactSolver {
       const px = ln * this.nx[i]! + l1 * this.t1x[i]! + l2 * this.t2x[i]!;
       const py = ln * this.ny[i]! + l1 * this.t1y[i]! + l2 * this.t2y[i]!;
       const pz = ln * this.nz[i]! + l1 * this.t1z[i]! + l2 * this.t2z[i]!;
-      applyImpulse(B, this.a[i]!, this.b[i]!, this.rax[i]!, this.ray[i]!, this.raz[i]!, this.rbx[i]!, this.rby[i]!, this.rbz[i]!, px, py, pz);
+      ARGS[0] = this.rax[i]!; ARGS[1] = this.ray[i]!; ARGS[2] = this.raz[i]!; ARGS[3] = this.rbx[i]!; ARGS[4] = this.rby[i]!; ARGS[5] = this.rbz[i]!; ARGS[6] = px; ARGS[7] = py; ARGS[8] = pz;
+      applyImpulse(B, this.a[i]!, this.b[i]!);
     }
   }
 
@@ -378,7 +387,10 @@ export class ContactSolver {
 
       // ---- normal row
       let s = this.separation[i]!;
-      if (soft) s = currentSeparation(this, B, i, s);
+      if (soft) {
+        currentSeparation(this, B, i, s);
+        s = RESULT[0]!;
+      }
       dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
       dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
       dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
@@ -447,7 +459,8 @@ export class ContactSolver {
       if (ln < 0) ln = 0;
       const dl = ln - old;
       this.normalImpulse[i] = ln;
-      applyImpulse(B, ia, ib, rax, ray, raz, rbx, rby, rbz, dl * nx, dl * ny, dl * nz);
+      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = dl * nx; ARGS[7] = dl * ny; ARGS[8] = dl * nz;
+      applyImpulse(B, ia, ib);
     }
   }
 
@@ -465,20 +478,23 @@ export class ContactSolver {
     let worst = 0;
     for (let i = 0; i < this.count; i++) {
       const ia = this.a[i]!, ib = this.b[i]!;
-      const ra = scratchA, rb = scratchB;
-      anchorWorld(ra, this, B, i, ia, true);
-      anchorWorld(rb, this, B, i, ib, false);
+      anchorWorld(0, this, B, i, ia, true);
+      anchorWorld(3, this, B, i, ib, false);
       const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
-      const s = currentSeparationFromAnchors(this, B, i, ra, rb);
+      currentSeparationFromAnchors(this, B, i);
+      const s = RESULT[0]!;
       if (-s > worst) worst = -s;
       const C = Math.max(-maxCorrection, Math.min(beta * (s + slop), 0));
       if (C >= 0) continue;
-      const K = 1 / effectiveMass(B, ia, ib, ra.x, ra.y, ra.z, rb.x, rb.y, rb.z, nx, ny, nz);
+      const rax = ANCHOR[0]!, ray = ANCHOR[1]!, raz = ANCHOR[2]!, rbx = ANCHOR[3]!, rby = ANCHOR[4]!, rbz = ANCHOR[5]!;
+      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = nx; ARGS[7] = ny; ARGS[8] = nz;
+      effectiveMass(B, ia, ib);
+      const K = 1 / RESULT[0]!;
       if (!(K > 0) || !Number.isFinite(K)) continue;
       const impulse = -C / K;
       const px = impulse * nx, py = impulse * ny, pz = impulse * nz;
-      movePose(B, ia, ra, -px, -py, -pz);
-      movePose(B, ib, rb, px, py, pz);
+      movePose(B, ia, rax, ray, raz, -px, -py, -pz);
+      movePose(B, ib, rbx, rby, rbz, px, py, pz);
     }
     return worst;
   }
@@ -525,11 +541,22 @@ export class Softness {
   }
 }
 
-const scratchA: Vec3 = { x: 0, y: 0, z: 0 };
-const scratchB: Vec3 = { x: 0, y: 0, z: 0 };
-const scratchQ: Quat = { x: 0, y: 0, z: 0, w: 1 };
+/**
+ * Numeric results of the helpers below. A non-inlined function returning a
+ * double makes V8 box it on the heap; writing into a typed array does not.
+ */
+const RESULT = new Float64Array(1);
+/**
+ * Arguments of the helpers below. Calling a function that V8 does not inline
+ * with double arguments boxes each one on the heap (measured: 2 MB per step
+ * in warmStart on a 500-body pile); ints and typed-array slots are free.
+ */
+const ARGS = new Float64Array(9);
+const ANCHOR = new Float64Array(6);
 
-function setLocal(S: ContactSolver, i: number, B: SolverBodies, slot: number, rx: number, ry: number, rz: number, isA: boolean): void {
+/** Local anchor q* r q of the world anchor r in ARGS[0..2]. */
+function setLocal(S: ContactSolver, i: number, B: SolverBodies, slot: number, isA: boolean): void {
+  const rx = ARGS[0]!, ry = ARGS[1]!, rz = ARGS[2]!;
   // q* r q with q the body's rotation at the start of the step.
   const qx = -B.qx[slot]!, qy = -B.qy[slot]!, qz = -B.qz[slot]!, qw = B.qw[slot]!;
   const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
@@ -539,37 +566,47 @@ function setLocal(S: ContactSolver, i: number, B: SolverBodies, slot: number, rx
   if (isA) { S.lax[i] = x; S.lay[i] = y; S.laz[i] = z; } else { S.lbx[i] = x; S.lby[i] = y; S.lbz[i] = z; }
 }
 
-/** World anchor of point i on the body in `slot` with the body's current rotation. */
-function anchorWorld(out: Vec3, S: ContactSolver, B: SolverBodies, i: number, slot: number, isA: boolean): void {
+/**
+ * World anchor (current rotation) of point i on the body in `slot`, written to
+ * ANCHOR[offset..offset+2]. Typed-array scratch: stores of doubles into plain
+ * object fields can allocate heap numbers, which showed up as megabytes per
+ * step in the inner loop.
+ */
+function anchorWorld(offset: number, S: ContactSolver, B: SolverBodies, i: number, slot: number, isA: boolean): void {
   const rx = isA ? S.lax[i]! : S.lbx[i]!, ry = isA ? S.lay[i]! : S.lby[i]!, rz = isA ? S.laz[i]! : S.lbz[i]!;
   const qx = B.qx[slot]!, qy = B.qy[slot]!, qz = B.qz[slot]!, qw = B.qw[slot]!;
   const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
-  out.x = rx + qw * tx + (qy * tz - qz * ty);
-  out.y = ry + qw * ty + (qz * tx - qx * tz);
-  out.z = rz + qw * tz + (qx * ty - qy * tx);
+  ANCHOR[offset] = rx + qw * tx + (qy * tz - qz * ty);
+  ANCHOR[offset + 1] = ry + qw * ty + (qz * tx - qx * tz);
+  ANCHOR[offset + 2] = rz + qw * tz + (qx * ty - qy * tx);
 }
 
 /**
  * s = s0 + n·[(xB + rB_now) − (xA + rA_now) − p0]: the start separation
- * moved by how far the two anchor points have moved apart along n.
+ * moved by how far the two anchor points (in ANCHOR) have moved apart along n.
  */
-function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: number, ra: Vec3, rb: Vec3): number {
+function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: number): void {
   const ia = S.a[i]!, ib = S.b[i]!;
-  const dx = (B.px[ib]! + rb.x - B.px0[ib]! - S.rbx[i]!) - (B.px[ia]! + ra.x - B.px0[ia]! - S.rax[i]!);
-  const dy = (B.py[ib]! + rb.y - B.py0[ib]! - S.rby[i]!) - (B.py[ia]! + ra.y - B.py0[ia]! - S.ray[i]!);
-  const dz = (B.pz[ib]! + rb.z - B.pz0[ib]! - S.rbz[i]!) - (B.pz[ia]! + ra.z - B.pz0[ia]! - S.raz[i]!);
-  return S.separation[i]! + dx * S.nx[i]! + dy * S.ny[i]! + dz * S.nz[i]!;
+  const dx = (B.px[ib]! + ANCHOR[3]! - B.px0[ib]! - S.rbx[i]!) - (B.px[ia]! + ANCHOR[0]! - B.px0[ia]! - S.rax[i]!);
+  const dy = (B.py[ib]! + ANCHOR[4]! - B.py0[ib]! - S.rby[i]!) - (B.py[ia]! + ANCHOR[1]! - B.py0[ia]! - S.ray[i]!);
+  const dz = (B.pz[ib]! + ANCHOR[5]! - B.pz0[ib]! - S.rbz[i]!) - (B.pz[ia]! + ANCHOR[2]! - B.pz0[ia]! - S.raz[i]!);
+  RESULT[0] = S.separation[i]! + dx * S.nx[i]! + dy * S.ny[i]! + dz * S.nz[i]!;
 }
 
-function currentSeparation(S: ContactSolver, B: SolverBodies, i: number, s0: number): number {
+function currentSeparation(S: ContactSolver, B: SolverBodies, i: number, s0: number): void {
   const ia = S.a[i]!, ib = S.b[i]!;
-  if (B.moves[ia] === 0 && B.moves[ib] === 0) return s0;
-  anchorWorld(scratchA, S, B, i, ia, true);
-  anchorWorld(scratchB, S, B, i, ib, false);
-  return currentSeparationFromAnchors(S, B, i, scratchA, scratchB);
+  if (B.moves[ia] === 0 && B.moves[ib] === 0) {
+    RESULT[0] = s0;
+    return;
+  }
+  anchorWorld(0, S, B, i, ia, true);
+  anchorWorld(3, S, B, i, ib, false);
+  currentSeparationFromAnchors(S, B, i);
 }
 
-function effectiveMass(B: SolverBodies, ia: number, ib: number, rax: number, ray: number, raz: number, rbx: number, rby: number, rbz: number, nx: number, ny: number, nz: number): number {
+/** 1 / (J M⁻¹ Jᵀ) for anchors rA = ARGS[0..2], rB = ARGS[3..5] and direction ARGS[6..8]; result in RESULT[0]. */
+function effectiveMass(B: SolverBodies, ia: number, ib: number): void {
+  const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!, nx = ARGS[6]!, ny = ARGS[7]!, nz = ARGS[8]!;
   // (r × n)ᵀ I⁻¹ (r × n) for each body, plus the inverse masses.
   const ax = ray * nz - raz * ny, ay = raz * nx - rax * nz, az = rax * ny - ray * nx;
   const bx = rby * nz - rbz * ny, by = rbz * nx - rbx * nz, bz = rbx * ny - rby * nx;
@@ -580,11 +617,12 @@ function effectiveMass(B: SolverBodies, ia: number, ib: number, rax: number, ray
     by * (B.ixy[ib]! * bx + B.iyy[ib]! * by + B.iyz[ib]! * bz) +
     bz * (B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz);
   const k = B.invMass[ia]! + B.invMass[ib]! + ka + kb;
-  return k > 0 ? 1 / k : 0;
+  RESULT[0] = k > 0 ? 1 / k : 0;
 }
 
 /** Applies impulse P at the point: −P to A, +P to B. */
-function applyImpulse(B: SolverBodies, ia: number, ib: number, rax: number, ray: number, raz: number, rbx: number, rby: number, rbz: number, px: number, py: number, pz: number): void {
+function applyImpulse(B: SolverBodies, ia: number, ib: number): void {
+  const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!, px = ARGS[6]!, py = ARGS[7]!, pz = ARGS[8]!;
   const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
   B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
   B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
@@ -598,21 +636,23 @@ function applyImpulse(B: SolverBodies, ia: number, ib: number, rax: number, ray:
   B.wz[ib] = B.wz[ib]! + (B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz);
 }
 
-/** Pseudo-impulse P at anchor r moves the pose: x += m⁻¹P, q += ½ (I⁻¹(r × P), 0) ⊗ q. */
-function movePose(B: SolverBodies, slot: number, r: Vec3, px: number, py: number, pz: number): void {
+/** Pseudo-impulse P at anchor r moves the pose: x += m⁻¹P, q += ½ (I⁻¹(r × P), 0) ⊗ q, normalised. */
+function movePose(B: SolverBodies, slot: number, rx: number, ry: number, rz: number, px: number, py: number, pz: number): void {
   const im = B.invMass[slot]!;
   if (im === 0) return;
   B.px[slot] = B.px[slot]! + px * im;
   B.py[slot] = B.py[slot]! + py * im;
   B.pz[slot] = B.pz[slot]! + pz * im;
-  const tx = r.y * pz - r.z * py, ty = r.z * px - r.x * pz, tz = r.x * py - r.y * px;
-  const wx = B.ixx[slot]! * tx + B.ixy[slot]! * ty + B.ixz[slot]! * tz;
-  const wy = B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz;
-  const wz = B.ixz[slot]! * tx + B.iyz[slot]! * ty + B.izz[slot]! * tz;
-  const q = scratchQ;
-  q.x = B.qx[slot]!; q.y = B.qy[slot]!; q.z = B.qz[slot]!; q.w = B.qw[slot]!;
-  scratchW.x = wx; scratchW.y = wy; scratchW.z = wz;
-  quat.integrate(q, q, scratchW, 1);
-  B.qx[slot] = q.x; B.qy[slot] = q.y; B.qz[slot] = q.z; B.qw[slot] = q.w;
+  const tx = ry * pz - rz * py, ty = rz * px - rx * pz, tz = rx * py - ry * px;
+  const wx = 0.5 * (B.ixx[slot]! * tx + B.ixy[slot]! * ty + B.ixz[slot]! * tz);
+  const wy = 0.5 * (B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz);
+  const wz = 0.5 * (B.ixz[slot]! * tx + B.iyz[slot]! * ty + B.izz[slot]! * tz);
+  const qx = B.qx[slot]!, qy = B.qy[slot]!, qz = B.qz[slot]!, qw = B.qw[slot]!;
+  let x = qx + (wx * qw + wy * qz - wz * qy);
+  let y = qy + (wy * qw + wz * qx - wx * qz);
+  let z = qz + (wz * qw + wx * qy - wy * qx);
+  let w = qw - (wx * qx + wy * qy + wz * qz);
+  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  x *= inv; y *= inv; z *= inv; w *= inv;
+  B.qx[slot] = x; B.qy[slot] = y; B.qz[slot] = z; B.qw[slot] = w;
 }
-const scratchW: Vec3 = { x: 0, y: 0, z: 0 };

@@ -642,18 +642,10 @@ export class World implements BodyOwner {
     this.contactPool.push(c);
   }
 
-  /** Speculative margin: base distance plus how far the pair can close in one step. */
-  private contactMargin(a: RigidBody, b: RigidBody, dt: number): number {
-    const g = Math.sqrt(this.gravity.x * this.gravity.x + this.gravity.y * this.gravity.y + this.gravity.z * this.gravity.z);
-    const va = a.linearVelocity, vb = b.linearVelocity;
-    const dvx = vb.x - va.x, dvy = vb.y - va.y, dvz = vb.z - va.z;
-    let speed = Math.sqrt(dvx * dvx + dvy * dvy + dvz * dvz) + g * dt;
-    speed += angularReach(a) + angularReach(b);
-    return this.solver.speculativeDistance + speed * dt;
-  }
-
   private updateContacts(dt: number): void {
     const slop = this.solver.linearSlop;
+    const gv = this.gravity;
+    const gravityLength = Math.sqrt(gv.x * gv.x + gv.y * gv.y + gv.z * gv.z);
     for (let i = 0; i < this.contactList.length; i++) {
       const c = this.contactList[i]!;
       const a = c.bodyA!, b = c.bodyB!;
@@ -682,7 +674,17 @@ export class World implements BodyOwner {
         this.oldPosition[k * 3 + 2] = op.z;
         this.oldUsed[k] = 0;
       }
-      const margin = c.isSensor ? 0 : this.contactMargin(a, b, dt);
+      // Speculative margin: the base distance plus how far the pair can close
+      // in one step (relative speed, gravity, |ω| × bounding radius).
+      let margin = 0;
+      if (!c.isSensor) {
+        const va = a.linearVelocity, vb = b.linearVelocity, wa = a.angularVelocity, wb = b.angularVelocity;
+        const dvx = vb.x - va.x, dvy = vb.y - va.y, dvz = vb.z - va.z;
+        const speed = Math.sqrt(dvx * dvx + dvy * dvy + dvz * dvz) + gravityLength * dt +
+          Math.sqrt(wa.x * wa.x + wa.y * wa.y + wa.z * wa.z) * a.boundingRadius +
+          Math.sqrt(wb.x * wb.x + wb.y * wb.y + wb.z * wb.z) * b.boundingRadius;
+        margin = this.solver.speculativeDistance + speed * dt;
+      }
       collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
       let maxDepth = -Infinity;
       for (let k = 0; k < m.pointCount; k++) {
@@ -852,20 +854,25 @@ export class World implements BodyOwner {
     }
   }
 
+  /** x += h v; q += ½ h (ω, 0) ⊗ q, normalised (locals only: no object stores in the loop). */
   private integratePositions(h: number): void {
     const B = this.solverBodies;
-    const q = this.tmpQuat;
-    const w = this.tmpVec;
+    const hh = 0.5 * h;
     for (let i = 0; i < B.count; i++) {
       if (B.moves[i] === 0) continue;
       B.px[i] = B.px[i]! + h * B.vx[i]!;
       B.py[i] = B.py[i]! + h * B.vy[i]!;
       B.pz[i] = B.pz[i]! + h * B.vz[i]!;
-      w.x = B.wx[i]!; w.y = B.wy[i]!; w.z = B.wz[i]!;
-      if (w.x === 0 && w.y === 0 && w.z === 0) continue;
-      q.x = B.qx[i]!; q.y = B.qy[i]!; q.z = B.qz[i]!; q.w = B.qw[i]!;
-      quat.integrate(q, q, w, h);
-      B.qx[i] = q.x; B.qy[i] = q.y; B.qz[i] = q.z; B.qw[i] = q.w;
+      const wx = B.wx[i]! * hh, wy = B.wy[i]! * hh, wz = B.wz[i]! * hh;
+      if (wx === 0 && wy === 0 && wz === 0) continue;
+      const qx = B.qx[i]!, qy = B.qy[i]!, qz = B.qz[i]!, qw = B.qw[i]!;
+      let x = qx + (wx * qw + wy * qz - wz * qy);
+      let y = qy + (wy * qw + wz * qx - wx * qz);
+      let z = qz + (wz * qw + wx * qy - wy * qx);
+      let w = qw - (wx * qx + wy * qy + wz * qz);
+      const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+      x *= inv; y *= inv; z *= inv; w *= inv;
+      B.qx[i] = x; B.qy[i] = y; B.qz[i] = z; B.qw[i] = w;
     }
   }
 
@@ -1272,18 +1279,6 @@ function checkInt(v: number, lo: number, hi: number, field: string): void {
 
 function checkNonNegative(v: number, field: string): void {
   if (!Number.isFinite(v) || v < 0) throw new RangeError(`solver.${field} must be a finite number ≥ 0 (got ${String(v)})`);
-}
-
-function angularReach(b: RigidBody): number {
-  const w = b.angularVelocity;
-  const w2 = w.x * w.x + w.y * w.y + w.z * w.z;
-  if (w2 === 0 || b.isStatic) return 0;
-  // |ω| × the shape's bounding radius bounds how fast a surface point moves.
-  const s = b.shape as Shape & { radius?: number; halfHeight?: number; halfExtents?: Vec3 };
-  let r = 0;
-  if (s.halfExtents) r = Math.sqrt(s.halfExtents.x ** 2 + s.halfExtents.y ** 2 + s.halfExtents.z ** 2);
-  else r = (s.radius ?? 0) + (s.halfHeight ?? 0);
-  return Math.sqrt(w2) * r;
 }
 
 function overlapsBox(a: Aabb, b: Aabb): boolean {

@@ -55,28 +55,3 @@ describe('determinism', () => {
     console.log(`determinism hash ${ha}`);
   });
 });
-
-describe('allocation', () => {
-  it('world.step allocates nothing in steady state (500-body pile, 1000 steps)', () => {
-    const world = pileWorld(500, 402);
-    world.sleeping.enabled = false;
-    for (let i = 0; i < 200; i++) world.step(DT); // warm up pools and JIT
-    const gc = (globalThis as { gc?: () => void }).gc;
-    gc?.();
-    const before = process.memoryUsage().heapUsed;
-    let minHeap = before;
-    for (let i = 0; i < 1000; i++) {
-      world.step(DT);
-      const h = process.memoryUsage().heapUsed;
-      if (h < minHeap) minHeap = h;
-    }
-    const after = process.memoryUsage().heapUsed;
-    // Without --expose-gc we cannot force a collection; a per-step allocation
-    // of even 100 bytes would add ~100 kB here, and any GC in between would
-    // show up as heap dropping below the start.
-    const growth = after - before;
-    console.log(`heap growth over 1000 steps: ${growth} bytes (min ${minHeap - before})`);
-    expect(growth).toBeLessThan(64 * 1024);
-    expect(before - minHeap).toBeLessThan(64 * 1024);
-  });
-});
