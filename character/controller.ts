@@ -174,6 +174,7 @@ export class CharacterController {
   cosMaxSlope = Math.cos(Math.PI / 4);
   // Doubles handed to helpers through fields, not arguments: a double argument
   // to a call the JIT did not inline is boxed (a heap allocation).
+  private cachedSlopeDegrees = -1;
   private softLimit = 0;
   private stepDt = 1 / 60;
   private pendingDistance = 0;
@@ -380,6 +381,23 @@ export class CharacterController {
 
   private checkSettings(): void {
     const s = this.settings;
+    // Fast path (every move): x ≥ 0 and x − x === 0 (false for NaN and ±∞).
+    if (
+      s.maxSlopeDegrees >= 0 && s.maxSlopeDegrees <= 90 && s.stepHeight >= 0 && s.stepHeight - s.stepHeight === 0 &&
+      s.minStepForward >= 0 && s.minStepForward - s.minStepForward === 0 && s.snapDistance >= 0 && s.snapDistance - s.snapDistance === 0 &&
+      s.skinWidth >= 0 && s.skinWidth - s.skinWidth === 0 && s.maxIterations >= 1 && s.maxIterations === Math.floor(s.maxIterations) &&
+      s.maxIterations - s.maxIterations === 0 && s.maxSweeps >= 1 && s.maxSweeps === Math.floor(s.maxSweeps) && s.maxSweeps - s.maxSweeps === 0 &&
+      s.tolerance > 0 && s.tolerance - s.tolerance === 0 && s.slop >= 0 && s.slop - s.slop === 0 &&
+      s.gatherDistance >= 0 && s.gatherDistance - s.gatherDistance === 0 && s.collisionMask >= 0 && s.collisionMask - s.collisionMask === 0 &&
+      s.pushStrength >= 0 && s.pushStrength - s.pushStrength === 0 && s.characterMass > 0 && s.characterMass - s.characterMass === 0 &&
+      s.skinWidth + s.slop + s.gatherDistance === this.gatherInflation && s.maxSlopeDegrees === this.cachedSlopeDegrees &&
+      this.result.solvePoints.length >= 2 * s.maxSweeps + 2
+    ) return;
+    this.validateSettings();
+  }
+
+  private validateSettings(): void {
+    const s = this.settings;
     for (let i = 0; i < SETTING_FIELDS.length; i++) {
       const k = SETTING_FIELDS[i]!;
       checkSetting(k, s[k]);
@@ -390,6 +408,7 @@ export class CharacterController {
     if (!(s.tolerance > 0)) throw new RangeError(`CharacterController: tolerance must be > 0 (got ${s.tolerance})`);
     if (!(s.characterMass > 0)) throw new RangeError(`CharacterController: characterMass must be > 0 (got ${s.characterMass})`);
     this.cosMaxSlope = Math.cos((s.maxSlopeDegrees * Math.PI) / 180);
+    this.cachedSlopeDegrees = s.maxSlopeDegrees;
     const inflation = s.skinWidth + s.slop + s.gatherDistance;
     if (inflation !== this.gatherInflation) {
       // Rebuilt only when a setting changes (not per move).
@@ -598,6 +617,19 @@ export class CharacterController {
     const up = this.up;
     const h = this.horizontal; // unit horizontal direction from blockedByWall
     const du = displacement.x * up.x + displacement.y * up.y + displacement.z * up.z;
+    // Cheap rejection before four queries: a ray along the motion just above
+    // stepHeight (from the axis, one radius + margin long) that hits a steep
+    // surface means the obstacle is taller than a step.
+    {
+      const feet = this.halfHeightValue + this.radiusValue;
+      const lift = s.stepHeight + 2 * s.skinWidth - feet;
+      const from = this.probeFrom, to = this.probeTo;
+      from.x = start.x + up.x * lift; from.y = start.y + up.y * lift; from.z = start.z + up.z * lift;
+      const reach = this.radiusValue + 3 * s.skinWidth + s.slop;
+      to.x = from.x + h.x * reach; to.y = from.y + h.y * reach; to.z = from.z + h.z * reach;
+      const ray = this.world.raycast(from, to, this.rayOptions);
+      if (ray !== null && ray.normal.x * up.x + ray.normal.y * up.y + ray.normal.z * up.z < this.cosMaxSlope) return false;
+    }
     const dir = this.castDir;
     dir.x = up.x * s.stepHeight; dir.y = up.y * s.stepHeight; dir.z = up.z * s.stepHeight;
     const upHit = this.world.shapeCast(this.shape, start, this.rotation, dir, this.castOptions);
