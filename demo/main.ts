@@ -1,66 +1,219 @@
-// The footing demo: a Babylon scene whose dynamic meshes follow footing bodies,
-// with a sweeping raycast and a capsule shape cast drawn every frame.
-// Deep imports keep the bundle to the Babylon modules actually used.
-import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
+// The footing demo level: a capsule character with the Walker, static level
+// geometry, kinematic platforms, stacks, a seesaw and ragdolls, drawn with
+// Babylon.js through footing/babylon. Deep imports keep the bundle to the
+// Babylon modules actually used; the Inspector is loaded only on F3.
+import '@babylonjs/core/Culling/ray';
+import { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
 import { Engine } from '@babylonjs/core/Engines/engine';
 import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
-import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Scene } from '@babylonjs/core/scene';
 import { World } from '../src/index';
-import { populate, syncMeshes } from './bodies';
-import { QueryView } from './query-view';
+import { CharacterDebugView, PhysicsDebugView, exposeInspectorProperties } from '../src/babylon/index';
+import { Hud } from './hud';
+import { buildLevel, material, platformMeshes } from './level';
+import { Player } from './player';
+import { Props } from './props';
 import { StepTimer } from './step-timer';
 import type { FootingDemoHandle } from './types';
 
-/** Rendered frames before the page reports ready, so that tests see bodies that have moved. */
+/** Rendered frames before the page reports ready. */
 const FRAMES_BEFORE_READY = 3;
-/** How often the HUD text is rewritten, milliseconds. */
 const HUD_INTERVAL_MS = 250;
+const FIXED_STEP = 1 / 60;
+/**
+ * Most fixed steps per rendered frame. Software WebGL renders 5–10 fps, so a
+ * frame can last 200 ms: 12 steps keep the simulation in real time down to
+ * 5 fps (beyond that, time is dropped rather than spiralling).
+ */
+const MAX_STEPS_PER_FRAME = 12;
+const THROW_SPEED = 14;
 
-function createScene(engine: Engine, canvas: HTMLCanvasElement): Scene {
+function createScene(engine: Engine): { scene: Scene; camera: TargetCamera } {
   const scene = new Scene(engine);
   scene.clearColor = new Color4(0.62, 0.74, 0.86, 1);
-  const camera = new ArcRotateCamera('camera', -Math.PI / 2 + 0.5, 1.05, 17, new Vector3(0, 1.2, 0), scene);
-  camera.lowerRadiusLimit = 3;
-  camera.upperRadiusLimit = 60;
-  camera.wheelDeltaPercentage = 0.02;
-  camera.attachControl(canvas, true);
+  const camera = new TargetCamera('camera', new Vector3(0, 3, -6), scene);
+  camera.minZ = 0.05;
+  camera.maxZ = 200;
+  camera.fov = 1.0;
   const sky = new HemisphericLight('sky', new Vector3(0, 1, 0), scene);
-  sky.intensity = 0.65;
-  sky.groundColor = new Color3(0.25, 0.25, 0.3);
-  const sun = new DirectionalLight('sun', new Vector3(-0.4, -1, 0.3), scene);
-  sun.intensity = 0.7;
-  return scene;
+  sky.intensity = 0.7;
+  sky.groundColor = new Color3(0.3, 0.3, 0.35);
+  const sun = new DirectionalLight('sun', new Vector3(-0.4, -1, 0.5), scene);
+  sun.intensity = 0.65;
+  return { scene, camera };
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 }
 
 async function main(): Promise<void> {
   const canvas = document.getElementById('renderCanvas') as HTMLCanvasElement;
-  const hud = document.getElementById('hud') as HTMLDivElement;
+  const hud = new Hud(document.getElementById('hud') as HTMLElement, document.getElementById('plot') as HTMLCanvasElement);
   // preserveDrawingBuffer lets tests read the rendered pixels back between frames.
   const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true });
-  const scene = createScene(engine, canvas);
+  const { scene, camera } = createScene(engine);
 
-  const world = new World({ gravity: { x: 0, y: -9.81, z: 0 } });
-  const views = populate(world, scene);
-  const queries = new QueryView(world, scene);
-  const timer = new StepTimer(world);
+  const world = new World({ gravity: { x: 0, y: -9.81, z: 0 }, fixedTimeStep: FIXED_STEP });
+  const level = buildLevel(world, scene);
+  const props = new Props(world, scene);
+  props.populate();
+  for (const mesh of platformMeshes(level)) {
+    const body = level.platforms.slider.userData === mesh.name ? level.platforms.slider : level.platforms.turntable;
+    props.links.add(mesh, body);
+  }
+  const player = new Player(world, scene, level.landmarks.spawn, material(scene, 'playerMat', 0.85, 0.3, 0.2));
+  const characterView = new CharacterDebugView(scene, player.controller);
+  characterView.enabled = false;
+  exposeInspectorProperties(player.mesh, { controller: player.controller, walker: player.walker, world });
+  const timer = new StepTimer();
+  let debugView: PhysicsDebugView | null = null;
+
+  let paused = false;
+  let singleSteps = 0;
+  let accumulator = 0;
+  let simTime = 0;
+  let alpha = 1;
+  let jumpQueued = false;
+
+  const fixedStep = (): void => {
+    level.platforms.update(simTime + FIXED_STEP);
+    world.step(FIXED_STEP);
+    if (jumpQueued) { player.walker.jump(); jumpQueued = false; }
+    player.step(FIXED_STEP);
+    characterView.record(player.controller.result);
+    simTime += FIXED_STEP;
+  };
+
+  let inspectorShown: Promise<void> | null = null;
+  const showInspector = (): Promise<void> => {
+    inspectorShown ??= (async () => {
+      // The two *.query side-effect imports keep the Inspector's occlusion panel from crashing (recipe §5).
+      await import('@babylonjs/core/Engines/AbstractEngine/abstractEngine.query');
+      await import('@babylonjs/core/Engines/Extensions/engine.query');
+      await import('@babylonjs/core/Debug/debugLayer');
+      await import('@babylonjs/inspector');
+      await scene.debugLayer.show({ embedMode: true });
+      scene.debugLayer.select(player.mesh);
+    })();
+    return inspectorShown;
+  };
+  const toggleInspector = (): void => {
+    if (inspectorShown && scene.debugLayer.isVisible()) scene.debugLayer.hide();
+    else if (inspectorShown) void scene.debugLayer.show({ embedMode: true }).then(() => scene.debugLayer.select(player.mesh));
+    else void showInspector();
+  };
+
+  const setKey = (code: string, down: boolean): boolean => {
+    const k = player.keys;
+    switch (code) {
+      case 'KeyW': case 'ArrowUp': k.forward = down; return true;
+      case 'KeyS': case 'ArrowDown': k.back = down; return true;
+      case 'KeyA': case 'ArrowLeft': k.left = down; return true;
+      case 'KeyD': case 'ArrowRight': k.right = down; return true;
+      case 'ShiftLeft': case 'ShiftRight': k.run = down; return true;
+      case 'KeyC': k.crouch = down; return true;
+      default: return false;
+    }
+  };
+  window.addEventListener('keydown', (e) => {
+    if (isTyping(e.target)) return;
+    if (setKey(e.code, true)) { e.preventDefault(); return; }
+    if (e.repeat) return;
+    switch (e.code) {
+      case 'Space': jumpQueued = true; break;
+      case 'KeyR': {
+        const p = player.controller.position;
+        const f = Math.sin(player.yaw), g = Math.cos(player.yaw);
+        props.spawnRagdoll({ x: p.x + 2 * f, y: p.y + 0.8, z: p.z + 2 * g }, player.yaw + Math.PI);
+        break;
+      }
+      case 'F1':
+        debugView ??= new PhysicsDebugView(scene, world, { color: '#00ff00' });
+        if (handle.debugView === null) handle.debugView = debugView;
+        else debugView.enabled = !debugView.enabled;
+        break;
+      case 'F2': characterView.enabled = !characterView.enabled; break;
+      case 'F3': toggleInspector(); break;
+      case 'KeyP': paused = !paused; break;
+      case 'KeyN': singleSteps++; break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+  window.addEventListener('keyup', (e) => {
+    if (setKey(e.code, false)) e.preventDefault();
+  });
+  window.addEventListener('blur', () => {
+    const k = player.keys;
+    k.forward = k.back = k.left = k.right = k.run = k.crouch = false;
+  });
+
+  // Mouse: drag to orbit, wheel to zoom, click (without dragging) to throw a ball.
+  let dragX = 0, dragY = 0, downX = 0, downY = 0, dragging = false;
+  canvas.addEventListener('pointerdown', (e) => {
+    dragging = true; dragX = downX = e.clientX; dragY = downY = e.clientY;
+    canvas.setPointerCapture(e.pointerId);
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!dragging) return;
+    player.yaw += (e.clientX - dragX) * 0.006;
+    player.pitch = Math.min(1.3, Math.max(-0.3, player.pitch + (e.clientY - dragY) * 0.005));
+    dragX = e.clientX; dragY = e.clientY;
+  });
+  canvas.addEventListener('pointerup', (e) => {
+    dragging = false;
+    if (Math.hypot(e.clientX - downX, e.clientY - downY) > 5) return;
+    const rect = canvas.getBoundingClientRect();
+    const ray = scene.createPickingRay((e.clientX - rect.left) * engine.getHardwareScalingLevel(), (e.clientY - rect.top) * engine.getHardwareScalingLevel(), Matrix.Identity(), camera);
+    const o = ray.origin.add(ray.direction.scale(0.5));
+    props.throwBall({ x: o.x, y: o.y, z: o.z }, { x: ray.direction.x, y: ray.direction.y, z: ray.direction.z }, THROW_SPEED);
+  });
+  canvas.addEventListener('wheel', (e) => {
+    player.distance = Math.min(20, Math.max(2, player.distance * (1 + Math.sign(e.deltaY) * 0.1)));
+    e.preventDefault();
+  }, { passive: false });
+
   const handle: FootingDemoHandle = {
-    ready: false, world, scene, engine, dynamicBodies: views, queries: queries.stats,
-    castShape: queries.castShape, stats: timer.stats,
+    ready: false, world, character: player.controller, walker: player.walker, scene, engine,
+    characterMesh: player.mesh, landmarks: level.landmarks, props, stats: timer.stats,
+    debugView: null, characterView,
+    teleport: (x, y, z) => player.teleport({ x, y, z }),
+    setCameraYaw: (yaw) => { player.yaw = yaw; },
+    showInspector,
   };
 
   await scene.whenReadyAsync();
-  let seconds = 0;
   let lastHud = -Infinity;
   scene.onBeforeRenderObservable.add(() => {
-    // getDeltaTime is the previous frame's duration; the world turns it into fixed steps.
-    const frameSeconds = engine.getDeltaTime() / 1000;
-    seconds += frameSeconds;
-    timer.advance(frameSeconds);
-    syncMeshes(views);
-    queries.update(seconds);
+    const frameSeconds = Math.min(engine.getDeltaTime() / 1000, 0.25);
+    let steps = 0;
+    const t0 = performance.now();
+    if (!paused) {
+      accumulator += frameSeconds;
+      while (accumulator >= FIXED_STEP && steps < MAX_STEPS_PER_FRAME) {
+        fixedStep();
+        accumulator -= FIXED_STEP;
+        steps++;
+      }
+      if (accumulator >= FIXED_STEP) accumulator %= FIXED_STEP;
+      alpha = accumulator / FIXED_STEP;
+    } else {
+      while (singleSteps > 0) { fixedStep(); singleSteps--; steps++; }
+      alpha = 1;
+    }
+    singleSteps = 0;
+    timer.add(performance.now() - t0, steps, FIXED_STEP);
+    timer.stats.paused = paused;
+    props.links.sync(alpha);
+    player.render(alpha, camera);
+    debugView?.update(alpha);
+    characterView.update();
+    hud.sample(characterView.stats.iterations);
   });
   scene.onAfterRenderObservable.add(() => {
     timer.stats.frames++;
@@ -68,14 +221,10 @@ async function main(): Promise<void> {
     if (now - lastHud >= HUD_INTERVAL_MS) {
       lastHud = now;
       timer.endWindow();
-      hud.textContent =
-        `physics  ${timer.stats.msPerStep.toFixed(3)} ms/step\n` +
-        `bodies   ${world.bodies.length}\n` +
-        `fps      ${engine.getFps().toFixed(1)}`;
+      hud.write(engine, world, timer.stats, player.walker, characterView.stats,
+        `views     F1 colliders ${debugView?.enabled ? 'on' : 'off'} · F2 solver ${characterView.enabled ? 'on' : 'off'} · F3 inspector`);
     }
-    if (!handle.ready && timer.stats.frames >= FRAMES_BEFORE_READY) {
-      handle.ready = true;
-    }
+    if (!handle.ready && timer.stats.frames >= FRAMES_BEFORE_READY) handle.ready = true;
   });
   window.addEventListener('resize', () => engine.resize());
   window.footingDemo = handle;

@@ -1,39 +1,28 @@
-import type { World } from '../src/index';
 import type { StepStats } from './types';
 
 /**
- * Advances the world by frame time and measures the wall-clock cost of each
- * fixed step: the time spent in `world.advance` divided by the number of
- * steps it took (the change in `world.stepCount`), averaged over a window so
- * that the HUD does not flicker.
+ * Wall-clock cost of the fixed steps, averaged over a window so that the HUD
+ * does not flicker: time spent stepping divided by the steps taken.
  */
 export class StepTimer {
-  readonly stats: StepStats = { steps: 0, simSeconds: 0, msPerStep: 0, frames: 0 };
-  private readonly world: World;
+  readonly stats: StepStats = { steps: 0, simSeconds: 0, msPerStep: 0, stepsPerFrame: 0, frames: 0, paused: false };
   private windowMs = 0;
   private windowSteps = 0;
+  private windowFrames = 0;
 
-  constructor(world: World) {
-    this.world = world;
+  add(ms: number, steps: number, dt: number): void {
+    this.windowMs += ms;
+    this.windowSteps += steps;
+    this.windowFrames++;
+    this.stats.steps += steps;
+    this.stats.simSeconds += steps * dt;
   }
 
-  /** Runs `world.advance(frameSeconds)` and adds its duration to the current window. */
-  advance(frameSeconds: number): void {
-    const world = this.world;
-    const before = world.stepCount;
-    const t0 = performance.now();
-    world.advance(frameSeconds);
-    this.windowMs += performance.now() - t0;
-    const taken = world.stepCount - before;
-    this.windowSteps += taken;
-    this.stats.steps += taken;
-    this.stats.simSeconds += taken * world.fixedTimeStep;
-  }
-
-  /** Publishes the mean cost per step over the window since the last call and starts a new one. */
   endWindow(): void {
     if (this.windowSteps > 0) this.stats.msPerStep = this.windowMs / this.windowSteps;
+    if (this.windowFrames > 0) this.stats.stepsPerFrame = this.windowSteps / this.windowFrames;
     this.windowMs = 0;
     this.windowSteps = 0;
+    this.windowFrames = 0;
   }
 }

@@ -1,50 +1,50 @@
 import type { Engine } from '@babylonjs/core/Engines/engine';
+import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
-import type { Capsule, World } from '../src/index';
-import type { BodyView } from './bodies';
+import type { World } from '../src/index';
+import type { CharacterController, Walker } from '../character/index';
+import type { CharacterDebugView, PhysicsDebugView } from '../src/babylon/index';
+import type { Landmarks } from './level';
+import type { Props } from './props';
 
-/** What the sweeping ray and the capsule cast have seen so far (read by the e2e test). */
-export interface QueryStats {
-  /** Frames in which the sweeping ray hit something. */
-  rayHits: number;
-  /** Frames in which it missed everything. */
-  rayMisses: number;
-  /** The last hit's fraction along the ray in [0, 1], or -1 when the last ray missed. */
-  rayFraction: number;
-  /** The last hit's distance from the ray origin (metres), or -1 on a miss. */
-  rayDistance: number;
-  /** The last hit point and unit normal (stale after a miss). */
-  rayPoint: { x: number; y: number; z: number };
-  rayNormal: { x: number; y: number; z: number };
-  /** Frames in which the capsule cast hit something, and the last fraction (-1 on a miss). */
-  castHits: number;
-  castFraction: number;
-}
-
-/** Timing of the physics step, refreshed every frame. */
+/** Timing of the physics, refreshed every frame. */
 export interface StepStats {
   /** Fixed steps taken since the page loaded. */
   steps: number;
   /** Simulated seconds since the page loaded. */
   simSeconds: number;
-  /** Mean wall-clock milliseconds per fixed step over the last HUD window. */
+  /** Mean wall-clock milliseconds per fixed step (world step + character) over the last HUD window. */
   msPerStep: number;
+  /** Mean fixed steps per rendered frame over the last HUD window. */
+  stepsPerFrame: number;
   /** Rendered frames since the page loaded. */
   frames: number;
+  paused: boolean;
 }
 
 /** The page hook `window.footingDemo`, set once the scene has rendered its first frames. */
 export interface FootingDemoHandle {
   ready: boolean;
   world: World;
+  character: CharacterController;
+  walker: Walker;
   scene: Scene;
   engine: Engine;
-  /** The dynamic bodies and the meshes that follow them. */
-  dynamicBodies: readonly BodyView[];
-  queries: QueryStats;
-  /** The capsule the demo sweeps with `world.shapeCast`, reusable from tests. */
-  castShape: Capsule;
+  /** The character's capsule mesh; it carries the Inspector properties (inspectableCustomProperties). */
+  characterMesh: Mesh;
+  landmarks: Landmarks;
+  props: Props;
   stats: StepStats;
+  /** The collider wireframes (created by the first F1). */
+  debugView: PhysicsDebugView | null;
+  /** The character solver view (created by the first F2). */
+  characterView: CharacterDebugView;
+  /** Teleports the character and stops it. */
+  teleport(x: number, y: number, z: number): void;
+  /** Sets the camera orbit (yaw 0 looks along +z). */
+  setCameraYaw(yaw: number): void;
+  /** Opens the Babylon Inspector (F3) and resolves once it is shown. */
+  showInspector(): Promise<void>;
 }
 
 declare global {

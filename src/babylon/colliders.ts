@@ -1,0 +1,166 @@
+/**
+ * Colliders from Babylon meshes.
+ *
+ * - `colliderFromMesh(mesh, 'box' | 'sphere' | 'capsule')` fits a primitive to
+ *   the mesh's local bounding box (scaled by the mesh's world scaling) and
+ *   returns the pose to create the body at: spread it into `createBody`.
+ * - `triangleMeshFromMeshes(meshes)` bakes the world-space triangles of any
+ *   meshes (world matrix applied, so parents, scaling and glTF's handedness
+ *   flip are included) into one TriangleMesh for a static body at the origin.
+ * - `createStaticMeshCollider(world, root)` does that for a node and all its
+ *   descendant meshes in one call (a loaded glTF level).
+ *
+ * All of this runs once at load time, so it may allocate freely.
+ */
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
+import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
+import type { Node } from '@babylonjs/core/node';
+import { Box, Capsule, Sphere, TriangleMesh, type BodyDesc, type ConvexShape, type Quat, type RigidBody, type Vec3, type World } from '../index';
+
+export type PrimitiveKind = 'box' | 'sphere' | 'capsule';
+
+/** A shape and the pose to create its body at (spread into `world.createBody`). */
+export interface MeshCollider<S> {
+  shape: S;
+  position: Vec3;
+  rotation: Quat;
+}
+
+/**
+ * Fits a primitive to `mesh`'s bounding box:
+ *   box      half extents = local half extents × |world scaling|
+ *   sphere   radius = the largest scaled half extent
+ *   capsule  along the mesh's local Y: radius = the larger scaled X/Z half
+ *            extent, half height = scaled Y half extent − radius (Babylon's
+ *            CreateCapsule has exactly these bounds)
+ * The body is placed at the bounding box centre in world space, with the
+ * mesh's world rotation. Rotated meshes keep their fit (the bounds are local).
+ */
+export function colliderFromMesh(mesh: AbstractMesh, kind: 'box'): MeshCollider<Box>;
+export function colliderFromMesh(mesh: AbstractMesh, kind: 'sphere'): MeshCollider<Sphere>;
+export function colliderFromMesh(mesh: AbstractMesh, kind: 'capsule'): MeshCollider<Capsule>;
+export function colliderFromMesh(mesh: AbstractMesh, kind: PrimitiveKind): MeshCollider<ConvexShape>;
+export function colliderFromMesh(mesh: AbstractMesh, kind: PrimitiveKind): MeshCollider<ConvexShape> {
+  const world = mesh.computeWorldMatrix(true);
+  const bounds = mesh.getBoundingInfo().boundingBox;
+  const scale = new Vector3();
+  const rotation = new Quaternion();
+  const translation = new Vector3();
+  world.decompose(scale, rotation, translation);
+  const hx = Math.abs(bounds.extendSize.x * scale.x);
+  const hy = Math.abs(bounds.extendSize.y * scale.y);
+  const hz = Math.abs(bounds.extendSize.z * scale.z);
+  const centre = Vector3.TransformCoordinates(bounds.center, world);
+  let shape: ConvexShape;
+  if (kind === 'box') {
+    shape = new Box({ x: Math.max(hx, 1e-4), y: Math.max(hy, 1e-4), z: Math.max(hz, 1e-4) });
+  } else if (kind === 'sphere') {
+    shape = new Sphere(Math.max(hx, hy, hz, 1e-4));
+  } else if (kind === 'capsule') {
+    const radius = Math.max(hx, hz, 1e-4);
+    shape = new Capsule(radius, Math.max(hy - radius, 1e-4));
+  } else {
+    throw new TypeError(`colliderFromMesh: kind must be 'box', 'sphere' or 'capsule' (got ${String(kind)})`);
+  }
+  rotation.normalize();
+  return {
+    shape,
+    position: { x: centre.x, y: centre.y, z: centre.z },
+    rotation: { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w },
+  };
+}
+
+/** World-space triangles of `meshes` (positions and indices concatenated). */
+export interface BakedTriangles {
+  positions: Float64Array;
+  indices: Uint32Array;
+}
+
+/**
+ * Concatenates the world-space triangles of `meshes`. Meshes without
+ * positions are skipped; meshes without indices are read as a triangle list.
+ * A world matrix with negative determinant (mirroring, e.g. the glTF loader's
+ * right-to-left-handed root) reverses the winding, which is swapped back so
+ * that faces keep pointing outwards.
+ */
+export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
+  const parts: { positions: Float64Array; indices: ArrayLike<number>; flip: boolean }[] = [];
+  let vertexTotal = 0;
+  let indexTotal = 0;
+  const v = new Vector3();
+  for (const mesh of meshes) {
+    const raw = mesh.getVerticesData(VertexBuffer.PositionKind);
+    if (!raw || raw.length < 9) continue;
+    const world: Matrix = mesh.computeWorldMatrix(true);
+    const count = Math.floor(raw.length / 3);
+    const positions = new Float64Array(count * 3);
+    for (let i = 0; i < count; i++) {
+      Vector3.TransformCoordinatesFromFloatsToRef(raw[3 * i]!, raw[3 * i + 1]!, raw[3 * i + 2]!, world, v);
+      positions[3 * i] = v.x; positions[3 * i + 1] = v.y; positions[3 * i + 2] = v.z;
+    }
+    let indices: ArrayLike<number> | null = mesh.getIndices();
+    if (!indices || indices.length === 0) {
+      const seq = new Uint32Array(count - (count % 3));
+      for (let i = 0; i < seq.length; i++) seq[i] = i;
+      indices = seq;
+    }
+    parts.push({ positions, indices, flip: world.determinant() < 0 });
+    vertexTotal += count;
+    indexTotal += indices.length - (indices.length % 3);
+  }
+  const positions = new Float64Array(vertexTotal * 3);
+  const indices = new Uint32Array(indexTotal);
+  let vBase = 0;
+  let iOut = 0;
+  for (const part of parts) {
+    positions.set(part.positions, vBase * 3);
+    const src = part.indices;
+    const n = src.length - (src.length % 3);
+    for (let i = 0; i < n; i += 3) {
+      const a = src[i]!, b = src[i + 1]!, c = src[i + 2]!;
+      indices[iOut++] = vBase + a;
+      indices[iOut++] = vBase + (part.flip ? c : b);
+      indices[iOut++] = vBase + (part.flip ? b : c);
+    }
+    vBase += part.positions.length / 3;
+  }
+  return { positions, indices };
+}
+
+/** One TriangleMesh (world space: create its body at the origin) from the triangles of `meshes`. */
+export function triangleMeshFromMeshes(meshes: AbstractMesh | readonly AbstractMesh[]): TriangleMesh {
+  const list = Array.isArray(meshes) ? (meshes as readonly AbstractMesh[]) : [meshes as AbstractMesh];
+  const baked = bakeTriangles(list);
+  if (baked.indices.length === 0) throw new RangeError('triangleMeshFromMeshes: the meshes have no triangles');
+  return new TriangleMesh(baked.positions, baked.indices);
+}
+
+export interface StaticMeshColliderOptions extends Omit<Partial<BodyDesc>, 'type' | 'shape' | 'position' | 'rotation'> {
+  /** Keep only the meshes this returns true for (e.g. skip decoration). Default: every enabled mesh with triangles. */
+  filter?: (mesh: AbstractMesh) => boolean;
+}
+
+/**
+ * Gathers `root` (when it is a mesh) and all its descendant meshes, bakes
+ * their world-space triangles into one TriangleMesh and creates one static
+ * body for it. For a loaded glTF: `createStaticMeshCollider(world, result.meshes[0])`.
+ */
+export function createStaticMeshCollider(world: World, root: Node | readonly AbstractMesh[], options: StaticMeshColliderOptions = {}): RigidBody {
+  const { filter, ...desc } = options;
+  let meshes: AbstractMesh[];
+  if (Array.isArray(root)) {
+    meshes = (root as readonly AbstractMesh[]).slice();
+  } else {
+    const node = root as Node;
+    meshes = node.getChildMeshes(false);
+    if (isMesh(node)) meshes.unshift(node);
+  }
+  meshes = meshes.filter((m) => m.isEnabled() && (filter ? filter(m) : true));
+  const shape = triangleMeshFromMeshes(meshes);
+  return world.createBody({ ...desc, type: 'static', shape });
+}
+
+function isMesh(node: Node): node is AbstractMesh {
+  return typeof (node as unknown as Partial<AbstractMesh>).getVerticesData === 'function';
+}

@@ -1,0 +1,11 @@
+// The `footing/babylon` entry point: the only part of footing that imports
+// Babylon.js (deep @babylonjs/core imports, so bundlers keep what is used).
+export { BodyLink, BodyLinks, syncNodeToBody } from './link';
+export {
+  colliderFromMesh, bakeTriangles, triangleMeshFromMeshes, createStaticMeshCollider,
+  type PrimitiveKind, type MeshCollider, type BakedTriangles, type StaticMeshColliderOptions,
+} from './colliders';
+export { PhysicsDebugView, type PhysicsDebugViewOptions } from './debug-view';
+export { CharacterDebugView, type CharacterDebugViewOptions, type CharacterFrameStats } from './character-view';
+export { exposeInspectorProperties, inspectorPropertyName, type CharacterInspectorTargets } from './inspector';
+export { LineBuffer } from './line-buffer';

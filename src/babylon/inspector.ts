@@ -1,0 +1,136 @@
+/**
+ * Live tuning in the Babylon Inspector. The Inspector's "Custom" section
+ * (node.inspectableCustomProperties) binds each entry to a property ON the
+ * node, so accessor properties are defined on the node that read and write
+ * the CharacterController's settings, the Walker's settings and the world's
+ * solver settings. footing reads those at the start of every move / step,
+ * so a change takes effect on the next one.
+ */
+import { InspectableType, type IInspectable } from '@babylonjs/core/Misc/iInspectable';
+import type { Node } from '@babylonjs/core/node';
+import type { FrictionModel, PositionCorrection, World } from '../index';
+import type { CharacterController, CharacterSettings, Walker, WalkerSettings } from '../../character/index';
+
+export interface CharacterInspectorTargets {
+  controller?: CharacterController;
+  walker?: Walker;
+  world?: World;
+}
+
+type NumericCharacterKey = Exclude<keyof CharacterSettings, 'collisionMask'>;
+type NumericSolverKey = 'velocityIterations' | 'positionIterations' | 'subSteps' | 'contactHertz' | 'contactDampingRatio' | 'relaxation' | 'baumgarte';
+type NumericWalkerKey = Exclude<keyof WalkerSettings, 'gravity'>;
+
+interface Slider<K extends string> { key: K; label: string; min: number; max: number; step: number; integer?: boolean }
+
+const CHARACTER_SLIDERS: readonly Slider<NumericCharacterKey>[] = [
+  { key: 'maxSlopeDegrees', label: 'Max slope (°)', min: 0, max: 90, step: 1 },
+  { key: 'stepHeight', label: 'Step height (m)', min: 0, max: 1, step: 0.01 },
+  { key: 'minStepForward', label: 'Min step forward (m)', min: 0, max: 0.5, step: 0.01 },
+  { key: 'snapDistance', label: 'Snap distance (m)', min: 0, max: 1, step: 0.01 },
+  { key: 'skinWidth', label: 'Skin width (m)', min: 0, max: 0.1, step: 0.001 },
+  { key: 'maxIterations', label: 'NGS iterations', min: 1, max: 128, step: 1, integer: true },
+  { key: 'maxSweeps', label: 'Sweeps', min: 1, max: 16, step: 1, integer: true },
+  { key: 'tolerance', label: 'Tolerance (m)', min: 1e-6, max: 0.01, step: 1e-5 },
+  { key: 'slop', label: 'Contact slop (m)', min: 0, max: 0.02, step: 0.001 },
+  { key: 'gatherDistance', label: 'Gather distance (m)', min: 0, max: 0.5, step: 0.01 },
+  { key: 'pushStrength', label: 'Push strength (N)', min: 0, max: 2000, step: 10 },
+  { key: 'characterMass', label: 'Character mass (kg)', min: 1, max: 300, step: 1 },
+];
+
+const WALKER_SLIDERS: readonly Slider<NumericWalkerKey>[] = [
+  { key: 'speed', label: 'Walk speed (m/s)', min: 0, max: 15, step: 0.1 },
+  { key: 'acceleration', label: 'Acceleration (m/s²)', min: 0, max: 200, step: 1 },
+  { key: 'airAcceleration', label: 'Air control (m/s²)', min: 0, max: 100, step: 1 },
+  { key: 'jumpSpeed', label: 'Jump speed (m/s)', min: 0, max: 15, step: 0.1 },
+  { key: 'coyoteTime', label: 'Coyote time (s)', min: 0, max: 0.5, step: 0.01 },
+];
+
+const SOLVER_SLIDERS: readonly Slider<NumericSolverKey>[] = [
+  { key: 'velocityIterations', label: 'Velocity iterations', min: 1, max: 100, step: 1, integer: true },
+  { key: 'positionIterations', label: 'Position iterations (ngs)', min: 0, max: 50, step: 1, integer: true },
+  { key: 'subSteps', label: 'Sub-steps (soft)', min: 1, max: 32, step: 1, integer: true },
+  { key: 'contactHertz', label: 'Contact hertz (soft)', min: 5, max: 240, step: 1 },
+  { key: 'contactDampingRatio', label: 'Contact damping ratio', min: 0, max: 20, step: 0.1 },
+  { key: 'relaxation', label: 'Relaxation ω', min: 0.1, max: 1.9, step: 0.05 },
+  { key: 'baumgarte', label: 'Baumgarte β', min: 0, max: 1, step: 0.01 },
+];
+
+/** Node property name for a setting: `character…`, `walker…`, `solver…` + the setting name capitalised. */
+export function inspectorPropertyName(group: 'character' | 'walker' | 'solver', key: string): string {
+  return group + key.charAt(0).toUpperCase() + key.slice(1);
+}
+
+function define(node: Node, name: string, get: () => unknown, set: (v: unknown) => void): void {
+  if (name in node && !Object.getOwnPropertyDescriptor(node, name)?.configurable) {
+    throw new Error(`exposeInspectorProperties: the node already has a property "${name}"`);
+  }
+  Object.defineProperty(node, name, { get, set, enumerable: true, configurable: true });
+}
+
+function clampNumber(v: unknown, s: Slider<string>): number {
+  let x = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(x)) x = s.min;
+  if (s.integer) x = Math.round(x);
+  return Math.min(s.max, Math.max(s.min, x));
+}
+
+/**
+ * Defines forwarding properties on `node` and appends their entries to
+ * `node.inspectableCustomProperties`. Returns the entries added. Values
+ * written through the properties are clamped to the slider range (and
+ * rounded for integer settings), so the Inspector cannot make a setting
+ * invalid.
+ *
+ * Example: `exposeInspectorProperties(playerMesh, { controller, walker, world })`,
+ * then `(playerMesh as any).characterMaxSlopeDegrees = 30` is what the
+ * "Max slope" slider does.
+ */
+export function exposeInspectorProperties(node: Node, targets: CharacterInspectorTargets): IInspectable[] {
+  const added: IInspectable[] = [];
+  const slider = (group: 'character' | 'walker' | 'solver', s: Slider<string>, object: Record<string, unknown>): void => {
+    const name = inspectorPropertyName(group, s.key);
+    define(node, name, () => object[s.key], (v) => { object[s.key] = clampNumber(v, s); });
+    added.push({ label: s.label, propertyName: name, type: InspectableType.Slider, min: s.min, max: s.max, step: s.step });
+  };
+  if (targets.controller) {
+    const settings = targets.controller.settings as unknown as Record<string, unknown>;
+    for (const s of CHARACTER_SLIDERS) slider('character', s, settings);
+  }
+  if (targets.walker) {
+    const settings = targets.walker.settings as unknown as Record<string, unknown>;
+    for (const s of WALKER_SLIDERS) slider('walker', s, settings);
+  }
+  const world = targets.world;
+  if (world) {
+    const solver = world.solver as unknown as Record<string, unknown>;
+    for (const s of SOLVER_SLIDERS) slider('solver', s, solver);
+    const warm = inspectorPropertyName('solver', 'warmStarting');
+    define(node, warm, () => world.solver.warmStarting, (v) => { world.solver.warmStarting = Boolean(v); });
+    added.push({ label: 'Warm starting', propertyName: warm, type: InspectableType.Checkbox });
+    const corr = inspectorPropertyName('solver', 'positionCorrection');
+    const corrections: PositionCorrection[] = ['soft', 'ngs', 'baumgarte'];
+    define(node, corr, () => world.solver.positionCorrection, (v) => {
+      if (corrections.includes(v as PositionCorrection)) world.solver.positionCorrection = v as PositionCorrection;
+    });
+    added.push({
+      label: 'Position correction', propertyName: corr, type: InspectableType.Options,
+      options: corrections.map((c) => ({ label: c, value: c })),
+    });
+    const fric = inspectorPropertyName('solver', 'frictionModel');
+    const models: FrictionModel[] = ['constant', 'catto2005', 'coulomb'];
+    define(node, fric, () => world.solver.frictionModel, (v) => {
+      if (models.includes(v as FrictionModel)) world.solver.frictionModel = v as FrictionModel;
+    });
+    added.push({
+      label: 'Friction model', propertyName: fric, type: InspectableType.Options,
+      options: models.map((c) => ({ label: c, value: c })),
+    });
+    const sleep = inspectorPropertyName('solver', 'sleeping');
+    define(node, sleep, () => world.sleeping.enabled, (v) => { world.sleeping.enabled = Boolean(v); });
+    added.push({ label: 'Sleeping', propertyName: sleep, type: InspectableType.Checkbox });
+  }
+  const list = (node.inspectableCustomProperties ??= []);
+  list.push(...added);
+  return added;
+}
