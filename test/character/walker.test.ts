@@ -200,3 +200,25 @@ describe('Walker on platforms', () => {
     expect(w.state).toBe('grounded');
   });
 });
+
+describe('Walker events', () => {
+  it('landed carries the impact speed; hit names the wall', () => {
+    const { world, ground } = flatWorld();
+    const wall = staticBox(world, { x: 0.2, y: 2, z: 3 }, { x: 2, y: 2, z: 0 });
+    const c = new CharacterController(world, { position: { x: 0, y: REST_Y + 1.25, z: 0 } });
+    const w = new Walker(c);
+    const landed: number[] = [];
+    const hits = new Set<unknown>();
+    w.on('landed', (e) => { landed.push(e.speed); expect(e.body).toBe(ground); });
+    w.on('hit', (e) => hits.add(e.body));
+    for (let i = 0; i < 40; i++) w.update(DT);
+    // fell 1.25 m: v = √(2 g h) ≈ 4.95 m/s (semi-implicit Euler at 60 Hz lands within a frame's worth)
+    expect(landed.length).toBe(1);
+    expect(landed[0]!).toBeGreaterThan(4.95 - 0.3);
+    expect(landed[0]!).toBeLessThan(4.95 + 0.3);
+    w.setInput(1, 0, 0);
+    for (let i = 0; i < 60; i++) w.update(DT);
+    expect(hits.has(wall)).toBe(true);
+    expect(w.velocity.x).toBeLessThan(0.7); // clipped: no speed piles up against the wall
+  });
+});
