@@ -47,6 +47,13 @@ export default defineConfig(({ mode }) => {
         },
       },
     },
+    resolve: {
+      alias: [
+        { find: /^footing\/character$/, replacement: resolve(root, 'character/index.ts') },
+        { find: /^footing\/babylon$/, replacement: resolve(root, 'src/babylon/index.ts') },
+        { find: /^footing$/, replacement: resolve(root, 'src/index.ts') },
+      ],
+    },
     test: {
       root,
       include: ['test/**/*.test.ts'],
