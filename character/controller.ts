@@ -457,10 +457,28 @@ export class CharacterController {
     return overlapping;
   }
 
-  /** Penetration recovery: project the start out along the overlap planes, at most one radius per move. */
+  /**
+   * Penetration recovery: the inflated scan said the capsule overlaps
+   * something; confirm with the real capsule (the contacts of a deep,
+   * inflated query are less reliable) and project the start out along the
+   * real overlap normals (n · p ≥ n · start + depth + skin), at most one
+   * radius per move. The gathered planes stay for the move that follows.
+   */
   private recover(set: PlaneSet, start: Vec3): void {
+    const contacts = this.world.overlap(this.shape, start, this.rotation, this.overlapOptions);
+    if (contacts.length === 0) return;
+    const rec = this.setB;
+    rec.count = 0;
+    const skin = this.settings.skinWidth;
+    this.pendingLimit = Infinity;
+    for (let i = 0; i < contacts.length; i++) {
+      const c = contacts[i]!;
+      const n = c.normal;
+      this.pendingDistance = n.x * start.x + n.y * start.y + n.z * start.z + c.depth + skin;
+      this.addOnePlane(rec, n, c.body, c.point, false);
+    }
     const sp = this.solvePoint;
-    const it = solvePlanesWith(sp, start, set.planes, set.count, this.settings);
+    const it = solvePlanesWith(sp, start, rec.planes, rec.count, this.settings);
     this.countIterations(it);
     let dx = sp.x - start.x, dy = sp.y - start.y, dz = sp.z - start.z;
     const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
