@@ -160,6 +160,31 @@ describe('footing demo level (headless Chromium, SwiftShader WebGL2)', () => {
     expect(after.meshes).toBeGreaterThanOrEqual(before + after.bodies);
   });
 
+  it('F2 shows the character solver view: planes, solve points and frame numbers', async () => {
+    await placeCharacter(0, REST_Y + 0.02, 0);
+    await page.keyboard.press('F2');
+    await page.keyboard.down('w');
+    try {
+      await page.waitForFunction(() => {
+        const d = (window as DemoWindow).footingDemo!;
+        return d.characterView.enabled && d.characterView.stats.moves > 0 && d.characterView.stats.planes > 0;
+      }, null, { timeout: 10_000, polling: 100 });
+    } finally {
+      await page.keyboard.up('w');
+    }
+    const view = await demo((d) => ({
+      stats: { ...d.characterView.stats },
+      quads: d.scene.meshes.filter((m) => m.name.startsWith('footingCharPlane') && m.isVisible).length,
+      hud: document.getElementById('hud')!.textContent ?? '',
+    }));
+    console.log(`[e2e] F2: ${JSON.stringify(view.stats)}, ${view.quads} plane quads visible`);
+    expect(view.stats.grounded).toBe(true);
+    expect(view.stats.iterations).toBeGreaterThan(0);
+    expect(view.quads).toBeGreaterThan(0);
+    expect(view.hud).toContain('planes');
+    await page.keyboard.press('F2');
+  });
+
   it('the Inspector properties on the character node change the controller', async () => {
     const result = await demo((d) => {
       const node = d.characterMesh as unknown as Record<string, unknown>;
@@ -177,6 +202,28 @@ describe('footing demo level (headless Chromium, SwiftShader WebGL2)', () => {
     expect(result.before).toBe(45);
     expect(result.after).toBe(30);
     expect(result.iterations).toBe(12);
+  });
+
+  it('the compare page steps footing and cannon-es side by side', async () => {
+    const compare = await browser.newPage({ viewport: VIEWPORT });
+    const compareErrors: string[] = [];
+    compare.on('console', (m) => { if (m.type() === 'error') compareErrors.push(m.text()); });
+    compare.on('pageerror', (e) => compareErrors.push(e.message));
+    await compare.goto(new URL('compare.html', inject('demoUrl')).href);
+    await compare.waitForFunction(() => {
+      const c = (window as unknown as { footingCompare?: { steps: number; footingMsPerStep: number } }).footingCompare;
+      return !!c && c.steps > 120 && c.footingMsPerStep > 0;
+    }, null, { timeout: 30_000, polling: 250 });
+    const r = await compare.evaluate(() => {
+      const c = (window as unknown as { footingCompare: { steps: number; footingMsPerStep: number; cannonMsPerStep: number; footing: { bodies: readonly unknown[] }; cannon: { bodies: unknown[] } } }).footingCompare;
+      return { steps: c.steps, footing: c.footingMsPerStep, cannon: c.cannonMsPerStep, fb: c.footing.bodies.length, cb: c.cannon.bodies.length };
+    });
+    await compare.screenshot({ path: resolve(RESULTS_DIR, 'compare.png') });
+    await compare.close();
+    console.log(`[e2e] compare: ${r.steps} steps, footing ${r.footing.toFixed(3)} ms/step, cannon-es ${r.cannon.toFixed(3)} ms/step, ${r.fb}/${r.cb} bodies`);
+    expect(r.fb).toBe(r.cb);
+    expect(r.cannon).toBeGreaterThan(0);
+    expect(compareErrors).toEqual([]);
   });
 
   it('writes a non-blank screenshot and logs no console errors', async () => {

@@ -15,7 +15,13 @@ const configFile = resolve(root, 'vite.config.ts');
 /** Builds the demo once (mode 'demo' → dist/demo) and serves it on a free port for all e2e tests. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = performance.now();
-  await build({ configFile, mode: 'demo', logLevel: 'warn' });
+  // compare.html is a second page of the demo. Passing it here too keeps the
+  // e2e build complete whether or not vite.config.ts lists it yet (the inline
+  // config is merged into the file's: the two inputs are joined).
+  await build({
+    configFile, mode: 'demo', logLevel: 'warn',
+    build: { rolldownOptions: { input: { main: resolve(root, 'demo/index.html'), compare: resolve(root, 'demo/compare.html') } } },
+  });
   const built = performance.now();
   const server: PreviewServer = await preview({
     configFile,
