@@ -120,25 +120,49 @@ export class ConeTwistJoint extends Joint {
     const sy = (q.w * q.y - q.x * q.z) / n, sz = (q.w * q.z + q.x * q.y) / n;
     const sl = Math.sqrt(sy * sy + sz * sz);
     const theta = 2 * Math.atan2(sl, n);
-    this.swingC = this.limitAlong(sy, sz) - theta;
+    const ly = this.swingLimitY, lz = this.swingLimitZ;
+    const ax = frameAxisX(this.axisA, fa);
     if (sl > 1e-9) {
-      // u_w = Q_A (0, u_y, u_z): swing direction in world space; the row's axis is −u_w.
-      // Elliptical cone: push along the ellipse's outward normal ∝ (u_y/l_y², u_z/l_z²)
-      // (the radial direction would slide along the boundary instead of out of it).
-      let uy = sy / sl / (this.swingLimitY * this.swingLimitY), uz = sz / sl / (this.swingLimitZ * this.swingLimitZ);
-      const ul = Math.sqrt(uy * uy + uz * uz);
-      uy /= ul; uz /= ul;
+      // Exact Jacobian of the radial swing error C = r(φ) − θ, where B's twist
+      // axis a_B = cosθ X + sinθ v (v = u × X, u = (0, cos φ, sin φ) the swing
+      // axis in frame A) moves with ȧ_B = ω_rel × a_B:
+      //   θ̇ = u·ω_rel,   φ̇ = (X − cotθ v)·ω_rel
+      //   Ċ = r'(φ) φ̇ − θ̇,   r(φ) = (cos²φ/l_y² + sin²φ/l_z²)^(−1/2),
+      //   r'(φ) = −r³ sinφ cosφ (1/l_z² − 1/l_y²).
+      // The axis J = r'(X − cotθ v) − u is ⊥ a_B (it never twists B about its
+      // own axis). The earlier "ellipse normal" axis ignored how twisting about
+      // A's X carries a tilted a_B around the cone, which let hips pass their
+      // elliptical limit by up to 19° when a ragdoll tumbled.
+      const uy = sy / sl, uz = sz / sl;
       const ty = frameAxisY(this.tmp, fa);
-      let x = uy * ty.x, y = uy * ty.y, z = uy * ty.z;
+      let ux = uy * ty.x, uyw = uy * ty.y, uzw = uy * ty.z;
       const tz = frameAxisZ(this.tmp, fa);
-      x += uz * tz.x; y += uz * tz.y; z += uz * tz.z;
-      this.swing.setAxis(-x, -y, -z);
+      ux += uz * tz.x; uyw += uz * tz.y; uzw += uz * tz.z;
+      let jx = -ux, jy = -uyw, jz = -uzw;
+      let r = ly;
+      if (ly !== lz) {
+        const iy = 1 / (ly * ly), iz = 1 / (lz * lz);
+        r = 1 / Math.sqrt(uy * uy * iy + uz * uz * iz);
+        const dr = -r * r * r * uy * uz * (iz - iy);
+        const sinT = Math.sin(theta);
+        if (sinT > 1e-6) {
+          const cot = Math.cos(theta) / sinT;
+          // v = u × X
+          const vx = uyw * ax.z - uzw * ax.y, vy = uzw * ax.x - ux * ax.z, vz = ux * ax.y - uyw * ax.x;
+          jx += dr * (ax.x - cot * vx); jy += dr * (ax.y - cot * vy); jz += dr * (ax.z - cot * vz);
+        }
+      }
+      this.swingC = r - theta;
+      this.swing.setAxis(jx, jy, jz);
+    } else {
+      this.swingC = Math.min(ly, lz);
     }
-    const a = frameAxisX(this.axisA, fa);
+    // Twist rate of q = s·t (twist first): τ̇ = ω_rel·(a_A + a_B)/(1 + a_A·a_B).
+    // (The unit half-way axis is slower by cos(θ/2): 23 % at a hip's 80° swing.)
     const b = frameAxisX(this.axisB, fb);
-    let tx = a.x + b.x, ty = a.y + b.y, tz = a.z + b.z;
-    const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
-    if (tl > 1e-9) { tx /= tl; ty /= tl; tz /= tl; } else { tx = a.x; ty = a.y; tz = a.z; }
+    const d = 1 + ax.x * b.x + ax.y * b.y + ax.z * b.z;
+    let tx = ax.x + b.x, ty = ax.y + b.y, tz = ax.z + b.z;
+    if (d > 1e-6) { tx /= d; ty /= d; tz /= d; } else { tx = ax.x; ty = ax.y; tz = ax.z; }
     this.twistMin.setAxis(tx, ty, tz);
     this.twistMax.setAxis(-tx, -ty, -tz);
   }
@@ -176,6 +200,20 @@ export class ConeTwistJoint extends Joint {
     angular = Math.max(angular, this.twistMax.solvePositionLimit(B, ia, ib, this.twistUpper - this.twistValue));
     const linear = this.point.solvePosition(B, ia, ib);
     return Math.max(linear, angular * ANGULAR_ERROR_LENGTH);
+  }
+
+  /** @internal */
+  override projectLimits(B: SolverBodies, slop: number, pointSlop: number): void {
+    const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    if (this.swingC < -slop) {
+      this.swing.projectLimitB(B, ia, ib, this.swingC + slop);
+      this.update(B);
+    }
+    const lo = this.twistValue - this.twistLower, hi = this.twistUpper - this.twistValue;
+    if (lo < -slop) this.twistMin.projectLimitB(B, ia, ib, lo + slop);
+    else if (hi < -slop) this.twistMax.projectLimitB(B, ia, ib, hi + slop);
+    this.point.projectB(B, ia, ib, pointSlop);
   }
 
   /** @internal */

@@ -145,6 +145,17 @@ export class HingeJoint extends Joint {
   }
 
   /** @internal */
+  override projectLimits(B: SolverBodies, slop: number, pointSlop: number): void {
+    if (this.lowerAngle === -Infinity && this.upperAngle === Infinity) return;
+    const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    const lo = this.solverAngle - this.lowerAngle, hi = this.upperAngle - this.solverAngle;
+    if (lo < -slop) this.lower.projectLimitB(B, ia, ib, lo + slop);
+    else if (hi < -slop) this.upper.projectLimitB(B, ia, ib, hi + slop);
+    this.point.projectB(B, ia, ib, pointSlop);
+  }
+
+  /** @internal */
   finishStep(ctx: JointStepContext): void {
     const p = this.point, l = this.lock;
     this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;

@@ -79,6 +79,12 @@ export abstract class Joint {
   abstract finishStep(ctx: JointStepContext): void;
   /** Resets the accumulated impulses (no warm start on the next step). */
   abstract resetImpulses(): void;
+  /**
+   * @internal 'soft' only, once per sub-step after the position integration:
+   * rotates the bodies back to within `slop` (rad) of violated angular limits
+   * (see JointSolver.solveVelocities). Joints without limits do nothing.
+   */
+  projectLimits(_B: SolverBodies, _slop: number, _pointSlop: number): void {}
 
   /** World position of the anchor on A (current body pose). */
   getAnchorA(out: Vec3): Vec3 {

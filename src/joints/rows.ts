@@ -304,12 +304,36 @@ export class PointRow {
     applyLinearImpulse(B, ia, ib, ra, rb, px, py, pz);
   }
 
-  /** NGS: P = −K⁻¹ C applied to the poses. Returns |C| before the correction. */
-  solvePosition(B: SolverBodies, ia: number, ib: number): number {
+  /**
+   * Translates only B (A and both rotations held) so that |C| ≤ slop. Used
+   * after the limit projection (JointSolver.solveVelocities): a translation
+   * leaves the angles that were just fixed untouched, and in a tree whose
+   * joints are listed parent first, correcting the child only never undoes a
+   * joint earlier in the list.
+   */
+  projectB(B: SolverBodies, ia: number, ib: number, slop: number): void {
+    if (B.invMass[ib]! === 0) { this.solvePosition(B, ia, ib, slop); return; }
+    const ra = rotateBySlot(this.ra, B, ia, this.localA);
+    const rb = rotateBySlot(this.rb, B, ib, this.localB);
+    const cx = B.px[ib]! + rb.x - B.px[ia]! - ra.x;
+    const cy = B.py[ib]! + rb.y - B.py[ia]! - ra.y;
+    const cz = B.pz[ib]! + rb.z - B.pz[ia]! - ra.z;
+    const err2 = cx * cx + cy * cy + cz * cz;
+    if (err2 <= slop * slop) return;
+    const f = 1 - slop / Math.sqrt(err2);
+    B.px[ib] = B.px[ib]! - f * cx; B.py[ib] = B.py[ib]! - f * cy; B.pz[ib] = B.pz[ib]! - f * cz;
+  }
+
+  /**
+   * NGS: P = −K⁻¹ C applied to the poses, scaled to leave an error of `slop`
+   * (m, default 0). Returns |C| before the correction.
+   */
+  solvePosition(B: SolverBodies, ia: number, ib: number, slop = 0): number {
     this.update(B, ia, ib);
     const err = this.errorLength();
-    if (err === 0) return 0;
-    const x = solveSymmetric3(this.x, this.k00, this.k01, this.k02, this.k11, this.k12, this.k22, this.cx, this.cy, this.cz);
+    if (err <= slop) return err;
+    const f = (err - slop) / err;
+    const x = solveSymmetric3(this.x, this.k00, this.k01, this.k02, this.k11, this.k12, this.k22, f * this.cx, f * this.cy, f * this.cz);
     moveLinear(B, ia, ib, this.ra, this.rb, -x.x, -x.y, -x.z);
     return err;
   }
@@ -376,6 +400,16 @@ export class AngularRow {
     this.impulse = l;
     const d = l - old;
     applyAngularImpulse(B, ia, ib, d * this.ax, d * this.ay, d * this.az);
+  }
+
+  /** Rotates only B by −C/(a·I_B⁻¹·a) about the axis when C < 0 (A held fixed). */
+  projectLimitB(B: SolverBodies, ia: number, ib: number, C: number): void {
+    if (C >= 0) return;
+    if (B.invMass[ib]! === 0) { this.solvePositionLimit(B, ia, ib, C); return; }
+    const k = inertiaForm(B, ib, this.ax, this.ay, this.az, this.ax, this.ay, this.az);
+    if (!(k > 1e-15)) return;
+    const l = -C / k;
+    movePoseSlot(B, ib, 0, 0, 0, l * this.ax, l * this.ay, l * this.az);
   }
 
   /** NGS on a violated limit (C < 0): rotate by −C/K about the axis. Returns max(−C, 0). */
