@@ -255,4 +255,19 @@ describe('footing demo level (headless Chromium, SwiftShader WebGL2)', () => {
     expect(colours).toBeGreaterThan(20);
     expect(errors).toEqual([]);
   });
+
+  it('F3 opens the Babylon Inspector; its "Max slope" slider changes the controller', async () => {
+    const t0 = performance.now();
+    await page.keyboard.press('F3');
+    const row = page.locator('xpath=//*[normalize-space(text())="Max slope (°)"]/ancestor::*[.//input[@type="range"]][1]//input[@type="range"]').first();
+    await row.waitFor({ state: 'attached', timeout: 60_000 });
+    const before = await demo((d) => d.character.settings.maxSlopeDegrees);
+    await row.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((b) => (window as DemoWindow).footingDemo!.character.settings.maxSlopeDegrees !== b, before, { timeout: 10_000 });
+    const after = await demo((d) => d.character.settings.maxSlopeDegrees);
+    console.log(`[e2e] Inspector shown in ${((performance.now() - t0) / 1000).toFixed(1)} s; slider: maxSlopeDegrees ${before} → ${after}`);
+    expect(after).toBeCloseTo(before + 1, 9);
+    expect(errors).toEqual([]);
+  });
 });
