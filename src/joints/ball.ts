@@ -5,7 +5,7 @@
 import type { SolverBodies } from '../dynamics/contact-solver';
 import type { Vec3 } from '../math/vec3';
 import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
-import { PointRow, type JointStepContext } from './rows';
+import { AngularFriction3, PointRow, type JointStepContext } from './rows';
 
 export interface BallJointDesc extends JointDescBase {
   /** World anchor at creation. Default: B's centre. */
@@ -18,6 +18,7 @@ export interface BallJointDesc extends JointDescBase {
 export class BallJoint extends Joint {
   readonly kind = JointKind.Ball;
   /** @internal */ readonly point: PointRow;
+  /** @internal */ readonly friction = new AngularFriction3();
 
   constructor(desc: BallJointDesc) {
     super(desc);
@@ -32,10 +33,12 @@ export class BallJoint extends Joint {
   /** @internal */
   warmStart(B: SolverBodies): void {
     this.point.warmStart(B, this.slotA, this.slotB);
+    if (this.frictionTorque > 0) this.friction.warmStart(B, this.slotA, this.slotB);
   }
 
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
+    if (this.frictionTorque > 0) this.friction.solve(B, this.slotA, this.slotB, this.frictionTorque * ctx.h);
     this.point.solve(B, this.slotA, this.slotB, ctx);
   }
 
@@ -53,5 +56,6 @@ export class BallJoint extends Joint {
 
   resetImpulses(): void {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
+    this.friction.reset();
   }
 }

@@ -15,7 +15,7 @@ import type { SolverBodies } from '../dynamics/contact-solver';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
-import { AngularRow, frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
+import { AngularFriction3, AngularRow, frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
 
 export interface ConeTwistJointDesc extends JointDescBase {
   /** World anchor at creation. Default: B's centre. */
@@ -51,6 +51,7 @@ export class ConeTwistJoint extends Joint {
   /** @internal */ readonly swing = new AngularRow();
   /** @internal */ readonly twistMin = new AngularRow();
   /** @internal */ readonly twistMax = new AngularRow();
+  /** @internal */ readonly friction = new AngularFriction3();
   private readonly axisA: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly axisB: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly tmp: Vec3 = { x: 0, y: 0, z: 0 };
@@ -178,11 +179,13 @@ export class ConeTwistJoint extends Joint {
     this.swing.warmStart(B, ia, ib);
     this.twistMin.warmStart(B, ia, ib);
     this.twistMax.warmStart(B, ia, ib);
+    if (this.frictionTorque > 0) this.friction.warmStart(B, ia, ib);
   }
 
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
+    if (this.frictionTorque > 0) this.friction.solve(B, ia, ib, this.frictionTorque * ctx.h);
     this.update(B);
     this.swing.solveLimit(B, ia, ib, this.swingC, ctx);
     this.twistMin.solveLimit(B, ia, ib, this.twistValue - this.twistLower, ctx);
@@ -226,5 +229,6 @@ export class ConeTwistJoint extends Joint {
   resetImpulses(): void {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.swing.impulse = 0; this.twistMin.impulse = 0; this.twistMax.impulse = 0;
+    this.friction.reset();
   }
 }

@@ -50,6 +50,7 @@ export class HingeJoint extends Joint {
   /** @internal */ readonly lower = new AngularRow();
   /** @internal */ readonly upper = new AngularRow();
   /** @internal */ readonly motor = new AngularRow();
+  /** @internal */ readonly friction = new AngularRow();
   private readonly axisA: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly axisB: Vec3 = { x: 0, y: 0, z: 0 };
   private solverAngle = 0;
@@ -99,6 +100,7 @@ export class HingeJoint extends Joint {
     this.lower.setAxis(a.x, a.y, a.z);
     this.upper.setAxis(-a.x, -a.y, -a.z);
     this.motor.setAxis(a.x, a.y, a.z);
+    this.friction.setAxis(a.x, a.y, a.z);
   }
 
   /** @internal */
@@ -118,6 +120,7 @@ export class HingeJoint extends Joint {
     this.lower.warmStart(B, ia, ib);
     this.upper.warmStart(B, ia, ib);
     this.motor.warmStart(B, ia, ib);
+    if (this.frictionTorque > 0) this.friction.warmStart(B, ia, ib);
   }
 
   /** @internal */
@@ -125,6 +128,7 @@ export class HingeJoint extends Joint {
     const ia = this.slotA, ib = this.slotB;
     this.update(B);
     if (this.maxMotorTorque > 0) this.motor.solveMotor(B, ia, ib, this.motorSpeed, this.maxMotorImpulse);
+    if (this.frictionTorque > 0) this.friction.solveMotor(B, ia, ib, 0, this.frictionTorque * ctx.h);
     if (this.lowerAngle !== -Infinity) this.lower.solveLimit(B, ia, ib, this.solverAngle - this.lowerAngle, ctx);
     if (this.upperAngle !== Infinity) this.upper.solveLimit(B, ia, ib, this.upperAngle - this.solverAngle, ctx);
     this.lock.solve(B, ia, ib, ctx);
@@ -166,6 +170,6 @@ export class HingeJoint extends Joint {
   resetImpulses(): void {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.lock.l1 = 0; this.lock.l2 = 0;
-    this.lower.impulse = 0; this.upper.impulse = 0; this.motor.impulse = 0;
+    this.lower.impulse = 0; this.upper.impulse = 0; this.motor.impulse = 0; this.friction.impulse = 0;
   }
 }

@@ -23,6 +23,11 @@ export interface JointDescBase {
   bodyB: RigidBody;
   /** Let the two bodies collide with each other. Default false. */
   collideConnected?: boolean;
+  /**
+   * Dry friction torque (N·m, ≥ 0) against the relative rotation of the two
+   * bodies (ball, cone-twist: any axis; hinge: about the axis). Default 0.
+   */
+  frictionTorque?: number;
   /** Breaking threshold over one step: when the linear impulse (N·s) or the angular impulse (N·m·s) exceeds it, the joint breaks (`broken` = true). Default Infinity. */
   breakImpulse?: number;
   userData?: unknown;
@@ -40,6 +45,8 @@ export abstract class Joint {
   readonly localFrameB: Quat = { x: 0, y: 0, z: 0, w: 1 };
   readonly collideConnected: boolean;
   breakImpulse: number;
+  /** N·m (see JointDescBase.frictionTorque). */
+  frictionTorque: number;
   /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. */
   broken = false;
   /** @internal the World has emitted 'jointBreak' for it */ breakReported = false;
@@ -66,6 +73,9 @@ export abstract class Joint {
     const bi = desc.breakImpulse ?? Infinity;
     if (!(bi > 0)) throw new RangeError(`joint: breakImpulse must be > 0 (got ${String(bi)})`);
     this.breakImpulse = bi;
+    const ft = desc.frictionTorque ?? 0;
+    if (!(ft >= 0) || ft === Infinity) throw new RangeError(`joint: frictionTorque must be finite and ≥ 0 (got ${String(ft)})`);
+    this.frictionTorque = ft;
     this.userData = desc.userData;
   }
 

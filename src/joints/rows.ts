@@ -554,6 +554,46 @@ export class AngularLock3 {
   }
 }
 
+// ------------------------------------------------------------ angular friction (3 rows)
+
+/**
+ * Dry joint friction: drives ω_B − ω_A to zero with an accumulated angular
+ * impulse bounded by |L| ≤ T·h (a 3×3 block K = I_A⁻¹ + I_B⁻¹; the bound is
+ * applied to the vector, so the friction is isotropic). This is the
+ * "motor at zero speed with a max torque" of Box2D's ragdoll and Jolt's
+ * `MaxFrictionTorque`: without it a sphere head resting on the floor rolls
+ * or spins about its neck for seconds (nothing else dissipates that
+ * motion), and a ragdoll never falls asleep.
+ */
+export class AngularFriction3 {
+  lx = 0; ly = 0; lz = 0;
+  private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
+
+  warmStart(B: SolverBodies, ia: number, ib: number): void {
+    if (this.lx !== 0 || this.ly !== 0 || this.lz !== 0) applyAngularImpulse(B, ia, ib, this.lx, this.ly, this.lz);
+  }
+
+  solve(B: SolverBodies, ia: number, ib: number, maxImpulse: number): void {
+    const x = solveSymmetric3(this.x,
+      B.ixx[ia]! + B.ixx[ib]!, B.ixy[ia]! + B.ixy[ib]!, B.ixz[ia]! + B.ixz[ib]!,
+      B.iyy[ia]! + B.iyy[ib]!, B.iyz[ia]! + B.iyz[ib]!, B.izz[ia]! + B.izz[ib]!,
+      B.wx[ib]! - B.wx[ia]!, B.wy[ib]! - B.wy[ia]!, B.wz[ib]! - B.wz[ia]!);
+    const ox = this.lx, oy = this.ly, oz = this.lz;
+    let lx = ox - x.x, ly = oy - x.y, lz = oz - x.z;
+    const l2 = lx * lx + ly * ly + lz * lz;
+    if (l2 > maxImpulse * maxImpulse) {
+      const s = maxImpulse / Math.sqrt(l2);
+      lx *= s; ly *= s; lz *= s;
+    }
+    this.lx = lx; this.ly = ly; this.lz = lz;
+    applyAngularImpulse(B, ia, ib, lx - ox, ly - oy, lz - oz);
+  }
+
+  reset(): void {
+    this.lx = 0; this.ly = 0; this.lz = 0;
+  }
+}
+
 // ------------------------------------------------------------ scalar linear row (distance)
 
 /**

@@ -80,6 +80,14 @@ export interface RagdollBodyOptions {
   /** Default 1 / 0xffffffff (the body defaults). */
   collisionGroup?: number;
   collisionMask?: number;
+  /**
+   * Dry friction torque (N·m) of every joint (`frictionTorque`): it stops the
+   * slow rolling and spinning that nothing else damps (a sphere head about
+   * its neck), so a resting ragdoll falls asleep. Default 0 for
+   * `createRagdollFromDescription`; `createRagdoll` defaults to 1.5·scale⁴
+   * (torque ∝ mass × length).
+   */
+  jointFriction?: number;
   /** Initial velocity of every bone. Default 0. */
   linearVelocity?: Readonly<Vec3>;
   userData?: unknown;
@@ -133,6 +141,7 @@ export function createRagdollFromDescription(world: RagdollWorld, bones: readonl
     return { x: r.x + rootP.x, y: r.y + rootP.y, z: r.z + rootP.z };
   };
   const dirToWorld = (v: Readonly<Vec3>): Vec3 => quat.rotate({ x: 0, y: 0, z: 0 }, rootQ, v);
+  const frictionTorque = options.jointFriction ?? 0;
   for (const bone of bones) {
     if (ragdoll.names.indexOf(bone.name) >= 0) throw new RangeError(`ragdoll: duplicate bone name '${bone.name}'`);
     const rotation = quat.multiply({ x: 0, y: 0, z: 0, w: 1 }, rootQ, bone.rotation ?? IDENTITY);
@@ -153,19 +162,19 @@ export function createRagdollFromDescription(world: RagdollWorld, bones: readonl
     let joint: Joint;
     switch (jd.type) {
       case 'ball':
-        joint = new BallJoint({ bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor) });
+        joint = new BallJoint({ bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), frictionTorque });
         break;
       case 'fixed':
         joint = new FixedJoint({ bodyA: parent, bodyB: body, anchor: jd.anchor === undefined ? undefined : toWorld(jd.anchor) });
         break;
       case 'hinge':
-        joint = new HingeJoint({ bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), axis: dirToWorld(jd.axis), lowerAngle: jd.lowerAngle, upperAngle: jd.upperAngle });
+        joint = new HingeJoint({ bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), axis: dirToWorld(jd.axis), lowerAngle: jd.lowerAngle, upperAngle: jd.upperAngle, frictionTorque });
         break;
       case 'coneTwist':
         joint = new ConeTwistJoint({
           bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), twistAxis: dirToWorld(jd.twistAxis),
           normalAxis: jd.normalAxis === undefined ? undefined : dirToWorld(jd.normalAxis),
-          swingLimit: jd.swingLimit, swingLimitY: jd.swingLimitY, swingLimitZ: jd.swingLimitZ, twistLower: jd.twistLower, twistUpper: jd.twistUpper,
+          swingLimit: jd.swingLimit, swingLimitY: jd.swingLimitY, swingLimitZ: jd.swingLimitZ, twistLower: jd.twistLower, twistUpper: jd.twistUpper, frictionTorque,
         });
         break;
       default:
@@ -179,6 +188,8 @@ export function createRagdollFromDescription(world: RagdollWorld, bones: readonl
 
 const IDENTITY: Readonly<Quat> = { x: 0, y: 0, z: 0, w: 1 };
 const DEG = Math.PI / 180;
+/** N·m at scale 1 (see RagdollBodyOptions.jointFriction). */
+const DEFAULT_JOINT_FRICTION = 1.5;
 
 /**
  * The humanoid skeleton (12 bones) in model space for a given scale: pelvis at
@@ -230,6 +241,8 @@ export function humanoidDescription(scale = 1, joints: 'anatomical' | 'ball' = '
  */
 export function createRagdoll(world: RagdollWorld, options: RagdollOptions): Ragdoll {
   if (!options || typeof options !== 'object' || !options.position) throw new TypeError('createRagdoll: options.position is required');
-  const bones = humanoidDescription(options.scale ?? 1, options.joints ?? 'anatomical');
-  return createRagdollFromDescription(world, bones, { position: options.position, rotation: options.rotation }, options);
+  const scale = options.scale ?? 1;
+  const bones = humanoidDescription(scale, options.joints ?? 'anatomical');
+  const jointFriction = options.jointFriction ?? DEFAULT_JOINT_FRICTION * scale ** 4;
+  return createRagdollFromDescription(world, bones, { position: options.position, rotation: options.rotation }, { ...options, jointFriction });
 }
