@@ -40,6 +40,7 @@ export default defineConfig(({ mode }) => {
       rolldownOptions: {
         input: {
           main: resolve(root, 'demo/index.html'),
+          compare: resolve(root, 'demo/compare.html'),
         },
         onwarn(warning, defaultHandler) {
           if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
