@@ -33,6 +33,15 @@ import type { ConvexShape, Shape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
 
+/**
+ * Something the World steps after the rigid bodies each step (e.g. a Verlet
+ * ParticleSystem). `postStep` may run queries on the world and apply impulses
+ * to bodies (they take effect next step); it must not add or remove bodies.
+ */
+export interface WorldStepper {
+  postStep(world: World, dt: number): void;
+}
+
 export interface WorldOptions {
   /** m/s². Default (0, −9.81, 0). */
   gravity?: Readonly<Vec3>;
@@ -275,6 +284,7 @@ export class World implements BodyOwner {
   private readonly contactSolver = new ContactSolver();
   private readonly jointSolver = new JointSolver();
   private readonly jointList: Joint[] = [];
+  private readonly steppers: WorldStepper[] = [];
   private readonly softness = new Softness();
   private accumulator = 0;
   private stepping = false;
@@ -399,6 +409,17 @@ export class World implements BodyOwner {
   /** Live joint solver settings (jointHertz, jointDampingRatio, jointIterations). */
   get jointSettings(): JointSolverSettings {
     return this.jointSolver.settings;
+  }
+
+  /** Registers something stepped after the rigid bodies in every `step` (a Verlet ParticleSystem). */
+  addStepper(stepper: WorldStepper): void {
+    if (!stepper || typeof stepper.postStep !== 'function') throw new TypeError('addStepper: stepper must have a postStep(world, dt) method');
+    if (this.steppers.indexOf(stepper) < 0) this.steppers.push(stepper);
+  }
+
+  removeStepper(stepper: WorldStepper): void {
+    const i = this.steppers.indexOf(stepper);
+    if (i >= 0) this.steppers.splice(i, 1);
   }
 
   /** All joints in the world. Do not modify. */
@@ -534,6 +555,7 @@ export class World implements BodyOwner {
       this.updateContacts(dt);
       this.solve(dt);
       this.updateSleep(dt);
+      for (let i = 0; i < this.steppers.length; i++) this.steppers[i]!.postStep(this, dt);
       this.stepCount++;
     } finally {
       this.stepping = false;
