@@ -9,9 +9,12 @@ import { ConvexShape, requirePositive, ShapeKind, type MassProperties } from './
  */
 export class Capsule extends ConvexShape {
   readonly kind = ShapeKind.Capsule;
-  readonly radius: number;
-  readonly halfHeight: number;
-  readonly coreRadius: number;
+  // Initialised to a number, not left undefined by the class-field definition:
+  // a field that starts as undefined stays a tagged (boxed) field in V8, and
+  // the narrowphase then boxes intermediate doubles that mix with it.
+  readonly radius: number = 0;
+  readonly halfHeight: number = 0;
+  readonly coreRadius: number = 0;
 
   /**
    * @param radius metres, > 0

@@ -6,8 +6,11 @@ import { ConvexShape, requirePositive, ShapeKind, type MassProperties } from './
 /** A sphere centred on the body origin. */
 export class Sphere extends ConvexShape {
   readonly kind = ShapeKind.Sphere;
-  readonly radius: number;
-  readonly coreRadius: number;
+  // Initialised to a number, not left undefined by the class-field definition:
+  // a field that starts as undefined stays a tagged (boxed) field in V8, and
+  // the narrowphase then boxes intermediate doubles that mix with it.
+  readonly radius: number = 0;
+  readonly coreRadius: number = 0;
 
   /** @param radius metres, > 0 */
   constructor(radius: number) {

@@ -78,6 +78,8 @@ export class TriangleMesh extends Shape {
   private readonly order: Uint32Array;
   private readonly triBounds: Float64Array;
   private readonly stack: Int32Array;
+  /** Scratch box for queryBounds. */
+  private readonly queryBox = new Float64Array(6);
   private readonly stackT: Float64Array;
 
   constructor(positions: Float32Array | Float64Array | number[], indices: Uint32Array | Uint16Array | number[]) {
@@ -238,6 +240,19 @@ export class TriangleMesh extends Shape {
    * so the array never shrinks and steady-state queries do not allocate.
    */
   queryBounds(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, out: number[], start: number): number {
+    const q = this.queryBox;
+    q[0] = minX; q[1] = minY; q[2] = minZ; q[3] = maxX; q[4] = maxY; q[5] = maxZ;
+    return this.queryBoundsFrom(q, out, start);
+  }
+
+  /**
+   * {@link queryBounds} with the box read from `bounds` = [minX, minY, minZ,
+   * maxX, maxY, maxZ]: the colliders' per-step entry, since V8 boxes each
+   * double argument of a call it does not inline (a heap number per call).
+   */
+  queryBoundsFrom(bounds: Float64Array, out: number[], start: number): number {
+    const minX = bounds[0]!, minY = bounds[1]!, minZ = bounds[2]!;
+    const maxX = bounds[3]!, maxY = bounds[4]!, maxZ = bounds[5]!;
     const nb = this.nodeBounds;
     const stack = this.stack;
     let count = 0;

@@ -26,13 +26,19 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Box } from '../../shapes/box';
-import { closestSegmentSegment, segmentClosest } from './collide-capsule-capsule';
+import { closestSegmentSegment, segmentArgs, segmentClosest } from './collide-capsule-capsule';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
 
 /** Relative part of the tolerance by which a later axis must beat the current one. */
 export const BOX_AXIS_RELATIVE_TOLERANCE = 0.05;
 /** Absolute part of that tolerance, metres. */
 export const BOX_AXIS_ABSOLUTE_TOLERANCE = 0.005;
+
+// Doubles cross function boundaries through the module's Float64Arrays, never
+// as arguments or return values: V8 boxes a double passed to (or returned
+// from) a call it does not inline into a fresh heap number, per pair per step.
+// Only ints, booleans and objects are real arguments; tiny helpers are inline.
 
 // Rotation matrices, row-major [3r + c]: world rotations of A and B, then B's
 // axes in A's frame (R[i][j] = a_i · b_j) and its transpose.
@@ -59,10 +65,8 @@ const kept = new Float64Array(MAX_POLY * 3);
 const keptSep = new Float64Array(MAX_POLY);
 const keptId = new Int32Array(MAX_POLY);
 const chosen = new Int32Array(4);
-
-function tolerance(separation: number): number {
-  return BOX_AXIS_RELATIVE_TOLERANCE * Math.abs(separation) + BOX_AXIS_ABSOLUTE_TOLERANCE;
-}
+// A manifold point on its way out: position xyz, normal xyz, depth.
+const point = new Float64Array(7);
 
 /** Contacts between box A and box B (world poses); normal A→B, ≤ 4 points. */
 export function collideBoxBox(
@@ -70,6 +74,16 @@ export function collideBoxBox(
   b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  boxBoxContacts(a, posA, rotA, b, posB, rotB, manifold);
+}
+
+/** collideBoxBox with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function boxBoxContacts(
+  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   manifold.reset();
   hA[0] = a.halfExtents.x; hA[1] = a.halfExtents.y; hA[2] = a.halfExtents.z;
   hB[0] = b.halfExtents.x; hB[1] = b.halfExtents.y; hB[2] = b.halfExtents.z;
@@ -130,16 +144,17 @@ export function collideBoxBox(
 
   let useB = false;
   let best = sepA;
-  if (sepB > sepA + tolerance(sepA)) { useB = true; best = sepB; }
-  if (edgeI >= 0 && sepE > best + tolerance(best)) {
-    edgeContact(posA, edgeI, edgeJ, margin, manifold);
+  // A later axis must beat the current one by the tolerance 5 % |s| + 5 mm.
+  if (sepB > sepA + BOX_AXIS_RELATIVE_TOLERANCE * Math.abs(sepA) + BOX_AXIS_ABSOLUTE_TOLERANCE) { useB = true; best = sepB; }
+  if (edgeI >= 0 && sepE > best + BOX_AXIS_RELATIVE_TOLERANCE * Math.abs(best) + BOX_AXIS_ABSOLUTE_TOLERANCE) {
+    edgeContact(posA, edgeI, edgeJ, manifold);
     return;
   }
-  if (useB) faceContact(hB, hA, relT, tBA, axisB, posB, matB, true, margin, manifold);
-  else faceContact(hA, hB, rel, tAB, axisA, posA, matA, false, margin, manifold);
+  if (useB) faceContact(hB, hA, relT, tBA, axisB, posB, matB, true, manifold);
+  else faceContact(hA, hB, rel, tAB, axisA, posA, matA, false, manifold);
   // A biased face choice can clip the incident face away entirely (an
   // edge-on-edge touch); the best edge axis is the contact then.
-  if (manifold.pointCount === 0 && edgeI >= 0 && sepE <= margin) edgeContact(posA, edgeI, edgeJ, margin, manifold);
+  if (manifold.pointCount === 0 && edgeI >= 0 && sepE <= margin) edgeContact(posA, edgeI, edgeJ, manifold);
 }
 
 /** Row-major rotation matrix of q (columns are the rotated local axes). */
@@ -160,8 +175,9 @@ function quatToMatrix(out: Float64Array, q: Readonly<Quat>): void {
  */
 function faceContact(
   hRef: Float64Array, hInc: Float64Array, r: Float64Array, t: Float64Array, axis: number,
-  refPos: Readonly<Vec3>, refMat: Float64Array, refIsB: boolean, margin: number, manifold: Manifold,
+  refPos: Readonly<Vec3>, refMat: Float64Array, refIsB: boolean, manifold: Manifold,
 ): void {
+  const margin = narrowphaseMargin[0]!;
   const refSign = t[axis]! >= 0 ? 1 : -1;
   // Incident face: the incident axis most parallel to the reference normal;
   // its outward normal points against the reference normal.
@@ -190,10 +206,10 @@ function faceContact(
   // Side planes of the reference face: ±x_u1 ≤ h_u1, ±x_u2 ≤ h_u2.
   const u1 = (axis + 1) % 3, u2 = (axis + 2) % 3;
   let n = 4;
-  n = clipPolygon(polyA, tagA, featA, n, polyB, tagB, featB, u1, 1, hRef[u1]!, 0);
-  n = clipPolygon(polyB, tagB, featB, n, polyA, tagA, featA, u1, -1, hRef[u1]!, 1);
-  n = clipPolygon(polyA, tagA, featA, n, polyB, tagB, featB, u2, 1, hRef[u2]!, 2);
-  n = clipPolygon(polyB, tagB, featB, n, polyA, tagA, featA, u2, -1, hRef[u2]!, 3);
+  n = clipPolygon(polyA, tagA, featA, n, polyB, tagB, featB, u1, 1, hRef, 0);
+  n = clipPolygon(polyB, tagB, featB, n, polyA, tagA, featA, u1, -1, hRef, 1);
+  n = clipPolygon(polyA, tagA, featA, n, polyB, tagB, featB, u2, 1, hRef, 2);
+  n = clipPolygon(polyB, tagB, featB, n, polyA, tagA, featA, u2, -1, hRef, 3);
 
   const refFace = 2 * axis + (refSign > 0 ? 0 : 1);
   const incFace = 2 * inc + (incSign > 0 ? 0 : 1);
@@ -227,25 +243,26 @@ function faceContact(
   for (let k = 0; k < pick; k++) {
     const c = chosen[k]!;
     const x = kept[3 * c]!, y = kept[3 * c + 1]!, z = kept[3 * c + 2]!;
-    manifold.addPoint(
-      refPos.x + refMat[0]! * x + refMat[1]! * y + refMat[2]! * z,
-      refPos.y + refMat[3]! * x + refMat[4]! * y + refMat[5]! * z,
-      refPos.z + refMat[6]! * x + refMat[7]! * y + refMat[8]! * z,
-      nx, ny, nz, -keptSep[c]!, keptId[c]!,
-    );
+    point[0] = refPos.x + refMat[0]! * x + refMat[1]! * y + refMat[2]! * z;
+    point[1] = refPos.y + refMat[3]! * x + refMat[4]! * y + refMat[5]! * z;
+    point[2] = refPos.z + refMat[6]! * x + refMat[7]! * y + refMat[8]! * z;
+    point[3] = nx; point[4] = ny; point[5] = nz; point[6] = -keptSep[c]!;
+    manifold.addPointFrom(point, 0, keptId[c]!);
   }
 }
 
 /**
- * One Sutherland–Hodgman pass against the plane sign·x_axis ≤ offset. Each
+ * One Sutherland–Hodgman pass against the plane sign·x_axis ≤ offset, with
+ * offset = half[axis] (the reference box's half extents). Each
  * vertex carries a tag (which features made it) and the feature its outgoing
  * edge lies on, so a crossing point is named by (edge feature, plane).
  */
 function clipPolygon(
   src: Float64Array, srcTag: Int32Array, srcFeat: Int32Array, n: number,
   dst: Float64Array, dstTag: Int32Array, dstFeat: Int32Array,
-  axis: number, sign: number, offset: number, plane: number,
+  axis: number, sign: number, half: Float64Array, plane: number,
 ): number {
+  const offset = half[axis]!;
   let m = 0;
   if (n === 0) return 0;
   for (let i = 0; i < n; i++) {
@@ -295,7 +312,8 @@ function reduce(count: number, axis: number): number {
   let i2 = -1, bestA = -1, sign = 1;
   for (let k = 0; k < count; k++) {
     if (k === i0 || k === i1) continue;
-    const area = cross2(x0, y0, x1, y1, kept[3 * k + u1]!, kept[3 * k + u2]!);
+    // Twice the signed area of (p0, p1, p_k): (p1 − p0) × (p_k − p0).
+    const area = (x1 - x0) * (kept[3 * k + u2]! - y0) - (y1 - y0) * (kept[3 * k + u1]! - x0);
     if (Math.abs(area) > bestA) { bestA = Math.abs(area); i2 = k; sign = area >= 0 ? 1 : -1; }
   }
   const x2 = kept[3 * i2 + u1]!, y2 = kept[3 * i2 + u2]!;
@@ -306,9 +324,9 @@ function reduce(count: number, axis: number): number {
     const px = kept[3 * k + u1]!, py = kept[3 * k + u2]!;
     // A point beyond an edge of the triangle (opposite orientation) adds that area.
     const added = Math.max(
-      -sign * cross2(x0, y0, x1, y1, px, py),
-      -sign * cross2(x1, y1, x2, y2, px, py),
-      -sign * cross2(x2, y2, x0, y0, px, py),
+      -sign * ((x1 - x0) * (py - y0) - (y1 - y0) * (px - x0)),
+      -sign * ((x2 - x1) * (py - y1) - (y2 - y1) * (px - x1)),
+      -sign * ((x0 - x2) * (py - y2) - (y0 - y2) * (px - x2)),
     );
     if (added > bestA) { bestA = added; i3 = k; }
   }
@@ -318,16 +336,13 @@ function reduce(count: number, axis: number): number {
   return 4;
 }
 
-function cross2(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
 /**
  * Edge–edge contact: A's edge along a_i and B's edge along b_j that are
  * extreme along the axis n (A's towards B, B's towards A), and one point at
  * their closest points. Computed in A's frame.
  */
-function edgeContact(posA: Readonly<Vec3>, i: number, j: number, margin: number, manifold: Manifold): void {
+function edgeContact(posA: Readonly<Vec3>, i: number, j: number, manifold: Manifold): void {
+  const margin = narrowphaseMargin[0]!;
   let nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
   // A's supporting edge: centre Σ_{k≠i} sign(n_k) hA_k e_k.
   const sax = nx >= 0 ? 1 : -1, say = ny >= 0 ? 1 : -1, saz = nz >= 0 ? 1 : -1;
@@ -354,11 +369,11 @@ function edgeContact(posA: Readonly<Vec3>, i: number, j: number, margin: number,
     bit++;
   }
   const ux = rel[j]!, uy = rel[3 + j]!, uz = rel[6 + j]!;
-  closestSegmentSegment(
-    cax, cay, caz, i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0, hA[i]!,
-    cbx, cby, cbz, ux, uy, uz, hB[j]!,
-  );
-  const s = segmentClosest.s, t = segmentClosest.t;
+  const S = segmentArgs;
+  S[0] = cax; S[1] = cay; S[2] = caz; S[3] = i === 0 ? 1 : 0; S[4] = i === 1 ? 1 : 0; S[5] = i === 2 ? 1 : 0; S[6] = hA[i]!;
+  S[7] = cbx; S[8] = cby; S[9] = cbz; S[10] = ux; S[11] = uy; S[12] = uz; S[13] = hB[j]!;
+  closestSegmentSegment();
+  const s = segmentClosest[0]!, t = segmentClosest[1]!;
   const pax = cax + (i === 0 ? s : 0), pay = cay + (i === 1 ? s : 0), paz = caz + (i === 2 ? s : 0);
   const pbx = cbx + ux * t, pby = cby + uy * t, pbz = cbz + uz * t;
   let depth = (pax - pbx) * nx + (pay - pby) * ny + (paz - pbz) * nz;
@@ -375,13 +390,12 @@ function edgeContact(posA: Readonly<Vec3>, i: number, j: number, margin: number,
     }
   }
   const mx = 0.5 * (pax + pbx), my = 0.5 * (pay + pby), mz = 0.5 * (paz + pbz);
-  manifold.addPoint(
-    posA.x + matA[0]! * mx + matA[1]! * my + matA[2]! * mz,
-    posA.y + matA[3]! * mx + matA[4]! * my + matA[5]! * mz,
-    posA.z + matA[6]! * mx + matA[7]! * my + matA[8]! * mz,
-    matA[0]! * nx + matA[1]! * ny + matA[2]! * nz,
-    matA[3]! * nx + matA[4]! * ny + matA[5]! * nz,
-    matA[6]! * nx + matA[7]! * ny + matA[8]! * nz,
-    depth, (1 << 13) | (edgeA << 4) | edgeB,
-  );
+  point[0] = posA.x + matA[0]! * mx + matA[1]! * my + matA[2]! * mz;
+  point[1] = posA.y + matA[3]! * mx + matA[4]! * my + matA[5]! * mz;
+  point[2] = posA.z + matA[6]! * mx + matA[7]! * my + matA[8]! * mz;
+  point[3] = matA[0]! * nx + matA[1]! * ny + matA[2]! * nz;
+  point[4] = matA[3]! * nx + matA[4]! * ny + matA[5]! * nz;
+  point[5] = matA[6]! * nx + matA[7]! * ny + matA[8]! * nz;
+  point[6] = depth;
+  manifold.addPointFrom(point, 0, (1 << 13) | (edgeA << 4) | edgeB);
 }

@@ -19,8 +19,14 @@ import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Box } from '../../shapes/box';
 import type { Capsule } from '../../shapes/capsule';
-import { CAPSULE_FLAT_SIN, capsuleLineExtent, closestSegmentSegment, segmentClosest } from './collide-capsule-capsule';
+import { CAPSULE_FLAT_SIN, capsuleLineExtent, closestSegmentSegment, lineArgs, segmentArgs, segmentClosest } from './collide-capsule-capsule';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
+
+// Doubles cross function boundaries through the Float64Arrays below, never as
+// arguments or return values: V8 boxes a double passed to (or returned from)
+// a call it does not inline into a fresh heap number, once per call per pair
+// per step. Small helpers are written out inline for the same reason.
 
 // Breakpoints of the piecewise-quadratic distance, sorted in place.
 const breaks = new Float64Array(8);
@@ -28,8 +34,14 @@ const breaks = new Float64Array(8);
 const half = new Float64Array(3);
 const segC = new Float64Array(3);
 const segU = new Float64Array(3);
-// The contact in box-local coordinates before it is moved to world space.
+// The contact in box-local coordinates (midpoint xyz, normal xyz, depth)
+// before it is moved to world space, and the world-space point for the manifold.
 const local = new Float64Array(7);
+const world = new Float64Array(7);
+// A two-point face contact, in the same layout as `local`.
+const flat = new Float64Array(7);
+// Capsule half-height [0] and radius [1], for satContact.
+const capsule = new Float64Array(2);
 
 /**
  * Contacts between box A and capsule B (world poses); normal A→B. Ids: 0 for
@@ -41,6 +53,16 @@ export function collideBoxCapsule(
   b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  boxCapsuleContacts(a, posA, rotA, b, posB, rotB, manifold);
+}
+
+/** collideBoxCapsule with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function boxCapsuleContacts(
+  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   manifold.reset();
   const r = b.radius, h = b.halfHeight;
   half[0] = a.halfExtents.x; half[1] = a.halfExtents.y; half[2] = a.halfExtents.z;
@@ -49,8 +71,10 @@ export function collideBoxCapsule(
   const wux = 2 * (rotB.x * rotB.y - rotB.w * rotB.z);
   const wuy = 1 - 2 * (rotB.x * rotB.x + rotB.z * rotB.z);
   const wuz = 2 * (rotB.y * rotB.z + rotB.w * rotB.x);
-  inverseRotateInto(segC, rotA, posB.x - posA.x, posB.y - posA.y, posB.z - posA.z);
-  inverseRotateInto(segU, rotA, wux, wuy, wuz);
+  world[0] = posB.x - posA.x; world[1] = posB.y - posA.y; world[2] = posB.z - posA.z;
+  inverseRotateInto(segC, rotA);
+  world[0] = wux; world[1] = wuy; world[2] = wuz;
+  inverseRotateInto(segU, rotA);
   const cx = segC[0]!, cy = segC[1]!, cz = segC[2]!;
   const ux = segU[0]!, uy = segU[1]!, uz = segU[2]!;
 
@@ -94,7 +118,12 @@ export function collideBoxCapsule(
     }
     let t = den > 1e-15 ? -num / den : t0;
     t = t < t0 ? t0 : t > t1 ? t1 : t;
-    const d2 = boxDistanceSq(cx + t * ux, cy + t * uy, cz + t * uz);
+    // Squared distance from P(t) to the box [−half, half].
+    const ex = Math.abs(cx + t * ux) - half[0]!, ey = Math.abs(cy + t * uy) - half[1]!, ez = Math.abs(cz + t * uz) - half[2]!;
+    let d2 = 0;
+    if (ex > 0) d2 += ex * ex;
+    if (ey > 0) d2 += ey * ey;
+    if (ez > 0) d2 += ez * ez;
     if (d2 < bestD2) {
       bestD2 = d2;
       bestT = t;
@@ -107,13 +136,16 @@ export function collideBoxCapsule(
   let nx: number, ny: number, nz: number, depth: number;
   if (dist > 1e-9) {
     const qx = cx + bestT * ux, qy = cy + bestT * uy, qz = cz + bestT * uz;
-    const bx = clampAbs(qx, hx), by = clampAbs(qy, hy), bz = clampAbs(qz, hz);
+    const bx = qx < -hx ? -hx : qx > hx ? hx : qx;
+    const by = qy < -hy ? -hy : qy > hy ? hy : qy;
+    const bz = qz < -hz ? -hz : qz > hz ? hz : qz;
     nx = (qx - bx) / dist; ny = (qy - by) / dist; nz = (qz - bz) / dist;
     depth = r - dist;
     // A's point (bx..), B's point q − n r.
-    setLocal(0.5 * (bx + qx - nx * r), 0.5 * (by + qy - ny * r), 0.5 * (bz + qz - nz * r), nx, ny, nz, depth);
+    local[0] = 0.5 * (bx + qx - nx * r); local[1] = 0.5 * (by + qy - ny * r); local[2] = 0.5 * (bz + qz - nz * r);
   } else {
-    satContact(cx, cy, cz, ux, uy, uz, h, r);
+    capsule[0] = h; capsule[1] = r;
+    satContact();
     nx = local[3]!; ny = local[4]!; nz = local[5]!;
     depth = local[6]!;
   }
@@ -148,45 +180,36 @@ export function collideBoxCapsule(
         const pf = face === 0 ? px : face === 1 ? py : pz;
         // Box exit along f: the face plane; capsule entry: the line cast.
         const outA = half[face]! - sgn * pf;
-        const inB = capsuleLineExtent(px, py, pz, fx, fy, fz, cx, cy, cz, ux, uy, uz, h, r, false);
+        const L = lineArgs;
+        L[0] = px; L[1] = py; L[2] = pz; L[3] = fx; L[4] = fy; L[5] = fz;
+        L[6] = cx; L[7] = cy; L[8] = cz; L[9] = ux; L[10] = uy; L[11] = uz; L[12] = h; L[13] = r;
+        capsuleLineExtent(false);
+        const inB = L[14]!;
         if (inB !== inB) continue;
         const d = outA - inB;
         if (d < -margin) continue;
         const m = 0.5 * (outA + inB);
-        emit(manifold, posA, rotA, px + fx * m, py + fy * m, pz + fz * m, fx, fy, fz, d, faceId + 1 + end);
+        flat[0] = px + fx * m; flat[1] = py + fy * m; flat[2] = pz + fz * m;
+        flat[3] = fx; flat[4] = fy; flat[5] = fz; flat[6] = d;
+        emit(manifold, posA, rotA, flat, faceId + 1 + end);
       }
       if (manifold.pointCount > 0) return;
     }
   }
-  emit(manifold, posA, rotA, local[0]!, local[1]!, local[2]!, nx, ny, nz, depth, 0);
-}
-
-/** Squared distance from a local point to the box [−half, half]. */
-function boxDistanceSq(px: number, py: number, pz: number): number {
-  const ex = Math.abs(px) - half[0]!, ey = Math.abs(py) - half[1]!, ez = Math.abs(pz) - half[2]!;
-  let d2 = 0;
-  if (ex > 0) d2 += ex * ex;
-  if (ey > 0) d2 += ey * ey;
-  if (ez > 0) d2 += ez * ez;
-  return d2;
-}
-
-function clampAbs(v: number, hh: number): number {
-  return v < -hh ? -hh : v > hh ? hh : v;
-}
-
-function setLocal(px: number, py: number, pz: number, nx: number, ny: number, nz: number, depth: number): void {
-  local[0] = px; local[1] = py; local[2] = pz;
-  local[3] = nx; local[4] = ny; local[5] = nz;
-  local[6] = depth;
+  local[3] = nx; local[4] = ny; local[5] = nz; local[6] = depth;
+  emit(manifold, posA, rotA, local, 0);
 }
 
 /**
  * The segment meets the box: SAT over the 3 face axes and the 3 axes u × e_i.
  * Overlap along a unit axis L: R_box + h|u·L| − |c·L| with R_box = Σ h_i|L_i|.
- * The least overlap is PD(segment, box); the capsule's depth adds r.
+ * The least overlap is PD(segment, box); the capsule's depth adds r. Reads
+ * segC, segU, half and capsule; the contact goes to `local`.
  */
-function satContact(cx: number, cy: number, cz: number, ux: number, uy: number, uz: number, h: number, r: number): void {
+function satContact(): void {
+  const h = capsule[0]!, r = capsule[1]!;
+  const cx = segC[0]!, cy = segC[1]!, cz = segC[2]!;
+  const ux = segU[0]!, uy = segU[1]!, uz = segU[2]!;
   const hx = half[0]!, hy = half[1]!, hz = half[2]!;
   let best = Infinity;
   let bestAxis = 0;
@@ -221,10 +244,11 @@ function satContact(cx: number, cy: number, cz: number, ux: number, uy: number, 
     const un = ux * lx + uy * ly + uz * lz;
     const t = un > 0 ? -h : un < 0 ? h : 0;
     const sx = cx + t * ux, sy = cy + t * uy, sz = cz + t * uz;
-    const fx = bestAxis === 0 ? (lx > 0 ? hx : -hx) : clampAbs(sx, hx);
-    const fy = bestAxis === 1 ? (ly > 0 ? hy : -hy) : clampAbs(sy, hy);
-    const fz = bestAxis === 2 ? (lz > 0 ? hz : -hz) : clampAbs(sz, hz);
-    setLocal(0.5 * (fx + sx - lx * r), 0.5 * (fy + sy - ly * r), 0.5 * (fz + sz - lz * r), lx, ly, lz, depth);
+    const fx = bestAxis === 0 ? (lx > 0 ? hx : -hx) : sx < -hx ? -hx : sx > hx ? hx : sx;
+    const fy = bestAxis === 1 ? (ly > 0 ? hy : -hy) : sy < -hy ? -hy : sy > hy ? hy : sy;
+    const fz = bestAxis === 2 ? (lz > 0 ? hz : -hz) : sz < -hz ? -hz : sz > hz ? hz : sz;
+    local[0] = 0.5 * (fx + sx - lx * r); local[1] = 0.5 * (fy + sy - ly * r); local[2] = 0.5 * (fz + sz - lz * r);
+    local[3] = lx; local[4] = ly; local[5] = lz; local[6] = depth;
     return;
   }
   // Box edge along e_i that is extreme along n, against the segment.
@@ -232,17 +256,20 @@ function satContact(cx: number, cy: number, cz: number, ux: number, uy: number, 
   const ecx = i === 0 ? 0 : lx >= 0 ? hx : -hx;
   const ecy = i === 1 ? 0 : ly >= 0 ? hy : -hy;
   const ecz = i === 2 ? 0 : lz >= 0 ? hz : -hz;
-  closestSegmentSegment(
-    ecx, ecy, ecz, i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0, half[i]!,
-    cx, cy, cz, ux, uy, uz, h,
-  );
-  const s = segmentClosest.s, t = segmentClosest.t;
+  const S = segmentArgs;
+  S[0] = ecx; S[1] = ecy; S[2] = ecz; S[3] = i === 0 ? 1 : 0; S[4] = i === 1 ? 1 : 0; S[5] = i === 2 ? 1 : 0; S[6] = half[i]!;
+  S[7] = cx; S[8] = cy; S[9] = cz; S[10] = ux; S[11] = uy; S[12] = uz; S[13] = h;
+  closestSegmentSegment();
+  const s = segmentClosest[0]!, t = segmentClosest[1]!;
   const ax = ecx + (i === 0 ? s : 0), ay = ecy + (i === 1 ? s : 0), az = ecz + (i === 2 ? s : 0);
   const bx = cx + t * ux - lx * r, by = cy + t * uy - ly * r, bz = cz + t * uz - lz * r;
-  setLocal(0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz), lx, ly, lz, (ax - bx) * lx + (ay - by) * ly + (az - bz) * lz);
+  local[0] = 0.5 * (ax + bx); local[1] = 0.5 * (ay + by); local[2] = 0.5 * (az + bz);
+  local[3] = lx; local[4] = ly; local[5] = lz; local[6] = (ax - bx) * lx + (ay - by) * ly + (az - bz) * lz;
 }
 
-function inverseRotateInto(out: Float64Array, q: Readonly<Quat>, vx: number, vy: number, vz: number): void {
+/** out = q* v q for v = world[0..2]. */
+function inverseRotateInto(out: Float64Array, q: Readonly<Quat>): void {
+  const vx = world[0]!, vy = world[1]!, vz = world[2]!;
   const qx = -q.x, qy = -q.y, qz = -q.z, qw = q.w;
   const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
   out[0] = vx + qw * tx + (qy * tz - qz * ty);
@@ -250,20 +277,18 @@ function inverseRotateInto(out: Float64Array, q: Readonly<Quat>, vx: number, vy:
   out[2] = vz + qw * tz + (qx * ty - qy * tx);
 }
 
-/** Adds a point given in A's frame: p = pA + q m q*, n = q n_local q*. */
-function emit(
-  manifold: Manifold, posA: Readonly<Vec3>, q: Readonly<Quat>,
-  mx: number, my: number, mz: number, nx: number, ny: number, nz: number, depth: number, id: number,
-): void {
+/** Adds the point in `src` (A's frame, layout of `local`): p = pA + q m q*, n = q n_local q*. */
+function emit(manifold: Manifold, posA: Readonly<Vec3>, q: Readonly<Quat>, src: Float64Array, id: number): void {
+  const mx = src[0]!, my = src[1]!, mz = src[2]!, nx = src[3]!, ny = src[4]!, nz = src[5]!;
   const qx = q.x, qy = q.y, qz = q.z, qw = q.w;
   let tx = 2 * (qy * mz - qz * my), ty = 2 * (qz * mx - qx * mz), tz = 2 * (qx * my - qy * mx);
-  const px = posA.x + mx + qw * tx + (qy * tz - qz * ty);
-  const py = posA.y + my + qw * ty + (qz * tx - qx * tz);
-  const pz = posA.z + mz + qw * tz + (qx * ty - qy * tx);
+  world[0] = posA.x + mx + qw * tx + (qy * tz - qz * ty);
+  world[1] = posA.y + my + qw * ty + (qz * tx - qx * tz);
+  world[2] = posA.z + mz + qw * tz + (qx * ty - qy * tx);
   tx = 2 * (qy * nz - qz * ny); ty = 2 * (qz * nx - qx * nz); tz = 2 * (qx * ny - qy * nx);
-  manifold.addPoint(
-    px, py, pz,
-    nx + qw * tx + (qy * tz - qz * ty), ny + qw * ty + (qz * tx - qx * tz), nz + qw * tz + (qx * ty - qy * tx),
-    depth, id,
-  );
+  world[3] = nx + qw * tx + (qy * tz - qz * ty);
+  world[4] = ny + qw * ty + (qz * tx - qx * tz);
+  world[5] = nz + qw * tz + (qx * ty - qy * tx);
+  world[6] = src[6]!;
+  manifold.addPointFrom(world, 0, id);
 }

@@ -26,14 +26,24 @@ import type { Box } from '../../shapes/box';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
 import { MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
 
 const collector = new MeshContactCollector();
+// Doubles reach the collector's helpers through its Float64Arrays (V8 boxes
+// double arguments of calls it does not inline): `cand` a candidate,
+// `bounds` the query box.
+const cand = collector.cand;
+const bounds = new Float64Array(6);
 const localPos: Vec3 = { x: 0, y: 0, z: 0 };
 const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 /** Box axes u_0, u_1, u_2 in the mesh frame (3 numbers each) and half extents. */
 const axes = new Float64Array(9);
 const half = new Float64Array(3);
+/** Box centre in the mesh frame [0..2] and the margin [3], read by the per-triangle helpers. */
+const frame = new Float64Array(4);
+/** Edge-pair normal (box → triangle) for edgeContact. */
+const edgeNormal = new Float64Array(3);
 
 const AXIS_FACE = 0;
 const AXIS_BOX = 1;
@@ -53,15 +63,20 @@ const CODE_TRI_CORNER = 60;
 const CODE_EDGE = 64;
 
 export function collideBoxMesh(
-  a: Box,
-  posA: Readonly<Vec3>,
-  rotA: Readonly<Quat>,
-  mesh: TriangleMesh,
-  posB: Readonly<Vec3>,
-  rotB: Readonly<Quat>,
-  margin: number,
-  manifold: Manifold,
+  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
+  margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  boxMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
+}
+
+/** collideBoxMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function boxMeshContacts(
+  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
   const q = localRot;
   const x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
@@ -80,22 +95,19 @@ export function collideBoxMesh(
     ez += Math.abs(axes[3 * i + 2]!) * half[i]!;
   }
   const tris = collector.triangles;
-  const count = mesh.queryBounds(cx - ex, cy - ey, cz - ez, cx + ex, cy + ey, cz + ez, tris, 0);
+  bounds[0] = cx - ex; bounds[1] = cy - ey; bounds[2] = cz - ez;
+  bounds[3] = cx + ex; bounds[4] = cy + ey; bounds[5] = cz + ez;
+  const count = mesh.queryBoundsFrom(bounds, tris, 0);
+  frame[0] = cx; frame[1] = cy; frame[2] = cz; frame[3] = margin;
   collector.begin();
-  for (let k = 0; k < count; k++) boxTriangle(mesh, tris[k]!, cx, cy, cz, margin);
+  for (let k = 0; k < count; k++) boxTriangle(mesh, tris[k]!);
   collector.finish(manifold, posB, rotB);
 }
 
-/** Projection radius of the box on unit axis L: Σ h_i |u_i·L|. */
-function boxRadius(lx: number, ly: number, lz: number): number {
-  return (
-    half[0]! * Math.abs(axes[0]! * lx + axes[1]! * ly + axes[2]! * lz) +
-    half[1]! * Math.abs(axes[3]! * lx + axes[4]! * ly + axes[5]! * lz) +
-    half[2]! * Math.abs(axes[6]! * lx + axes[7]! * ly + axes[8]! * lz)
-  );
-}
-
-function boxTriangle(mesh: TriangleMesh, t: number, cx: number, cy: number, cz: number, margin: number): void {
+/** SAT of the box (`frame`, `axes`, `half`) against triangle t; adds its candidates. */
+function boxTriangle(mesh: TriangleMesh, t: number): void {
+  const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
+  const h0 = half[0]!, h1 = half[1]!, h2 = half[2]!;
   const P = mesh.corners;
   const o = 9 * t;
   const ax = P[o]!, ay = P[o + 1]!, az = P[o + 2]!;
@@ -105,7 +117,10 @@ function boxTriangle(mesh: TriangleMesh, t: number, cx: number, cy: number, cz: 
 
   // Face axis; the box is in front when its centre is (dC ≥ 0).
   const dC = (cx - ax) * nx + (cy - ay) * ny + (cz - az) * nz;
-  const rN = boxRadius(nx, ny, nz);
+  // Projection radius of the box on a unit axis L: Σ h_i |u_i·L|.
+  const rN = h0 * Math.abs(axes[0]! * nx + axes[1]! * ny + axes[2]! * nz) +
+    h1 * Math.abs(axes[3]! * nx + axes[4]! * ny + axes[5]! * nz) +
+    h2 * Math.abs(axes[6]! * nx + axes[7]! * ny + axes[8]! * nz);
   if (Math.abs(dC) - rN > margin) return;
   const sFace = dC - rN;
 
@@ -146,7 +161,9 @@ function boxTriangle(mesh: TriangleMesh, t: number, cx: number, cy: number, cz: 
       if (lenSq < 1e-10 * fLenSq) continue;
       const inv = 1 / Math.sqrt(lenSq);
       lx *= inv; ly *= inv; lz *= inv;
-      const r = boxRadius(lx, ly, lz);
+      const r = h0 * Math.abs(axes[0]! * lx + axes[1]! * ly + axes[2]! * lz) +
+        h1 * Math.abs(axes[3]! * lx + axes[4]! * ly + axes[5]! * lz) +
+        h2 * Math.abs(axes[6]! * lx + axes[7]! * ly + axes[8]! * lz);
       const c = cx * lx + cy * ly + cz * lz;
       const pa = ax * lx + ay * ly + az * lz, pb = bx * lx + by * ly + bz * lz, pc = qx * lx + qy * ly + qz * lz;
       const triMin = Math.min(pa, pb, pc), triMax = Math.max(pa, pb, pc);
@@ -167,8 +184,8 @@ function boxTriangle(mesh: TriangleMesh, t: number, cx: number, cy: number, cz: 
   if (dC < 0) {
     // Centre behind the plane: only a push out of the front, and only when
     // the centre lies over the triangle (triangle-contact.ts, back faces).
-    if (!projectsInside(P, mesh.normals, t, cx, cy, cz)) return;
-    faceContact(mesh, t, nx, ny, nz, cx, cy, cz, margin, true);
+    if (!projectsInside(P, mesh.normals, t, frame)) return;
+    faceContact(mesh, t, true);
     return;
   }
 
@@ -201,16 +218,22 @@ function boxTriangle(mesh: TriangleMesh, t: number, cx: number, cy: number, cz: 
   }
 
   if (kind === AXIS_FACE) {
-    faceContact(mesh, t, nx, ny, nz, cx, cy, cz, margin, false);
+    faceContact(mesh, t, false);
   } else if (kind === AXIS_BOX) {
-    boxFaceContact(mesh, t, boxAxis, boxSign, cx, cy, cz, margin);
+    boxFaceContact(mesh, t, boxAxis, boxSign);
   } else {
-    edgeContact(mesh, t, edgeBox, edgeTri, enx, eny, enz, cx, cy, cz, margin);
+    edgeNormal[0] = enx; edgeNormal[1] = eny; edgeNormal[2] = enz;
+    edgeContact(mesh, t, edgeBox, edgeTri);
   }
 }
 
+// The four corners of the incident box face (xyz each), for polyPush.
+const quad = new Float64Array(12);
+
 /** Triangle face is the reference: clip the incident box face against the triangle's prism. */
-function faceContact(mesh: TriangleMesh, t: number, nx: number, ny: number, nz: number, cx: number, cy: number, cz: number, margin: number, isBack: boolean): void {
+function faceContact(mesh: TriangleMesh, t: number, isBack: boolean): void {
+  const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
+  const nx = mesh.normals[3 * t]!, ny = mesh.normals[3 * t + 1]!, nz = mesh.normals[3 * t + 2]!;
   // Incident face: the box face whose outward normal is most aligned with N = −n.
   let inc = 0;
   let incDot = 0;
@@ -229,10 +252,12 @@ function faceContact(mesh: TriangleMesh, t: number, nx: number, ny: number, nz: 
   const kx = axes[3 * k]! * half[k]!, ky = axes[3 * k + 1]! * half[k]!, kz = axes[3 * k + 2]! * half[k]!;
   const C = collector;
   C.polyReset();
-  C.polyPush(fx + jx + kx, fy + jy + ky, fz + jz + kz, 0, 0);
-  C.polyPush(fx - jx + kx, fy - jy + ky, fz - jz + kz, 1, 1);
-  C.polyPush(fx - jx - kx, fy - jy - ky, fz - jz - kz, 2, 2);
-  C.polyPush(fx + jx - kx, fy + jy - ky, fz + jz - kz, 3, 3);
+  quad[0] = fx + jx + kx; quad[1] = fy + jy + ky; quad[2] = fz + jz + kz;
+  quad[3] = fx - jx + kx; quad[4] = fy - jy + ky; quad[5] = fz - jz + kz;
+  quad[6] = fx - jx - kx; quad[7] = fy - jy - ky; quad[8] = fz - jz - kz;
+  quad[9] = fx + jx - kx; quad[10] = fy + jy - ky; quad[11] = fz + jz - kz;
+  for (let v = 0; v < 4; v++) C.polyPush(quad, 3 * v, v, v);
+  const plane = C.plane;
   const P = mesh.corners;
   const o = 9 * t;
   for (let e = 0; e < 3 && C.polyCount > 0; e++) {
@@ -241,7 +266,8 @@ function faceContact(mesh: TriangleMesh, t: number, nx: number, ny: number, nz: 
     const ex = P[e1]! - P[e0]!, ey = P[e1 + 1]! - P[e0 + 1]!, ez = P[e1 + 2]! - P[e0 + 2]!;
     // Inward edge normal m = n × e; keep m·p ≥ m·v, i.e. (−m)·p ≤ (−m)·v.
     const mx = ny * ez - nz * ey, my = nz * ex - nx * ez, mz = nx * ey - ny * ex;
-    C.clip(-mx, -my, -mz, -(mx * P[e0]! + my * P[e0 + 1]! + mz * P[e0 + 2]!), e, 4 + e, CODE_FACE_CLIP, 3);
+    plane[0] = -mx; plane[1] = -my; plane[2] = -mz; plane[3] = -(mx * P[e0]! + my * P[e0 + 1]! + mz * P[e0 + 2]!);
+    C.clip(e, 4 + e, CODE_FACE_CLIP, 3);
   }
   const ax = P[o]!, ay = P[o + 1]!, az = P[o + 2]!;
   if (C.polyCount === 0) {
@@ -253,7 +279,7 @@ function faceContact(mesh: TriangleMesh, t: number, nx: number, ny: number, nz: 
       px += axes[3 * i]! * s; py += axes[3 * i + 1]! * s; pz += axes[3 * i + 2]! * s;
     }
     const s = (px - ax) * nx + (py - ay) * ny + (pz - az) * nz;
-    if (-s >= -margin) C.add(px - nx * 0.5 * s, py - ny * 0.5 * s, pz - nz * 0.5 * s, -nx, -ny, -nz, -s, t, CODE_DEEPEST_VERTEX, isBack);
+    if (-s >= -margin) { cand[0] = px - nx * 0.5 * s; cand[1] = py - ny * 0.5 * s; cand[2] = pz - nz * 0.5 * s; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = -s; C.push(t, CODE_DEEPEST_VERTEX, isBack); }
     return;
   }
   for (let i = 0; i < C.polyCount; i++) {
@@ -261,25 +287,29 @@ function faceContact(mesh: TriangleMesh, t: number, nx: number, ny: number, nz: 
     const s = (px - ax) * nx + (py - ay) * ny + (pz - az) * nz;
     if (-s < -margin) continue;
     // p is on the box; the midpoint is p − n·s/2, the triangle point p − n·s.
-    C.add(px - nx * 0.5 * s, py - ny * 0.5 * s, pz - nz * 0.5 * s, -nx, -ny, -nz, -s, t, C.polyCode[i]!, isBack);
+    cand[0] = px - nx * 0.5 * s; cand[1] = py - ny * 0.5 * s; cand[2] = pz - nz * 0.5 * s; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = -s;
+    C.push(t, C.polyCode[i]!, isBack);
   }
 }
 
 /** Box face i (outward normal sign·u_i) is the reference: clip the triangle against its side planes. */
-function boxFaceContact(mesh: TriangleMesh, t: number, i: number, sign: number, cx: number, cy: number, cz: number, margin: number): void {
+function boxFaceContact(mesh: TriangleMesh, t: number, i: number, sign: number): void {
+  const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
   const C = collector;
   const P = mesh.corners;
   const o = 9 * t;
   C.polyReset();
-  C.polyPush(P[o]!, P[o + 1]!, P[o + 2]!, 0, CODE_TRI_CORNER);
-  C.polyPush(P[o + 3]!, P[o + 4]!, P[o + 5]!, 1, CODE_TRI_CORNER + 1);
-  C.polyPush(P[o + 6]!, P[o + 7]!, P[o + 8]!, 2, CODE_TRI_CORNER + 2);
+  C.polyPush(P, o, 0, CODE_TRI_CORNER);
+  C.polyPush(P, o + 3, 1, CODE_TRI_CORNER + 1);
+  C.polyPush(P, o + 6, 2, CODE_TRI_CORNER + 2);
+  const plane = C.plane;
   for (let side = 0; side < 4 && C.polyCount > 0; side++) {
     const j = (i + 1 + (side >> 1)) % 3;
     const s = side & 1 ? -1 : 1;
     const ux = axes[3 * j]! * s, uy = axes[3 * j + 1]! * s, uz = axes[3 * j + 2]! * s;
     // Keep (p − c)·(±u_j) ≤ h_j.
-    C.clip(ux, uy, uz, ux * cx + uy * cy + uz * cz + half[j]!, side, 3 + side, CODE_BOX_CLIP, 4);
+    plane[0] = ux; plane[1] = uy; plane[2] = uz; plane[3] = ux * cx + uy * cy + uz * cz + half[j]!;
+    C.clip(side, 3 + side, CODE_BOX_CLIP, 4);
   }
   const Nx = axes[3 * i]! * sign, Ny = axes[3 * i + 1]! * sign, Nz = axes[3 * i + 2]! * sign;
   for (let k = 0; k < C.polyCount; k++) {
@@ -287,12 +317,15 @@ function boxFaceContact(mesh: TriangleMesh, t: number, i: number, sign: number, 
     const s = (px - cx) * Nx + (py - cy) * Ny + (pz - cz) * Nz - half[i]!;
     if (-s < -margin) continue;
     // q on the triangle; the box point is q − N·s, the midpoint q − N·s/2.
-    C.add(px - Nx * 0.5 * s, py - Ny * 0.5 * s, pz - Nz * 0.5 * s, Nx, Ny, Nz, -s, t, C.polyCode[k]!, false);
+    cand[0] = px - Nx * 0.5 * s; cand[1] = py - Ny * 0.5 * s; cand[2] = pz - Nz * 0.5 * s; cand[3] = Nx; cand[4] = Ny; cand[5] = Nz; cand[6] = -s;
+    C.push(t, C.polyCode[k]!, false);
   }
 }
 
-/** Box edge along u_i against triangle edge j, normal N (box → triangle). */
-function edgeContact(mesh: TriangleMesh, t: number, i: number, j: number, Nx: number, Ny: number, Nz: number, cx: number, cy: number, cz: number, margin: number): void {
+/** Box edge along u_i against triangle edge j, normal N = edgeNormal (box → triangle). */
+function edgeContact(mesh: TriangleMesh, t: number, i: number, j: number): void {
+  const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
+  const Nx = edgeNormal[0]!, Ny = edgeNormal[1]!, Nz = edgeNormal[2]!;
   // The box edge parallel to u_i that supports the box along N.
   const a = (i + 1) % 3;
   const b = (i + 2) % 3;
@@ -308,12 +341,17 @@ function edgeContact(mesh: TriangleMesh, t: number, i: number, j: number, Nx: nu
   const e1 = 9 * t + 3 * ((j + 1) % 3);
   const fx = P[e1]! - P[e0]!, fy = P[e1 + 1]! - P[e0 + 1]!, fz = P[e1 + 2]! - P[e0 + 2]!;
   const C = collector;
-  C.segmentSegment(px, py, pz, dx, dy, dz, P[e0]!, P[e0 + 1]!, P[e0 + 2]!, fx, fy, fz);
-  const ax = px + dx * C.segS, ay = py + dy * C.segS, az = pz + dz * C.segS;
-  const bx = P[e0]! + fx * C.segT, by = P[e0 + 1]! + fy * C.segT, bz = P[e0 + 2]! + fz * C.segT;
+  const A = C.segArgs;
+  A[0] = px; A[1] = py; A[2] = pz; A[3] = dx; A[4] = dy; A[5] = dz;
+  A[6] = P[e0]!; A[7] = P[e0 + 1]!; A[8] = P[e0 + 2]!; A[9] = fx; A[10] = fy; A[11] = fz;
+  C.segmentSegment();
+  const segS = C.seg[0]!, segT = C.seg[1]!;
+  const ax = px + dx * segS, ay = py + dy * segS, az = pz + dz * segS;
+  const bx = P[e0]! + fx * segT, by = P[e0 + 1]! + fy * segT, bz = P[e0 + 2]! + fz * segT;
   // Penetration along N: the box point lies past the triangle point by (a − b)·N.
   const depth = (ax - bx) * Nx + (ay - by) * Ny + (az - bz) * Nz;
   if (depth < -margin) return;
   const edgeId = i * 4 + (sa > 0 ? 1 : 0) + (sb > 0 ? 2 : 0);
-  C.add(0.5 * (ax + bx), 0.5 * (ay + by), 0.5 * (az + bz), Nx, Ny, Nz, depth, t, CODE_EDGE + edgeId * 3 + j, false);
+  cand[0] = 0.5 * (ax + bx); cand[1] = 0.5 * (ay + by); cand[2] = 0.5 * (az + bz); cand[3] = Nx; cand[4] = Ny; cand[5] = Nz; cand[6] = depth;
+  C.push(t, CODE_EDGE + edgeId * 3 + j, false);
 }

@@ -15,13 +15,27 @@ import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Capsule } from '../../shapes/capsule';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
 
-/** Result of {@link closestSegmentSegment}: parameters along each segment. */
-export const segmentClosest = { s: 0, t: 0 };
+// Doubles cross function boundaries through module-level Float64Arrays, not
+// arguments or return values: V8 boxes a double passed to (or returned from)
+// a call it does not inline into a fresh heap number, and these helpers run
+// for every capsule pair every step. Only ints, booleans and objects are real
+// arguments.
+
+/**
+ * Arguments of {@link closestSegmentSegment}: segment 1 centre [0..2], unit
+ * direction [3..5], half-length [6]; segment 2 centre [7..9], direction
+ * [10..12], half-length [13].
+ */
+export const segmentArgs = new Float64Array(14);
+/** Result of {@link closestSegmentSegment}: parameters s [0] and t [1] along each segment. */
+export const segmentClosest = new Float64Array(2);
 
 /**
  * Closest points between segments c1 + s·u1 (|s| ≤ h1) and c2 + t·u2 (|t| ≤ h2),
- * unit directions. Writes s, t into {@link segmentClosest}.
+ * unit directions, read from {@link segmentArgs}. Writes s, t into
+ * {@link segmentClosest}.
  *
  * Minimising |r + s u1 − t u2|² with r = c1 − c2, b = u1·u2, c = u1·r, f = u2·r:
  * the stationary point is s = (b f − c) / (1 − b²), t = f + b s; clamp s, derive
@@ -29,52 +43,56 @@ export const segmentClosest = { s: 0, t: 0 };
  * (nearly) parallel segments every s of the overlap is a minimiser; we take the
  * middle of the overlap so the choice does not jump when one end moves.
  */
-export function closestSegmentSegment(
-  c1x: number, c1y: number, c1z: number, u1x: number, u1y: number, u1z: number, h1: number,
-  c2x: number, c2y: number, c2z: number, u2x: number, u2y: number, u2z: number, h2: number,
-): void {
-  const rx = c1x - c2x, ry = c1y - c2y, rz = c1z - c2z;
+export function closestSegmentSegment(): void {
+  const A = segmentArgs;
+  const u1x = A[3]!, u1y = A[4]!, u1z = A[5]!, h1 = A[6]!;
+  const u2x = A[10]!, u2y = A[11]!, u2z = A[12]!, h2 = A[13]!;
+  const rx = A[0]! - A[7]!, ry = A[1]! - A[8]!, rz = A[2]! - A[9]!;
   const b = u1x * u2x + u1y * u2y + u1z * u2z;
   const c = u1x * rx + u1y * ry + u1z * rz;
   const f = u2x * rx + u2y * ry + u2z * rz;
   const denom = 1 - b * b;
   let s: number;
   if (denom > 1e-10) {
-    s = clamp((b * f - c) / denom, -h1, h1);
+    s = (b * f - c) / denom;
+    s = s < -h1 ? -h1 : s > h1 ? h1 : s;
   } else {
     // Projection of segment 2 onto line 1 spans −c ± h2|b|.
     const lo = Math.max(-h1, -c - h2 * Math.abs(b));
     const hi = Math.min(h1, -c + h2 * Math.abs(b));
-    s = lo <= hi ? 0.5 * (lo + hi) : clamp(-c, -h1, h1);
+    s = lo <= hi ? 0.5 * (lo + hi) : -c < -h1 ? -h1 : -c > h1 ? h1 : -c;
   }
   let t = f + b * s;
   if (t < -h2 || t > h2) {
-    t = clamp(t, -h2, h2);
-    s = clamp(b * t - c, -h1, h1);
+    t = t < -h2 ? -h2 : h2;
+    s = b * t - c;
+    s = s < -h1 ? -h1 : s > h1 ? h1 : s;
   }
-  segmentClosest.s = s;
-  segmentClosest.t = t;
-}
-
-function clamp(v: number, lo: number, hi: number): number {
-  return v < lo ? lo : v > hi ? hi : v;
+  segmentClosest[0] = s;
+  segmentClosest[1] = t;
 }
 
 /**
+ * Arguments of {@link capsuleLineExtent}: line point p [0..2], unit direction
+ * n [3..5]; capsule centre c [6..8], unit axis u [9..11], half-height h [12],
+ * radius r [13]. The result goes to [14].
+ */
+export const lineArgs = new Float64Array(15);
+
+/**
  * The extreme parameter σ of the points p + σ n (n unit) that lie in the
- * capsule (centre c, unit axis u, half-height h, radius r): the largest when
- * `wantMax`, else the smallest; NaN when the line misses the capsule.
+ * capsule (arguments in {@link lineArgs}): the largest when `wantMax`, else
+ * the smallest; NaN when the line misses the capsule. Written to lineArgs[14].
  *
  * The capsule is the union of two balls and a finite cylinder, so the extreme
  * over the union is the extreme over the pieces: for a ball |p + σn − e|² = r²,
  * for the cylinder |w⊥ + σ n⊥|² = r² (⊥: the part orthogonal to u) with the hit
  * kept only when its axial coordinate lies within ±h.
  */
-export function capsuleLineExtent(
-  px: number, py: number, pz: number, nx: number, ny: number, nz: number,
-  cx: number, cy: number, cz: number, ux: number, uy: number, uz: number, h: number, r: number,
-  wantMax: boolean,
-): number {
+export function capsuleLineExtent(wantMax: boolean): void {
+  const L = lineArgs;
+  const px = L[0]!, py = L[1]!, pz = L[2]!, nx = L[3]!, ny = L[4]!, nz = L[5]!;
+  const cx = L[6]!, cy = L[7]!, cz = L[8]!, ux = L[9]!, uy = L[10]!, uz = L[11]!, h = L[12]!, r = L[13]!;
   let best = NaN;
   const r2 = r * r;
   for (let e = -1; e <= 1; e += 2) {
@@ -103,8 +121,11 @@ export function capsuleLineExtent(
       if (axial >= -h && axial <= h && (best !== best || (wantMax ? sigma > best : sigma < best))) best = sigma;
     }
   }
-  return best;
+  L[14] = best;
 }
+
+/** A manifold point on its way out: position xyz, normal xyz, depth (Manifold.addPointFrom). */
+const point = new Float64Array(7);
 
 /** sin of the largest angle at which two segments still count as parallel for a two-point manifold. */
 export const CAPSULE_FLAT_SIN = 0.05;
@@ -120,6 +141,16 @@ export function collideCapsuleCapsule(
   b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  capsuleCapsuleContacts(a, posA, rotA, b, posB, rotB, manifold);
+}
+
+/** collideCapsuleCapsule with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function capsuleCapsuleContacts(
+  a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   manifold.reset();
   // Segment directions: the local Y axis rotated.
   const ax = 2 * (rotA.x * rotA.y - rotA.w * rotA.z);
@@ -130,8 +161,11 @@ export function collideCapsuleCapsule(
   const bz = 2 * (rotB.y * rotB.z + rotB.w * rotB.x);
   const hA = a.halfHeight, hB = b.halfHeight, rA = a.radius, rB = b.radius;
 
-  closestSegmentSegment(posA.x, posA.y, posA.z, ax, ay, az, hA, posB.x, posB.y, posB.z, bx, by, bz, hB);
-  const s = segmentClosest.s, t = segmentClosest.t;
+  const S = segmentArgs;
+  S[0] = posA.x; S[1] = posA.y; S[2] = posA.z; S[3] = ax; S[4] = ay; S[5] = az; S[6] = hA;
+  S[7] = posB.x; S[8] = posB.y; S[9] = posB.z; S[10] = bx; S[11] = by; S[12] = bz; S[13] = hB;
+  closestSegmentSegment();
+  const s = segmentClosest[0]!, t = segmentClosest[1]!;
   const pax = posA.x + ax * s, pay = posA.y + ay * s, paz = posA.z + az * s;
   const pbx = posB.x + bx * t, pby = posB.y + by * t, pbz = posB.z + bz * t;
   let nx = pbx - pax, ny = pby - pay, nz = pbz - paz;
@@ -188,33 +222,38 @@ export function collideCapsuleCapsule(
         const sigma = end === 0 ? lo : hi;
         // The axis points of A and B that project to sigma; the line runs
         // along n through their midpoint.
-        const ta = clamp((sigma - oa) / aw, -hA, hA), tb = clamp((sigma - ob) / bw, -hB, hB);
+        let ta = (sigma - oa) / aw, tb = (sigma - ob) / bw;
+        ta = ta < -hA ? -hA : ta > hA ? hA : ta;
+        tb = tb < -hB ? -hB : tb > hB ? hB : tb;
         const px = 0.5 * (posA.x + ax * ta + posB.x + bx * tb);
         const py = 0.5 * (posA.y + ay * ta + posB.y + by * tb);
         const pz = 0.5 * (posA.z + az * ta + posB.z + bz * tb);
-        const outA = capsuleLineExtent(px, py, pz, nx, ny, nz, posA.x, posA.y, posA.z, ax, ay, az, hA, rA, true);
-        const inB = capsuleLineExtent(px, py, pz, nx, ny, nz, posB.x, posB.y, posB.z, bx, by, bz, hB, rB, false);
+        const L = lineArgs;
+        L[0] = px; L[1] = py; L[2] = pz; L[3] = nx; L[4] = ny; L[5] = nz;
+        L[6] = posA.x; L[7] = posA.y; L[8] = posA.z; L[9] = ax; L[10] = ay; L[11] = az; L[12] = hA; L[13] = rA;
+        capsuleLineExtent(true);
+        const outA = L[14]!;
+        L[6] = posB.x; L[7] = posB.y; L[8] = posB.z; L[9] = bx; L[10] = by; L[11] = bz; L[12] = hB; L[13] = rB;
+        capsuleLineExtent(false);
+        const inB = L[14]!;
         if (outA !== outA || inB !== inB) continue;
         const d = outA - inB;
         if (d < -margin) continue;
         const m = 0.5 * (outA + inB);
-        manifold.addPoint(px + nx * m, py + ny * m, pz + nz * m, nx, ny, nz, d, 1 + end);
+        point[0] = px + nx * m; point[1] = py + ny * m; point[2] = pz + nz * m;
+        point[3] = nx; point[4] = ny; point[5] = nz; point[6] = d;
+        manifold.addPointFrom(point, 0, 1 + end);
         if (d > deepest) deepest = d;
       }
       if (manifold.pointCount > 0) {
-        if (depth > deepest + 1e-7) addClosest(manifold, pax, pay, paz, pbx, pby, pbz, nx, ny, nz, rA, rB, depth);
-        return;
+        if (depth <= deepest + 1e-7) return;
       }
     }
   }
-  addClosest(manifold, pax, pay, paz, pbx, pby, pbz, nx, ny, nz, rA, rB, depth);
+  // The closest points: surface points a + n rA and b − n rB, their midpoint.
+  const k = 0.5 * (rA - rB);
+  point[0] = 0.5 * (pax + pbx) + nx * k; point[1] = 0.5 * (pay + pby) + ny * k; point[2] = 0.5 * (paz + pbz) + nz * k;
+  point[3] = nx; point[4] = ny; point[5] = nz; point[6] = depth;
+  manifold.addPointFrom(point, 0, 0);
 }
 
-function addClosest(
-  manifold: Manifold, pax: number, pay: number, paz: number, pbx: number, pby: number, pbz: number,
-  nx: number, ny: number, nz: number, rA: number, rB: number, depth: number,
-): void {
-  // Surface points a + n rA and b − n rB; their midpoint.
-  const k = 0.5 * (rA - rB);
-  manifold.addPoint(0.5 * (pax + pbx) + nx * k, 0.5 * (pay + pby) + ny * k, 0.5 * (paz + pbz) + nz * k, nx, ny, nz, depth, 0);
-}

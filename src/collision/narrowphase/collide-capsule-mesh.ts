@@ -21,9 +21,16 @@ import type { Vec3 } from '../../math/vec3';
 import type { Capsule } from '../../shapes/capsule';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
 import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_FACE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
 
 const collector = new MeshContactCollector();
+// Doubles reach the collector's helpers through its Float64Arrays (V8 boxes
+// double arguments of calls it does not inline): `cand` a candidate, `point`
+// a query point, `bounds` the query box.
+const cand = collector.cand;
+const point = collector.point;
+const bounds = new Float64Array(6);
 const localPos: Vec3 = { x: 0, y: 0, z: 0 };
 const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const FLAT_SIN = 0.02;
@@ -33,15 +40,20 @@ const CODE_CLOSEST = 102;
 const CODE_PIERCE = 103;
 
 export function collideCapsuleMesh(
-  a: Capsule,
-  posA: Readonly<Vec3>,
-  rotA: Readonly<Quat>,
-  mesh: TriangleMesh,
-  posB: Readonly<Vec3>,
-  rotB: Readonly<Quat>,
-  margin: number,
-  manifold: Manifold,
+  a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
+  margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  capsuleMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
+}
+
+/** collideCapsuleMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function capsuleMeshContacts(
+  a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
   const r = a.radius;
   const hh = a.halfHeight;
@@ -55,7 +67,11 @@ export function collideCapsuleMesh(
   const reach = r + margin;
   const ex = Math.abs(ax) * hh + reach, ey = Math.abs(ay) * hh + reach, ez = Math.abs(az) * hh + reach;
   const tris = collector.triangles;
-  const count = mesh.queryBounds(localPos.x - ex, localPos.y - ey, localPos.z - ez, localPos.x + ex, localPos.y + ey, localPos.z + ez, tris, 0);
+  bounds[0] = localPos.x - ex; bounds[1] = localPos.y - ey; bounds[2] = localPos.z - ez;
+  bounds[3] = localPos.x + ex; bounds[4] = localPos.y + ey; bounds[5] = localPos.z + ez;
+  const count = mesh.queryBoundsFrom(bounds, tris, 0);
+  const seg = collector.seg;
+  const segArgs = collector.segArgs;
   collector.begin();
   const qa = collector.v0;
   const qb = collector.v1;
@@ -73,22 +89,26 @@ export function collideCapsuleMesh(
     if ((s0 < 0 && s1 > 0) || (s0 > 0 && s1 < 0) || s0 === 0 || s1 === 0) {
       const u = s0 === s1 ? 0 : s0 / (s0 - s1);
       const xx = p0x + dx * u, xy = p0y + dy * u, xz = p0z + dz * u;
-      if (projectsInside(corners, normals, t, xx, xy, xz)) {
+      point[0] = xx; point[1] = xy; point[2] = xz;
+      if (projectsInside(corners, normals, t, point)) {
         const lo = Math.min(s0, s1);
         if (lo < 0) {
           const px = s0 <= s1 ? p0x : p0x + dx, py = s0 <= s1 ? p0y : p0y + dy, pz = s0 <= s1 ? p0z : p0z + dz;
-          collector.addFromPointA(px - nx * r, py - ny * r, pz - nz * r, -nx, -ny, -nz, r - lo, t, CODE_PIERCE, true);
+          cand[0] = px - nx * r; cand[1] = py - ny * r; cand[2] = pz - nz * r; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = r - lo;
+          collector.pushFromPointA(t, CODE_PIERCE, true);
           continue;
         }
       }
     }
 
     // Closest pair: end points against the triangle, then the segment against each edge.
-    let feature = closestPointOnTriangle(qa, corners, t, p0x, p0y, p0z);
+    point[0] = p0x; point[1] = p0y; point[2] = p0z;
+    let feature = closestPointOnTriangle(qa, corners, t, point);
     let bestSq = (qa.x - p0x) ** 2 + (qa.y - p0y) ** 2 + (qa.z - p0z) ** 2;
     let sBest = 0;
     let qx = qa.x, qy = qa.y, qz = qa.z;
-    const f1 = closestPointOnTriangle(qb, corners, t, p0x + dx, p0y + dy, p0z + dz);
+    point[0] = p0x + dx; point[1] = p0y + dy; point[2] = p0z + dz;
+    const f1 = closestPointOnTriangle(qb, corners, t, point);
     const d1 = (qb.x - p0x - dx) ** 2 + (qb.y - p0y - dy) ** 2 + (qb.z - p0z - dz) ** 2;
     if (d1 < bestSq - 1e-12) {
       bestSq = d1; feature = f1; sBest = 1; qx = qb.x; qy = qb.y; qz = qb.z;
@@ -98,27 +118,34 @@ export function collideCapsuleMesh(
       const e1 = o + 3 * ((e + 1) % 3);
       const cx = corners[e0]!, cy = corners[e0 + 1]!, cz = corners[e0 + 2]!;
       const fx = corners[e1]! - cx, fy = corners[e1 + 1]! - cy, fz = corners[e1 + 2]! - cz;
-      const dsq = collector.segmentSegment(p0x, p0y, p0z, dx, dy, dz, cx, cy, cz, fx, fy, fz);
+      segArgs[0] = p0x; segArgs[1] = p0y; segArgs[2] = p0z; segArgs[3] = dx; segArgs[4] = dy; segArgs[5] = dz;
+      segArgs[6] = cx; segArgs[7] = cy; segArgs[8] = cz; segArgs[9] = fx; segArgs[10] = fy; segArgs[11] = fz;
+      collector.segmentSegment();
+      const dsq = seg[2]!;
       if (dsq < bestSq - 1e-12) {
         bestSq = dsq;
-        sBest = collector.segS;
-        qx = cx + fx * collector.segT; qy = cy + fy * collector.segT; qz = cz + fz * collector.segT;
-        feature = collector.segT <= 0 ? FEATURE_VERTEX + e : collector.segT >= 1 ? FEATURE_VERTEX + ((e + 1) % 3) : FEATURE_EDGE + e;
+        sBest = seg[0]!;
+        const segT = seg[1]!;
+        qx = cx + fx * segT; qy = cy + fy * segT; qz = cz + fz * segT;
+        feature = segT <= 0 ? FEATURE_VERTEX + e : segT >= 1 ? FEATURE_VERTEX + ((e + 1) % 3) : FEATURE_EDGE + e;
       }
     }
     if (bestSq > reach * reach) continue;
     const px = p0x + dx * sBest, py = p0y + dy * sBest, pz = p0z + dz * sBest;
     const sp = (px - vx) * nx + (py - vy) * ny + (pz - vz) * nz;
     if (sp < 0) {
-      if (!projectsInside(corners, normals, t, px, py, pz)) continue;
-      collector.addFromPointA(px - nx * r, py - ny * r, pz - nz * r, -nx, -ny, -nz, r - sp, t, CODE_CLOSEST, true);
+      point[0] = px; point[1] = py; point[2] = pz;
+      if (!projectsInside(corners, normals, t, point)) continue;
+      cand[0] = px - nx * r; cand[1] = py - ny * r; cand[2] = pz - nz * r; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = r - sp;
+      collector.pushFromPointA(t, CODE_CLOSEST, true);
       continue;
     }
     const dist = Math.sqrt(bestSq);
     if (isFeatureActive(mesh.featureFlags[t]!, feature) && dist > 1e-9) {
       const inv = 1 / dist;
       const ux = (qx - px) * inv, uy = (qy - py) * inv, uz = (qz - pz) * inv;
-      collector.addFromPointA(px + ux * r, py + uy * r, pz + uz * r, ux, uy, uz, r - dist, t, CODE_CLOSEST, false);
+      cand[0] = px + ux * r; cand[1] = py + uy * r; cand[2] = pz + uz * r; cand[3] = ux; cand[4] = uy; cand[5] = uz; cand[6] = r - dist;
+      collector.pushFromPointA(t, CODE_CLOSEST, false);
       continue;
     }
     if (Math.abs(ax * nx + ay * ny + az * nz) < FLAT_SIN) {
@@ -144,11 +171,13 @@ export function collideCapsuleMesh(
       if (u0 <= u1) {
         const depth0 = r - (s0 + (s1 - s0) * u0);
         if (depth0 >= -margin) {
-          collector.addFromPointA(p0x + dx * u0 - nx * r, p0y + dy * u0 - ny * r, p0z + dz * u0 - nz * r, -nx, -ny, -nz, depth0, t, CODE_START, false);
+          cand[0] = p0x + dx * u0 - nx * r; cand[1] = p0y + dy * u0 - ny * r; cand[2] = p0z + dz * u0 - nz * r; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth0;
+          collector.pushFromPointA(t, CODE_START, false);
         }
         const depth1 = r - (s0 + (s1 - s0) * u1);
         if (u1 - u0 > 1e-9 && depth1 >= -margin) {
-          collector.addFromPointA(p0x + dx * u1 - nx * r, p0y + dy * u1 - ny * r, p0z + dz * u1 - nz * r, -nx, -ny, -nz, depth1, t, CODE_END, false);
+          cand[0] = p0x + dx * u1 - nx * r; cand[1] = p0y + dy * u1 - ny * r; cand[2] = p0z + dz * u1 - nz * r; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth1;
+          collector.pushFromPointA(t, CODE_END, false);
         }
         continue;
       }
@@ -159,7 +188,8 @@ export function collideCapsuleMesh(
     const depth = r - (lowEnd === 0 ? s0 : s1);
     if (depth < -margin) continue;
     const lx = p0x + dx * lowEnd, ly = p0y + dy * lowEnd, lz = p0z + dz * lowEnd;
-    collector.addFromPointA(lx - nx * r, ly - ny * r, lz - nz * r, -nx, -ny, -nz, depth, t, CODE_CLOSEST, false);
+    cand[0] = lx - nx * r; cand[1] = ly - ny * r; cand[2] = lz - nz * r; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth;
+    collector.pushFromPointA(t, CODE_CLOSEST, false);
   }
   collector.finish(manifold, posB, rotB);
 }

@@ -11,6 +11,11 @@ import type { Vec3 } from '../../math/vec3';
 import type { Box } from '../../shapes/box';
 import type { Sphere } from '../../shapes/sphere';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
+
+// The point goes to the manifold through a Float64Array (position xyz, normal
+// xyz, depth): V8 boxes each double passed to a call it does not inline.
+const point = new Float64Array(7);
 
 /**
  * Contacts between sphere A and box B (world poses); normal A→B. The id is the
@@ -21,6 +26,16 @@ export function collideSphereBox(
   b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  sphereBoxContacts(a, posA, _rotA, b, posB, rotB, manifold);
+}
+
+/** collideSphereBox with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function sphereBoxContacts(
+  a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
+  b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   manifold.reset();
   const r = a.radius;
   const hx = b.halfExtents.x, hy = b.halfExtents.y, hz = b.halfExtents.z;
@@ -73,9 +88,8 @@ export function collideSphereBox(
   const wy = posB.y + my + sw * ty + (sz * tx - sx * tz);
   const wz = posB.z + mz + sw * tz + (sx * ty - sy * tx);
   tx = 2 * (sy * dz - sz * dy); ty = 2 * (sz * dx - sx * dz); tz = 2 * (sx * dy - sy * dx);
-  manifold.addPoint(
-    wx, wy, wz,
-    dx + sw * tx + (sy * tz - sz * ty), dy + sw * ty + (sz * tx - sx * tz), dz + sw * tz + (sx * ty - sy * tx),
-    depth, id,
-  );
+  point[0] = wx; point[1] = wy; point[2] = wz;
+  point[3] = dx + sw * tx + (sy * tz - sz * ty); point[4] = dy + sw * ty + (sz * tx - sx * tz); point[5] = dz + sw * tz + (sx * ty - sy * tx);
+  point[6] = depth;
+  manifold.addPointFrom(point, 0, id);
 }

@@ -8,6 +8,11 @@ import type { Vec3 } from '../../math/vec3';
 import type { Capsule } from '../../shapes/capsule';
 import type { Sphere } from '../../shapes/sphere';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
+
+// The point goes to the manifold through a Float64Array (position xyz, normal
+// xyz, depth): V8 boxes each double passed to a call it does not inline.
+const point = new Float64Array(7);
 
 /** Contacts between sphere A and capsule B (world poses); normal A→B, id 0. */
 export function collideSphereCapsule(
@@ -15,6 +20,16 @@ export function collideSphereCapsule(
   b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  sphereCapsuleContacts(a, posA, _rotA, b, posB, rotB, manifold);
+}
+
+/** collideSphereCapsule with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function sphereCapsuleContacts(
+  a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
+  b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   manifold.reset();
   const ux = 2 * (rotB.x * rotB.y - rotB.w * rotB.z);
   const uy = 1 - 2 * (rotB.x * rotB.x + rotB.z * rotB.z);
@@ -37,8 +52,7 @@ export function collideSphereCapsule(
     nx /= len; ny /= len; nz /= len;
   }
   const k = 0.5 * (rA - rB);
-  manifold.addPoint(
-    0.5 * (posA.x + qx) + nx * k, 0.5 * (posA.y + qy) + ny * k, 0.5 * (posA.z + qz) + nz * k,
-    nx, ny, nz, -separation, 0,
-  );
+  point[0] = 0.5 * (posA.x + qx) + nx * k; point[1] = 0.5 * (posA.y + qy) + ny * k; point[2] = 0.5 * (posA.z + qz) + nz * k;
+  point[3] = nx; point[4] = ny; point[5] = nz; point[6] = -separation;
+  manifold.addPointFrom(point, 0, 0);
 }

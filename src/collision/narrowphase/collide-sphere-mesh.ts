@@ -14,9 +14,16 @@ import type { Vec3 } from '../../math/vec3';
 import type { Sphere } from '../../shapes/sphere';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
 import { closestPointOnTriangle, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
 
 const collector = new MeshContactCollector();
+// Doubles reach the collector's helpers through its Float64Arrays (V8 boxes
+// double arguments of calls it does not inline): `cand` a candidate, `point`
+// a query point, `bounds` the query box.
+const cand = collector.cand;
+const point = collector.point;
+const bounds = new Float64Array(6);
 const localPos: Vec3 = { x: 0, y: 0, z: 0 };
 const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
@@ -24,28 +31,36 @@ const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const SPHERE_CODE = 110;
 
 export function collideSphereMesh(
-  a: Sphere,
-  posA: Readonly<Vec3>,
-  rotA: Readonly<Quat>,
-  mesh: TriangleMesh,
-  posB: Readonly<Vec3>,
-  rotB: Readonly<Quat>,
-  margin: number,
-  manifold: Manifold,
+  a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
+  margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  sphereMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
+}
+
+/** collideSphereMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function sphereMeshContacts(
+  a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
   const r = a.radius;
   const cx = localPos.x, cy = localPos.y, cz = localPos.z;
   const reach = r + margin;
   const tris = collector.triangles;
-  const count = mesh.queryBounds(cx - reach, cy - reach, cz - reach, cx + reach, cy + reach, cz + reach, tris, 0);
+  bounds[0] = cx - reach; bounds[1] = cy - reach; bounds[2] = cz - reach;
+  bounds[3] = cx + reach; bounds[4] = cy + reach; bounds[5] = cz + reach;
+  const count = mesh.queryBoundsFrom(bounds, tris, 0);
+  point[0] = cx; point[1] = cy; point[2] = cz;
   collector.begin();
   const q = collector.v0;
   const corners = mesh.corners;
   const normals = mesh.normals;
   for (let k = 0; k < count; k++) {
     const t = tris[k]!;
-    const feature = closestPointOnTriangle(q, corners, t, cx, cy, cz);
+    const feature = closestPointOnTriangle(q, corners, t, point);
     const dx = q.x - cx, dy = q.y - cy, dz = q.z - cz;
     const distSq = dx * dx + dy * dy + dz * dz;
     if (distSq > reach * reach) continue;
@@ -53,20 +68,23 @@ export function collideSphereMesh(
     const o = 9 * t;
     const s = (cx - corners[o]!) * nx + (cy - corners[o + 1]!) * ny + (cz - corners[o + 2]!) * nz;
     if (s < 0) {
-      if (!projectsInside(corners, normals, t, cx, cy, cz)) continue;
+      if (!projectsInside(corners, normals, t, point)) continue;
       // Behind the face: push out through the front (one-sided), depth r − s.
-      collector.addFromPointA(cx - nx * r, cy - ny * r, cz - nz * r, -nx, -ny, -nz, r - s, t, SPHERE_CODE, true);
+      cand[0] = cx - nx * r; cand[1] = cy - ny * r; cand[2] = cz - nz * r; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = r - s;
+      collector.pushFromPointA(t, SPHERE_CODE, true);
       continue;
     }
     const dist = Math.sqrt(distSq);
     if (isFeatureActive(mesh.featureFlags[t]!, feature) && dist > 1e-9) {
       const inv = 1 / dist;
       const ux = dx * inv, uy = dy * inv, uz = dz * inv;
-      collector.addFromPointA(cx + ux * r, cy + uy * r, cz + uz * r, ux, uy, uz, r - dist, t, SPHERE_CODE, false);
+      cand[0] = cx + ux * r; cand[1] = cy + uy * r; cand[2] = cz + uz * r; cand[3] = ux; cand[4] = uy; cand[5] = uz; cand[6] = r - dist;
+      collector.pushFromPointA(t, SPHERE_CODE, false);
     } else {
       const depth = r - s;
       if (depth < -margin) continue;
-      collector.addFromPointA(cx - nx * r, cy - ny * r, cz - nz * r, -nx, -ny, -nz, depth, t, SPHERE_CODE, false);
+      cand[0] = cx - nx * r; cand[1] = cy - ny * r; cand[2] = cz - nz * r; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth;
+      collector.pushFromPointA(t, SPHERE_CODE, false);
     }
   }
   collector.finish(manifold, posB, rotB);

@@ -6,6 +6,11 @@ import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Sphere } from '../../shapes/sphere';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
+
+// The point goes to the manifold through a Float64Array (position xyz, normal
+// xyz, depth): V8 boxes each double passed to a call it does not inline.
+const point = new Float64Array(7);
 
 /** Contacts between sphere A and sphere B (world poses); normal A→B, id 0. */
 export function collideSphereSphere(
@@ -13,6 +18,16 @@ export function collideSphereSphere(
   b: Sphere, posB: Readonly<Vec3>, _rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
+  narrowphaseMargin[0] = margin;
+  sphereSphereContacts(a, posA, _rotA, b, posB, _rotB, manifold);
+}
+
+/** collideSphereSphere with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+export function sphereSphereContacts(
+  a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
+  b: Sphere, posB: Readonly<Vec3>, _rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
   manifold.reset();
   let nx = posB.x - posA.x, ny = posB.y - posA.y, nz = posB.z - posA.z;
   const dist = Math.sqrt(nx * nx + ny * ny + nz * nz);
@@ -27,8 +42,7 @@ export function collideSphereSphere(
   }
   // Midpoint of the surface points cA + n rA and cB − n rB.
   const k = 0.5 * (rA - rB);
-  manifold.addPoint(
-    0.5 * (posA.x + posB.x) + nx * k, 0.5 * (posA.y + posB.y) + ny * k, 0.5 * (posA.z + posB.z) + nz * k,
-    nx, ny, nz, -separation, 0,
-  );
+  point[0] = 0.5 * (posA.x + posB.x) + nx * k; point[1] = 0.5 * (posA.y + posB.y) + ny * k; point[2] = 0.5 * (posA.z + posB.z) + nz * k;
+  point[3] = nx; point[4] = ny; point[5] = nz; point[6] = -separation;
+  manifold.addPointFrom(point, 0, 0);
 }

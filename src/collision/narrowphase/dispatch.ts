@@ -11,80 +11,85 @@ import type { Capsule } from '../../shapes/capsule';
 import { ShapeKind, type Shape } from '../../shapes/shape';
 import type { Sphere } from '../../shapes/sphere';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
-import { collideBoxBox } from './collide-box-box';
-import { collideBoxCapsule } from './collide-box-capsule';
-import { collideBoxMesh } from './collide-box-mesh';
-import { collideCapsuleMesh } from './collide-capsule-mesh';
-import { collideCapsuleCapsule } from './collide-capsule-capsule';
-import { collideSphereBox } from './collide-sphere-box';
-import { collideSphereCapsule } from './collide-sphere-capsule';
-import { collideSphereMesh } from './collide-sphere-mesh';
-import { collideSphereSphere } from './collide-sphere-sphere';
+import { boxBoxContacts } from './collide-box-box';
+import { boxCapsuleContacts } from './collide-box-capsule';
+import { boxMeshContacts } from './collide-box-mesh';
+import { capsuleMeshContacts } from './collide-capsule-mesh';
+import { capsuleCapsuleContacts } from './collide-capsule-capsule';
+import { sphereBoxContacts } from './collide-sphere-box';
+import { sphereCapsuleContacts } from './collide-sphere-capsule';
+import { sphereMeshContacts } from './collide-sphere-mesh';
+import { sphereSphereContacts } from './collide-sphere-sphere';
 import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
 
-/** A collide routine with the shapes typed loosely, as stored in the table. */
+/**
+ * A collide routine with the shapes typed loosely, as stored in the table.
+ * The margin is read from narrowphaseMargin[0] (margin.ts), not passed: the
+ * table call is never inlined, so a double argument would be boxed per pair.
+ */
 export type CollideFunction = (
   a: Shape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   b: Shape, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
+  manifold: Manifold,
 ) => void;
 
 type P = Readonly<Vec3>;
 type Q = Readonly<Quat>;
 
-function sphereSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideSphereSphere(a as Sphere, pa, qa, b as Sphere, pb, qb, margin, m);
+function sphereSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  sphereSphereContacts(a as Sphere, pa, qa, b as Sphere, pb, qb, m);
 }
-function sphereBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideSphereBox(a as Sphere, pa, qa, b as Box, pb, qb, margin, m);
+function sphereBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  sphereBoxContacts(a as Sphere, pa, qa, b as Box, pb, qb, m);
 }
-function boxSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideSphereBox(b as Sphere, pb, qb, a as Box, pa, qa, margin, m);
+function boxSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  sphereBoxContacts(b as Sphere, pb, qb, a as Box, pa, qa, m);
   m.flip();
 }
-function sphereCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideSphereCapsule(a as Sphere, pa, qa, b as Capsule, pb, qb, margin, m);
+function sphereCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  sphereCapsuleContacts(a as Sphere, pa, qa, b as Capsule, pb, qb, m);
 }
-function capsuleSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideSphereCapsule(b as Sphere, pb, qb, a as Capsule, pa, qa, margin, m);
+function capsuleSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  sphereCapsuleContacts(b as Sphere, pb, qb, a as Capsule, pa, qa, m);
   m.flip();
 }
-function boxBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideBoxBox(a as Box, pa, qa, b as Box, pb, qb, margin, m);
+function boxBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  boxBoxContacts(a as Box, pa, qa, b as Box, pb, qb, m);
 }
-function boxCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideBoxCapsule(a as Box, pa, qa, b as Capsule, pb, qb, margin, m);
+function boxCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  boxCapsuleContacts(a as Box, pa, qa, b as Capsule, pb, qb, m);
 }
-function capsuleBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideBoxCapsule(b as Box, pb, qb, a as Capsule, pa, qa, margin, m);
+function capsuleBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  boxCapsuleContacts(b as Box, pb, qb, a as Capsule, pa, qa, m);
   m.flip();
 }
-function capsuleCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideCapsuleCapsule(a as Capsule, pa, qa, b as Capsule, pb, qb, margin, m);
+function capsuleCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  capsuleCapsuleContacts(a as Capsule, pa, qa, b as Capsule, pb, qb, m);
 }
 // Mesh routines take the mesh as B; the mesh-first slots flip.
-function sphereMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideSphereMesh(a as Sphere, pa, qa, b as TriangleMesh, pb, qb, margin, m);
+function sphereMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  sphereMeshContacts(a as Sphere, pa, qa, b as TriangleMesh, pb, qb, m);
 }
-function meshSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideSphereMesh(b as Sphere, pb, qb, a as TriangleMesh, pa, qa, margin, m);
+function meshSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  sphereMeshContacts(b as Sphere, pb, qb, a as TriangleMesh, pa, qa, m);
   m.flip();
 }
-function boxMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideBoxMesh(a as Box, pa, qa, b as TriangleMesh, pb, qb, margin, m);
+function boxMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  boxMeshContacts(a as Box, pa, qa, b as TriangleMesh, pb, qb, m);
 }
-function meshBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideBoxMesh(b as Box, pb, qb, a as TriangleMesh, pa, qa, margin, m);
+function meshBox(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  boxMeshContacts(b as Box, pb, qb, a as TriangleMesh, pa, qa, m);
   m.flip();
 }
-function capsuleMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideCapsuleMesh(a as Capsule, pa, qa, b as TriangleMesh, pb, qb, margin, m);
+function capsuleMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  capsuleMeshContacts(a as Capsule, pa, qa, b as TriangleMesh, pb, qb, m);
 }
-function meshCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, margin: number, m: Manifold): void {
-  collideCapsuleMesh(b as Capsule, pb, qb, a as TriangleMesh, pa, qa, margin, m);
+function meshCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  capsuleMeshContacts(b as Capsule, pb, qb, a as TriangleMesh, pa, qa, m);
   m.flip();
 }
-function missing(a: Shape, _pa: P, _qa: Q, b: Shape, _pb: P, _qb: Q, _margin: number, _m: Manifold): void {
+function missing(a: Shape, _pa: P, _qa: Q, b: Shape, _pb: P, _qb: Q, _m: Manifold): void {
   throw new Error(`no collision routine for shape kinds ${a.kind} and ${b.kind}`);
 }
 
@@ -131,5 +136,6 @@ export function collide(
   shapeB: Shape, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
-  collideTable[shapeA.kind]![shapeB.kind]!(shapeA, posA, rotA, shapeB, posB, rotB, margin, manifold);
+  narrowphaseMargin[0] = margin;
+  collideTable[shapeA.kind]![shapeB.kind]!(shapeA, posA, rotA, shapeB, posB, rotB, manifold);
 }

@@ -29,6 +29,29 @@ export class Manifold {
     this.pointCount = 0;
   }
 
+  /**
+   * Appends a point from `src[offset .. offset + 6]` = position xyz, normal
+   * xyz, depth (ignored when the manifold is full). Returns its index or -1.
+   * The narrowphase uses this instead of {@link addPoint}: V8 boxes every
+   * double passed to a call it does not inline (a heap number each), while
+   * typed-array reads and stores into the points' double fields allocate nothing.
+   */
+  addPointFrom(src: Float64Array, offset: number, id: number): number {
+    if (this.pointCount >= MAX_MANIFOLD_POINTS) return -1;
+    const index = this.pointCount++;
+    const p = this.points[index]!;
+    const pos = p.position, n = p.normal;
+    pos.x = src[offset]!;
+    pos.y = src[offset + 1]!;
+    pos.z = src[offset + 2]!;
+    n.x = src[offset + 3]!;
+    n.y = src[offset + 4]!;
+    n.z = src[offset + 5]!;
+    p.depth = src[offset + 6]!;
+    p.id = id;
+    return index;
+  }
+
   /** Appends a point (ignored when the manifold is full). Returns its index or -1. */
   addPoint(px: number, py: number, pz: number, nx: number, ny: number, nz: number, depth: number, id: number): number {
     if (this.pointCount >= MAX_MANIFOLD_POINTS) return -1;

@@ -20,6 +20,12 @@
  * pulled through the floor, and a convex resting near a closed box's rim
  * never gets a sideways push from the side faces behind it. A core behind a
  * plane that projects outside the triangle gives no candidate.
+ *
+ * Doubles cross function boundaries through Float64Arrays (a query point, the
+ * collector's `cand`, `segArgs`, `plane` …), never as arguments or return
+ * values: V8 boxes a double passed to (or returned from) a call it does not
+ * inline into a fresh heap number, and these run per triangle per step. Only
+ * ints, booleans and objects are real arguments.
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
@@ -50,10 +56,11 @@ export function isFeatureActive(flags: number, feature: number): boolean {
 }
 
 /**
- * Closest point on triangle `tri` of `corners` to (px, py, pz), written to
- * `out`; returns the feature code of the Voronoi region (Ericson §5.1.5).
+ * Closest point on triangle `tri` of `corners` to p = (p[0], p[1], p[2]),
+ * written to `out`; returns the feature code of the Voronoi region (Ericson §5.1.5).
  */
-export function closestPointOnTriangle(out: Vec3, corners: Float64Array, tri: number, px: number, py: number, pz: number): number {
+export function closestPointOnTriangle(out: Vec3, corners: Float64Array, tri: number, p: Float64Array): number {
+  const px = p[0]!, py = p[1]!, pz = p[2]!;
   const o = 9 * tri;
   const ax = corners[o]!, ay = corners[o + 1]!, az = corners[o + 2]!;
   const bx = corners[o + 3]!, by = corners[o + 4]!, bz = corners[o + 5]!;
@@ -109,12 +116,13 @@ export function closestPointOnTriangle(out: Vec3, corners: Float64Array, tri: nu
 }
 
 /**
- * True when (px, py, pz) projects onto triangle `tri` along its normal,
+ * True when p = (p[0], p[1], p[2]) projects onto triangle `tri` along its normal,
  * boundary included (1e-9 relative slack): for every edge e_k = b − a,
  * ((b − a) × (p − a))·n ≥ 0. Used for back-face candidates, where a core
  * right under a shared edge must count as covered by both triangles.
  */
-export function projectsInside(corners: Float64Array, normals: Float64Array, tri: number, px: number, py: number, pz: number): boolean {
+export function projectsInside(corners: Float64Array, normals: Float64Array, tri: number, p: Float64Array): boolean {
+  const px = p[0]!, py = p[1]!, pz = p[2]!;
   const o = 9 * tri;
   const nx = normals[3 * tri]!, ny = normals[3 * tri + 1]!, nz = normals[3 * tri + 2]!;
   for (let k = 0; k < 3; k++) {
@@ -158,18 +166,28 @@ export class MeshContactCollector {
   readonly v2: Vec3 = { x: 0, y: 0, z: 0 };
   readonly v3: Vec3 = { x: 0, y: 0, z: 0 };
 
-  /** Parameters of the last segmentSegment call. */
-  segS = 0;
-  segT = 0;
+  /** A query point for closestPointOnTriangle / projectsInside. */
+  readonly point = new Float64Array(3);
+  /** A candidate for {@link push} / {@link pushFromPointA}: xyz, normal xyz, depth. */
+  readonly cand = new Float64Array(STRIDE);
+  /** Arguments of {@link segmentSegment}: p1 [0..2], d1 [3..5], p2 [6..8], d2 [9..11]. */
+  readonly segArgs = new Float64Array(12);
+  /** Results of {@link segmentSegment}: s [0], t [1], squared distance [2]. */
+  readonly seg = new Float64Array(3);
+  /** Clip plane for {@link clip}: normal [0..2], offset [3]. */
+  readonly plane = new Float64Array(4);
+  /** A manifold point on its way out (Manifold.addPointFrom layout). */
+  private readonly out = new Float64Array(STRIDE);
 
   /**
-   * Squared distance between segments p1 + s·d1 and p2 + t·d2, s, t ∈ [0, 1]
-   * (Ericson §5.1.9); the parameters land in segS, segT. d2 must be non-zero.
+   * Closest points of segments p1 + s·d1 and p2 + t·d2, s, t ∈ [0, 1]
+   * (Ericson §5.1.9), from {@link segArgs}; s, t and the squared distance
+   * land in {@link seg}. d2 must be non-zero.
    */
-  segmentSegment(
-    p1x: number, p1y: number, p1z: number, d1x: number, d1y: number, d1z: number,
-    p2x: number, p2y: number, p2z: number, d2x: number, d2y: number, d2z: number,
-  ): number {
+  segmentSegment(): void {
+    const A = this.segArgs;
+    const p1x = A[0]!, p1y = A[1]!, p1z = A[2]!, d1x = A[3]!, d1y = A[4]!, d1z = A[5]!;
+    const p2x = A[6]!, p2y = A[7]!, p2z = A[8]!, d2x = A[9]!, d2y = A[10]!, d2z = A[11]!;
     const rx = p1x - p2x, ry = p1y - p2y, rz = p1z - p2z;
     const a = d1x * d1x + d1y * d1y + d1z * d1z;
     const e = d2x * d2x + d2y * d2y + d2z * d2z;
@@ -178,21 +196,24 @@ export class MeshContactCollector {
     const b = d1x * d2x + d1y * d2y + d1z * d2z;
     const denom = a * e - b * b;
     // Parallel segments (denom ≈ 0): any s works, take 0 and let the clamps fix t.
-    let s = denom > 1e-14 * a * e ? clamp01((b * f - c * e) / denom) : 0;
+    let s = denom > 1e-14 * a * e ? (b * f - c * e) / denom : 0;
     let t = (b * s + f) / e;
     if (t < 0) {
       t = 0;
-      s = a > 0 ? clamp01(-c / a) : 0;
+      s = a > 0 ? -c / a : 0;
     } else if (t > 1) {
       t = 1;
-      s = a > 0 ? clamp01((b - c) / a) : 0;
+      s = a > 0 ? (b - c) / a : 0;
     }
-    this.segS = s;
-    this.segT = t;
+    // Every s above is clamped to [0, 1] (Ericson's clamp01, written out).
+    s = s < 0 ? 0 : s > 1 ? 1 : s;
     const dx = p1x + d1x * s - p2x - d2x * t;
     const dy = p1y + d1y * s - p2y - d2y * t;
     const dz = p1z + d1z * s - p2z - d2z * t;
-    return dx * dx + dy * dy + dz * dz;
+    const R = this.seg;
+    R[0] = s;
+    R[1] = t;
+    R[2] = dx * dx + dy * dy + dz * dz;
   }
 
   begin(): void {
@@ -201,15 +222,23 @@ export class MeshContactCollector {
   }
 
   /**
-   * Adds a candidate given the point on the convex (A) along the normal;
-   * the stored position is the midpoint A − n·depth/2 (manifold convention).
+   * Adds the candidate in {@link cand} whose position is the point on the
+   * convex (A) along the normal; the stored position is the midpoint
+   * A − n·depth/2 (manifold convention).
    */
-  addFromPointA(ax: number, ay: number, az: number, nx: number, ny: number, nz: number, depth: number, tri: number, code: number, isBack: boolean): void {
-    const h = 0.5 * depth;
-    this.add(ax - nx * h, ay - ny * h, az - nz * h, nx, ny, nz, depth, tri, code, isBack);
+  pushFromPointA(tri: number, code: number, isBack: boolean): void {
+    const c = this.cand;
+    const h = 0.5 * c[6]!;
+    c[0] = c[0]! - c[3]! * h;
+    c[1] = c[1]! - c[4]! * h;
+    c[2] = c[2]! - c[5]! * h;
+    this.push(tri, code, isBack);
   }
 
-  add(px: number, py: number, pz: number, nx: number, ny: number, nz: number, depth: number, tri: number, code: number, isBack: boolean): void {
+  /** Adds the candidate in {@link cand} (position = the midpoint). */
+  push(tri: number, code: number, isBack: boolean): void {
+    const c = this.cand;
+    const depth = c[6]!;
     let slot = this.count;
     if (slot >= CAPACITY) {
       // Full: replace the shallowest candidate of the same kind if this one is deeper.
@@ -228,9 +257,7 @@ export class MeshContactCollector {
     }
     const o = slot * STRIDE;
     const d = this.data;
-    d[o] = px; d[o + 1] = py; d[o + 2] = pz;
-    d[o + 3] = nx; d[o + 4] = ny; d[o + 5] = nz;
-    d[o + 6] = depth;
+    for (let k = 0; k < STRIDE; k++) d[o + k] = c[k]!;
     this.tri[slot] = tri;
     this.code[slot] = code;
     this.back[slot] = isBack ? 1 : 0;
@@ -241,22 +268,26 @@ export class MeshContactCollector {
     this.polyCount = 0;
   }
 
-  polyPush(x: number, y: number, z: number, line: number, code: number): void {
+  /** Appends the vertex src[offset .. offset + 2]. */
+  polyPush(src: Float64Array, offset: number, line: number, code: number): void {
     const i = this.polyCount++;
-    this.poly[3 * i] = x;
-    this.poly[3 * i + 1] = y;
-    this.poly[3 * i + 2] = z;
+    this.poly[3 * i] = src[offset]!;
+    this.poly[3 * i + 1] = src[offset + 1]!;
+    this.poly[3 * i + 2] = src[offset + 2]!;
     this.polyLine[i] = line;
     this.polyCode[i] = code;
   }
 
   /**
-   * Sutherland–Hodgman step keeping the part with n·p ≤ offset. A vertex
+   * Sutherland–Hodgman step keeping the part with n·p ≤ offset ({@link plane}
+   * holds n and offset). A vertex
    * remembers the line its outgoing edge lies on, so an intersection point's
    * code (codeBase + line·codeStride + plane) names the two features that
    * made it and stays the same from frame to frame.
    */
-  clip(nx: number, ny: number, nz: number, offset: number, plane: number, planeLine: number, codeBase: number, codeStride: number): void {
+  clip(plane: number, planeLine: number, codeBase: number, codeStride: number): void {
+    const pl = this.plane;
+    const nx = pl[0]!, ny = pl[1]!, nz = pl[2]!, offset = pl[3]!;
     const n = this.polyCount;
     const src = this.poly;
     const dst = this.tmp;
@@ -401,11 +432,17 @@ export class MeshContactCollector {
         for (let i = 0; i < n; i++) {
           if (use[i] !== 1 || i === i1 || i === i2 || i === i3) continue;
           const q = i * STRIDE;
-          const outside = Math.max(
-            outsideArea(d, o1, o2, q, mx, my, mz),
-            outsideArea(d, o2, o3, q, mx, my, mz),
-            outsideArea(d, o3, o1, q, mx, my, mz),
-          );
+          // Largest −((b − a) × (p − a))·m over the edges a→b: positive
+          // when p lies outside that edge.
+          let outside = -Infinity;
+          for (let e = 0; e < 3; e++) {
+            const a = e === 0 ? o1 : e === 1 ? o2 : o3;
+            const b = e === 0 ? o2 : e === 1 ? o3 : o1;
+            const ex = d[b]! - d[a]!, ey = d[b + 1]! - d[a + 1]!, ez = d[b + 2]! - d[a + 2]!;
+            const fx = d[q]! - d[a]!, fy = d[q + 1]! - d[a + 1]!, fz = d[q + 2]! - d[a + 2]!;
+            const area = -((ey * fz - ez * fy) * mx + (ez * fx - ex * fz) * my + (ex * fy - ey * fx) * mz);
+            if (area > outside) outside = area;
+          }
           if (outside > best) {
             best = outside;
             i4 = i;
@@ -430,22 +467,14 @@ export class MeshContactCollector {
     const pz = p.z + vz + q.w * tz + (q.x * ty - q.y * tx);
     vx = d[o + 3]!; vy = d[o + 4]!; vz = d[o + 5]!;
     tx = 2 * (q.y * vz - q.z * vy); ty = 2 * (q.z * vx - q.x * vz); tz = 2 * (q.x * vy - q.y * vx);
-    const nx = vx + q.w * tx + (q.y * tz - q.z * ty);
-    const ny = vy + q.w * ty + (q.z * tx - q.x * tz);
-    const nz = vz + q.w * tz + (q.x * ty - q.y * tx);
-    manifold.addPoint(px, py, pz, nx, ny, nz, d[o + 6]!, (this.tri[i]! * 128 + this.code[i]!) >>> 0);
+    const out = this.out;
+    out[0] = px; out[1] = py; out[2] = pz;
+    out[3] = vx + q.w * tx + (q.y * tz - q.z * ty);
+    out[4] = vy + q.w * ty + (q.z * tx - q.x * tz);
+    out[5] = vz + q.w * tz + (q.x * ty - q.y * tx);
+    out[6] = d[o + 6]!;
+    manifold.addPointFrom(out, 0, (this.tri[i]! * 128 + this.code[i]!) >>> 0);
   }
-}
-
-function clamp01(x: number): number {
-  return x < 0 ? 0 : x > 1 ? 1 : x;
-}
-
-/** −((b − a) × (p − a))·m: positive when p lies outside edge a→b. */
-function outsideArea(d: Float64Array, a: number, b: number, p: number, mx: number, my: number, mz: number): number {
-  const ex = d[b]! - d[a]!, ey = d[b + 1]! - d[a + 1]!, ez = d[b + 2]! - d[a + 2]!;
-  const fx = d[p]! - d[a]!, fy = d[p + 1]! - d[a + 1]!, fz = d[p + 2]! - d[a + 2]!;
-  return -((ey * fz - ez * fy) * mx + (ez * fx - ex * fz) * my + (ex * fy - ey * fx) * mz);
 }
 
 /** Rigid transform of a convex into the mesh frame (scratch owned by the caller). */
