@@ -48,6 +48,11 @@ export class BallJoint extends Joint {
   }
 
   /** @internal */
+  override projectLimits(B: SolverBodies, _slop: number, anchorSlop: number): void {
+    this.point.projectB(B, this.slotA, this.slotB, anchorSlop);
+  }
+
+  /** @internal */
   finishStep(ctx: JointStepContext): void {
     const p = this.point;
     this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;

@@ -186,7 +186,7 @@ export class ConeTwistJoint extends Joint {
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
     if (this.frictionTorque > 0) this.friction.solve(B, ia, ib, this.frictionTorque * ctx.h);
-    this.update(B);
+    if (ctx.refresh) this.update(B);
     this.swing.solveLimit(B, ia, ib, this.swingC, ctx);
     this.twistMin.solveLimit(B, ia, ib, this.twistValue - this.twistLower, ctx);
     this.twistMax.solveLimit(B, ia, ib, this.twistUpper - this.twistValue, ctx);

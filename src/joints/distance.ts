@@ -117,7 +117,7 @@ export class DistanceJoint extends Joint {
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
-    this.update(B);
+    if (ctx.refresh) this.update(B);
     const nx = this.nx, ny = this.ny, nz = this.nz;
     if (this.isRod()) {
       let bias = ctx.biasRate * (this.current - this.length);

@@ -58,7 +58,7 @@ export class FixedJoint extends Joint {
 
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
-    this.update(B);
+    if (ctx.refresh) this.update(B);
     this.lock.solve(B, this.slotA, this.slotB, ctx);
     this.point.solve(B, this.slotA, this.slotB, ctx);
   }

@@ -126,7 +126,7 @@ export class HingeJoint extends Joint {
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
-    this.update(B);
+    if (ctx.refresh) this.update(B);
     if (this.maxMotorTorque > 0) this.motor.solveMotor(B, ia, ib, this.motorSpeed, this.maxMotorImpulse);
     if (this.frictionTorque > 0) this.friction.solveMotor(B, ia, ib, 0, this.frictionTorque * ctx.h);
     if (this.lowerAngle !== -Infinity) this.lower.solveLimit(B, ia, ib, this.solverAngle - this.lowerAngle, ctx);

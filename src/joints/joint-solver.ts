@@ -26,6 +26,7 @@
  * union). A ragdoll scene has hundreds of joints, not tens of thousands of
  * rows, so the virtual call per joint is noise next to the row math.
  */
+import type { RigidBody } from '../dynamics/body';
 import type { SolverBodies } from '../dynamics/contact-solver';
 import type { SolverSettings } from '../world/settings';
 import type { Joint } from './joint';
@@ -48,18 +49,38 @@ export interface JointSolverSettings {
   /**
    * 'soft' only: after each sub-step's position integration, rotate bodies
    * back to within `limitSlop` of violated hinge/cone-twist limits and
-   * translate them to within `anchorSlop` of their anchors (see
-   * `solveVelocities`). Default true.
+   * translate them to within `anchorSlop` of their anchors (ball, hinge,
+   * cone-twist; see `solveVelocities`). Default true.
    */
   projection: boolean;
   /** Radians a limit may stay violated before the projection acts. Default 0.5° (0.00873). */
   limitSlop: number;
-  /** Metres an anchor of a limited joint may stay apart before the projection acts. Default 0.002. */
+  /**
+   * Metres a ball, hinge or cone-twist joint's anchors may stay apart before
+   * the projection acts. Default 0.001 (a 32-ragdoll pile then holds every
+   * joint within 1 mm; 2 mm gave the same limits but 2 mm gaps).
+   */
   anchorSlop: number;
 }
 
 export function defaultJointSolverSettings(): JointSolverSettings {
-  return { jointHertz: 60, jointDampingRatio: 10, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.002 };
+  return { jointHertz: 60, jointDampingRatio: 10, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.001 };
+}
+
+/**
+ * A slot for a joint partner that has none yet: static, or a sleeping dynamic
+ * body. The sleeping one is held fixed (zero inverse mass and inertia, not
+ * integrated): `SolverBodies.add` would give it its dynamic mass and move it,
+ * while the World neither wakes it nor solves its other joints, so its
+ * ragdoll would be pulled apart limb by limb.
+ */
+function addPartner(B: SolverBodies, body: RigidBody): void {
+  const i = B.add(body);
+  if (body.awake || !body.isDynamic) return;
+  B.invMass[i] = 0;
+  B.ixx[i] = 0; B.ixy[i] = 0; B.ixz[i] = 0; B.iyy[i] = 0; B.iyz[i] = 0; B.izz[i] = 0;
+  B.vx[i] = 0; B.vy[i] = 0; B.vz[i] = 0; B.wx[i] = 0; B.wy[i] = 0; B.wz[i] = 0;
+  B.moves[i] = 0;
 }
 
 export class JointSolver {
@@ -97,8 +118,8 @@ export class JointSolver {
       const aActive = a.awake && !a.isStatic;
       const bActive = b.awake && !b.isStatic;
       if (!aActive && !bActive) continue;
-      if (a.solverIndex < 0) B.add(a);
-      if (b.solverIndex < 0) B.add(b);
+      if (a.solverIndex < 0) addPartner(B, a);
+      if (b.solverIndex < 0) addPartner(B, b);
       j.slotA = a.solverIndex;
       j.slotB = b.solverIndex;
       if (!this.warmStarting) j.resetImpulses();
@@ -142,8 +163,10 @@ export class JointSolver {
     }
     const sweeps = this.settings.jointIterations;
     for (let k = 0; k < sweeps; k++) {
+      ctx.refresh = k === 0;
       for (let i = 0; i < active.length; i++) active[i]!.solveVelocity(B, ctx);
     }
+    ctx.refresh = true;
   }
 
   /**

@@ -40,6 +40,12 @@ export class JointStepContext {
   readonly softness = new Softness();
   /** Set by `setBias` for the current sweep. */
   biasRate = 0;
+  /**
+   * True in the first sweep of a `solveVelocities` call: the poses do not
+   * change between its sweeps, so rows recompute anchors, errors and
+   * effective masses only then and reuse them in the later sweeps.
+   */
+  refresh = true;
   massScale = 1;
   impulseScale = 0;
 
@@ -241,6 +247,7 @@ export class PointRow {
   cx = 0; cy = 0; cz = 0;
   private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
   private k00 = 0; private k01 = 0; private k02 = 0; private k11 = 0; private k12 = 0; private k22 = 0;
+  private i00 = 0; private i01 = 0; private i02 = 0; private i11 = 0; private i12 = 0; private i22 = 0;
 
   constructor(readonly localA: Vec3, readonly localB: Vec3) {}
 
@@ -255,19 +262,38 @@ export class PointRow {
     this.k00 = m; this.k01 = 0; this.k02 = 0; this.k11 = m; this.k12 = 0; this.k22 = m;
     this.addArm(B, ia, ra);
     this.addArm(B, ib, rb);
+    // K⁻¹ by the adjugate, kept for the sweeps that reuse this geometry.
+    const k00 = this.k00, k01 = this.k01, k02 = this.k02, k11 = this.k11, k12 = this.k12, k22 = this.k22;
+    const c00 = k11 * k22 - k12 * k12, c01 = k02 * k12 - k01 * k22, c02 = k01 * k12 - k02 * k11;
+    const det = k00 * c00 + k01 * c01 + k02 * c02;
+    if (!(Math.abs(det) > 1e-30)) {
+      this.i00 = 0; this.i01 = 0; this.i02 = 0; this.i11 = 0; this.i12 = 0; this.i22 = 0;
+      return;
+    }
+    const inv = 1 / det;
+    this.i00 = c00 * inv; this.i01 = c01 * inv; this.i02 = c02 * inv;
+    this.i11 = (k00 * k22 - k02 * k02) * inv; this.i12 = (k01 * k02 - k00 * k12) * inv; this.i22 = (k00 * k11 - k01 * k01) * inv;
   }
 
-  /** K += [r]×ᵀ I⁻¹ [r]×; entry (i, j) = (r × e_i)·I⁻¹(r × e_j). */
+  /**
+   * K += [r]×ᵀ I⁻¹ [r]×, entry (i, j) = u_i·I⁻¹u_j with u_i = r × e_i:
+   * the three products w_j = I⁻¹u_j first (9 terms each with the zeros of u
+   * dropped), then the six dot products of the symmetric block.
+   */
   private addArm(B: SolverBodies, s: number, r: Vec3): void {
     if (B.invMass[s]! === 0) return;
-    // r × e_x = (0, rz, −ry); r × e_y = (−rz, 0, rx); r × e_z = (ry, −rx, 0)
     const rx = r.x, ry = r.y, rz = r.z;
-    this.k00 += inertiaForm(B, s, 0, rz, -ry, 0, rz, -ry);
-    this.k01 += inertiaForm(B, s, 0, rz, -ry, -rz, 0, rx);
-    this.k02 += inertiaForm(B, s, 0, rz, -ry, ry, -rx, 0);
-    this.k11 += inertiaForm(B, s, -rz, 0, rx, -rz, 0, rx);
-    this.k12 += inertiaForm(B, s, -rz, 0, rx, ry, -rx, 0);
-    this.k22 += inertiaForm(B, s, ry, -rx, 0, ry, -rx, 0);
+    const a = B.ixx[s]!, b = B.ixy[s]!, c = B.ixz[s]!, d = B.iyy[s]!, e = B.iyz[s]!, f = B.izz[s]!;
+    // u_i = r × e_i: u_x = (0, rz, −ry), u_y = (−rz, 0, rx), u_z = (ry, −rx, 0); w_i = I⁻¹ u_i.
+    const wxx = b * rz - c * ry, wxy = d * rz - e * ry, wxz = e * rz - f * ry;
+    const wyx = c * rx - a * rz, wyy = e * rx - b * rz, wyz = f * rx - c * rz;
+    const wzx = a * ry - b * rx, wzy = b * ry - d * rx, wzz = c * ry - e * rx;
+    this.k00 += rz * wxy - ry * wxz;
+    this.k01 += rz * wyy - ry * wyz;
+    this.k02 += rz * wzy - ry * wzz;
+    this.k11 += -rz * wyx + rx * wyz;
+    this.k12 += -rz * wzx + rx * wzz;
+    this.k22 += ry * wzx - rx * wzy;
   }
 
   /** |C| from the last `update`. */
@@ -282,7 +308,7 @@ export class PointRow {
   }
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
-    this.update(B, ia, ib);
+    if (ctx.refresh) this.update(B, ia, ib);
     const ra = this.ra, rb = this.rb;
     const dvx = B.vx[ib]! + (B.wy[ib]! * rb.z - B.wz[ib]! * rb.y) - B.vx[ia]! - (B.wy[ia]! * ra.z - B.wz[ia]! * ra.y);
     const dvy = B.vy[ib]! + (B.wz[ib]! * rb.x - B.wx[ib]! * rb.z) - B.vy[ia]! - (B.wz[ia]! * ra.x - B.wx[ia]! * ra.z);
@@ -295,11 +321,14 @@ export class PointRow {
         bx *= s; by *= s; bz *= s;
       }
     }
-    const x = solveSymmetric3(this.x, this.k00, this.k01, this.k02, this.k11, this.k12, this.k22, dvx + bx, dvy + by, dvz + bz);
+    const rx = dvx + bx, ry = dvy + by, rz = dvz + bz;
+    const xx = this.i00 * rx + this.i01 * ry + this.i02 * rz;
+    const xy = this.i01 * rx + this.i11 * ry + this.i12 * rz;
+    const xz = this.i02 * rx + this.i12 * ry + this.i22 * rz;
     const ms = ctx.massScale, is = ctx.impulseScale;
-    const px = -ms * x.x - is * this.lx;
-    const py = -ms * x.y - is * this.ly;
-    const pz = -ms * x.z - is * this.lz;
+    const px = -ms * xx - is * this.lx;
+    const py = -ms * xy - is * this.ly;
+    const pz = -ms * xz - is * this.lz;
     this.lx += px; this.ly += py; this.lz += pz;
     applyLinearImpulse(B, ia, ib, ra, rb, px, py, pz);
   }
