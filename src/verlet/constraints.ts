@@ -1,0 +1,210 @@
+/**
+ * Constraints of a Verlet particle system, solved by relaxation (Jakobsen,
+ * "Advanced Character Physics", GDC 2001): each constraint is projected on its
+ * own — the particles are moved the least distance that satisfies it — and
+ * the sweep over all constraints is repeated a few times (Gauss-Seidel). The
+ * Verlet integrator turns these position changes into velocity changes.
+ *
+ * Storage is struct-of-arrays (typed columns), grown only when constraints
+ * are added (never during a step).
+ */
+import type { RigidBody } from '../dynamics/body';
+import type { Vec3 } from '../math/vec3';
+
+function grownF64(a: Float64Array, n: number): Float64Array {
+  const b = new Float64Array(n);
+  b.set(a);
+  return b;
+}
+function grownI32(a: Int32Array, n: number): Int32Array {
+  const b = new Int32Array(n);
+  b.set(a);
+  return b;
+}
+
+/**
+ * Distance constraints between particle pairs: `minLength ≤ |x_b − x_a| ≤ maxLength`.
+ * A stick is min = max = rest length; a slack rope segment is min = 0.
+ */
+export class DistanceConstraints {
+  count = 0;
+  particleA: Int32Array = new Int32Array(16);
+  particleB: Int32Array = new Int32Array(16);
+  minLength: Float64Array = new Float64Array(16);
+  maxLength: Float64Array = new Float64Array(16);
+  /** Fraction of the violation removed per projection, (0, 1]. 1 = rigid. */
+  stiffness: Float64Array = new Float64Array(16);
+
+  /** Adds a constraint; returns its index. */
+  add(a: number, b: number, minLength: number, maxLength: number, stiffness: number): number {
+    if (!(minLength >= 0) || !(maxLength >= minLength) || !Number.isFinite(maxLength)) {
+      throw new RangeError(`distance constraint: need 0 ≤ minLength ≤ maxLength < ∞ (got ${minLength}, ${maxLength})`);
+    }
+    if (!(stiffness > 0 && stiffness <= 1)) throw new RangeError(`distance constraint: stiffness must be in (0, 1] (got ${stiffness})`);
+    if (a === b) throw new RangeError('distance constraint: the two particles must differ');
+    const i = this.count;
+    if (i === this.particleA.length) {
+      const n = i * 2;
+      this.particleA = grownI32(this.particleA, n);
+      this.particleB = grownI32(this.particleB, n);
+      this.minLength = grownF64(this.minLength, n);
+      this.maxLength = grownF64(this.maxLength, n);
+      this.stiffness = grownF64(this.stiffness, n);
+    }
+    this.particleA[i] = a;
+    this.particleB[i] = b;
+    this.minLength[i] = minLength;
+    this.maxLength[i] = maxLength;
+    this.stiffness[i] = stiffness;
+    this.count = i + 1;
+    return i;
+  }
+}
+
+/**
+ * One relaxation sweep over the distance constraints.
+ *
+ * For C = |d| − L with d = x_b − x_a, the projection that moves each end in
+ * proportion to its inverse mass w (Jakobsen §3, "different masses") is
+ *   s = (|d| − L) / (|d| (w_a + w_b)),  x_a += w_a s d,  x_b −= w_b s d,
+ * so the displacements are in the ratio w_a : w_b (masses 1 and 3 move 3:1).
+ *
+ * With `approximateSqrt`, sticks (min = max = L) replace |d| by its first-order
+ * Taylor expansion about L² (one Newton step for √ started at L):
+ *   |d| ≈ (L² + d·d) / (2L)  ⇒  (|d| − L)/|d| ≈ 1 − 2L² / (L² + d·d)  = (d·d − L²)/(d·d + L²),
+ * no square root, one division. (The Polish translation of the seed prints
+ * the equal-mass form with the signs of the two updates swapped, which would
+ * lengthen a stretched stick; here a stretched stick always shortens.)
+ * `reverse` sweeps the list backwards: alternating the direction between
+ * iterations (symmetric Gauss-Seidel) spreads a correction along a chain in
+ * both directions, so a hanging rope stretches much less for the same count.
+ * Limits (min < max) take the exact root: they are inequalities, and the
+ * approximation is only accurate near the one length it expands about.
+ */
+export function solveDistanceConstraints(
+  c: DistanceConstraints, x: Float64Array, invMass: Float64Array, approximateSqrt: boolean, reverse = false,
+): void {
+  const pa = c.particleA, pb = c.particleB, lo = c.minLength, hi = c.maxLength, k = c.stiffness;
+  const n = c.count;
+  for (let j = 0; j < n; j++) {
+    const i = reverse ? n - 1 - j : j;
+    const a = pa[i]! * 3, b = pb[i]! * 3;
+    const wa = invMass[a / 3]!, wb = invMass[b / 3]!;
+    const wSum = wa + wb;
+    if (wSum === 0) continue;
+    const dx = x[b]! - x[a]!, dy = x[b + 1]! - x[a + 1]!, dz = x[b + 2]! - x[a + 2]!;
+    const dd = dx * dx + dy * dy + dz * dz;
+    const minL = lo[i]!, maxL = hi[i]!;
+    let s: number;
+    if (minL === maxL && approximateSqrt) {
+      const l2 = maxL * maxL;
+      s = (dd - l2) / (dd + l2);
+    } else {
+      if (dd >= minL * minL && dd <= maxL * maxL) continue;
+      const len = Math.sqrt(dd);
+      if (len < 1e-12) continue; // coincident ends: no direction to push along
+      const target = len < minL ? minL : maxL;
+      s = (len - target) / len;
+    }
+    s *= k[i]! / wSum;
+    const sa = s * wa, sb = s * wb;
+    x[a] = x[a]! + sa * dx; x[a + 1] = x[a + 1]! + sa * dy; x[a + 2] = x[a + 2]! + sa * dz;
+    x[b] = x[b]! - sb * dx; x[b + 1] = x[b + 1]! - sb * dy; x[b + 2] = x[b + 2]! - sb * dz;
+  }
+}
+
+/**
+ * Pins: a particle held at a world point, or at a point fixed in a rigid
+ * body's local frame (it follows the body). Pinned particles have inverse
+ * mass 0, so sticks move only their free ends (Jakobsen: "invmass = 0").
+ */
+export class PinConstraints {
+  count = 0;
+  particle: Int32Array = new Int32Array(8);
+  /** World target (world pins) or body-local point (body pins), xyz per pin. */
+  point: Float64Array = new Float64Array(24);
+  /** Current world target, refreshed once per step. */
+  target: Float64Array = new Float64Array(24);
+  readonly body: (RigidBody | null)[] = [];
+
+  add(particle: number, body: RigidBody | null, point: Readonly<Vec3>): number {
+    for (let i = 0; i < this.count; i++) {
+      if (this.particle[i] === particle) { this.set(i, body, point); return i; }
+    }
+    const i = this.count;
+    if (i === this.particle.length) {
+      this.particle = grownI32(this.particle, i * 2);
+      this.point = grownF64(this.point, i * 6);
+      this.target = grownF64(this.target, i * 6);
+    }
+    this.particle[i] = particle;
+    this.body.push(null);
+    this.set(i, body, point);
+    this.count = i + 1;
+    return i;
+  }
+
+  /** Removes the pin of `particle` (if any); returns whether there was one. */
+  remove(particle: number): boolean {
+    for (let i = 0; i < this.count; i++) {
+      if (this.particle[i] !== particle) continue;
+      const last = this.count - 1;
+      this.particle[i] = this.particle[last]!;
+      for (let k = 0; k < 3; k++) {
+        this.point[i * 3 + k] = this.point[last * 3 + k]!;
+        this.target[i * 3 + k] = this.target[last * 3 + k]!;
+      }
+      this.body[i] = this.body[last]!;
+      this.body.pop();
+      this.count = last;
+      return true;
+    }
+    return false;
+  }
+
+  private set(i: number, body: RigidBody | null, p: Readonly<Vec3>): void {
+    this.body[i] = body;
+    this.point[i * 3] = p.x; this.point[i * 3 + 1] = p.y; this.point[i * 3 + 2] = p.z;
+    this.target[i * 3] = p.x; this.target[i * 3 + 1] = p.y; this.target[i * 3 + 2] = p.z;
+  }
+
+  /** Refreshes the world targets of body pins from the bodies' current poses. */
+  updateTargets(): void {
+    for (let i = 0; i < this.count; i++) {
+      const body = this.body[i];
+      if (!body) continue;
+      const q = body.rotation, c = body.position;
+      const vx = this.point[i * 3]!, vy = this.point[i * 3 + 1]!, vz = this.point[i * 3 + 2]!;
+      // v' = v + w t + q.xyz × t with t = 2 q.xyz × v (rotation by a unit quaternion)
+      const tx = 2 * (q.y * vz - q.z * vy), ty = 2 * (q.z * vx - q.x * vz), tz = 2 * (q.x * vy - q.y * vx);
+      this.target[i * 3] = c.x + vx + q.w * tx + (q.y * tz - q.z * ty);
+      this.target[i * 3 + 1] = c.y + vy + q.w * ty + (q.z * tx - q.x * tz);
+      this.target[i * 3 + 2] = c.z + vz + q.w * tz + (q.x * ty - q.y * tx);
+    }
+  }
+
+  /** Puts every pinned particle on its target. */
+  solve(x: Float64Array): void {
+    const t = this.target;
+    for (let i = 0; i < this.count; i++) {
+      const p = this.particle[i]! * 3;
+      x[p] = t[i * 3]!; x[p + 1] = t[i * 3 + 1]!; x[p + 2] = t[i * 3 + 2]!;
+    }
+  }
+}
+
+/**
+ * The seed's box constraint (C1): each coordinate clamped into [min, max]
+ * (shrunk by the particle radius). Projection onto an axis-aligned box is the
+ * per-axis clamp, so one pass satisfies it exactly.
+ */
+export function solveBounds(x: Float64Array, count: number, min: Readonly<Vec3>, max: Readonly<Vec3>, radius: number): void {
+  const x0 = min.x + radius, y0 = min.y + radius, z0 = min.z + radius;
+  const x1 = max.x - radius, y1 = max.y - radius, z1 = max.z - radius;
+  for (let i = 0, n = count * 3; i < n; i += 3) {
+    const px = x[i]!, py = x[i + 1]!, pz = x[i + 2]!;
+    x[i] = px < x0 ? x0 : px > x1 ? x1 : px;
+    x[i + 1] = py < y0 ? y0 : py > y1 ? y1 : py;
+    x[i + 2] = pz < z0 ? z0 : pz > z1 ? z1 : pz;
+  }
+}

@@ -1,0 +1,365 @@
+/**
+ * Verlet particle system (Jakobsen, "Advanced Character Physics", GDC 2001).
+ *
+ * State is position and previous position; velocity is implicit:
+ *   x' = x + (x − x_prev)·(1 − damping)·(dt / dt_prev) + a·dt²,  x_prev' = x
+ * (the dt ratio keeps the implied velocity right when the step changes; for a
+ * fixed step it is 1 and this is the seed's x' = 2x − x_prev + a dt²).
+ * Constraints are then satisfied by relaxation, `iterations` sweeps of:
+ * distance constraints → pins → bounding box → collision projection. The last
+ * sweep's contacts get restitution 0 (the approaching normal part of the
+ * implied velocity is removed), optional friction, and — for dynamic bodies —
+ * an impulse equal to the particle's lost momentum.
+ *
+ * Register with `world.addStepper(system)`: it then steps after the rigid
+ * bodies each world step, with the world's gravity and collision shapes.
+ */
+import type { RigidBody } from '../dynamics/body';
+import type { Vec3 } from '../math/vec3';
+import { OverlapCollector, type World, type WorldStepper } from '../world/world';
+import { ParticleCollider } from './collision';
+import { DistanceConstraints, PinConstraints, solveBounds, solveDistanceConstraints } from './constraints';
+
+/** Settings of a {@link ParticleSystem}; every field may be changed later on the system. */
+export interface ParticleSystemOptions {
+  /** Relaxation sweeps per step, ≥ 1. Default 10. */
+  iterations?: number;
+  /** Fraction of the implied velocity removed per step, [0, 1). Default 0.01. */
+  damping?: number;
+  /** Collision radius of every particle, metres, ≥ 0. Default 0.02. */
+  radius?: number;
+  /** Multiplier on the world's gravity. Default 1. */
+  gravityScale?: number;
+  /** Gravity override, m/s² (null: the world's; (0, −9.81, 0) when stepped without a world). Default null. */
+  gravity?: Readonly<Vec3> | null;
+  /** Sticks use Jakobsen's square-root-free first-order length. Default false. */
+  approximateSqrt?: boolean;
+  /** Collide particles with the world's bodies. Default true. */
+  collide?: boolean;
+  /** Fraction of the tangential slip removed per step at a contact, [0, 1]. Default 0.3. */
+  friction?: number;
+  /** Give dynamic bodies the momentum particles lose against them. Default true. */
+  pushBodies?: boolean;
+  /** Membership bits used for the collision query. Default 0xffffffff. */
+  collisionGroup?: number;
+  /** Groups the particles collide with. Default 0xffffffff. */
+  collisionMask?: number;
+  /** Keep particle centres inside this box shrunk by the radius (the seed's C1). Default null. */
+  bounds?: { min: Readonly<Vec3>; max: Readonly<Vec3> } | null;
+  /** Initial particle capacity (grows as particles are added). Default 64. */
+  capacity?: number;
+}
+
+/** Extra room (m) around the particles' bounds for the once-per-step broadphase query: relaxation moves particles after it. */
+const QUERY_SKIN = 0.1;
+
+function grow(a: Float64Array, n: number): Float64Array {
+  const b = new Float64Array(n);
+  b.set(a);
+  return b;
+}
+
+export class ParticleSystem implements WorldStepper {
+  /** Number of particles. */
+  count = 0;
+  /** xyz per particle, metres. */
+  positions: Float64Array;
+  /** xyz per particle at the previous step. */
+  previousPositions: Float64Array;
+  /** 1/mass per particle, 1/kg; 0 = immovable (pinned). */
+  inverseMasses: Float64Array;
+  /** Velocity after integration, before constraints (for the impulses on bodies). */
+  private predictedVelocities: Float64Array;
+  /** Candidate index of the body the particle touched in the last sweep, −1 for none. */
+  private contactBody: Int32Array;
+  private contactNormal: Float64Array;
+
+  readonly sticks = new DistanceConstraints();
+  readonly pins = new PinConstraints();
+
+  iterations: number;
+  damping: number;
+  gravityScale: number;
+  gravity: Readonly<Vec3> | null;
+  approximateSqrt: boolean;
+  collide: boolean;
+  friction: number;
+  pushBodies: boolean;
+  collisionGroup: number;
+  collisionMask: number;
+  bounds: { min: Readonly<Vec3>; max: Readonly<Vec3> } | null;
+
+  private radiusValue: number;
+  private lastDt = 0;
+  private readonly collider: ParticleCollider;
+  private readonly scratchPoint: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly scratchVelocity: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly scratchImpulse: Vec3 = { x: 0, y: 0, z: 0 };
+
+  constructor(options: ParticleSystemOptions = {}) {
+    const cap = Math.max(1, Math.floor(options.capacity ?? 64));
+    this.positions = new Float64Array(3 * cap);
+    this.previousPositions = new Float64Array(3 * cap);
+    this.inverseMasses = new Float64Array(cap);
+    this.predictedVelocities = new Float64Array(3 * cap);
+    this.contactBody = new Int32Array(cap);
+    this.contactNormal = new Float64Array(3 * cap);
+    this.iterations = options.iterations ?? 10;
+    this.damping = options.damping ?? 0.01;
+    this.gravityScale = options.gravityScale ?? 1;
+    this.gravity = options.gravity ?? null;
+    this.approximateSqrt = options.approximateSqrt ?? false;
+    this.collide = options.collide ?? true;
+    this.friction = options.friction ?? 0.3;
+    this.pushBodies = options.pushBodies ?? true;
+    this.collisionGroup = options.collisionGroup ?? -1;
+    this.collisionMask = options.collisionMask ?? -1;
+    this.bounds = options.bounds ?? null;
+    this.radiusValue = options.radius ?? 0.02;
+    if (!(this.radiusValue >= 0)) throw new RangeError(`radius must be ≥ 0 (got ${this.radiusValue})`);
+    this.collider = new ParticleCollider(new OverlapCollector(), this.radiusValue);
+  }
+
+  /** Collision radius of every particle, metres. */
+  get radius(): number { return this.radiusValue; }
+  set radius(r: number) {
+    if (!(r >= 0)) throw new RangeError(`radius must be ≥ 0 (got ${r})`);
+    this.radiusValue = r;
+    this.collider.setRadius(r);
+  }
+
+  /** Adds a particle at rest; returns its index. inverseMass 0 makes it immovable. */
+  addParticle(position: Readonly<Vec3>, inverseMass = 1): number {
+    if (!(inverseMass >= 0) || !Number.isFinite(inverseMass)) throw new RangeError(`inverseMass must be finite and ≥ 0 (got ${inverseMass})`);
+    const i = this.count;
+    if (3 * i + 3 > this.positions.length) {
+      const cap = 2 * (this.positions.length / 3);
+      this.positions = grow(this.positions, 3 * cap);
+      this.previousPositions = grow(this.previousPositions, 3 * cap);
+      this.predictedVelocities = grow(this.predictedVelocities, 3 * cap);
+      this.contactNormal = grow(this.contactNormal, 3 * cap);
+      this.inverseMasses = grow(this.inverseMasses, cap);
+      const cb = new Int32Array(cap);
+      cb.set(this.contactBody);
+      this.contactBody = cb;
+    }
+    this.positions[3 * i] = position.x; this.positions[3 * i + 1] = position.y; this.positions[3 * i + 2] = position.z;
+    this.previousPositions[3 * i] = position.x; this.previousPositions[3 * i + 1] = position.y; this.previousPositions[3 * i + 2] = position.z;
+    this.inverseMasses[i] = inverseMass;
+    this.contactBody[i] = -1;
+    this.count = i + 1;
+    return i;
+  }
+
+  private check(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.count) throw new RangeError(`particle index ${i} out of range [0, ${this.count})`);
+  }
+
+  private distance(a: number, b: number): number {
+    const x = this.positions;
+    return Math.hypot(x[3 * b]! - x[3 * a]!, x[3 * b + 1]! - x[3 * a + 1]!, x[3 * b + 2]! - x[3 * a + 2]!);
+  }
+
+  /** A rigid stick between a and b; rest length = their current distance unless given. Returns its index in `sticks`. */
+  addStick(a: number, b: number, stiffness = 1, restLength?: number): number {
+    this.check(a); this.check(b);
+    const l = restLength ?? this.distance(a, b);
+    return this.sticks.add(a, b, l, l, stiffness);
+  }
+
+  /** Keeps minLength ≤ |x_b − x_a| ≤ maxLength (e.g. minLength 0: a slack rope). */
+  addDistanceLimit(a: number, b: number, minLength: number, maxLength: number, stiffness = 1): number {
+    this.check(a); this.check(b);
+    return this.sticks.add(a, b, minLength, maxLength, stiffness);
+  }
+
+  /** Pins particle i at a world point (default: where it is now); its inverse mass becomes 0. */
+  pinToWorld(i: number, point?: Readonly<Vec3>): void {
+    this.check(i);
+    const p = point ?? this.getPosition(this.scratchPoint, i);
+    this.inverseMasses[i] = 0;
+    this.pins.add(i, null, p);
+    this.setPosition(i, p);
+  }
+
+  /**
+   * Pins particle i to a point fixed on `body` (local frame; default: where
+   * the particle is now). It then moves with the body. Inverse mass becomes 0.
+   */
+  pinToBody(i: number, body: RigidBody, localPoint?: Readonly<Vec3>): void {
+    this.check(i);
+    let local = localPoint;
+    if (!local) {
+      const p = this.getPosition({ x: 0, y: 0, z: 0 }, i);
+      const q = body.rotation;
+      const vx = p.x - body.position.x, vy = p.y - body.position.y, vz = p.z - body.position.z;
+      // inverse rotation: q* v q
+      const qx = -q.x, qy = -q.y, qz = -q.z;
+      const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
+      local = { x: vx + q.w * tx + (qy * tz - qz * ty), y: vy + q.w * ty + (qz * tx - qx * tz), z: vz + q.w * tz + (qx * ty - qy * tx) };
+    }
+    this.inverseMasses[i] = 0;
+    const k = this.pins.add(i, body, local);
+    this.pins.updateTargets();
+    const t = this.pins.target;
+    this.setPosition(i, { x: t[3 * k]!, y: t[3 * k + 1]!, z: t[3 * k + 2]! });
+  }
+
+  /** Removes the pin of particle i and gives it `inverseMass`. */
+  unpin(i: number, inverseMass = 1): void {
+    this.check(i);
+    this.pins.remove(i);
+    this.inverseMasses[i] = inverseMass;
+  }
+
+  getPosition(out: Vec3, i: number): Vec3 {
+    out.x = this.positions[3 * i]!; out.y = this.positions[3 * i + 1]!; out.z = this.positions[3 * i + 2]!;
+    return out;
+  }
+
+  /** Moves particle i to p with zero velocity. */
+  setPosition(i: number, p: Readonly<Vec3>): void {
+    this.check(i);
+    this.positions[3 * i] = p.x; this.positions[3 * i + 1] = p.y; this.positions[3 * i + 2] = p.z;
+    this.previousPositions[3 * i] = p.x; this.previousPositions[3 * i + 1] = p.y; this.previousPositions[3 * i + 2] = p.z;
+  }
+
+  /** Implied velocity (x − x_prev)/dt of the last step, m/s (zero before the first step). */
+  getVelocity(out: Vec3, i: number): Vec3 {
+    const inv = this.lastDt > 0 ? 1 / this.lastDt : 0;
+    out.x = (this.positions[3 * i]! - this.previousPositions[3 * i]!) * inv;
+    out.y = (this.positions[3 * i + 1]! - this.previousPositions[3 * i + 1]!) * inv;
+    out.z = (this.positions[3 * i + 2]! - this.previousPositions[3 * i + 2]!) * inv;
+    return out;
+  }
+
+  /** WorldStepper: called by the world after the rigid bodies. */
+  postStep(world: World, dt: number): void {
+    this.step(dt, world);
+  }
+
+  /** Advances the particles by dt seconds; without a world there are no body collisions. */
+  step(dt: number, world: World | null = null): void {
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number > 0 (got ${dt})`);
+    const n = this.count;
+    const x = this.positions, xp = this.previousPositions, w = this.inverseMasses, vPred = this.predictedVelocities;
+    const g = this.gravity ?? (world !== null ? world.gravity : null);
+    const gs = this.gravityScale * dt * dt;
+    const ax = g !== null ? g.x * gs : 0, ay = g !== null ? g.y * gs : -9.81 * gs, az = g !== null ? g.z * gs : 0;
+    const keep = (1 - this.damping) * (this.lastDt > 0 ? dt / this.lastDt : 1);
+    const invDt = 1 / dt;
+    let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+
+    // 1. Verlet integration.
+    for (let i = 0; i < n; i++) {
+      const o = 3 * i;
+      const px = x[o]!, py = x[o + 1]!, pz = x[o + 2]!;
+      if (w[i]! > 0) {
+        const dx = (px - xp[o]!) * keep + ax, dy = (py - xp[o + 1]!) * keep + ay, dz = (pz - xp[o + 2]!) * keep + az;
+        x[o] = px + dx; x[o + 1] = py + dy; x[o + 2] = pz + dz;
+        vPred[o] = dx * invDt; vPred[o + 1] = dy * invDt; vPred[o + 2] = dz * invDt;
+      } else {
+        vPred[o] = 0; vPred[o + 1] = 0; vPred[o + 2] = 0;
+      }
+      xp[o] = px; xp[o + 1] = py; xp[o + 2] = pz;
+      const qx = x[o]!, qy = x[o + 1]!, qz = x[o + 2]!;
+      if (qx < minX) minX = qx; if (qx > maxX) maxX = qx;
+      if (qy < minY) minY = qy; if (qy > maxY) maxY = qy;
+      if (qz < minZ) minZ = qz; if (qz > maxZ) maxZ = qz;
+      this.contactBody[i] = -1;
+    }
+    this.pins.updateTargets();
+    this.pins.solve(x);
+
+    // 2. One broadphase query for the whole system.
+    const collider = this.collider;
+    const colliding = this.collide && world !== null && n > 0;
+    collider.candidateCount = 0;
+    if (colliding) {
+      const m = this.radiusValue + QUERY_SKIN;
+      const o = collider.queryOptions;
+      o.collisionGroup = this.collisionGroup;
+      o.collisionMask = this.collisionMask;
+      collider.gather(world, minX - m, minY - m, minZ - m, maxX + m, maxY + m, maxZ + m);
+    }
+    const hasBodies = collider.candidateCount > 0;
+
+    // 3. Relaxation.
+    const r = this.radiusValue, bounds = this.bounds, cBody = this.contactBody, cN = this.contactNormal, cn = collider.normal;
+    const iterations = Math.max(1, Math.floor(this.iterations));
+    for (let it = 0; it < iterations; it++) {
+      const last = it === iterations - 1;
+      solveDistanceConstraints(this.sticks, x, w, this.approximateSqrt, (it & 1) === 1);
+      this.pins.solve(x);
+      if (bounds !== null) solveBounds(x, n, bounds.min, bounds.max, r);
+      if (!hasBodies) continue;
+      for (let i = 0; i < n; i++) {
+        if (w[i] === 0) continue;
+        const k = collider.project(x, 3 * i, r);
+        if (last && k >= 0) {
+          cBody[i] = k;
+          cN[3 * i] = cn.x; cN[3 * i + 1] = cn.y; cN[3 * i + 2] = cn.z;
+        }
+      }
+    }
+
+    // 4. Contact velocities: restitution 0, friction, momentum to dynamic bodies.
+    if (bounds !== null) this.clipBoundsVelocity(bounds.min, bounds.max, r);
+    if (hasBodies) this.resolveContactVelocities(dt);
+    this.lastDt = dt;
+  }
+
+  /**
+   * The seed says Verlet "automatically" loses the normal velocity at a wall;
+   * that holds one step late (x_prev is still inside the approach). Clamping
+   * x_prev's coordinate to the wall too makes the wall-normal velocity zero at
+   * once (restitution 0) while the tangential velocity is kept.
+   */
+  private clipBoundsVelocity(min: Readonly<Vec3>, max: Readonly<Vec3>, r: number): void {
+    const x = this.positions, xp = this.previousPositions;
+    const lo0 = min.x + r, lo1 = min.y + r, lo2 = min.z + r, hi0 = max.x - r, hi1 = max.y - r, hi2 = max.z - r;
+    for (let o = 0, e = 3 * this.count; o < e; o += 3) {
+      if (x[o] === lo0 && xp[o]! > lo0) xp[o] = lo0; else if (x[o] === hi0 && xp[o]! < hi0) xp[o] = hi0;
+      if (x[o + 1] === lo1 && xp[o + 1]! > lo1) xp[o + 1] = lo1; else if (x[o + 1] === hi1 && xp[o + 1]! < hi1) xp[o + 1] = hi1;
+      if (x[o + 2] === lo2 && xp[o + 2]! > lo2) xp[o + 2] = lo2; else if (x[o + 2] === hi2 && xp[o + 2]! < hi2) xp[o + 2] = hi2;
+    }
+  }
+
+  /**
+   * For each particle touching body B with push-out normal n, relative
+   * displacement d = (x − x_prev) − v_B(x)·dt:
+   *   d·n < 0 → remove it (x_prev += n (d·n)): restitution 0 against a moving body;
+   *   tangential part d_t → x_prev += friction · d_t.
+   * A dynamic body receives J = m (v_pred − v_B)·n · n when that is < 0: the
+   * momentum the particle lost stopping against it (its weight, at rest).
+   */
+  private resolveContactVelocities(dt: number): void {
+    const x = this.positions, xp = this.previousPositions, w = this.inverseMasses, vPred = this.predictedVelocities;
+    const cBody = this.contactBody, cN = this.contactNormal, f = this.friction, candidates = this.collider.candidates;
+    const p = this.scratchPoint, vb = this.scratchVelocity, J = this.scratchImpulse;
+    for (let i = 0, n = this.count; i < n; i++) {
+      const k = cBody[i]!;
+      if (k < 0) continue;
+      const body = candidates[k]!;
+      const o = 3 * i;
+      const nx = cN[o]!, ny = cN[o + 1]!, nz = cN[o + 2]!;
+      p.x = x[o]!; p.y = x[o + 1]!; p.z = x[o + 2]!;
+      body.getPointVelocity(vb, p);
+      const dx = x[o]! - xp[o]! - vb.x * dt, dy = x[o + 1]! - xp[o + 1]! - vb.y * dt, dz = x[o + 2]! - xp[o + 2]! - vb.z * dt;
+      const dn = dx * nx + dy * ny + dz * nz;
+      const tx = dx - dn * nx, ty = dy - dn * ny, tz = dz - dn * nz;
+      const cx = (dn < 0 ? dn : 0);
+      xp[o] = xp[o]! + cx * nx + f * tx;
+      xp[o + 1] = xp[o + 1]! + cx * ny + f * ty;
+      xp[o + 2] = xp[o + 2]! + cx * nz + f * tz;
+      if (this.pushBodies && body.isDynamic) {
+        const vn = (vPred[o]! - vb.x) * nx + (vPred[o + 1]! - vb.y) * ny + (vPred[o + 2]! - vb.z) * nz;
+        if (vn < 0) {
+          const m = 1 / w[i]!;
+          J.x = m * vn * nx; J.y = m * vn * ny; J.z = m * vn * nz;
+          body.applyImpulse(J, p);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Rope: a chain of particles. Segments are distance limits 0 ≤ |d| ≤ L (a
+ * rope goes slack under compression instead of pushing like a rod), or rigid
+ * sticks with `rigid: true`.
+ */
+import type { RigidBody } from '../dynamics/body';
+import type { Vec3 } from '../math/vec3';
+import type { World } from '../world/world';
+import { ParticleSystem, type ParticleSystemOptions } from './particles';
+
+export interface RopeOptions extends ParticleSystemOptions {
+  from: Readonly<Vec3>;
+  to: Readonly<Vec3>;
+  /** Number of segments (particles = segments + 1), ≥ 1. */
+  segments: number;
+  /** Rest length, metres (≥ |to − from| leaves slack). Default |to − from|. */
+  length?: number;
+  /** Which ends are held in place. Default 'start'. */
+  pinned?: 'start' | 'end' | 'both' | 'none';
+  /** Attach the start to this body (at the start point) instead of the world. Default null. */
+  startBody?: RigidBody | null;
+  /** Attach the end to this body. Default null. */
+  endBody?: RigidBody | null;
+  /** Segments as rigid sticks instead of max-length limits. Default false. */
+  rigid?: boolean;
+  /** Total mass, kg. Default 1. */
+  mass?: number;
+  /**
+   * Tethers: each particle also keeps within its rest distance along the rope
+   * of each pinned end (long-range attachments, Kim, Chentanez & Müller 2012).
+   * Gauss-Seidel needs ~N² sweeps to carry a pin's correction down an N-link
+   * chain; without tethers a hanging 20-segment rope at 10 iterations sits
+   * ~2.8 % long, with them < 1 %. Default true.
+   */
+  tethers?: boolean;
+}
+
+export interface Rope {
+  readonly system: ParticleSystem;
+  /** Rest length of one segment, metres. */
+  readonly segmentLength: number;
+  /** Current length along the particles, metres. */
+  length(): number;
+}
+
+/** Builds a rope and registers its particle system with the world (`world.addStepper`). */
+export function createRope(world: World | null, options: RopeOptions): Rope {
+  const { from, to, segments } = options;
+  if (!Number.isInteger(segments) || segments < 1) throw new RangeError('createRope: segments must be an integer ≥ 1');
+  const span = Math.hypot(to.x - from.x, to.y - from.y, to.z - from.z);
+  const length = options.length ?? span;
+  if (!(length > 0)) throw new RangeError('createRope: length must be > 0');
+  const mass = options.mass ?? 1;
+  if (!(mass > 0)) throw new RangeError('createRope: mass must be > 0');
+  const system = new ParticleSystem({ capacity: segments + 1, ...options });
+  const invMass = (segments + 1) / mass;
+  for (let i = 0; i <= segments; i++) {
+    const t = i / segments;
+    system.addParticle({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t, z: from.z + (to.z - from.z) * t }, invMass);
+  }
+  const segmentLength = length / segments;
+  for (let i = 0; i < segments; i++) {
+    if (options.rigid) system.addStick(i, i + 1, 1, segmentLength);
+    else system.addDistanceLimit(i, i + 1, 0, segmentLength);
+  }
+  const pinned = options.pinned ?? 'start';
+  const pinEnd = (i: number, body: RigidBody | null | undefined): void => {
+    if (body) system.pinToBody(i, body); else system.pinToWorld(i);
+  };
+  if (pinned === 'start' || pinned === 'both' || options.startBody) pinEnd(0, options.startBody);
+  if (pinned === 'end' || pinned === 'both' || options.endBody) pinEnd(segments, options.endBody);
+  if (options.tethers ?? true) {
+    const pinnedStart = system.inverseMasses[0] === 0, pinnedEnd = system.inverseMasses[segments] === 0;
+    for (let i = 1; i < segments; i++) {
+      if (pinnedStart && i > 1) system.addDistanceLimit(0, i, 0, i * segmentLength);
+      if (pinnedEnd && i < segments - 1) system.addDistanceLimit(segments, i, 0, (segments - i) * segmentLength);
+    }
+    if (pinnedStart && !pinnedEnd && segments > 1) system.addDistanceLimit(0, segments, 0, length);
+    if (pinnedEnd && !pinnedStart && segments > 1) system.addDistanceLimit(segments, 0, 0, length);
+  }
+  if (world) world.addStepper(system);
+  const x = system.positions;
+  return {
+    system,
+    segmentLength,
+    length(): number {
+      let sum = 0;
+      for (let i = 0; i < segments; i++) {
+        sum += Math.hypot(x[3 * i + 3]! - x[3 * i]!, x[3 * i + 4]! - x[3 * i + 1]!, x[3 * i + 5]! - x[3 * i + 2]!);
+      }
+      return sum;
+    },
+  };
+}
