@@ -38,7 +38,10 @@ export class BallJoint extends Joint {
 
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
-    if (this.frictionTorque > 0) this.friction.solve(B, this.slotA, this.slotB, this.frictionTorque * ctx.h);
+    if (this.frictionTorque > 0) {
+      this.friction.maxImpulse = this.frictionTorque * ctx.h;
+      this.friction.solve(B, this.slotA, this.slotB);
+    }
     this.point.solve(B, this.slotA, this.slotB, ctx);
   }
 
@@ -48,8 +51,8 @@ export class BallJoint extends Joint {
   }
 
   /** @internal */
-  override projectLimits(B: SolverBodies, _slop: number, anchorSlop: number): void {
-    this.point.projectB(B, this.slotA, this.slotB, anchorSlop);
+  override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
+    this.point.projectB(B, this.slotA, this.slotB, ctx);
   }
 
   /** @internal */

@@ -185,11 +185,17 @@ export class ConeTwistJoint extends Joint {
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
-    if (this.frictionTorque > 0) this.friction.solve(B, ia, ib, this.frictionTorque * ctx.h);
+    if (this.frictionTorque > 0) {
+      this.friction.maxImpulse = this.frictionTorque * ctx.h;
+      this.friction.solve(B, ia, ib);
+    }
     if (ctx.refresh) this.update(B);
-    this.swing.solveLimit(B, ia, ib, this.swingC, ctx);
-    this.twistMin.solveLimit(B, ia, ib, this.twistValue - this.twistLower, ctx);
-    this.twistMax.solveLimit(B, ia, ib, this.twistUpper - this.twistValue, ctx);
+    this.swing.c = this.swingC;
+    this.swing.solveLimit(B, ia, ib, ctx);
+    this.twistMin.c = this.twistValue - this.twistLower;
+    this.twistMin.solveLimit(B, ia, ib, ctx);
+    this.twistMax.c = this.twistUpper - this.twistValue;
+    this.twistMax.solveLimit(B, ia, ib, ctx);
     this.point.solve(B, ia, ib, ctx);
   }
 
@@ -206,17 +212,24 @@ export class ConeTwistJoint extends Joint {
   }
 
   /** @internal */
-  override projectLimits(B: SolverBodies, slop: number, pointSlop: number): void {
+  override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
+    const slop = ctx.limitSlop;
     this.update(B);
     if (this.swingC < -slop) {
-      this.swing.projectLimitB(B, ia, ib, this.swingC + slop);
+      this.swing.c = this.swingC + slop;
+      this.swing.projectLimitB(B, ia, ib);
       this.update(B);
     }
     const lo = this.twistValue - this.twistLower, hi = this.twistUpper - this.twistValue;
-    if (lo < -slop) this.twistMin.projectLimitB(B, ia, ib, lo + slop);
-    else if (hi < -slop) this.twistMax.projectLimitB(B, ia, ib, hi + slop);
-    this.point.projectB(B, ia, ib, pointSlop);
+    if (lo < -slop) {
+      this.twistMin.c = lo + slop;
+      this.twistMin.projectLimitB(B, ia, ib);
+    } else if (hi < -slop) {
+      this.twistMax.c = hi + slop;
+      this.twistMax.projectLimitB(B, ia, ib);
+    }
+    this.point.projectB(B, ia, ib, ctx);
   }
 
   /** @internal */

@@ -127,10 +127,24 @@ export class HingeJoint extends Joint {
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
     if (ctx.refresh) this.update(B);
-    if (this.maxMotorTorque > 0) this.motor.solveMotor(B, ia, ib, this.motorSpeed, this.maxMotorImpulse);
-    if (this.frictionTorque > 0) this.friction.solveMotor(B, ia, ib, 0, this.frictionTorque * ctx.h);
-    if (this.lowerAngle !== -Infinity) this.lower.solveLimit(B, ia, ib, this.solverAngle - this.lowerAngle, ctx);
-    if (this.upperAngle !== Infinity) this.upper.solveLimit(B, ia, ib, this.upperAngle - this.solverAngle, ctx);
+    if (this.maxMotorTorque > 0) {
+      this.motor.speed = this.motorSpeed;
+      this.motor.maxImpulse = this.maxMotorImpulse;
+      this.motor.solveMotor(B, ia, ib);
+    }
+    if (this.frictionTorque > 0) {
+      this.friction.speed = 0;
+      this.friction.maxImpulse = this.frictionTorque * ctx.h;
+      this.friction.solveMotor(B, ia, ib);
+    }
+    if (this.lowerAngle !== -Infinity) {
+      this.lower.c = this.solverAngle - this.lowerAngle;
+      this.lower.solveLimit(B, ia, ib, ctx);
+    }
+    if (this.upperAngle !== Infinity) {
+      this.upper.c = this.upperAngle - this.solverAngle;
+      this.upper.solveLimit(B, ia, ib, ctx);
+    }
     this.lock.solve(B, ia, ib, ctx);
     this.point.solve(B, ia, ib, ctx);
   }
@@ -149,14 +163,21 @@ export class HingeJoint extends Joint {
   }
 
   /** @internal */
-  override projectLimits(B: SolverBodies, slop: number, pointSlop: number): void {
-    if (this.lowerAngle === -Infinity && this.upperAngle === Infinity) return;
+  override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
-    this.update(B);
-    const lo = this.solverAngle - this.lowerAngle, hi = this.upperAngle - this.solverAngle;
-    if (lo < -slop) this.lower.projectLimitB(B, ia, ib, lo + slop);
-    else if (hi < -slop) this.upper.projectLimitB(B, ia, ib, hi + slop);
-    this.point.projectB(B, ia, ib, pointSlop);
+    if (this.lowerAngle !== -Infinity || this.upperAngle !== Infinity) {
+      const slop = ctx.limitSlop;
+      this.update(B);
+      const lo = this.solverAngle - this.lowerAngle, hi = this.upperAngle - this.solverAngle;
+      if (lo < -slop) {
+        this.lower.c = lo + slop;
+        this.lower.projectLimitB(B, ia, ib);
+      } else if (hi < -slop) {
+        this.upper.c = hi + slop;
+        this.upper.projectLimitB(B, ia, ib);
+      }
+    }
+    this.point.projectB(B, ia, ib, ctx);
   }
 
   /** @internal */

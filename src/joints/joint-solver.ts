@@ -110,6 +110,8 @@ export class JointSolver {
     ctx.maxCorrectionVelocity = settings.maxCorrectionVelocity;
     const js = this.settings;
     ctx.softness.set(Math.min(js.jointHertz, 0.25 / h), js.jointDampingRatio, h);
+    ctx.limitSlop = js.limitSlop;
+    ctx.anchorSlop = js.anchorSlop;
     this.warmStarting = settings.warmStarting;
     for (let i = 0; i < joints.length; i++) {
       const j = joints[i]!;
@@ -158,8 +160,7 @@ export class JointSolver {
     ctx.setBias(useBias);
     const active = this.active;
     if (!useBias && ctx.mode === MODE_SOFT && this.settings.projection) {
-      const js = this.settings;
-      for (let i = 0; i < active.length; i++) active[i]!.projectLimits(B, js.limitSlop, js.anchorSlop);
+      for (let i = 0; i < active.length; i++) active[i]!.projectLimits(B, ctx);
     }
     const sweeps = this.settings.jointIterations;
     for (let k = 0; k < sweeps; k++) {

@@ -91,10 +91,11 @@ export abstract class Joint {
   abstract resetImpulses(): void;
   /**
    * @internal 'soft' only, once per sub-step after the position integration:
-   * rotates the bodies back to within `slop` (rad) of violated angular limits
-   * (see JointSolver.solveVelocities). Joints without limits do nothing.
+   * rotates B back to within `ctx.limitSlop` (rad) of violated angular limits
+   * and translates it to within `ctx.anchorSlop` of its anchor (see
+   * JointSolver.solveVelocities). The default does nothing.
    */
-  projectLimits(_B: SolverBodies, _slop: number, _pointSlop: number): void {}
+  projectLimits(_B: SolverBodies, _ctx: JointStepContext): void {}
 
   /** World position of the anchor on A (current body pose). */
   getAnchorA(out: Vec3): Vec3 {

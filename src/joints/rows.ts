@@ -46,6 +46,9 @@ export class JointStepContext {
    * effective masses only then and reuse them in the later sweeps.
    */
   refresh = true;
+  /** Projection slops (JointSolverSettings.limitSlop / anchorSlop), copied in `prepare`. */
+  limitSlop = 0;
+  anchorSlop = 0;
   massScale = 1;
   impulseScale = 0;
 
@@ -125,35 +128,77 @@ export function frameAxisZ(out: Vec3, q: Readonly<Quat>): Vec3 {
   return out;
 }
 
-/** a·I⁻¹_slot·b for the symmetric world inverse inertia of the slot. */
+/** a·I⁻¹_slot·b for the symmetric world inverse inertia of the slot (NGS and setup paths; see F). */
 function inertiaForm(B: SolverBodies, s: number, ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
   return ax * (B.ixx[s]! * bx + B.ixy[s]! * by + B.ixz[s]! * bz) +
     ay * (B.ixy[s]! * bx + B.iyy[s]! * by + B.iyz[s]! * bz) +
     az * (B.ixz[s]! * bx + B.iyz[s]! * by + B.izz[s]! * bz);
 }
 
-/** v_A −= m⁻¹P, ω_A −= I⁻¹(rA × P); v_B += m⁻¹P, ω_B += I⁻¹(rB × P). */
-export function applyLinearImpulse(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>, px: number, py: number, pz: number): void {
+/**
+ * Allocation: V8 passes doubles to a call it did not inline, and returns them
+ * from one, as heap numbers, so a row solved 30 times per step per joint
+ * allocated ~0.5 MB per step for four ragdolls (HeapProfiler sampling). The
+ * per-sweep helpers below therefore take their doubles through this scratch
+ * array (F[0..2] a vector in, F[3] a scalar out) or through the rows' own
+ * fields, and return nothing.
+ */
+const F = new Float64Array(12);
+
+/** v_A −= m⁻¹P, ω_A −= I⁻¹(rA × P); v_B += m⁻¹P, ω_B += I⁻¹(rB × P) for P = F[0..2]. */
+function applyLinearF(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>): void {
+  const px = F[0]!, py = F[1]!, pz = F[2]!;
   const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
   B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
   B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
   const tx = ra.y * pz - ra.z * py, ty = ra.z * px - ra.x * pz, tz = ra.x * py - ra.y * px;
-  applyAngularToSlot(B, ia, -tx, -ty, -tz);
+  B.wx[ia] = B.wx[ia]! - (B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz);
+  B.wy[ia] = B.wy[ia]! - (B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz);
+  B.wz[ia] = B.wz[ia]! - (B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz);
   const ux = rb.y * pz - rb.z * py, uy = rb.z * px - rb.x * pz, uz = rb.x * py - rb.y * px;
-  applyAngularToSlot(B, ib, ux, uy, uz);
+  B.wx[ib] = B.wx[ib]! + B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
+  B.wy[ib] = B.wy[ib]! + B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
+  B.wz[ib] = B.wz[ib]! + B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
 }
 
-/** ω_slot += I⁻¹ L. */
-function applyAngularToSlot(B: SolverBodies, s: number, lx: number, ly: number, lz: number): void {
-  B.wx[s] = B.wx[s]! + B.ixx[s]! * lx + B.ixy[s]! * ly + B.ixz[s]! * lz;
-  B.wy[s] = B.wy[s]! + B.ixy[s]! * lx + B.iyy[s]! * ly + B.iyz[s]! * lz;
-  B.wz[s] = B.wz[s]! + B.ixz[s]! * lx + B.iyz[s]! * ly + B.izz[s]! * lz;
+/** ω_A −= I_A⁻¹ L, ω_B += I_B⁻¹ L for L = F[0..2] (an angular impulse L on B, −L on A). */
+function applyAngularF(B: SolverBodies, ia: number, ib: number): void {
+  const lx = F[0]!, ly = F[1]!, lz = F[2]!;
+  B.wx[ia] = B.wx[ia]! - (B.ixx[ia]! * lx + B.ixy[ia]! * ly + B.ixz[ia]! * lz);
+  B.wy[ia] = B.wy[ia]! - (B.ixy[ia]! * lx + B.iyy[ia]! * ly + B.iyz[ia]! * lz);
+  B.wz[ia] = B.wz[ia]! - (B.ixz[ia]! * lx + B.iyz[ia]! * ly + B.izz[ia]! * lz);
+  B.wx[ib] = B.wx[ib]! + B.ixx[ib]! * lx + B.ixy[ib]! * ly + B.ixz[ib]! * lz;
+  B.wy[ib] = B.wy[ib]! + B.ixy[ib]! * lx + B.iyy[ib]! * ly + B.iyz[ib]! * lz;
+  B.wz[ib] = B.wz[ib]! + B.ixz[ib]! * lx + B.iyz[ib]! * ly + B.izz[ib]! * lz;
 }
 
-/** ω_A −= I_A⁻¹ L, ω_B += I_B⁻¹ L (an angular impulse L on B, −L on A). */
+/** F[3] = a·I⁻¹_slot·a for a = F[0..2]. */
+function axisInertiaF(B: SolverBodies, s: number): void {
+  const ax = F[0]!, ay = F[1]!, az = F[2]!;
+  F[3] = ax * (B.ixx[s]! * ax + B.ixy[s]! * ay + B.ixz[s]! * az) +
+    ay * (B.ixy[s]! * ax + B.iyy[s]! * ay + B.iyz[s]! * az) +
+    az * (B.ixz[s]! * ax + B.iyz[s]! * ay + B.izz[s]! * az);
+}
+
+/** F[3] = 1 / (a·(I_A⁻¹ + I_B⁻¹)·a) for a = F[0..2] (0 if both are fixed). */
+function angularMassF(B: SolverBodies, ia: number, ib: number): void {
+  axisInertiaF(B, ia);
+  const ka = F[3]!;
+  axisInertiaF(B, ib);
+  const k = ka + F[3]!;
+  F[3] = k > 1e-15 ? 1 / k : 0;
+}
+
+/** ω_A −= I_A⁻¹ L, ω_B += I_B⁻¹ L (an angular impulse L on B, −L on A). Not for per-sweep code (see F). */
 export function applyAngularImpulse(B: SolverBodies, ia: number, ib: number, lx: number, ly: number, lz: number): void {
-  applyAngularToSlot(B, ia, -lx, -ly, -lz);
-  applyAngularToSlot(B, ib, lx, ly, lz);
+  F[0] = lx; F[1] = ly; F[2] = lz;
+  applyAngularF(B, ia, ib);
+}
+
+/** The linear impulse P at the anchors (see applyLinearF). Not for per-sweep code (see F). */
+export function applyLinearImpulse(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>, px: number, py: number, pz: number): void {
+  F[0] = px; F[1] = py; F[2] = pz;
+  applyLinearF(B, ia, ib, ra, rb);
 }
 
 /**
@@ -163,8 +208,15 @@ export function applyAngularImpulse(B: SolverBodies, ia: number, ib: number, lx:
  * constraint error to first order by exactly −C.
  */
 function movePoseSlot(B: SolverBodies, s: number, px: number, py: number, pz: number, lx: number, ly: number, lz: number): void {
+  F[4] = px; F[5] = py; F[6] = pz; F[7] = lx; F[8] = ly; F[9] = lz;
+  movePoseF(B, s);
+}
+
+/** movePoseSlot with P = F[4..6], L = F[7..9]. */
+function movePoseF(B: SolverBodies, s: number): void {
   const im = B.invMass[s]!;
   if (im === 0) return;
+  const px = F[4]!, py = F[5]!, pz = F[6]!, lx = F[7]!, ly = F[8]!, lz = F[9]!;
   B.px[s] = B.px[s]! + px * im; B.py[s] = B.py[s]! + py * im; B.pz[s] = B.pz[s]! + pz * im;
   const wx = 0.5 * (B.ixx[s]! * lx + B.ixy[s]! * ly + B.ixz[s]! * lz);
   const wy = 0.5 * (B.ixy[s]! * lx + B.iyy[s]! * ly + B.iyz[s]! * lz);
@@ -202,6 +254,30 @@ export function linearMass(B: SolverBodies, ia: number, ib: number, ra: Readonly
   const bx = rb.y * nz - rb.z * ny, by = rb.z * nx - rb.x * nz, bz = rb.x * ny - rb.y * nx;
   const k = B.invMass[ia]! + B.invMass[ib]! + inertiaForm(B, ia, ax, ay, az, ax, ay, az) + inertiaForm(B, ib, bx, by, bz, bx, by, bz);
   return k > 1e-15 ? 1 / k : 0;
+}
+
+/** solveSymmetric3 with K = F[0..5] (k00 k01 k02 k11 k12 k22) and b = F[6..8], for the per-sweep rows (see F). */
+function solveSym3F(out: Vec3): Vec3 {
+  const k00 = F[0]!, k01 = F[1]!, k02 = F[2]!, k11 = F[3]!, k12 = F[4]!, k22 = F[5]!, bx = F[6]!, by = F[7]!, bz = F[8]!;
+  const c00 = k11 * k22 - k12 * k12;
+  const c01 = k02 * k12 - k01 * k22;
+  const c02 = k01 * k12 - k02 * k11;
+  const det = k00 * c00 + k01 * c01 + k02 * c02;
+  if (!(Math.abs(det) > 1e-30)) {
+    out.x = 0; out.y = 0; out.z = 0;
+    return out;
+  }
+  const inv = 1 / det;
+  out.x = (c00 * bx + c01 * by + c02 * bz) * inv;
+  out.y = (c01 * bx + (k00 * k22 - k02 * k02) * by + (k01 * k02 - k00 * k12) * bz) * inv;
+  out.z = (c02 * bx + (k01 * k02 - k00 * k12) * by + (k00 * k11 - k01 * k01) * bz) * inv;
+  return out;
+}
+
+/** F[0..5] = I_A⁻¹ + I_B⁻¹ (upper triangle, row-major). */
+function angularKF(B: SolverBodies, ia: number, ib: number): void {
+  F[0] = B.ixx[ia]! + B.ixx[ib]!; F[1] = B.ixy[ia]! + B.ixy[ib]!; F[2] = B.ixz[ia]! + B.ixz[ib]!;
+  F[3] = B.iyy[ia]! + B.iyy[ib]!; F[4] = B.iyz[ia]! + B.iyz[ib]!; F[5] = B.izz[ia]! + B.izz[ib]!;
 }
 
 /**
@@ -304,7 +380,8 @@ export class PointRow {
   warmStart(B: SolverBodies, ia: number, ib: number): void {
     rotateBySlot(this.ra, B, ia, this.localA);
     rotateBySlot(this.rb, B, ib, this.localB);
-    applyLinearImpulse(B, ia, ib, this.ra, this.rb, this.lx, this.ly, this.lz);
+    F[0] = this.lx; F[1] = this.ly; F[2] = this.lz;
+    applyLinearF(B, ia, ib, this.ra, this.rb);
   }
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
@@ -330,7 +407,8 @@ export class PointRow {
     const py = -ms * xy - is * this.ly;
     const pz = -ms * xz - is * this.lz;
     this.lx += px; this.ly += py; this.lz += pz;
-    applyLinearImpulse(B, ia, ib, ra, rb, px, py, pz);
+    F[0] = px; F[1] = py; F[2] = pz;
+    applyLinearF(B, ia, ib, ra, rb);
   }
 
   /**
@@ -340,7 +418,8 @@ export class PointRow {
    * joints are listed parent first, correcting the child only never undoes a
    * joint earlier in the list.
    */
-  projectB(B: SolverBodies, ia: number, ib: number, slop: number): void {
+  projectB(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    const slop = ctx.anchorSlop;
     if (B.invMass[ib]! === 0) { this.solvePosition(B, ia, ib, slop); return; }
     const ra = rotateBySlot(this.ra, B, ia, this.localA);
     const rb = rotateBySlot(this.rb, B, ib, this.localB);
@@ -379,6 +458,11 @@ export class PointRow {
 export class AngularRow {
   impulse = 0;
   ax = 1; ay = 0; az = 0;
+  /** Position error C of a limit (rad), set by the owning joint before `solveLimit` / `projectLimitB`. */
+  c = 0;
+  /** Motor target Ċ (rad/s) and impulse bound (N·m·s per sub-step), set before `solveMotor`. */
+  speed = 0;
+  maxImpulse = 0;
 
   setAxis(x: number, y: number, z: number): void {
     this.ax = x; this.ay = y; this.az = z;
@@ -386,21 +470,34 @@ export class AngularRow {
 
   warmStart(B: SolverBodies, ia: number, ib: number): void {
     const l = this.impulse;
-    if (l !== 0) applyAngularImpulse(B, ia, ib, l * this.ax, l * this.ay, l * this.az);
+    if (l === 0) return;
+    F[0] = l * this.ax; F[1] = l * this.ay; F[2] = l * this.az;
+    applyAngularF(B, ia, ib);
   }
 
-  private relativeSpeed(B: SolverBodies, ia: number, ib: number): number {
-    return this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!);
+  /** F[3] = effective mass; F[0..2] = the axis. */
+  private mass(B: SolverBodies, ia: number, ib: number): void {
+    F[0] = this.ax; F[1] = this.ay; F[2] = this.az;
+    angularMassF(B, ia, ib);
+  }
+
+  /** Applies d = λ_new − λ_old along the axis (F[0..2] still holds the axis). */
+  private apply(B: SolverBodies, ia: number, ib: number, d: number): void {
+    F[0] = d * this.ax; F[1] = d * this.ay; F[2] = d * this.az;
+    applyAngularF(B, ia, ib);
   }
 
   /**
-   * Limit C ≥ 0 with Ċ = a·(ω_B − ω_A). When C > 0 the row is speculative: it
-   * lets the gap close within this (sub)step and no further (target −C/h, rigid);
-   * when violated it pushes back with the step's bias (Box2D v3 limit rows).
+   * Limit C = `c` ≥ 0 with Ċ = a·(ω_B − ω_A). When C > 0 the row is
+   * speculative: it lets the gap close within this (sub)step and no further
+   * (target −C/h, rigid); when violated it pushes back with the step's bias
+   * (Box2D v3 limit rows).
    */
-  solveLimit(B: SolverBodies, ia: number, ib: number, C: number, ctx: JointStepContext): void {
-    const m = angularMass(B, ia, ib, this.ax, this.ay, this.az);
+  solveLimit(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    this.mass(B, ia, ib);
+    const m = F[3]!;
     if (m === 0) return;
+    const C = this.c;
     let bias = 0, ms = 1, is = 0;
     if (C > 0) {
       bias = C * ctx.invH;
@@ -409,43 +506,49 @@ export class AngularRow {
       if (ctx.mode === MODE_BAUMGARTE && bias < -ctx.maxCorrectionVelocity) bias = -ctx.maxCorrectionVelocity;
       ms = ctx.massScale; is = ctx.impulseScale;
     }
-    const cdot = this.relativeSpeed(B, ia, ib);
+    const cdot = this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!);
     const old = this.impulse;
     let l = old - ms * m * (cdot + bias) - is * old;
     if (l < 0) l = 0;
     this.impulse = l;
-    const d = l - old;
-    applyAngularImpulse(B, ia, ib, d * this.ax, d * this.ay, d * this.az);
+    F[0] = (l - old) * this.ax; F[1] = (l - old) * this.ay; F[2] = (l - old) * this.az;
+    applyAngularF(B, ia, ib);
   }
 
-  /** Motor: drives Ċ to `speed` with |λ| ≤ maxImpulse (maxTorque·h). */
-  solveMotor(B: SolverBodies, ia: number, ib: number, speed: number, maxImpulse: number): void {
-    const m = angularMass(B, ia, ib, this.ax, this.ay, this.az);
+  /** Motor: drives Ċ to `speed` with |λ| ≤ `maxImpulse` (maxTorque·h). */
+  solveMotor(B: SolverBodies, ia: number, ib: number): void {
+    this.mass(B, ia, ib);
+    const m = F[3]!;
     if (m === 0) return;
-    const cdot = this.relativeSpeed(B, ia, ib) - speed;
+    const cdot = this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!) - this.speed;
     const old = this.impulse;
+    const hi = this.maxImpulse;
     let l = old - m * cdot;
-    l = l > maxImpulse ? maxImpulse : l < -maxImpulse ? -maxImpulse : l;
+    l = l > hi ? hi : l < -hi ? -hi : l;
     this.impulse = l;
-    const d = l - old;
-    applyAngularImpulse(B, ia, ib, d * this.ax, d * this.ay, d * this.az);
+    F[0] = (l - old) * this.ax; F[1] = (l - old) * this.ay; F[2] = (l - old) * this.az;
+    applyAngularF(B, ia, ib);
   }
 
-  /** Rotates only B by −C/(a·I_B⁻¹·a) about the axis when C < 0 (A held fixed). */
-  projectLimitB(B: SolverBodies, ia: number, ib: number, C: number): void {
+  /** Rotates only B by −C/(a·I_B⁻¹·a) about the axis when C = `c` < 0 (A held fixed). */
+  projectLimitB(B: SolverBodies, ia: number, ib: number): void {
+    const C = this.c;
     if (C >= 0) return;
     if (B.invMass[ib]! === 0) { this.solvePositionLimit(B, ia, ib, C); return; }
-    const k = inertiaForm(B, ib, this.ax, this.ay, this.az, this.ax, this.ay, this.az);
+    F[0] = this.ax; F[1] = this.ay; F[2] = this.az;
+    axisInertiaF(B, ib);
+    const k = F[3]!;
     if (!(k > 1e-15)) return;
     const l = -C / k;
-    movePoseSlot(B, ib, 0, 0, 0, l * this.ax, l * this.ay, l * this.az);
+    F[4] = 0; F[5] = 0; F[6] = 0; F[7] = l * this.ax; F[8] = l * this.ay; F[9] = l * this.az;
+    movePoseF(B, ib);
   }
 
   /** NGS on a violated limit (C < 0): rotate by −C/K about the axis. Returns max(−C, 0). */
   solvePositionLimit(B: SolverBodies, ia: number, ib: number, C: number): number {
     if (C >= 0) return 0;
-    const m = angularMass(B, ia, ib, this.ax, this.ay, this.az);
-    const l = -C * m;
+    this.mass(B, ia, ib);
+    const l = -C * F[3]!;
     moveAngular(B, ia, ib, l * this.ax, l * this.ay, l * this.az);
     return -C;
   }
@@ -485,20 +588,27 @@ export class AngularLock2 {
 
   warmStart(B: SolverBodies, ia: number, ib: number): void {
     const l1 = this.l1, l2 = this.l2;
-    applyAngularImpulse(B, ia, ib, l1 * this.t1x + l2 * this.t2x, l1 * this.t1y + l2 * this.t2y, l1 * this.t1z + l2 * this.t2z);
+    F[0] = l1 * this.t1x + l2 * this.t2x; F[1] = l1 * this.t1y + l2 * this.t2y; F[2] = l1 * this.t1z + l2 * this.t2z;
+    applyAngularF(B, ia, ib);
   }
 
+  /** K = T (I_A⁻¹ + I_B⁻¹) Tᵀ into out (x = a11, y = a12, z = a22). */
   private mass(B: SolverBodies, ia: number, ib: number, out: Vec3): void {
-    const a11 = inertiaForm(B, ia, this.t1x, this.t1y, this.t1z, this.t1x, this.t1y, this.t1z) + inertiaForm(B, ib, this.t1x, this.t1y, this.t1z, this.t1x, this.t1y, this.t1z);
-    const a12 = inertiaForm(B, ia, this.t1x, this.t1y, this.t1z, this.t2x, this.t2y, this.t2z) + inertiaForm(B, ib, this.t1x, this.t1y, this.t1z, this.t2x, this.t2y, this.t2z);
-    const a22 = inertiaForm(B, ia, this.t2x, this.t2y, this.t2z, this.t2x, this.t2y, this.t2z) + inertiaForm(B, ib, this.t2x, this.t2y, this.t2z, this.t2x, this.t2y, this.t2z);
-    out.x = a11; out.y = a12; out.z = a22;
+    const t1x = this.t1x, t1y = this.t1y, t1z = this.t1z, t2x = this.t2x, t2y = this.t2y, t2z = this.t2z;
+    const xx = B.ixx[ia]! + B.ixx[ib]!, xy = B.ixy[ia]! + B.ixy[ib]!, xz = B.ixz[ia]! + B.ixz[ib]!;
+    const yy = B.iyy[ia]! + B.iyy[ib]!, yz = B.iyz[ia]! + B.iyz[ib]!, zz = B.izz[ia]! + B.izz[ib]!;
+    const ux = xx * t1x + xy * t1y + xz * t1z, uy = xy * t1x + yy * t1y + yz * t1z, uz = xz * t1x + yz * t1y + zz * t1z;
+    const vx = xx * t2x + xy * t2y + xz * t2z, vy = xy * t2x + yy * t2y + yz * t2z, vz = xz * t2x + yz * t2y + zz * t2z;
+    out.x = t1x * ux + t1y * uy + t1z * uz;
+    out.y = t1x * vx + t1y * vy + t1z * vz;
+    out.z = t2x * vx + t2y * vy + t2z * vz;
   }
 
   private readonly k: Vec3 = { x: 0, y: 0, z: 0 };
 
-  /** λ = −K⁻¹ b for the 2×2 K in `k` (x = a11, y = a12, z = a22); writes into r1, r2. */
-  private solve2(b1: number, b2: number): boolean {
+  /** λ = −K⁻¹ b for the 2×2 K in `k` (x = a11, y = a12, z = a22) and b = (F[0], F[1]); writes into r1, r2. */
+  private solve2(): boolean {
+    const b1 = F[0]!, b2 = F[1]!;
     const k = this.k;
     const det = k.x * k.z - k.y * k.y;
     if (!(Math.abs(det) > 1e-30)) return false;
@@ -519,18 +629,21 @@ export class AngularLock2 {
       b1 = Math.max(-cap, Math.min(cap, b1));
       b2 = Math.max(-cap, Math.min(cap, b2));
     }
-    if (!this.solve2(b1, b2)) return;
+    F[0] = b1; F[1] = b2;
+    if (!this.solve2()) return;
     const d1 = ctx.massScale * this.r1 - ctx.impulseScale * this.l1;
     const d2 = ctx.massScale * this.r2 - ctx.impulseScale * this.l2;
     this.l1 += d1; this.l2 += d2;
-    applyAngularImpulse(B, ia, ib, d1 * this.t1x + d2 * this.t2x, d1 * this.t1y + d2 * this.t2y, d1 * this.t1z + d2 * this.t2z);
+    F[0] = d1 * this.t1x + d2 * this.t2x; F[1] = d1 * this.t1y + d2 * this.t2y; F[2] = d1 * this.t1z + d2 * this.t2z;
+    applyAngularF(B, ia, ib);
   }
 
   /** NGS: rotate by −K⁻¹C. Returns |C| (rad). */
   solvePosition(B: SolverBodies, ia: number, ib: number): number {
     const err = Math.sqrt(this.c1 * this.c1 + this.c2 * this.c2);
     this.mass(B, ia, ib, this.k);
-    if (!this.solve2(this.c1, this.c2)) return err;
+    F[0] = this.c1; F[1] = this.c2;
+    if (!this.solve2()) return err;
     const d1 = this.r1, d2 = this.r2;
     moveAngular(B, ia, ib, d1 * this.t1x + d2 * this.t2x, d1 * this.t1y + d2 * this.t2y, d1 * this.t1z + d2 * this.t2z);
     return err;
@@ -552,13 +665,14 @@ export class AngularLock3 {
   private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
 
   warmStart(B: SolverBodies, ia: number, ib: number): void {
-    applyAngularImpulse(B, ia, ib, this.lx, this.ly, this.lz);
+    F[0] = this.lx; F[1] = this.ly; F[2] = this.lz;
+    applyAngularF(B, ia, ib);
   }
 
-  private solveK(B: SolverBodies, ia: number, ib: number, bx: number, by: number, bz: number): Vec3 {
-    return solveSymmetric3(this.x,
-      B.ixx[ia]! + B.ixx[ib]!, B.ixy[ia]! + B.ixy[ib]!, B.ixz[ia]! + B.ixz[ib]!,
-      B.iyy[ia]! + B.iyy[ib]!, B.iyz[ia]! + B.iyz[ib]!, B.izz[ia]! + B.izz[ib]!, bx, by, bz);
+  /** x = K⁻¹ b with b = F[6..8]. */
+  private solveK(B: SolverBodies, ia: number, ib: number): Vec3 {
+    angularKF(B, ia, ib);
+    return solveSym3F(this.x);
   }
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
@@ -567,17 +681,20 @@ export class AngularLock3 {
       const cap = ctx.maxCorrectionVelocity;
       bx = Math.max(-cap, Math.min(cap, bx)); by = Math.max(-cap, Math.min(cap, by)); bz = Math.max(-cap, Math.min(cap, bz));
     }
-    const x = this.solveK(B, ia, ib, B.wx[ib]! - B.wx[ia]! + bx, B.wy[ib]! - B.wy[ia]! + by, B.wz[ib]! - B.wz[ia]! + bz);
+    F[6] = B.wx[ib]! - B.wx[ia]! + bx; F[7] = B.wy[ib]! - B.wy[ia]! + by; F[8] = B.wz[ib]! - B.wz[ia]! + bz;
+    const x = this.solveK(B, ia, ib);
     const dx = -ctx.massScale * x.x - ctx.impulseScale * this.lx;
     const dy = -ctx.massScale * x.y - ctx.impulseScale * this.ly;
     const dz = -ctx.massScale * x.z - ctx.impulseScale * this.lz;
     this.lx += dx; this.ly += dy; this.lz += dz;
-    applyAngularImpulse(B, ia, ib, dx, dy, dz);
+    F[0] = dx; F[1] = dy; F[2] = dz;
+    applyAngularF(B, ia, ib);
   }
 
   solvePosition(B: SolverBodies, ia: number, ib: number): number {
     const err = Math.sqrt(this.cx * this.cx + this.cy * this.cy + this.cz * this.cz);
-    const x = this.solveK(B, ia, ib, this.cx, this.cy, this.cz);
+    F[6] = this.cx; F[7] = this.cy; F[8] = this.cz;
+    const x = this.solveK(B, ia, ib);
     moveAngular(B, ia, ib, -x.x, -x.y, -x.z);
     return err;
   }
@@ -596,26 +713,31 @@ export class AngularLock3 {
  */
 export class AngularFriction3 {
   lx = 0; ly = 0; lz = 0;
+  /** |L| bound for this sub-step (frictionTorque·h), set by the owning joint. */
+  maxImpulse = 0;
   private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
 
   warmStart(B: SolverBodies, ia: number, ib: number): void {
-    if (this.lx !== 0 || this.ly !== 0 || this.lz !== 0) applyAngularImpulse(B, ia, ib, this.lx, this.ly, this.lz);
+    if (this.lx === 0 && this.ly === 0 && this.lz === 0) return;
+    F[0] = this.lx; F[1] = this.ly; F[2] = this.lz;
+    applyAngularF(B, ia, ib);
   }
 
-  solve(B: SolverBodies, ia: number, ib: number, maxImpulse: number): void {
-    const x = solveSymmetric3(this.x,
-      B.ixx[ia]! + B.ixx[ib]!, B.ixy[ia]! + B.ixy[ib]!, B.ixz[ia]! + B.ixz[ib]!,
-      B.iyy[ia]! + B.iyy[ib]!, B.iyz[ia]! + B.iyz[ib]!, B.izz[ia]! + B.izz[ib]!,
-      B.wx[ib]! - B.wx[ia]!, B.wy[ib]! - B.wy[ia]!, B.wz[ib]! - B.wz[ia]!);
+  solve(B: SolverBodies, ia: number, ib: number): void {
+    angularKF(B, ia, ib);
+    F[6] = B.wx[ib]! - B.wx[ia]!; F[7] = B.wy[ib]! - B.wy[ia]!; F[8] = B.wz[ib]! - B.wz[ia]!;
+    const x = solveSym3F(this.x);
     const ox = this.lx, oy = this.ly, oz = this.lz;
     let lx = ox - x.x, ly = oy - x.y, lz = oz - x.z;
     const l2 = lx * lx + ly * ly + lz * lz;
-    if (l2 > maxImpulse * maxImpulse) {
-      const s = maxImpulse / Math.sqrt(l2);
+    const hi = this.maxImpulse;
+    if (l2 > hi * hi) {
+      const s = hi / Math.sqrt(l2);
       lx *= s; ly *= s; lz *= s;
     }
     this.lx = lx; this.ly = ly; this.lz = lz;
-    applyAngularImpulse(B, ia, ib, lx - ox, ly - oy, lz - oz);
+    F[0] = lx - ox; F[1] = ly - oy; F[2] = lz - oz;
+    applyAngularF(B, ia, ib);
   }
 
   reset(): void {
