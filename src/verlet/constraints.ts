@@ -88,8 +88,11 @@ export function solveDistanceConstraints(
   const n = c.count;
   for (let j = 0; j < n; j++) {
     const i = reverse ? n - 1 - j : j;
-    const a = pa[i]! * 3, b = pb[i]! * 3;
-    const wa = invMass[a / 3]!, wb = invMass[b / 3]!;
+    const ia = pa[i]!, ib = pb[i]!;
+    // Integer indices only: a computed a / 3 would be a double key, which
+    // optimised code boxes (a heap number per access).
+    const a = ia * 3, b = ib * 3;
+    const wa = invMass[ia]!, wb = invMass[ib]!;
     const wSum = wa + wb;
     if (wSum === 0) continue;
     const dx = x[b]! - x[a]!, dy = x[b + 1]! - x[a + 1]!, dz = x[b + 2]! - x[a + 2]!;
