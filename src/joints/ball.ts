@@ -58,8 +58,8 @@ export class BallJoint extends Joint {
   /** @internal */
   finishStep(ctx: JointStepContext): void {
     const p = this.point;
-    this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
-    this.angularImpulse = 0;
+    this.stepImpulses[0] = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
+    this.stepImpulses[1] = 0;
   }
 
   resetImpulses(): void {

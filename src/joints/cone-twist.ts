@@ -154,7 +154,7 @@ export class ConeTwistJoint extends Joint {
         }
       }
       this.swingC = r - theta;
-      this.swing.setAxis(jx, jy, jz);
+      this.swing.ax = jx; this.swing.ay = jy; this.swing.az = jz;
     } else {
       this.swingC = Math.min(ly, lz);
     }
@@ -164,8 +164,8 @@ export class ConeTwistJoint extends Joint {
     const d = 1 + ax.x * b.x + ax.y * b.y + ax.z * b.z;
     let tx = ax.x + b.x, ty = ax.y + b.y, tz = ax.z + b.z;
     if (d > 1e-6) { tx /= d; ty /= d; tz /= d; } else { tx = ax.x; ty = ax.y; tz = ax.z; }
-    this.twistMin.setAxis(tx, ty, tz);
-    this.twistMax.setAxis(-tx, -ty, -tz);
+    this.twistMin.ax = tx; this.twistMin.ay = ty; this.twistMin.az = tz;
+    this.twistMax.ax = -tx; this.twistMax.ay = -ty; this.twistMax.az = -tz;
   }
 
   /** @internal */
@@ -235,8 +235,8 @@ export class ConeTwistJoint extends Joint {
   /** @internal */
   finishStep(ctx: JointStepContext): void {
     const p = this.point;
-    this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
-    this.angularImpulse = (this.swing.impulse + this.twistMin.impulse + this.twistMax.impulse) * ctx.stepScale;
+    this.stepImpulses[0] = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
+    this.stepImpulses[1] = (this.swing.impulse + this.twistMin.impulse + this.twistMax.impulse) * ctx.stepScale;
   }
 
   resetImpulses(): void {

@@ -162,8 +162,8 @@ export class DistanceJoint extends Joint {
 
   /** @internal */
   finishStep(ctx: JointStepContext): void {
-    this.impulse = Math.abs(this.axial.impulse + this.lower.impulse - this.upper.impulse) * ctx.stepScale;
-    this.angularImpulse = 0;
+    this.stepImpulses[0] = Math.abs(this.axial.impulse + this.lower.impulse - this.upper.impulse) * ctx.stepScale;
+    this.stepImpulses[1] = 0;
   }
 
   resetImpulses(): void {

@@ -74,8 +74,8 @@ export class FixedJoint extends Joint {
   /** @internal */
   finishStep(ctx: JointStepContext): void {
     const p = this.point, l = this.lock;
-    this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
-    this.angularImpulse = Math.sqrt(l.lx * l.lx + l.ly * l.ly + l.lz * l.lz) * ctx.stepScale;
+    this.stepImpulses[0] = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
+    this.stepImpulses[1] = Math.sqrt(l.lx * l.lx + l.ly * l.ly + l.lz * l.lz) * ctx.stepScale;
   }
 
   resetImpulses(): void {

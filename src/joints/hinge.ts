@@ -96,11 +96,11 @@ export class HingeJoint extends Joint {
     this.solverAngle = 2 * Math.atan2(q.x, q.w);
     const a = frameAxisX(this.axisA, fa);
     const b = frameAxisX(this.axisB, fb);
-    this.lock.update(fa, b.x, b.y, b.z);
-    this.lower.setAxis(a.x, a.y, a.z);
-    this.upper.setAxis(-a.x, -a.y, -a.z);
-    this.motor.setAxis(a.x, a.y, a.z);
-    this.friction.setAxis(a.x, a.y, a.z);
+    this.lock.update(fa, b);
+    this.lower.ax = a.x; this.lower.ay = a.y; this.lower.az = a.z;
+    this.upper.ax = -a.x; this.upper.ay = -a.y; this.upper.az = -a.z;
+    this.motor.ax = a.x; this.motor.ay = a.y; this.motor.az = a.z;
+    this.friction.ax = a.x; this.friction.ay = a.y; this.friction.az = a.z;
   }
 
   /** @internal */
@@ -183,9 +183,9 @@ export class HingeJoint extends Joint {
   /** @internal */
   finishStep(ctx: JointStepContext): void {
     const p = this.point, l = this.lock;
-    this.impulse = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
+    this.stepImpulses[0] = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
     const ax = this.lower.impulse - this.upper.impulse + this.motor.impulse;
-    this.angularImpulse = Math.sqrt(l.l1 * l.l1 + l.l2 * l.l2 + ax * ax) * ctx.stepScale;
+    this.stepImpulses[1] = Math.sqrt(l.l1 * l.l1 + l.l2 * l.l2 + ax * ax) * ctx.stepScale;
   }
 
   resetImpulses(): void {

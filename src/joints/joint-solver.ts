@@ -86,8 +86,13 @@ function addPartner(B: SolverBodies, body: RigidBody): void {
 export class JointSolver {
   /** Live settings; take effect at the next `prepare`. */
   readonly settings: JointSolverSettings = defaultJointSolverSettings();
-  /** Joints solved this step (both slots valid). */
-  readonly active: Joint[] = [];
+  /**
+   * Joints solved this step (both slots valid) are active[0 .. activeCount);
+   * the array is only grown, never truncated (truncating to 0 and pushing
+   * again reallocated its backing store every step).
+   */
+  readonly active: (Joint | null)[] = [];
+  activeCount = 0;
   /** @internal */ readonly context = new JointStepContext();
   private warmStarting = true;
 
@@ -100,7 +105,7 @@ export class JointSolver {
   prepare(joints: readonly Joint[], B: SolverBodies, settings: SolverSettings, h: number, dt: number): void {
     const ctx = this.context;
     const active = this.active;
-    active.length = 0;
+    let n = 0;
     const pc = settings.positionCorrection;
     ctx.mode = pc === 'soft' ? MODE_SOFT : pc === 'baumgarte' ? MODE_BAUMGARTE : MODE_NGS;
     ctx.h = h;
@@ -126,15 +131,19 @@ export class JointSolver {
       j.slotB = b.solverIndex;
       if (!this.warmStarting) j.resetImpulses();
       j.prepare(B, ctx);
-      active.push(j);
+      if (n < active.length) active[n] = j;
+      else active.push(j);
+      n++;
     }
+    for (let i = n; i < this.activeCount; i++) active[i] = null;
+    this.activeCount = n;
   }
 
   /** Applies the accumulated impulses (per (sub)step, like contacts). */
   warmStart(B: SolverBodies): void {
     if (!this.warmStarting) return;
-    const active = this.active;
-    for (let i = 0; i < active.length; i++) active[i]!.warmStart(B);
+    const active = this.active, n = this.activeCount;
+    for (let i = 0; i < n; i++) active[i]!.warmStart(B);
   }
 
   /**
@@ -158,14 +167,14 @@ export class JointSolver {
     ctx.h = h;
     ctx.invH = 1 / h;
     ctx.setBias(useBias);
-    const active = this.active;
+    const active = this.active, n = this.activeCount;
     if (!useBias && ctx.mode === MODE_SOFT && this.settings.projection) {
-      for (let i = 0; i < active.length; i++) active[i]!.projectLimits(B, ctx);
+      for (let i = 0; i < n; i++) active[i]!.projectLimits(B, ctx);
     }
     const sweeps = this.settings.jointIterations;
     for (let k = 0; k < sweeps; k++) {
       ctx.refresh = k === 0;
-      for (let i = 0; i < active.length; i++) active[i]!.solveVelocity(B, ctx);
+      for (let i = 0; i < n; i++) active[i]!.solveVelocity(B, ctx);
     }
     ctx.refresh = true;
   }
@@ -178,9 +187,9 @@ export class JointSolver {
    */
   solvePositions(B: SolverBodies): number {
     const ctx = this.context;
-    const active = this.active;
+    const active = this.active, n = this.activeCount;
     let worst = 0;
-    for (let i = 0; i < active.length; i++) {
+    for (let i = 0; i < n; i++) {
       const e = active[i]!.solvePosition(B, ctx);
       if (e > worst) worst = e;
     }
@@ -195,12 +204,13 @@ export class JointSolver {
    */
   storeImpulses(): number {
     const ctx = this.context;
-    const active = this.active;
+    const active = this.active, n = this.activeCount;
     let broke = 0;
-    for (let i = 0; i < active.length; i++) {
+    for (let i = 0; i < n; i++) {
       const j = active[i]!;
       j.finishStep(ctx);
-      if (j.impulse > j.breakImpulse || j.angularImpulse > j.breakImpulse) {
+      const si = j.stepImpulses;
+      if (si[0]! > j.breakImpulse || si[1]! > j.breakImpulse) {
         j.broken = true;
         j.resetImpulses();
         broke++;

@@ -50,10 +50,16 @@ export abstract class Joint {
   /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. */
   broken = false;
   /** @internal the World has emitted 'jointBreak' for it */ breakReported = false;
+  /**
+   * @internal [linear, angular] step impulses, written by `finishStep`. A
+   * typed array: storing a fresh double into a plain field allocated a heap
+   * number per joint per step here (HeapProfiler sampling).
+   */
+  readonly stepImpulses = new Float64Array(2);
   /** Magnitude of the linear constraint impulse (N·s) applied over the last step. */
-  impulse = 0;
+  get impulse(): number { return this.stepImpulses[0]!; }
   /** Magnitude of the angular constraint impulse (N·m·s) applied over the last step. */
-  angularImpulse = 0;
+  get angularImpulse(): number { return this.stepImpulses[1]!; }
   userData: unknown;
   /** @internal set by the World while the joint is added */ owner: unknown = null;
   /** @internal solver slots during a step */ slotA = -1;

@@ -464,6 +464,7 @@ export class AngularRow {
   speed = 0;
   maxImpulse = 0;
 
+  /** Not for per-sweep code: callers there write ax/ay/az directly (see F). */
   setAxis(x: number, y: number, z: number): void {
     this.ax = x; this.ay = y; this.az = z;
   }
@@ -574,7 +575,8 @@ export class AngularLock2 {
    * accumulated impulses stay meaningful for warm starting), a = frame A's X,
    * b = B's hinge axis (unit, world).
    */
-  update(fa: Readonly<Quat>, bx: number, by: number, bz: number): void {
+  update(fa: Readonly<Quat>, b: Readonly<Vec3>): void {
+    const bx = b.x, by = b.y, bz = b.z;
     frameAxisY(tmpT, fa);
     this.t1x = tmpT.x; this.t1y = tmpT.y; this.t1z = tmpT.z;
     frameAxisZ(tmpT, fa);
