@@ -37,3 +37,8 @@ export { GjkResult, gjkDistance } from './collision/narrowphase/gjk';
 export { epaPenetration } from './collision/narrowphase/epa';
 export { ShapeRayHit, raycastShape } from './collision/query/raycast';
 export { ShapeCastPairHit, shapeCastPair } from './collision/query/shape-cast';
+export {
+  ParticleSystem, type ParticleSystemOptions, createCloth, type Cloth, type ClothOptions,
+  createRope, type Rope, type RopeOptions, createParticleBody, type ParticleBody, type ParticleBodyOptions,
+  DistanceConstraints, PinConstraints, solveDistanceConstraints, solveBounds,
+} from './verlet/index';

@@ -15,7 +15,7 @@
  *   7. events, deferred removals
  */
 import { aabb, type Aabb } from '../collision/aabb';
-import { BroadPhase, type BroadPhaseRayCallback, type PairCallback } from '../collision/broadphase/broadphase';
+import { BroadPhase, IdList, type BroadPhaseRayCallback, type PairCallback } from '../collision/broadphase/broadphase';
 import { PairMap } from '../collision/broadphase/pair-set';
 import { Manifold } from '../collision/narrowphase/manifold';
 import { collide } from '../collision/narrowphase/dispatch';
@@ -315,7 +315,7 @@ export class World implements BodyOwner {
   // query scratch
   private readonly rayQuery = new RayQuery();
   private readonly castHit = new ShapeCastPairHit();
-  private readonly queryIds: number[] = [];
+  private readonly queryIds = new IdList();
   private readonly queryManifold = new Manifold();
 
   constructor(options: WorldOptions = {}) {
@@ -1125,14 +1125,14 @@ export class World implements BodyOwner {
     if (t.y < 0) box.min.y += t.y; else box.max.y += t.y;
     if (t.z < 0) box.min.z += t.z; else box.max.z += t.z;
     const ids = this.queryIds;
-    ids.length = 0;
-    this.broadphase.query(box, ids);
+    ids.count = 0;
+    this.broadphase.queryList(box, ids);
     let bestBody: RigidBody | null = null;
     let bestFraction = Infinity;
     const hit = this.castHit;
     let out: ShapeCastHit | null = null;
-    for (let i = 0; i < ids.length; i++) {
-      const body = this.bodyById.get(ids[i]!);
+    for (let i = 0; i < ids.count; i++) {
+      const body = this.bodyById.get(ids.ids[i]!);
       if (!body || !passesFilter(body, options)) continue;
       if (!shapeCastPair(shape, position, rotation, translation, body.shape, body.position, body.rotation, hit)) continue;
       if (hit.fraction < bestFraction || (hit.fraction === bestFraction && bestBody !== null && body.id < bestBody.id)) {
@@ -1146,7 +1146,7 @@ export class World implements BodyOwner {
         out.triangle = hit.triangle;
       }
     }
-    ids.length = 0;
+    ids.count = 0;
     return out;
   }
 
@@ -1163,11 +1163,11 @@ export class World implements BodyOwner {
     collector.contacts.length = 0;
     shape.computeAabb(this.box2, position, rotation);
     const ids = this.queryIds;
-    ids.length = 0;
-    this.broadphase.query(this.box2, ids);
+    ids.count = 0;
+    this.broadphase.queryList(this.box2, ids);
     const m = this.queryManifold;
-    for (let i = 0; i < ids.length; i++) {
-      const body = this.bodyById.get(ids[i]!);
+    for (let i = 0; i < ids.count; i++) {
+      const body = this.bodyById.get(ids.ids[i]!);
       if (!body || !passesFilter(body, options)) continue;
       body.shape.computeAabb(this.box, body.position, body.rotation);
       if (!overlapsBox(this.box, this.box2)) continue;
@@ -1182,7 +1182,7 @@ export class World implements BodyOwner {
         c.depth = p.depth;
       }
     }
-    ids.length = 0;
+    ids.count = 0;
     return collector.contacts;
   }
 

@@ -29,6 +29,32 @@ export interface BroadPhaseRayCallback {
   rayCallback(userData: number, maxT: number): number;
 }
 
+/**
+ * A growable list of ints that never shrinks (a plain array reset with
+ * `length = 0` drops its storage, so every query would allocate again).
+ */
+export class IdList {
+  ids = new Int32Array(64);
+  count = 0;
+  push(value: number): void {
+    if (this.count === this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.count++] = value;
+  }
+}
+
+/** Tree sink appending the user data of visited leaves to an IdList. */
+class ListSink implements TreeLeafSink {
+  list: IdList | null = null;
+  tree: DynamicTree | null = null;
+  visitLeaf(proxyId: number): void {
+    this.list!.push(this.tree!.getUserData(proxyId));
+  }
+}
+
 const STATIC_TREE = 0;
 const MOVING_TREE = 1;
 const NOT_QUEUED = -1;
@@ -104,6 +130,7 @@ export class BroadPhase {
   private readonly staticRay: RayForwarder;
   private readonly movingRay: RayForwarder;
   private readonly fat = new Float64Array(6);
+  private readonly listSink = new ListSink();
 
   constructor(margin = 0.1) {
     this.staticTree = new DynamicTree(margin);
@@ -259,6 +286,21 @@ export class BroadPhase {
   }
 
   /** Appends the user data of proxies (both trees) whose fat box overlaps `box`; returns the count appended. */
+  /** Appends the user data of proxies (both trees) whose fat box overlaps `box` to `list`; allocation-free. */
+  queryList(box: Readonly<Aabb>, list: IdList): void {
+    const b = this.fat;
+    b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z;
+    b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
+    const sink = this.listSink;
+    sink.list = list;
+    sink.tree = this.staticTree;
+    this.staticTree.overlapLeaves(b, 0, sink);
+    sink.tree = this.movingTree;
+    this.movingTree.overlapLeaves(b, 0, sink);
+    sink.list = null;
+    sink.tree = null;
+  }
+
   query(box: Readonly<Aabb>, out: number[]): number {
     const start = out.length;
     const nStatic = this.staticTree.query(box, out);
