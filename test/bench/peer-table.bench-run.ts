@@ -12,13 +12,18 @@
  * and after the last step; drift is the largest distance any dynamic body
  * moved between the two. A body has escaped when its centre ends outside the
  * scene's bounds (under the ground top, through a wall) or is not finite.
+ * Jointed scenes (ragdolls-32, test/scenes/ragdolls.ts) run only on engines
+ * whose adapter builds joints; their joint error is the largest anchor
+ * separation after the last step, measured the same way for every engine
+ * from the body poses (JointErrorMeter).
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARK_SCENE_NAMES, benchmarkScene } from '../scenes/benchmark-scenes';
+import { ragdollsScene } from '../scenes/ragdolls';
 import { countDynamic, type Scene } from '../scenes/scene';
-import { COMPARABLE, type EngineAdapter } from './peers/adapter';
+import { COMPARABLE, sceneJoints, type EngineAdapter } from './peers/adapter';
 import { cannonAdapter } from './peers/cannon';
 import { crashcatAdapter } from './peers/crashcat';
 import { joltAdapter } from './peers/jolt';
@@ -38,8 +43,13 @@ interface Row {
   drift: number;
   escaped: number;
   dynamic: number;
+  /** mm after the last step, or NaN for scenes without joints. */
+  jointError: number;
   error?: string;
 }
+
+/** Scenes with joints, after the plain benchmark scenes. */
+const JOINTED_SCENES: Record<string, () => Scene> = { 'ragdolls-32': () => ragdollsScene(32) };
 
 function percentile(sorted: Float64Array, q: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
@@ -71,7 +81,7 @@ function maxDrift(scene: Scene, a: Float64Array, b: Float64Array): number {
 async function measure(scene: Scene, adapter: EngineAdapter): Promise<Row> {
   const row: Row = {
     scene: scene.name, engine: adapter.name, median: NaN, mean: NaN, p95: NaN, drift: NaN, escaped: 0,
-    dynamic: countDynamic(scene),
+    dynamic: countDynamic(scene), jointError: NaN,
   };
   const instance = await adapter.create(scene);
   try {
@@ -96,6 +106,7 @@ async function measure(scene: Scene, adapter: EngineAdapter): Promise<Row> {
     row.p95 = percentile(times, 0.95);
     row.escaped = escapedCount(scene, last);
     if (scene.measureDrift) row.drift = 100 * maxDrift(scene, settled, last);
+    if (sceneJoints(scene).length > 0 && instance.maxJointError) row.jointError = 1000 * instance.maxJointError();
   } finally {
     instance.dispose();
   }
@@ -129,11 +140,11 @@ function render(rows: Row[], adapters: EngineAdapter[], scenes: Scene[], missing
       `${loadavg()[0]!.toFixed(2)} after (other processes share the machine: compare p95 with care).`,
   );
   lines.push('');
-  lines.push('| scene | engine | median ms/step | mean | p95 | ratio vs footing | max drift (cm) | escaped |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|');
+  lines.push('| scene | engine | median ms/step | mean | p95 | ratio vs footing | max drift (cm) | escaped | joint error (mm) |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     if (r.error !== undefined) {
-      lines.push(`| ${r.scene} | ${r.engine} | error: ${r.error.replace(/\|/g, '/')} | | | | | |`);
+      lines.push(`| ${r.scene} | ${r.engine} | error: ${r.error.replace(/\|/g, '/')} | | | | | | |`);
       continue;
     }
     const ref = rows.find((x) => x.scene === r.scene && x.engine === 'footing' && x.error === undefined);
@@ -141,7 +152,7 @@ function render(rows: Row[], adapters: EngineAdapter[], scenes: Scene[], missing
     lines.push(
       `| ${r.scene} | ${r.engine} | ${fmt(r.median, 3)} | ${fmt(r.mean, 3)} | ${fmt(r.p95, 3)} | ` +
         `${fmt(ratio, 2)} | ${Number.isNaN(r.drift) && scenes.find((s) => s.name === r.scene)?.measureDrift ? 'NaN' : fmt(r.drift, 2)} | ` +
-        `${r.escaped}/${r.dynamic} |`,
+        `${r.escaped}/${r.dynamic} | ${fmt(r.jointError, 2)} |`,
     );
   }
   lines.push('');
@@ -160,6 +171,10 @@ function render(rows: Row[], adapters: EngineAdapter[], scenes: Scene[], missing
       'Escaped: dynamic bodies whose centre ends outside the scene bounds (below the ground top, outside the container) or is not finite.',
   );
   lines.push('- Ratio vs footing: engine median / footing median on the same scene (> 1: footing is faster).');
+  lines.push(
+    '- Joint error (jointed scenes only): largest distance between a joint\'s two anchors after the last step, from the ' +
+      'engines\' body poses; engines whose adapter builds no joints (crashcat) are not run on those scenes.',
+  );
   for (const a of adapters) lines.push(`- ${a.name} (${a.version}): ${a.notes}`);
   for (const m of missing) lines.push(`- not measured — ${m}`);
   lines.push('');
@@ -173,23 +188,25 @@ describe('peer table', () => {
     const wantedScenes = process.env.PEERS_SCENES?.split(',').map((s) => s.trim());
     const names = BENCHMARK_SCENE_NAMES.filter((n) => !wantedScenes || wantedScenes.includes(n));
     const { adapters, missing } = await loadAdapters();
-    const scenes = names.map((n) => benchmarkScene(n));
+    const scenes: Scene[] = names.map((n) => benchmarkScene(n));
+    for (const [name, make] of Object.entries(JOINTED_SCENES)) if (!wantedScenes || wantedScenes.includes(name)) scenes.push(make());
     const loadBefore = loadavg()[0]!.toFixed(2);
     const rows: Row[] = [];
     for (const scene of scenes) {
       for (const adapter of adapters) {
+        if (sceneJoints(scene).length > 0 && !adapter.joints) continue; // this adapter builds no joints
         try {
           const row = await measure(scene, adapter);
           rows.push(row);
           console.log(
             `${scene.name} / ${adapter.name}: median ${fmt(row.median, 3)} ms, p95 ${fmt(row.p95, 3)} ms, ` +
-              `drift ${fmt(row.drift, 2)} cm, escaped ${row.escaped}/${row.dynamic}`,
+              `drift ${fmt(row.drift, 2)} cm, escaped ${row.escaped}/${row.dynamic}, joint error ${fmt(row.jointError, 2)} mm`,
           );
         } catch (e) {
           const message = (e as Error).message ?? String(e);
           rows.push({
             scene: scene.name, engine: adapter.name, median: NaN, mean: NaN, p95: NaN, drift: NaN, escaped: 0,
-            dynamic: countDynamic(scene), error: message,
+            dynamic: countDynamic(scene), jointError: NaN, error: message,
           });
           console.log(`${scene.name} / ${adapter.name}: error ${message}`);
         }

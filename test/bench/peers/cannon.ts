@@ -1,11 +1,16 @@
 import * as CANNON from 'cannon-es';
 import type { Scene, ShapeDesc } from '../../scenes/scene';
-import { COMPARABLE, type EngineAdapter, type EngineInstance } from './adapter';
+import { COMPARABLE, JointErrorMeter, localPoint, sceneJoints, type EngineAdapter, type EngineInstance } from './adapter';
 
 // cannon-es has no capsule: a Y-aligned cylinder (8 segments) plus two end spheres.
 const CAPSULE_SEGMENTS = 8;
 
-function addShape(body: CANNON.Body, desc: ShapeDesc): void {
+function addShape(body: CANNON.Body, desc: ShapeDesc, boxLimbs: boolean): void {
+  if (boxLimbs && desc.kind === 'capsule') {
+    // Ragdolls: a capsule limb as its bounding box (the cylinder + spheres compound costs cannon-es 3 shapes per limb).
+    body.addShape(new CANNON.Box(new CANNON.Vec3(desc.radius, desc.halfHeight + desc.radius, desc.radius)));
+    return;
+  }
   switch (desc.kind) {
     case 'box':
       body.addShape(new CANNON.Box(new CANNON.Vec3(desc.halfExtents.x, desc.halfExtents.y, desc.halfExtents.z)));
@@ -29,7 +34,9 @@ export const cannonAdapter: EngineAdapter = {
   notes:
     'SAPBroadphase (the default NaiveBroadphase is O(n²)); GSSolver 10 iterations (default); ' +
     'allowSleep false (default); capsule = cylinder(8 segments) + 2 spheres; ' +
-    'per-body material friction √μ so that cannon\'s product rule gives μ; default damping 0.01.',
+    'per-body material friction √μ so that cannon\'s product rule gives μ; default damping 0.01; ' +
+    'ragdolls: box limbs (capsule → its bounding box), PointToPointConstraint (default max force) with collideConnected false.',
+  joints: true,
   async create(scene: Scene): Promise<EngineInstance> {
     const world = new CANNON.World({
       gravity: new CANNON.Vec3(scene.gravity.x, scene.gravity.y, scene.gravity.z),
@@ -38,6 +45,7 @@ export const cannonAdapter: EngineAdapter = {
     world.broadphase = new CANNON.SAPBroadphase(world);
     (world.solver as CANNON.GSSolver).iterations = COMPARABLE.velocityIterations;
     const materials = new Map<number, CANNON.Material>();
+    const joints = sceneJoints(scene);
     const bodies: CANNON.Body[] = [];
     for (const b of scene.bodies) {
       let material = materials.get(b.friction);
@@ -53,10 +61,17 @@ export const cannonAdapter: EngineAdapter = {
         material,
         allowSleep: COMPARABLE.sleeping,
       });
-      addShape(body, b.shape);
+      addShape(body, b.shape, joints.length > 0);
       world.addBody(body);
       bodies.push(body);
     }
+    for (const j of joints) {
+      const la = localPoint(scene.bodies[j.bodyA]!, j.anchor), lb = localPoint(scene.bodies[j.bodyB]!, j.anchor);
+      const c = new CANNON.PointToPointConstraint(bodies[j.bodyA]!, new CANNON.Vec3(la.x, la.y, la.z), bodies[j.bodyB]!, new CANNON.Vec3(lb.x, lb.y, lb.z));
+      c.collideConnected = false;
+      world.addConstraint(c);
+    }
+    const meter = new JointErrorMeter(scene);
     const dt = scene.dt;
     return {
       step() {
@@ -72,6 +87,12 @@ export const cannonAdapter: EngineAdapter = {
       },
       dispose() {
         for (const body of bodies) world.removeBody(body);
+      },
+      maxJointError() {
+        return meter.measure((i, out, o) => {
+          const p = bodies[i]!.position, q = bodies[i]!.quaternion;
+          out[o] = p.x; out[o + 1] = p.y; out[o + 2] = p.z; out[o + 3] = q.x; out[o + 4] = q.y; out[o + 5] = q.z; out[o + 6] = q.w;
+        });
       },
     };
   },

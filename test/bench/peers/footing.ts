@@ -1,17 +1,22 @@
 import type { RigidBody } from '../../../src/index';
 import { buildFootingWorld } from '../../scenes/build-footing';
+import { buildFootingRagdolls } from '../../scenes/build-footing-ragdolls';
+import type { JointedScene } from '../../scenes/ragdolls';
 import type { Scene } from '../../scenes/scene';
-import { COMPARABLE, type EngineAdapter, type EngineInstance } from './adapter';
+import { COMPARABLE, JointErrorMeter, sceneJoints, type EngineAdapter, type EngineInstance } from './adapter';
 
 export const footingAdapter: EngineAdapter = {
   name: 'footing',
   version: 'footing (this repo, src/)',
-  notes: 'solver.velocityIterations 10, other solver settings at their defaults; sleeping.enabled false.',
+  notes: 'solver.velocityIterations 10, other solver settings at their defaults; sleeping.enabled false; ' +
+    'ragdolls: BallJoint (collideConnected false), jointSettings at their defaults.',
+  joints: true,
   async create(scene: Scene): Promise<EngineInstance> {
-    const { world, bodies } = buildFootingWorld(scene, {
-      velocityIterations: COMPARABLE.velocityIterations,
-      sleeping: COMPARABLE.sleeping,
-    });
+    const options = { velocityIterations: COMPARABLE.velocityIterations, sleeping: COMPARABLE.sleeping };
+    const { world, bodies } = sceneJoints(scene).length > 0
+      ? buildFootingRagdolls(scene as JointedScene, options)
+      : buildFootingWorld(scene, options);
+    const meter = new JointErrorMeter(scene);
     const list: readonly RigidBody[] = bodies;
     const dt = scene.dt;
     return {
@@ -28,6 +33,13 @@ export const footingAdapter: EngineAdapter = {
       },
       dispose() {
         // Plain JS objects: the garbage collector frees the world.
+      },
+      maxJointError() {
+        return meter.measure((i, out, o) => {
+          const b = list[i]!;
+          out[o] = b.position.x; out[o + 1] = b.position.y; out[o + 2] = b.position.z;
+          out[o + 3] = b.rotation.x; out[o + 4] = b.rotation.y; out[o + 5] = b.rotation.z; out[o + 6] = b.rotation.w;
+        });
       },
     };
   },

@@ -1,6 +1,7 @@
 import initJolt from 'jolt-physics';
+import type { JointedScene } from '../../scenes/ragdolls';
 import type { Scene, ShapeDesc } from '../../scenes/scene';
-import { COMPARABLE, type EngineAdapter, type EngineInstance } from './adapter';
+import { COMPARABLE, JointErrorMeter, sceneJoints, type EngineAdapter, type EngineInstance } from './adapter';
 
 type JoltModule = Awaited<ReturnType<typeof initJolt>>;
 
@@ -30,7 +31,10 @@ export const joltAdapter: EngineAdapter = {
   version: 'jolt-physics 1.1.0 (wasm-compat, single-threaded)',
   notes:
     'mNumVelocitySteps 10 (default), mNumPositionSteps 2 (default); mAllowSleeping false (world and bodies); ' +
-    'two object layers / two broadphase layers (moving, non-moving); default damping 0.05; friction combine = geometric mean.',
+    'two object layers / two broadphase layers (moving, non-moving); default damping 0.05; friction combine = geometric mean; ' +
+    'ragdolls: PointConstraint (world-space point) per joint, collision between jointed bodies disabled by a GroupFilterTable ' +
+    '(one group per ragdoll, one sub-group per bone).',
+  joints: true,
   async create(scene: Scene): Promise<EngineInstance> {
     joltPromise ??= initJolt();
     const Jolt = await joltPromise;
@@ -68,7 +72,20 @@ export const joltAdapter: EngineAdapter = {
 
     const bodyInterface = system.GetBodyInterface();
     const bodies: InstanceType<JoltModule['Body']>[] = [];
-    for (const b of scene.bodies) {
+    // Ragdolls: no collision between a bone and its parent (same skeleton in every ragdoll).
+    const joints = sceneJoints(scene);
+    const jointed = scene as Partial<JointedScene>;
+    const per = jointed.bodiesPerRagdoll ?? 0, first = jointed.firstRagdollBody ?? 0;
+    let groupFilter: InstanceType<JoltModule['GroupFilterTable']> | undefined;
+    if (joints.length > 0 && per > 0) {
+      groupFilter = new Jolt.GroupFilterTable(per);
+      for (const j of joints) {
+        if (j.bodyA - first >= per) break;
+        groupFilter.DisableCollision(j.bodyA - first, j.bodyB - first);
+      }
+    }
+    for (let bi = 0; bi < scene.bodies.length; bi++) {
+      const b = scene.bodies[bi]!;
       const dynamic = b.type === 'dynamic';
       const position = new Jolt.RVec3(b.position.x, b.position.y, b.position.z);
       const rotation = new Jolt.Quat(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w);
@@ -82,6 +99,11 @@ export const joltAdapter: EngineAdapter = {
       creation.mFriction = b.friction;
       creation.mRestitution = b.restitution;
       creation.mAllowSleeping = COMPARABLE.sleeping;
+      if (groupFilter !== undefined && bi >= first) {
+        creation.mCollisionGroup.SetGroupFilter(groupFilter);
+        creation.mCollisionGroup.SetGroupID(Math.floor((bi - first) / per));
+        creation.mCollisionGroup.SetSubGroupID((bi - first) % per);
+      }
       if (dynamic) {
         creation.mOverrideMassProperties = Jolt.EOverrideMassProperties_CalculateInertia;
         creation.mMassPropertiesOverride.mMass = b.mass;
@@ -94,6 +116,20 @@ export const joltAdapter: EngineAdapter = {
       bodies.push(body);
     }
 
+    const constraints: InstanceType<JoltModule['Constraint']>[] = [];
+    for (const j of joints) {
+      const settings = new Jolt.PointConstraintSettings();
+      settings.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const p = new Jolt.RVec3(j.anchor.x, j.anchor.y, j.anchor.z);
+      settings.mPoint1 = p;
+      settings.mPoint2 = p;
+      const c = settings.Create(bodies[j.bodyA]!, bodies[j.bodyB]!);
+      system.AddConstraint(c);
+      constraints.push(c);
+      Jolt.destroy(p);
+      Jolt.destroy(settings);
+    }
+    const meter = new JointErrorMeter(scene);
     const dt = scene.dt;
     let disposed = false;
     return {
@@ -108,9 +144,17 @@ export const joltAdapter: EngineAdapter = {
           out[3 * i + 2] = p.GetZ();
         }
       },
+      maxJointError() {
+        return meter.measure((i, out, o) => {
+          const p = bodies[i]!.GetPosition(), q = bodies[i]!.GetRotation();
+          out[o] = p.GetX(); out[o + 1] = p.GetY(); out[o + 2] = p.GetZ();
+          out[o + 3] = q.GetX(); out[o + 4] = q.GetY(); out[o + 5] = q.GetZ(); out[o + 6] = q.GetW();
+        });
+      },
       dispose() {
         if (disposed) return;
         disposed = true;
+        for (const c of constraints) system.RemoveConstraint(c);
         for (const body of bodies) {
           const id = body.GetID();
           bodyInterface.RemoveBody(id);

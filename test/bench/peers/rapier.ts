@@ -1,6 +1,6 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import type { Scene, ShapeDesc } from '../../scenes/scene';
-import { COMPARABLE, type EngineAdapter, type EngineInstance } from './adapter';
+import { COMPARABLE, JointErrorMeter, localPoint, sceneJoints, type EngineAdapter, type EngineInstance } from './adapter';
 
 let ready: Promise<void> | undefined;
 
@@ -18,7 +18,9 @@ export const rapierAdapter: EngineAdapter = {
   notes:
     'numSolverIterations left at its default 4: in Rapier each solver iteration is a substep (a PGS velocity ' +
     'pass with soft bias, then a stabilization pass), so 4 is its comparable default rather than 10; ' +
-    'canSleep false on every body; friction combine = average (same μ everywhere, so μ); no damping (default).',
+    'canSleep false on every body; friction combine = average (same μ everywhere, so μ); no damping (default); ' +
+    'ragdolls: spherical impulse joints with contacts between the jointed bodies disabled.',
+  joints: true,
   async create(scene: Scene): Promise<EngineInstance> {
     ready ??= RAPIER.init();
     await ready;
@@ -36,6 +38,13 @@ export const rapierAdapter: EngineAdapter = {
       world.createCollider(cd, body);
       bodies.push(body);
     }
+    const meter = new JointErrorMeter(scene);
+    for (const j of sceneJoints(scene)) {
+      const a = bodies[j.bodyA]!, b = bodies[j.bodyB]!;
+      const la = localPoint(scene.bodies[j.bodyA]!, j.anchor), lb = localPoint(scene.bodies[j.bodyB]!, j.anchor);
+      const joint = world.createImpulseJoint(RAPIER.JointData.spherical(la, lb), a, b, true);
+      joint.setContactsEnabled(false);
+    }
     let disposed = false;
     return {
       step() {
@@ -52,6 +61,12 @@ export const rapierAdapter: EngineAdapter = {
       dispose() {
         if (!disposed) world.free();
         disposed = true;
+      },
+      maxJointError() {
+        return meter.measure((i, out, o) => {
+          const p = bodies[i]!.translation(), q = bodies[i]!.rotation();
+          out[o] = p.x; out[o + 1] = p.y; out[o + 2] = p.z; out[o + 3] = q.x; out[o + 4] = q.y; out[o + 5] = q.z; out[o + 6] = q.w;
+        });
       },
     };
   },
