@@ -14,6 +14,7 @@ import { World } from '../src/index';
 import { CharacterDebugView, PhysicsDebugView, exposeInspectorProperties } from '../src/babylon/index';
 import { Hud } from './hud';
 import { buildLevel, material, platformMeshes } from './level';
+import { VerletProps } from './verlet-props';
 import { Player } from './player';
 import { Props } from './props';
 import { StepTimer } from './step-timer';
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
 
   const world = new World({ gravity: { x: 0, y: -9.81, z: 0 }, fixedTimeStep: FIXED_STEP });
   const level = buildLevel(world, scene);
+  const verlet = new VerletProps(world, scene);
   const props = new Props(world, scene);
   props.populate();
   for (const mesh of platformMeshes(level)) {
@@ -210,6 +212,7 @@ async function main(): Promise<void> {
     timer.add(performance.now() - t0, steps, FIXED_STEP);
     timer.stats.paused = paused;
     props.links.sync(alpha);
+    verlet.render();
     player.render(alpha, camera);
     debugView?.update(alpha);
     characterView.update();
