@@ -70,12 +70,13 @@ function requireFiniteVec(v: Readonly<Vec3>, field: string): void {
 }
 
 function requireFiniteQuat(q: Readonly<Quat>, field: string): void {
+  // Unrolled (no array literal or Math.hypot: queries call this on hot paths).
   if (q === null || typeof q !== 'object') throw new TypeError(`${field} must be a { x, y, z, w } object`);
-  for (const k of ['x', 'y', 'z', 'w'] as const) {
-    if (!Number.isFinite(q[k])) throw new RangeError(`${field}.${k} must be a finite number (got ${String(q[k])})`);
-  }
-  const len = Math.hypot(q.x, q.y, q.z, q.w);
-  if (len < 1e-9) throw new RangeError(`${field} must be a non-zero quaternion`);
+  if (!Number.isFinite(q.x)) throw new RangeError(`${field}.x must be a finite number (got ${String(q.x)})`);
+  if (!Number.isFinite(q.y)) throw new RangeError(`${field}.y must be a finite number (got ${String(q.y)})`);
+  if (!Number.isFinite(q.z)) throw new RangeError(`${field}.z must be a finite number (got ${String(q.z)})`);
+  if (!Number.isFinite(q.w)) throw new RangeError(`${field}.w must be a finite number (got ${String(q.w)})`);
+  if (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w < 1e-18) throw new RangeError(`${field} must be a non-zero quaternion`);
 }
 
 function requireNonNegative(value: number, field: string): void {

@@ -1160,7 +1160,8 @@ export class World implements BodyOwner {
     validate.requireFiniteVec(position, 'position');
     validate.requireFiniteQuat(rotation, 'rotation');
     const collector = options?.collector ?? new OverlapCollector();
-    collector.contacts.length = 0;
+    // Resetting length to 0 drops the array storage in V8: skip it when already empty.
+    if (collector.contacts.length !== 0) collector.contacts.length = 0;
     shape.computeAabb(this.box2, position, rotation);
     const ids = this.queryIds;
     ids.count = 0;
