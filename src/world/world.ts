@@ -781,8 +781,8 @@ export class World implements BodyOwner {
       if (c.isSensor || c.manifold.pointCount === 0) continue;
       const a = c.bodyA!, b = c.bodyB!;
       if (a.solverIndex < 0 && b.solverIndex < 0) continue;
-      if (a.solverIndex < 0) B.add(a);
-      if (b.solverIndex < 0) B.add(b);
+      if (a.solverIndex < 0) this.addFixedSlot(a);
+      if (b.solverIndex < 0) this.addFixedSlot(b);
       a.contactPointCount += c.manifold.pointCount;
       b.contactPointCount += c.manifold.pointCount;
     }
@@ -852,6 +852,22 @@ export class World implements BodyOwner {
   }
 
   /**
+   * A slot for a body that is not simulated this step: a static body, or a
+   * sleeping one touched only speculatively by an awake body (touching wakes
+   * it in updateContacts). It acts as immovable; a sleeping body given a
+   * movable slot here would be pushed without being woken.
+   */
+  private addFixedSlot(body: RigidBody): void {
+    const B = this.solverBodies;
+    const i = B.add(body);
+    if (body.awake || !body.isDynamic) return;
+    B.invMass[i] = 0;
+    B.ixx[i] = 0; B.ixy[i] = 0; B.ixz[i] = 0; B.iyy[i] = 0; B.iyz[i] = 0; B.izz[i] = 0;
+    B.vx[i] = 0; B.vy[i] = 0; B.vz[i] = 0; B.wx[i] = 0; B.wy[i] = 0; B.wz[i] = 0;
+    B.moves[i] = 0;
+  }
+
+  /**
    * v += h (g·gravityScale + F/m), ω += h I⁻¹ τ, then damping v *= 1/(1 + h c).
    * The gyroscopic term −ω × Iω of the design's formula is left out: integrated
    * explicitly it adds energy to spinning thin bodies (Box2D and Jolt omit it too).
@@ -903,7 +919,7 @@ export class World implements BodyOwner {
     const d = this.displacement;
     for (let i = 0; i < B.count; i++) {
       const b = B.bodies[i]!;
-      if (b.isStatic) continue;
+      if (b.isStatic || !b.awake) continue;
       const p = b.position as Vec3, r = b.rotation as Quat, v = b.linearVelocity as Vec3, w = b.angularVelocity as Vec3;
       p.x = B.px[i]!; p.y = B.py[i]!; p.z = B.pz[i]!;
       r.x = B.qx[i]!; r.y = B.qy[i]!; r.z = B.qz[i]!; r.w = B.qw[i]!;
@@ -941,7 +957,7 @@ export class World implements BodyOwner {
     for (let i = 0; i < n; i++) {
       parent[i] = i;
       const b = B.bodies[i]!;
-      if (b.isStatic) continue;
+      if (b.isStatic || !b.awake) continue;
       const v = b.linearVelocity, w = b.angularVelocity;
       const still = v.x * v.x + v.y * v.y + v.z * v.z <= lin2 && w.x * w.x + w.y * w.y + w.z * w.z <= ang2;
       b.sleepTime = !sl.enabled || !b.canSleep || !still ? 0 : b.sleepTime + dt;
@@ -969,14 +985,14 @@ export class World implements BodyOwner {
     for (let i = 0; i < n; i++) minSleep[i] = Infinity;
     for (let i = 0; i < n; i++) {
       const b = B.bodies[i]!;
-      if (b.isStatic) continue;
+      if (b.isStatic || !b.awake) continue;
       const r = find(parent, i);
       if (b.sleepTime < minSleep[r]!) minSleep[r] = b.sleepTime;
     }
     // Put islands to sleep; link each one into a circular list.
     for (let i = 0; i < n; i++) {
       const b = B.bodies[i]!;
-      if (b.isStatic) continue;
+      if (b.isStatic || !b.awake) continue;
       const r = find(parent, i);
       if (minSleep[r]! < sl.timeToSleep) continue;
       const head = B.bodies[r]!;
