@@ -103,6 +103,7 @@ export class JointSolver {
    * (static and sleeping partners get one, a static body with zero inverse mass).
    */
   prepare(joints: readonly Joint[], B: SolverBodies, settings: SolverSettings, h: number, dt: number): void {
+    if (joints.length === 0 && this.activeCount === 0) return; // nothing to do: skip the per-step double setup too
     const ctx = this.context;
     const active = this.active;
     let n = 0;
@@ -141,6 +142,7 @@ export class JointSolver {
 
   /** Applies the accumulated impulses (per (sub)step, like contacts). */
   warmStart(B: SolverBodies): void {
+    if (this.activeCount === 0) return;
     if (!this.warmStarting) return;
     const active = this.active, n = this.activeCount;
     for (let i = 0; i < n; i++) active[i]!.warmStart(B);
@@ -163,6 +165,7 @@ export class JointSolver {
    * the soft rows are left alone unless a limit is really violated.
    */
   solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
+    if (this.activeCount === 0) return;
     const ctx = this.context;
     ctx.h = h;
     ctx.invH = 1 / h;
@@ -186,6 +189,7 @@ export class JointSolver {
    * the linear slop.
    */
   solvePositions(B: SolverBodies): number {
+    if (this.activeCount === 0) return 0;
     const ctx = this.context;
     const active = this.active, n = this.activeCount;
     let worst = 0;
@@ -203,6 +207,7 @@ export class JointSolver {
    * 'jointBreak'). Returns the number of joints that broke in this step.
    */
   storeImpulses(): number {
+    if (this.activeCount === 0) return 0;
     const ctx = this.context;
     const active = this.active, n = this.activeCount;
     let broke = 0;

@@ -903,6 +903,7 @@ export class World implements BodyOwner {
       B.pz[i] = B.pz[i]! + h * B.vz[i]!;
       const wx = B.wx[i]! * hh, wy = B.wy[i]! * hh, wz = B.wz[i]! * hh;
       if (wx === 0 && wy === 0 && wz === 0) continue;
+      B.thx[i] = B.thx[i]! + 2 * wx; B.thy[i] = B.thy[i]! + 2 * wy; B.thz[i] = B.thz[i]! + 2 * wz;
       const qx = B.qx[i]!, qy = B.qy[i]!, qz = B.qz[i]!, qw = B.qw[i]!;
       let x = qx + (wx * qw + wy * qz - wz * qy);
       let y = qy + (wy * qw + wz * qx - wx * qz);
