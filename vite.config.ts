@@ -58,7 +58,7 @@ export default defineConfig(({ mode }) => {
     test: {
       root,
       include: ['test/**/*.test.ts'],
-      exclude: ['test/e2e/**', 'node_modules/**'],
+      exclude: ['test/e2e/**', 'test/**/allocation.test.ts', 'node_modules/**'],
       benchmark: { include: ['test/bench/**/*.bench.ts'] },
       testTimeout: 60_000,
     },
