@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 // Allocation tests measure V8's new-space growth, which depends on the JIT
 // state of the code under test: run them one file per fresh process, one at a
-// time, so feedback from other test files cannot deoptimise the hot paths.
+// vitest process, so feedback from other test files cannot deoptimise the hot paths.
 const root = import.meta.dirname;
 export default defineConfig({
   resolve: {
