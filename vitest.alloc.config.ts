@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Allocation tests measure V8's new-space growth, which depends on the JIT
-// state of the code under test: run them one file per fresh process, one at a
+// state of the code under test: `npm run test:alloc` runs each file in its own
 // vitest process, so feedback from other test files cannot deoptimise the hot paths.
 const root = import.meta.dirname;
 export default defineConfig({
