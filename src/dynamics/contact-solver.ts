@@ -26,8 +26,6 @@
 import type { RigidBody } from './body';
 import type { Contact } from './contact';
 import type { SolverSettings } from '../world/settings';
-import * as quat from '../math/quat';
-import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 
 /** Tangential speed (m/s) above which t1 follows the sliding direction. */

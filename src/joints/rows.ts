@@ -482,12 +482,6 @@ export class AngularRow {
     angularMassF(B, ia, ib);
   }
 
-  /** Applies d = λ_new − λ_old along the axis (F[0..2] still holds the axis). */
-  private apply(B: SolverBodies, ia: number, ib: number, d: number): void {
-    F[0] = d * this.ax; F[1] = d * this.ay; F[2] = d * this.az;
-    applyAngularF(B, ia, ib);
-  }
-
   /**
    * Limit C = `c` ≥ 0 with Ċ = a·(ω_B − ω_A). When C > 0 the row is
    * speculative: it lets the gap close within this (sub)step and no further

@@ -311,7 +311,6 @@ export class World implements BodyOwner {
   private islandMinSleep = new Float64Array(64);
   private readonly tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
   private readonly tmpQuat2: Quat = { x: 0, y: 0, z: 0, w: 1 };
-  private readonly tmpVec: Vec3 = { x: 0, y: 0, z: 0 };
   // query scratch
   private readonly rayQuery = new RayQuery();
   private readonly castHit = new ShapeCastPairHit();

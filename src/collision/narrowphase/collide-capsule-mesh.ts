@@ -22,7 +22,7 @@ import type { Capsule } from '../../shapes/capsule';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
-import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_FACE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
+import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
 
 const collector = new MeshContactCollector();
 // Doubles reach the collector's helpers through its Float64Arrays (V8 boxes
