@@ -376,6 +376,9 @@ export class ContactSolver {
       l2 = l2 > bound ? bound : l2 < -bound ? -bound : l2;
       const d2 = l2 - old2;
       this.tangentImpulse2[i] = l2;
+      // P applied to both bodies. This block appears again for the normal
+      // row below: a shared helper would take the impulse as double
+      // arguments, which V8 boxes when it does not inline the call.
       let px = d1 * t1x + d2 * t2x;
       let py = d1 * t1y + d2 * t2y;
       let pz = d1 * t1z + d2 * t2z;

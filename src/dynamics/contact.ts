@@ -19,7 +19,7 @@ export class Contact {
   isSensor = false;
   /** The manifold of the current step. */
   readonly manifold = new Manifold();
-  /** Number of points with depth > −linearSlop... i.e. really touching (for events). */
+  /** A point within the linear slop of contact this step (speculative points further out do not count); drives the events. */
   touching = false;
   wasTouching = false;
   /** Persistent per-point state, parallel to manifold.points. */
@@ -31,8 +31,6 @@ export class Contact {
   readonly persisted = new Uint8Array(MAX_MANIFOLD_POINTS);
   /** Last step's total normal impulse (for contact events). */
   totalNormalImpulse = 0;
-  /** Previous manifold's point count. */
-  pointCount = 0;
 
   reset(bodyA: RigidBody, bodyB: RigidBody): void {
     this.bodyA = bodyA;
@@ -43,7 +41,6 @@ export class Contact {
     this.manifold.reset();
     this.touching = false;
     this.wasTouching = false;
-    this.pointCount = 0;
     this.totalNormalImpulse = 0;
     this.normalImpulse.fill(0);
     this.frictionImpulse.fill(0);
