@@ -189,7 +189,8 @@ export class Walker {
       this.groundVelocity.x = gv.x; this.groundVelocity.y = gv.y; this.groundVelocity.z = gv.z;
       if (!wasGrounded) {
         this.state = 'grounded';
-        this.emit('landed', r.groundBody, fallSpeed > 0 ? fallSpeed : 0);
+        this.event.speed = fallSpeed > 0 ? fallSpeed : 0; // a field, not an argument: a double argument is boxed
+        this.emit('landed', r.groundBody);
       }
     } else {
       if (wasGrounded && !jumped) {
@@ -200,9 +201,15 @@ export class Walker {
       this.state = r.sliding ? 'sliding' : 'airborne';
       this.airTime += dt;
     }
-    if (jumped) this.emit('jumped', groundBody, 0);
+    if (jumped) {
+      this.event.speed = 0;
+      this.emit('jumped', groundBody);
+    }
     if (this.listeners.hit.length > 0) {
-      for (let i = 0; i < r.hitBodyCount; i++) this.emit('hit', r.hitBodies[i]!, 0);
+      for (let i = 0; i < r.hitBodyCount; i++) {
+        this.event.speed = 0;
+        this.emit('hit', r.hitBodies[i]!);
+      }
     }
     return r;
   }
@@ -235,18 +242,28 @@ export class Walker {
     d.x += nx - rx; d.y += ny - ry; d.z += nz - rz;
   }
 
-  private emit(type: WalkerEventName, body: RigidBody | null, speed: number): void {
+  /** Calls the listeners of `type` with the reused event (its speed already written). */
+  private emit(type: WalkerEventName, body: RigidBody | null): void {
     const list = this.listeners[type];
     if (list.length === 0) return;
     const e = this.event;
     e.type = type;
     e.body = body;
-    e.speed = speed;
     for (let i = 0; i < list.length; i++) list[i]!(e);
   }
 
   private checkSettings(): void {
     const s = this.settings;
+    const g = s.gravity;
+    // Fast path (every update), with named loads only: a keyed load s[k] of a
+    // double-valued field boxes the value on the heap. x ≥ 0 and x − x === 0
+    // is false for NaN, ±∞ and negatives.
+    if (
+      s.speed >= 0 && s.speed - s.speed === 0 && s.acceleration >= 0 && s.acceleration - s.acceleration === 0 &&
+      s.airAcceleration >= 0 && s.airAcceleration - s.airAcceleration === 0 && s.jumpSpeed >= 0 && s.jumpSpeed - s.jumpSpeed === 0 &&
+      s.coyoteTime >= 0 && s.coyoteTime - s.coyoteTime === 0 && s.maxFallSpeed >= 0 && s.maxFallSpeed - s.maxFallSpeed === 0 &&
+      g && g.x - g.x === 0 && g.y - g.y === 0 && g.z - g.z === 0
+    ) return;
     for (let i = 0; i < WALKER_FIELDS.length; i++) {
       const k = WALKER_FIELDS[i]!;
       const value = s[k];
@@ -254,7 +271,6 @@ export class Walker {
         throw new RangeError(`Walker: ${k} must be a finite number ≥ 0 (got ${String(value)})`);
       }
     }
-    const g = s.gravity;
     if (!g || !Number.isFinite(g.x) || !Number.isFinite(g.y) || !Number.isFinite(g.z)) throw new RangeError('Walker: gravity must be a finite vector');
   }
 }

@@ -1177,7 +1177,9 @@ export class World implements BodyOwner {
     validate.requireFiniteQuat(rotation, 'rotation');
     const collector = options?.collector ?? new OverlapCollector();
     // Resetting length to 0 drops the array storage in V8: skip it when already empty.
-    if (collector.contacts.length !== 0) collector.contacts.length = 0;
+    // pop() keeps the backing store (`length = 0` would drop it, and the next push reallocates).
+    const found = collector.contacts;
+    while (found.length > 0) found.pop();
     shape.computeAabb(this.box2, position, rotation);
     const ids = this.queryIds;
     ids.count = 0;

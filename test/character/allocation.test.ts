@@ -1,50 +1,68 @@
 /**
  * Allocation check of CharacterController.move and Walker.update (60 Hz,
- * default settings).
- *
- * heapUsed under vitest is too noisy at this scale (other files run in the
- * same process, and code not yet optimised boxes every double it computes).
- * So the check uses V8's sampling heap profiler (node:inspector) after a long
- * warm-up and counts the bytes allocated in functions defined in character/
- * per move: in a real level (walls, stairs, a ramp; the World's queries are
- * measured too and logged, not asserted) and against a query stub (a
- * World-shaped object whose geometry is static half-spaces answered in
- * closed form; capsule vs plane n · x ≥ d: the capsule's lowest point along n
- * is an end of its segment minus the radius).
+ * default settings), on the built library in a plain Node process (see
+ * test/helpers/built-library.ts): new-space bytes over 2000 walker updates
+ * after a long warm-up, in a real level (walls, stairs, a tilted slab; the
+ * World's queries are measured too) and against a query stub (a World-shaped
+ * object whose geometry is static half-spaces answered in closed form;
+ * capsule vs plane n · x ≥ d: the capsule's lowest point along n is an end of
+ * its segment minus the radius), so the controller's own code is measured
+ * without the World.
  */
 import { describe, expect, it } from 'vitest';
-import { Session } from 'node:inspector';
-import { Box, World } from '../../src/index';
-import { CharacterController, Walker } from '../../character/index';
-import { DT, staticBox } from './helpers';
+import { buildLibrary, MEASURE_SOURCE, runScenario } from '../helpers/built-library';
 
-interface V { x: number; y: number; z: number }
-interface CapsuleLike { radius: number; halfHeight: number }
+const COMMON = `
+import { World, Box } from './footing.js';
+import { CharacterController, Walker } from './character.js';
+${MEASURE_SOURCE}
+const DT = 1 / 60;
+function driver(w) {
+  // Time in an object field, not a captured let: a double in a closure's
+  // context is boxed on every write.
+  const clock = { t: 0, planes: 0 };
+  return (n) => {
+    for (let i = 0; i < n; i++) {
+      clock.t += DT;
+      const t = clock.t;
+      w.setInput(Math.cos(t * 0.7), 0, Math.sin(t * 1.3));
+      if (i % 97 === 0) w.jump();
+      const r = w.update(DT);
+      if (r.planeCount >= 2) clock.planes++;
+    }
+    return clock.planes;
+  };
+}
+function measure(run) {
+  const overhead = emptyWindow();
+  let bytes = 0, windows = 0;
+  for (let attempt = 0; attempt < 80 && windows < 8; attempt++) {
+    const before = newSpace();
+    run(250);
+    const after = newSpace();
+    if (after < before) continue; // a scavenge ran in this window: measure it again
+    bytes += Math.max(0, after - before - overhead);
+    windows++;
+  }
+  return { bytes, windows, overhead };
+}
+`;
 
+const STUB = `${COMMON}
 class PlaneWorld {
-  readonly normals: V[] = [];
-  readonly offsets: number[] = [];
-  readonly body = { isStatic: true, isDynamic: false, userData: null, setPosition(): void {}, getPointVelocity(out: V): V { out.x = 0; out.y = 0; out.z = 0; return out; } };
-  addPlane(n: V, d: number): void {
-    const l = Math.hypot(n.x, n.y, n.z);
-    this.normals.push({ x: n.x / l, y: n.y / l, z: n.z / l });
-    this.offsets.push(d);
-  }
-  createBody(): unknown { return this.body; }
-  removeBody(): void {}
-  /** Lowest signed distance of the capsule (axis Y) to plane i. */
-  private gap(i: number, s: CapsuleLike, p: V): number {
-    const n = this.normals[i]!;
-    const c = n.x * p.x + n.y * p.y + n.z * p.z - this.offsets[i]!;
-    return c - Math.abs(n.y) * s.halfHeight - s.radius;
-  }
-  overlap(shape: CapsuleLike, p: V, _r: unknown, o: { collector: { contacts: unknown[]; take(): { body: unknown; point: V; normal: V; depth: number } } }): unknown[] {
+  normals = []; offsets = [];
+  body = { isStatic: true, isDynamic: false, userData: null, setPosition() {}, getPointVelocity(out) { out.x = 0; out.y = 0; out.z = 0; return out; } };
+  addPlane(n, d) { const l = Math.hypot(n.x, n.y, n.z); this.normals.push({ x: n.x / l, y: n.y / l, z: n.z / l }); this.offsets.push(d); }
+  createBody() { return this.body; }
+  removeBody() {}
+  gap(i, s, p) { const n = this.normals[i]; const c = n.x * p.x + n.y * p.y + n.z * p.z - this.offsets[i]; return c - Math.abs(n.y) * s.halfHeight - s.radius; }
+  overlap(shape, p, _r, o) {
     const col = o.collector;
-    col.contacts.length = 0;
+    while (col.contacts.length > 0) col.contacts.pop(); // keeps the backing store
     for (let i = 0; i < this.normals.length; i++) {
       const g = this.gap(i, shape, p);
       if (g >= 0) continue;
-      const n = this.normals[i]!;
+      const n = this.normals[i];
       const c = col.take();
       c.body = this.body;
       c.normal.x = n.x; c.normal.y = n.y; c.normal.z = n.z;
@@ -53,10 +71,10 @@ class PlaneWorld {
     }
     return col.contacts;
   }
-  shapeCast(shape: CapsuleLike, p: V, _r: unknown, t: V, o: { out: { fraction: number; point: V; normal: V; body: unknown; triangle: number } }): unknown {
+  shapeCast(shape, p, _r, t, o) {
     let best = Infinity, bi = -1;
     for (let i = 0; i < this.normals.length; i++) {
-      const n = this.normals[i]!;
+      const n = this.normals[i];
       const g = this.gap(i, shape, p);
       const closing = -(n.x * t.x + n.y * t.y + n.z * t.z);
       if (closing <= 1e-12) continue;
@@ -64,7 +82,7 @@ class PlaneWorld {
       if (f <= 1 && f < best) { best = f; bi = i; }
     }
     if (bi < 0) return null;
-    const n = this.normals[bi]!;
+    const n = this.normals[bi];
     const out = o.out;
     out.fraction = Math.max(0, best - 1e-6);
     out.normal.x = n.x; out.normal.y = n.y; out.normal.z = n.z;
@@ -72,19 +90,19 @@ class PlaneWorld {
     out.body = this.body;
     return out;
   }
-  raycast(from: V, to: V, o: { out: { distance: number; fraction: number; normal: V; point: V; body: unknown } }): unknown {
+  raycast(from, to, o) {
     let best = Infinity, bi = -1;
     const dx = to.x - from.x, dy = to.y - from.y, dz = to.z - from.z;
     for (let i = 0; i < this.normals.length; i++) {
-      const n = this.normals[i]!;
-      const s0 = n.x * from.x + n.y * from.y + n.z * from.z - this.offsets[i]!;
+      const n = this.normals[i];
+      const s0 = n.x * from.x + n.y * from.y + n.z * from.z - this.offsets[i];
       const dn = n.x * dx + n.y * dy + n.z * dz;
       if (s0 < 0 || dn >= 0) continue;
       const f = -s0 / dn;
       if (f <= 1 && f < best) { best = f; bi = i; }
     }
     if (bi < 0) return null;
-    const n = this.normals[bi]!;
+    const n = this.normals[bi];
     const out = o.out;
     const len = Math.hypot(dx, dy, dz);
     out.fraction = best; out.distance = best * len;
@@ -94,78 +112,58 @@ class PlaneWorld {
     return out;
   }
 }
+const pw = new PlaneWorld();
+pw.addPlane({ x: 0, y: 1, z: 0 }, 0); // floor
+pw.addPlane({ x: -1, y: 0, z: 0 }, -4); // wall x <= 4
+pw.addPlane({ x: 1, y: 0, z: 0 }, -4); // wall x >= -4
+// a 30° corner opening towards -z
+pw.addPlane({ x: -Math.cos(Math.PI / 12), y: 0, z: Math.sin(Math.PI / 12) }, -3);
+pw.addPlane({ x: Math.cos(Math.PI / 12), y: 0, z: Math.sin(Math.PI / 12) }, -3);
+const c = new CharacterController(pw, { position: { x: 0, y: 0.91, z: 0 } });
+const run = driver(new Walker(c));
+run(10000);
+const m = measure(run);
+console.log(JSON.stringify({ ...m, planes: run(0), x: c.position.x }));
+`;
 
-interface ProfileNode { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: ProfileNode[] }
-
-/** Bytes allocated per call of `run(n)` by functions in character/, sampled by V8 (interval 32 B). */
-function characterBytes(run: (n: number) => void, n: number): { own: number; total: number } {
-  const session = new Session();
-  session.connect();
-  let own = 0, total = 0;
-  session.post('HeapProfiler.startSampling', { samplingInterval: 32 });
-  run(n);
-  session.post('HeapProfiler.stopSampling', (err, res) => {
-    if (err) throw err;
-    const walk = (node: ProfileNode): void => {
-      total += node.selfSize;
-      const url = node.callFrame.url;
-      if (url.includes('/character/') && !url.includes('/test/')) own += node.selfSize;
-      for (const ch of node.children) walk(ch);
-    };
-    walk((res as unknown as { profile: { head: ProfileNode } }).profile.head);
-  });
-  session.disconnect();
-  return { own: own / n, total: total / n };
+const LEVEL = `${COMMON}
+function staticBox(world, half, position, yaw = 0, roll = 0) {
+  const cy = Math.cos(yaw / 2), sy = Math.sin(yaw / 2), cr = Math.cos(roll / 2), sr = Math.sin(roll / 2);
+  return world.createBody({ type: 'static', shape: new Box(half), position, rotation: { x: sy * sr, y: sy * cr, z: cy * sr, w: cy * cr } });
 }
+const world = new World();
+world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 } });
+for (let k = 0; k < 4; k++) staticBox(world, { x: 1, y: (k + 1) * 0.125, z: 3 }, { x: 3 + k * 0.4, y: (k + 1) * 0.125, z: 0 });
+staticBox(world, { x: 0.2, y: 2, z: 8 }, { x: -4, y: 2, z: 0 });
+staticBox(world, { x: 8, y: 2, z: 0.2 }, { x: 0, y: 2, z: 5 }, 0.3);
+staticBox(world, { x: 3, y: 0.3, z: 1.5 }, { x: 0, y: 0, z: -3 }, 0.5, 0.4);
+const c = new CharacterController(world, { position: { x: 0, y: 0.91, z: 0 } });
+const run = driver(new Walker(c));
+run(12000);
+const m = measure(run);
+console.log(JSON.stringify({ ...m, planes: run(0), x: c.position.x }));
+`;
 
-function driver(w: Walker): (n: number) => number {
-  let t = 0, planes = 0;
-  return (n: number): number => {
-    for (let i = 0; i < n; i++) {
-      t += DT;
-      w.setInput(Math.cos(t * 0.7), 0, Math.sin(t * 1.3));
-      if (i % 97 === 0) w.jump();
-      const r = w.update(DT);
-      if (r.planeCount >= 2) planes++;
-    }
-    return planes;
-  };
-}
+interface Result { bytes: number; windows: number; overhead: number; planes: number; x: number }
 
 describe('CharacterController allocation', () => {
-  it('move + walker update allocate nothing in character/ code (2000 moves after 10000 warm-up, query stub)', () => {
-    const pw = new PlaneWorld();
-    pw.addPlane({ x: 0, y: 1, z: 0 }, 0); // floor
-    pw.addPlane({ x: -1, y: 0, z: 0 }, -4); // wall x ≤ 4
-    pw.addPlane({ x: 1, y: 0, z: 0 }, -4); // wall x ≥ −4
-    // a 30° corner opening towards −z
-    pw.addPlane({ x: -Math.cos(Math.PI / 12), y: 0, z: Math.sin(Math.PI / 12) }, -3);
-    pw.addPlane({ x: Math.cos(Math.PI / 12), y: 0, z: Math.sin(Math.PI / 12) }, -3);
-    const c = new CharacterController(pw as unknown as World, { position: { x: 0, y: 0.91, z: 0 } });
-    const run = driver(new Walker(c));
-    run(10000); // warm up JIT (optimised code keeps doubles unboxed; interpreted code boxes every double result) and pools
-    const { own, total } = characterBytes(run, 2000);
-    const planes = run(0);
-    console.log(`stub level: ${own.toFixed(1)} B/move in character/, ${total.toFixed(1)} B/move in all; ${planes} moves with ≥ 2 planes`);
-    // A { x, y, z } object costs ≥ 40 B; what remains is sampling noise and
-    // an occasional boxed double (a HeapNumber is 12–16 B) in unoptimised paths.
-    expect(own).toBeLessThan(24);
-    expect(planes).toBeGreaterThan(100);
-    expect(Math.abs(c.position.x)).toBeLessThan(4);
+  let dir: Promise<string> | undefined;
+  const built = (): Promise<string> => (dir ??= buildLibrary());
+
+  it('move + walker update: < 4 KB of new space over 2000 moves after 10000 warm-up (query stub)', async () => {
+    const r = runScenario<Result>(await built(), 'stub', STUB);
+    console.log(`[allocation] stub level: ${r.bytes} B over 2000 moves (${(r.bytes / 2000).toFixed(2)} B/move; ${r.overhead} B window overhead removed); ${r.planes} moves with >= 2 planes`);
+    expect(r.windows).toBe(8);
+    // A { x, y, z } object is ≥ 40 B: 4 KB over 2000 moves is far below one per move.
+    expect(r.bytes).toBeLessThan(4096);
+    expect(r.planes).toBeGreaterThan(100);
+    expect(Math.abs(r.x)).toBeLessThan(4);
   });
 
-  it('move + walker update allocate nothing in character/ code (2000 moves after 5000 warm-up, real World level)', () => {
-    const world = new World();
-    world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 } });
-    for (let k = 0; k < 4; k++) staticBox(world, { x: 1, y: (k + 1) * 0.125, z: 3 }, { x: 3 + k * 0.4, y: (k + 1) * 0.125, z: 0 });
-    staticBox(world, { x: 0.2, y: 2, z: 8 }, { x: -4, y: 2, z: 0 });
-    staticBox(world, { x: 8, y: 2, z: 0.2 }, { x: 0, y: 2, z: 5 }, 0.3);
-    staticBox(world, { x: 3, y: 0.3, z: 1.5 }, { x: 0, y: 0, z: -3 }, 0.5, 0.4);
-    const c = new CharacterController(world, { position: { x: 0, y: 0.91, z: 0 } });
-    const run = driver(new Walker(c));
-    run(5000);
-    const { own, total } = characterBytes(run, 2000);
-    console.log(`real level: ${own.toFixed(1)} B/move in character/, ${total.toFixed(1)} B/move in all (World queries included)`);
-    expect(own).toBeLessThan(24);
+  it('move + walker update: < 4 KB of new space over 2000 moves after 12000 warm-up (real World level, queries included)', async () => {
+    const r = runScenario<Result>(await built(), 'level', LEVEL);
+    console.log(`[allocation] real level: ${r.bytes} B over 2000 moves (${(r.bytes / 2000).toFixed(2)} B/move; ${r.overhead} B window overhead removed); ${r.planes} moves with >= 2 planes`);
+    expect(r.windows).toBe(8);
+    expect(r.bytes).toBeLessThan(4096);
   });
 });

@@ -6,19 +6,12 @@
  * kinematic capsule moving through it, after warm-up, minus the bytes of an
  * empty measurement window.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'vite';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '../..');
+import { buildLibrary, MEASURE_SOURCE, runScenario } from '../helpers/built-library';
 
 const SCENARIO = `
-import v8 from 'node:v8';
 import { World, Box, Sphere, Capsule, TriangleMesh, createCloth, createRope, createParticleBody } from './footing.js';
-const newSpace = () => { for (const s of v8.getHeapSpaceStatistics()) if (s.space_name === 'new_space') return s.space_used_size; return 0; };
+${MEASURE_SOURCE}
 const world = new World();
 world.createBody({ type: 'static', shape: new TriangleMesh([-5, 0, -5, 5, 0, -5, 5, 0, 5, -5, 0, 5], [0, 2, 1, 0, 3, 2]) });
 world.createBody({ type: 'static', shape: new Sphere(0.4), position: { x: 0, y: 0.4, z: 0 } });
@@ -51,17 +44,8 @@ console.log(JSON.stringify({ bytes, overhead, particles: cloth.system.count }));
 
 describe('verlet allocation', () => {
   it('100 cloth steps on a mesh, sphere, box and moving capsule allocate < 16 KB (built library, plain node)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'footing-alloc-'));
-    await build({
-      configFile: false, logLevel: 'silent', root,
-      build: { outDir: dir, emptyOutDir: true, minify: false, lib: { entry: { footing: resolve(root, 'src/index.ts') }, formats: ['es'] } },
-    });
-    writeFileSync(join(dir, 'scenario.mjs'), SCENARIO);
-    // Synchronous optimisation: with V8's background compiler the optimised
-    // code is sometimes not installed by the end of the warm-up, and the
-    // unoptimised step boxes a number per particle (739 KB instead of 9 KB).
-    const out = execFileSync(process.execPath, ['--no-concurrent-recompilation', join(dir, 'scenario.mjs')], { encoding: 'utf8' });
-    const r = JSON.parse(out.trim().split('\n').pop()!) as { bytes: number; overhead: number; particles: number };
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; particles: number }>(dir, 'verlet', SCENARIO);
     console.log(`[allocation] verlet: ${r.bytes - r.overhead} B per 100 particle steps of ${r.particles} particles (window overhead ${r.overhead} B removed)`);
     expect(r.bytes - r.overhead).toBeLessThan(16 * 1024);
   });

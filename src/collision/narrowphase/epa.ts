@@ -136,15 +136,15 @@ export function epaPenetration(
   const pair = pairScratch;
   const simplex = simplexScratch;
   pair.set(a, posA, rotA, b, posB, rotB);
-  const coreDistance = gjkCore(pair, simplex);
-  if (coreDistance > 0) {
-    fillSeparatedResult(pair, simplex, coreDistance, out);
+  gjkCore(pair, simplex);
+  if (simplex.distance > 0) {
+    fillSeparatedResult(pair, simplex, out);
     return out;
   }
   const iterations = expand(pair, simplex);
   const ra = a.coreRadius;
   const rb = b.coreRadius;
-  // Results of expand(): core depth in epaDepth, A-frame normal in nrm, core
+  // Results of expand(): core depth in EPA_IO[0], A-frame normal in nrm, core
   // witnesses in wa / wb.
   if (epaDegenerateCentreNormal) {
     fillCentreNormal(out.normal, posA, posB);
@@ -157,13 +157,20 @@ export function epaPenetration(
   pair.toWorldPoint(out.pointA, wa);
   pair.toWorldPoint(out.pointB, wb);
   pair.toWorldVector(out.normal, n);
-  out.distance = -(epaDepth + ra + rb);
+  out.distance = -(EPA_IO[0]! + ra + rb);
   out.overlapping = true;
   out.iterations = simplex.iterations + iterations;
   return out;
 }
 
-let epaDepth = 0;
+/**
+ * Doubles shared between the EPA helpers: [0] the core depth found by
+ * expand(), [1] the support height handed to writeFlat, [2..4] the centroid
+ * handed to addOrientedFace. V8 boxes a double passed to or returned from a
+ * call it does not inline, and a module-level `let` holding a double on every
+ * write; typed-array slots are written in place.
+ */
+const EPA_IO = new Float64Array(5);
 let epaDegenerateCentreNormal = false;
 
 function inverseRotateToA(out: Vec3, pair: MinkowskiPair, v: Readonly<Vec3>): void {
@@ -178,30 +185,25 @@ function inverseRotateToA(out: Vec3, pair: MinkowskiPair, v: Readonly<Vec3>): vo
   out.z = v.z + q.w * tz + (qx * ty - qy * tx);
 }
 
-/** Tolerance on support values (metres) below which a direction is taken as touching the origin. */
-function flatTolerance(pair: MinkowskiPair): number {
-  // Relative to the size of the configuration so round-off in the support
-  // points (≈ 1e-16 × coordinates) never reads as depth.
-  const p = pair.positionB;
-  return 1e-10 * (1 + Math.abs(p.x) + Math.abs(p.y) + Math.abs(p.z));
-}
 
 /**
  * The origin lies on D's boundary with outward normal d (h(d) ≈ 0): core
  * depth max(h, 0). The cores meet at GJK's closest point, whose A-side
  * witness is already in `wa`.
  */
-function writeFlat(d: Readonly<Vec3>, h: number): void {
-  epaDepth = h > 0 ? h : 0;
+function writeFlat(d: Readonly<Vec3>): void {
+  const h = EPA_IO[1]!;
+  const depth = h > 0 ? h : 0;
+  EPA_IO[0] = depth;
   nrm.x = d.x; nrm.y = d.y; nrm.z = d.z;
-  wb.x = wa.x - d.x * epaDepth;
-  wb.y = wa.y - d.y * epaDepth;
-  wb.z = wa.z - d.z * epaDepth;
+  wb.x = wa.x - d.x * depth;
+  wb.y = wa.y - d.y * depth;
+  wb.z = wa.z - d.z * depth;
 }
 
 /** No direction is preferred (the cores are one and the same point). */
 function writeCoincident(): void {
-  epaDepth = 0;
+  EPA_IO[0] = 0;
   nrm.x = 0; nrm.y = 1; nrm.z = 0;
   wb.x = wa.x; wb.y = wa.y; wb.z = wa.z;
   epaDegenerateCentreNormal = true;
@@ -210,11 +212,15 @@ function writeCoincident(): void {
 /**
  * Builds a tetrahedron around the origin from the GJK simplex (adding
  * support points along directions orthogonal to the current hull), then
- * runs EPA. Writes epaDepth, nrm (A frame), wa, wb. Returns iterations.
+ * runs EPA. Writes EPA_IO[0] (depth), nrm (A frame), wa, wb. Returns iterations.
  */
 function expand(pair: MinkowskiPair, simplex: Simplex): number {
   epaDegenerateCentreNormal = false;
-  const tol = flatTolerance(pair);
+  // Tolerance on support values (metres) below which a direction is taken as
+  // touching the origin, relative to the size of the configuration so
+  // round-off in the support points (≈ 1e-16 × coordinates) never reads as depth.
+  const pb = pair.positionB;
+  const tol = 1e-10 * (1 + Math.abs(pb.x) + Math.abs(pb.y) + Math.abs(pb.z));
   const P = poly;
   P.vertexCount = 0;
   P.faceCount = 0;
@@ -255,11 +261,13 @@ function expand(pair: MinkowskiPair, simplex: Simplex): number {
   if (P.vertexCount === 2) {
     const ex = W[3]! - W[0]!, ey = W[4]! - W[1]!, ez = W[5]! - W[2]!;
     const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
-    buildPerpendiculars(ex / el, ey / el, ez / el);
+    dir.x = ex / el; dir.y = ey / el; dir.z = ez / el;
+    buildPerpendicular(dir);
     pair.support(sw, sa, sb, perp1);
     const h = perp1.x * sw.x + perp1.y * sw.y + perp1.z * sw.z;
     if (h <= tol) {
-      writeFlat(perp1, h);
+      EPA_IO[1] = h;
+      writeFlat(perp1);
       return 0;
     }
     P.addVertex(sw, sa, sb);
@@ -281,7 +289,8 @@ function expand(pair: MinkowskiPair, simplex: Simplex): number {
     pair.support(sw, sa, sb, dir);
     const hPlus = nx * sw.x + ny * sw.y + nz * sw.z;
     if (hPlus <= tol) {
-      writeFlat(dir, hPlus);
+      EPA_IO[1] = hPlus;
+      writeFlat(dir);
       return 0;
     }
     P.addVertex(sw, sa, sb);
@@ -292,7 +301,8 @@ function expand(pair: MinkowskiPair, simplex: Simplex): number {
     pair.support(sw, sa, sb, dir);
     const hMinus = -(nx * sw.x + ny * sw.y + nz * sw.z);
     if (hMinus <= tol) {
-      writeFlat(dir, hMinus);
+      EPA_IO[1] = hMinus;
+      writeFlat(dir);
       return 0;
     }
   }
@@ -301,10 +311,11 @@ function expand(pair: MinkowskiPair, simplex: Simplex): number {
   const cx = (W[0]! + W[3]! + W[6]! + W[9]!) * 0.25;
   const cy = (W[1]! + W[4]! + W[7]! + W[10]!) * 0.25;
   const cz = (W[2]! + W[5]! + W[8]! + W[11]!) * 0.25;
-  addOrientedFace(0, 1, 2, cx, cy, cz);
-  addOrientedFace(0, 1, 3, cx, cy, cz);
-  addOrientedFace(0, 2, 3, cx, cy, cz);
-  addOrientedFace(1, 2, 3, cx, cy, cz);
+  EPA_IO[2] = cx; EPA_IO[3] = cy; EPA_IO[4] = cz;
+  addOrientedFace(0, 1, 2);
+  addOrientedFace(0, 1, 3);
+  addOrientedFace(0, 2, 3);
+  addOrientedFace(1, 2, 3);
 
   const N = P.normals;
   let iterations = 0;
@@ -383,7 +394,9 @@ function compactFaces(): void {
   P.faceCount = n;
 }
 
-function addOrientedFace(i: number, j: number, k: number, cx: number, cy: number, cz: number): void {
+/** Adds face (i, j, k) wound so that its normal points away from the centroid in EPA_IO[2..4]. */
+function addOrientedFace(i: number, j: number, k: number): void {
+  const cx = EPA_IO[2]!, cy = EPA_IO[3]!, cz = EPA_IO[4]!;
   const P = poly;
   P.addFace(i, j, k);
   const f = P.faceCount - 1;
@@ -406,7 +419,7 @@ function writeFace(f: number): void {
   const i = 3 * P.faces[3 * f]!, j = 3 * P.faces[3 * f + 1]!, k = 3 * P.faces[3 * f + 2]!;
   const nx = P.normals[3 * f]!, ny = P.normals[3 * f + 1]!, nz = P.normals[3 * f + 2]!;
   const d = P.dist[f]!;
-  epaDepth = d > 0 ? d : 0;
+  EPA_IO[0] = d > 0 ? d : 0;
   nrm.x = nx; nrm.y = ny; nrm.z = nz;
   const px = nx * d, py = ny * d, pz = nz * d;
   // Barycentric coordinates by areas (Ericson §3.4, Cramer's rule).
@@ -434,8 +447,9 @@ function writeFace(f: number): void {
   wb.z = u * B[i + 2]! + v * B[j + 2]! + w * B[k + 2]!;
 }
 
-/** A unit vector perpendicular to unit (x, y, z), into perp1. */
-function buildPerpendiculars(x: number, y: number, z: number): void {
+/** A unit vector perpendicular to unit vector u, into perp1. */
+function buildPerpendicular(u: Readonly<Vec3>): void {
+  const x = u.x, y = u.y, z = u.z;
   // Cross with the world axis least aligned with the vector.
   const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
   let px = 0, py = 0, pz = 0;

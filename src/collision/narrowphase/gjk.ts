@@ -120,6 +120,9 @@ export class MinkowskiPair {
  * two support points that produced it and its barycentric weight in the
  * current closest point. Internal.
  */
+/** Weights handed to Simplex.keep (see there). */
+const KEPT_WEIGHTS = new Float64Array(3);
+
 export class Simplex {
   count = 0;
   readonly w: Vec3[] = [vec(), vec(), vec(), vec()];
@@ -130,9 +133,20 @@ export class Simplex {
   readonly v: Vec3 = vec();
   /** Iterations of the last run. */
   iterations = 0;
+  /**
+   * Core distance found by the last gjkCore run (0 when the cores overlap or
+   * touch). A field rather than a return value: V8 boxes a double returned
+   * from a call it does not inline.
+   */
+  distance = 0;
 
-  /** Keeps vertices i0..i(n−1) (indices into the current set) with weights l0..l(n−1), in slots 0..n−1. */
-  keep(n: number, i0: number, i1: number, i2: number, l0: number, l1: number, l2: number): void {
+  /**
+   * Keeps vertices i0..i(n−1) (indices into the current set) in slots
+   * 0..n−1, with the weights the caller wrote to KEPT_WEIGHTS[0..n−1] (doubles
+   * passed as arguments to a call V8 does not inline are boxed on the heap).
+   */
+  keep(n: number, i0: number, i1: number, i2: number): void {
+    const l0 = KEPT_WEIGHTS[0]!, l1 = KEPT_WEIGHTS[1]!, l2 = KEPT_WEIGHTS[2]!;
     // Read every source into locals before writing: a kept vertex may move
     // to a lower slot that another kept vertex is read from.
     const w = this.w, a = this.a, b = this.b;
@@ -163,6 +177,11 @@ export class Simplex {
       this.lambda[2] = l2;
     }
     this.count = n;
+  }
+
+  private keepVertex(i: number): void {
+    KEPT_WEIGHTS[0] = 1;
+    this.keep(1, i, 0, 0);
   }
 
   copyFrom(o: Simplex): void {
@@ -233,9 +252,13 @@ export class Simplex {
     const ex = q.x - p.x, ey = q.y - p.y, ez = q.z - p.z;
     const ee = ex * ex + ey * ey + ez * ez;
     const t = ee > 0 ? -(p.x * ex + p.y * ey + p.z * ez) / ee : 0;
-    if (t <= 0) this.keep(1, i0, 0, 0, 1, 0, 0);
-    else if (t >= 1) this.keep(1, i1, 0, 0, 1, 0, 0);
-    else this.keep(2, i0, i1, 0, 1 - t, t, 0);
+    if (t <= 0) this.keepVertex(i0);
+    else if (t >= 1) this.keepVertex(i1);
+    else {
+      KEPT_WEIGHTS[0] = 1 - t;
+      KEPT_WEIGHTS[1] = t;
+      this.keep(2, i0, i1, 0);
+    }
   }
 
   /**
@@ -249,27 +272,33 @@ export class Simplex {
     // ap = −A
     const d1 = -(abx * A.x + aby * A.y + abz * A.z);
     const d2 = -(acx * A.x + acy * A.y + acz * A.z);
-    if (d1 <= 0 && d2 <= 0) return this.keep(1, i0, 0, 0, 1, 0, 0);
+    if (d1 <= 0 && d2 <= 0) return this.keepVertex(i0);
     const d3 = -(abx * B.x + aby * B.y + abz * B.z);
     const d4 = -(acx * B.x + acy * B.y + acz * B.z);
-    if (d3 >= 0 && d4 <= d3) return this.keep(1, i1, 0, 0, 1, 0, 0);
+    if (d3 >= 0 && d4 <= d3) return this.keepVertex(i1);
     const vc = d1 * d4 - d3 * d2;
     if (vc <= 0 && d1 >= 0 && d3 <= 0) {
       const t = d1 / (d1 - d3);
-      return this.keep(2, i0, i1, 0, 1 - t, t, 0);
+      KEPT_WEIGHTS[0] = 1 - t;
+      KEPT_WEIGHTS[1] = t;
+      return this.keep(2, i0, i1, 0);
     }
     const d5 = -(abx * C.x + aby * C.y + abz * C.z);
     const d6 = -(acx * C.x + acy * C.y + acz * C.z);
-    if (d6 >= 0 && d5 <= d6) return this.keep(1, i2, 0, 0, 1, 0, 0);
+    if (d6 >= 0 && d5 <= d6) return this.keepVertex(i2);
     const vb = d5 * d2 - d1 * d6;
     if (vb <= 0 && d2 >= 0 && d6 <= 0) {
       const t = d2 / (d2 - d6);
-      return this.keep(2, i0, i2, 0, 1 - t, t, 0);
+      KEPT_WEIGHTS[0] = 1 - t;
+      KEPT_WEIGHTS[1] = t;
+      return this.keep(2, i0, i2, 0);
     }
     const va = d3 * d6 - d5 * d4;
     if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
       const t = (d4 - d3) / (d4 - d3 + (d5 - d6));
-      return this.keep(2, i1, i2, 0, 1 - t, t, 0);
+      KEPT_WEIGHTS[0] = 1 - t;
+      KEPT_WEIGHTS[1] = t;
+      return this.keep(2, i1, i2, 0);
     }
     const sum = va + vb + vc;
     if (!(sum > 0)) {
@@ -279,7 +308,10 @@ export class Simplex {
     const inv = 1 / sum;
     const v = vb * inv;
     const w = vc * inv;
-    this.keep(3, i0, i1, i2, 1 - v - w, v, w);
+    KEPT_WEIGHTS[0] = 1 - v - w;
+    KEPT_WEIGHTS[1] = v;
+    KEPT_WEIGHTS[2] = w;
+    this.keep(3, i0, i1, i2);
   }
 
   private reduceDegenerateTriangle(i0: number, i1: number, i2: number): void {
@@ -309,7 +341,8 @@ export class Simplex {
       const io = 3 - f;
       if (!originOutsideFace(w[i0]!, w[i1]!, w[i2]!, w[io]!)) continue;
       outside = true;
-      const d = triangleDistanceSq(w[i0]!, w[i1]!, w[i2]!);
+      triangleDistanceSq(w[i0]!, w[i1]!, w[i2]!);
+      const d = DISTANCE_SQ[0]!;
       if (d < bestDist) {
         bestDist = d;
         bestFace = f;
@@ -382,48 +415,66 @@ function originOutsideFace(a: Readonly<Vec3>, b: Readonly<Vec3>, c: Readonly<Vec
   return sOrigin * sOther <= 0;
 }
 
-/** Squared distance from the origin to triangle abc (Ericson §5.1.5). */
-function triangleDistanceSq(A: Readonly<Vec3>, B: Readonly<Vec3>, C: Readonly<Vec3>): number {
+const DISTANCE_SQ = new Float64Array(1);
+
+/**
+ * Squared distance from the origin to triangle abc (Ericson §5.1.5), into
+ * DISTANCE_SQ[0] (a returned double would be boxed when the call is not inlined).
+ */
+function triangleDistanceSq(A: Readonly<Vec3>, B: Readonly<Vec3>, C: Readonly<Vec3>): void {
   const abx = B.x - A.x, aby = B.y - A.y, abz = B.z - A.z;
   const acx = C.x - A.x, acy = C.y - A.y, acz = C.z - A.z;
   const d1 = -(abx * A.x + aby * A.y + abz * A.z);
   const d2 = -(acx * A.x + acy * A.y + acz * A.z);
-  if (d1 <= 0 && d2 <= 0) return A.x * A.x + A.y * A.y + A.z * A.z;
+  if (d1 <= 0 && d2 <= 0) {
+    DISTANCE_SQ[0] = A.x * A.x + A.y * A.y + A.z * A.z;
+    return;
+  }
   const d3 = -(abx * B.x + aby * B.y + abz * B.z);
   const d4 = -(acx * B.x + acy * B.y + acz * B.z);
-  if (d3 >= 0 && d4 <= d3) return B.x * B.x + B.y * B.y + B.z * B.z;
+  if (d3 >= 0 && d4 <= d3) {
+    DISTANCE_SQ[0] = B.x * B.x + B.y * B.y + B.z * B.z;
+    return;
+  }
   const vc = d1 * d4 - d3 * d2;
   let px = 0, py = 0, pz = 0;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
     const t = d1 / (d1 - d3);
     px = A.x + t * abx; py = A.y + t * aby; pz = A.z + t * abz;
-    return px * px + py * py + pz * pz;
+    DISTANCE_SQ[0] = px * px + py * py + pz * pz;
+    return;
   }
   const d5 = -(abx * C.x + aby * C.y + abz * C.z);
   const d6 = -(acx * C.x + acy * C.y + acz * C.z);
-  if (d6 >= 0 && d5 <= d6) return C.x * C.x + C.y * C.y + C.z * C.z;
+  if (d6 >= 0 && d5 <= d6) {
+    DISTANCE_SQ[0] = C.x * C.x + C.y * C.y + C.z * C.z;
+    return;
+  }
   const vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0) {
     const t = d2 / (d2 - d6);
     px = A.x + t * acx; py = A.y + t * acy; pz = A.z + t * acz;
-    return px * px + py * py + pz * pz;
+    DISTANCE_SQ[0] = px * px + py * py + pz * pz;
+    return;
   }
   const va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
     const t = (d4 - d3) / (d4 - d3 + (d5 - d6));
     px = B.x + t * (C.x - B.x); py = B.y + t * (C.y - B.y); pz = B.z + t * (C.z - B.z);
-    return px * px + py * py + pz * pz;
+    DISTANCE_SQ[0] = px * px + py * py + pz * pz;
+    return;
   }
   const sum = va + vb + vc;
   if (!(sum > 0)) {
-    return Math.min(segmentDistanceSq(A, B), segmentDistanceSq(A, C), segmentDistanceSq(B, C));
+    DISTANCE_SQ[0] = Math.min(segmentDistanceSq(A, B), segmentDistanceSq(A, C), segmentDistanceSq(B, C));
+    return;
   }
   const v = vb / sum;
   const w = vc / sum;
   px = A.x + abx * v + acx * w;
   py = A.y + aby * v + acy * w;
   pz = A.z + abz * v + acz * w;
-  return px * px + py * py + pz * pz;
+  DISTANCE_SQ[0] = px * px + py * py + pz * pz;
 }
 
 function segmentDistanceSq(p: Readonly<Vec3>, q: Readonly<Vec3>): number {
@@ -436,8 +487,8 @@ function segmentDistanceSq(p: Readonly<Vec3>, q: Readonly<Vec3>): number {
 }
 
 /**
- * Runs GJK on the cores of `pair` into `simplex`. Returns the core distance
- * (≥ 0); 0 means the cores overlap (or touch within CORE_OVERLAP_DISTANCE),
+ * Runs GJK on the cores of `pair` into `simplex`. Sets `simplex.distance`,
+ * the core distance (≥ 0); 0 means the cores overlap (or touch within CORE_OVERLAP_DISTANCE),
  * and the simplex then holds vertices whose hull contains the origin.
  *
  * Termination (van den Bergen §4.3.4): with v the current closest point and
@@ -449,7 +500,8 @@ function segmentDistanceSq(p: Readonly<Vec3>, q: Readonly<Vec3>): number {
  * simplex is kept, since the step that failed to improve was round-off
  * (typically a flat Minkowski difference, such as two segments).
  */
-export function gjkCore(pair: MinkowskiPair, simplex: Simplex): number {
+export function gjkCore(pair: MinkowskiPair, simplex: Simplex): void {
+  simplex.distance = 0;
   const dir = gjkDir;
   const w = gjkW, sa = gjkA, sb = gjkB;
   // First guess of v: centre of A minus centre of B.
@@ -474,7 +526,7 @@ export function gjkCore(pair: MinkowskiPair, simplex: Simplex): number {
     iterations++;
     if (vv <= overlapSq) {
       simplex.iterations = iterations;
-      return 0;
+      return;
     }
     dir.x = -v.x;
     dir.y = -v.y;
@@ -493,7 +545,7 @@ export function gjkCore(pair: MinkowskiPair, simplex: Simplex): number {
     simplex.count = n + 1;
     if (!simplex.reduce()) {
       simplex.iterations = iterations;
-      return 0;
+      return;
     }
     const vvNew = v.x * v.x + v.y * v.y + v.z * v.z;
     if (vvNew >= vv) {
@@ -503,8 +555,7 @@ export function gjkCore(pair: MinkowskiPair, simplex: Simplex): number {
     vv = vvNew;
   }
   simplex.iterations = iterations;
-  if (vv <= overlapSq) return 0;
-  return Math.sqrt(vv);
+  if (vv > overlapSq) simplex.distance = Math.sqrt(vv);
 }
 
 const backup = new Simplex();
@@ -514,10 +565,11 @@ const gjkA: Vec3 = { x: 0, y: 0, z: 0 };
 const gjkB: Vec3 = { x: 0, y: 0, z: 0 };
 
 /**
- * Fills `out` from a GJK run whose core distance is `coreDistance` > 0:
+ * Fills `out` from a GJK run whose core distance `simplex.distance` is > 0:
  * normal = −v/‖v‖ (A→B), witnesses moved out to the surfaces by the radii.
  */
-export function fillSeparatedResult(pair: MinkowskiPair, simplex: Simplex, coreDistance: number, out: GjkResult): void {
+export function fillSeparatedResult(pair: MinkowskiPair, simplex: Simplex, out: GjkResult): void {
+  const coreDistance = simplex.distance;
   const pa = fillA, pb = fillB, n = fillN;
   simplex.witnesses(pa, pb);
   const inv = 1 / coreDistance;
@@ -570,9 +622,10 @@ export function gjkDistance(
   const pair = pairScratch;
   const simplex = simplexScratch;
   pair.set(a, posA, rotA, b, posB, rotB);
-  const d = gjkCore(pair, simplex);
+  gjkCore(pair, simplex);
+  const d = simplex.distance;
   if (d > 0) {
-    fillSeparatedResult(pair, simplex, d, out);
+    fillSeparatedResult(pair, simplex, out);
     return out;
   }
   out.distance = -(a.coreRadius + b.coreRadius);

@@ -100,8 +100,13 @@ const castSimplex = new Simplex();
 const castResult = new GjkResult();
 const castPos: Vec3 = { x: 0, y: 0, z: 0 };
 const castNormal: Vec3 = { x: 0, y: 0, z: 0 };
-/** Penetration depth of the last castConvex that started overlapping (fraction 0), else 0. */
-let castStartDepth = 0;
+/**
+ * Doubles handed to and from castConvex: [0] the largest fraction to search
+ * (in), [1] the penetration depth when the cast started overlapping (out,
+ * else 0). V8 boxes a double passed to or returned from a call it does not
+ * inline, and a module-level `let` holding a double is boxed on every write.
+ */
+const CAST_IO = new Float64Array(2);
 
 const identity: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
@@ -138,7 +143,8 @@ export function shapeCastPair(
 ): boolean {
   if (target.kind !== ShapeKind.TriangleMesh) {
     out.triangle = -1;
-    return castConvex(cast, position, rotation, translation, target as ConvexShape, targetPosition, targetRotation, 1, out);
+    CAST_IO[0] = 1;
+    return castConvex(cast, position, rotation, translation, target as ConvexShape, targetPosition, targetRotation, out);
   }
   return castMesh(cast, position, rotation, translation, target as TriangleMesh, targetPosition, targetRotation, out);
 }
@@ -174,7 +180,8 @@ function castMesh(
   box.min.x -= margin; box.min.y -= margin; box.min.z -= margin;
   box.max.x += margin; box.max.y += margin; box.max.z += margin;
   const list = meshCandidates;
-  list.length = 0;
+  // pop() keeps the backing store; `length = 0` drops it and the next push reallocates.
+  while (list.length > 0) list.pop();
   mesh.queryAabb(box, list);
   let bestFraction = Infinity;
   let bestDepth = 0;
@@ -184,8 +191,9 @@ function castMesh(
     const tri = list[i]!;
     mesh.getTriangle(tri, triangle.a, triangle.b, triangle.c);
     const limit = bestFraction < 1 ? bestFraction : 1;
-    if (!castConvex(cast, meshPos, meshRot, meshTrans, triangle, origin, identity, limit, hit)) continue;
-    const depth = castStartDepth;
+    CAST_IO[0] = limit;
+    if (!castConvex(cast, meshPos, meshRot, meshTrans, triangle, origin, identity, hit)) continue;
+    const depth = CAST_IO[1]!;
     if (hit.fraction < bestFraction || (hit.fraction === 0 && bestFraction === 0 && depth > bestDepth)) {
       bestFraction = hit.fraction;
       bestDepth = depth;
@@ -194,7 +202,7 @@ function castMesh(
       bestNormal.x = hit.normal.x; bestNormal.y = hit.normal.y; bestNormal.z = hit.normal.z;
     }
   }
-  list.length = 0;
+  while (list.length > 0) list.pop();
   if (bestTriangle < 0) return false;
   out.fraction = bestFraction;
   out.triangle = bestTriangle;
@@ -208,7 +216,7 @@ function castMesh(
 
 /**
  * Conservative advancement of convex A along T against convex B, for
- * fractions up to maxFraction. See the header for the derivation.
+ * fractions up to CAST_IO[0]. See the header for the derivation.
  */
 function castConvex(
   a: ConvexShape,
@@ -218,10 +226,10 @@ function castConvex(
   b: ConvexShape,
   posB: Readonly<Vec3>,
   rotB: Readonly<Quat>,
-  maxFraction: number,
   out: ShapeCastPairHit,
 ): boolean {
-  castStartDepth = 0;
+  const maxFraction = CAST_IO[0]!;
+  CAST_IO[1] = 0;
   const pair = castPair;
   const simplex = castSimplex;
   const res = castResult;
@@ -233,24 +241,26 @@ function castConvex(
     p.y = posA.y + T.y * t;
     p.z = posA.z + T.z * t;
     pair.set(a, p, rotA, b, posB, rotB);
-    const core = gjkCore(pair, simplex);
+    gjkCore(pair, simplex);
+    const core = simplex.distance;
     const d = core - radii;
     if (core === 0 || d <= 0) {
       if (iteration > 0) {
         // Round-off only (each step stops CAST_TARGET short of contact):
         // report the contact here with the previous step's point and normal.
         out.point.x = res.pointB.x; out.point.y = res.pointB.y; out.point.z = res.pointB.z;
-        return writeHit(t, out, castNormal);
+        out.fraction = t;
+        return writeHitNormal(out, castNormal);
       }
       // Starting overlapped: the penetration normal and depth.
       epaPenetration(a, p, rotA, b, posB, rotB, res);
-      castStartDepth = -res.distance;
+      CAST_IO[1] = -res.distance;
       out.fraction = 0;
       out.point.x = res.pointB.x; out.point.y = res.pointB.y; out.point.z = res.pointB.z;
       out.normal.x = -res.normal.x; out.normal.y = -res.normal.y; out.normal.z = -res.normal.z;
       return true;
     }
-    fillSeparatedResult(pair, simplex, core, res);
+    fillSeparatedResult(pair, simplex, res);
     const n = res.normal;
     castNormal.x = n.x; castNormal.y = n.y; castNormal.z = n.z;
     // Closing speed along the normal, metres per unit fraction.
@@ -258,7 +268,8 @@ function castConvex(
     if (d <= CAST_TARGET + CAST_TOLERANCE) {
       if (iteration === 0 && closing <= 0) return false;
       out.point.x = res.pointB.x; out.point.y = res.pointB.y; out.point.z = res.pointB.z;
-      return writeHit(t, out, n);
+      out.fraction = t;
+      return writeHitNormal(out, n);
     }
     if (closing <= 0) return false;
     t += (d - CAST_TARGET) / closing;
@@ -267,11 +278,11 @@ function castConvex(
   // Out of iterations (a long tangential approach): t is still before the
   // impact, so reporting it keeps the guarantee of never being late.
   out.point.x = res.pointB.x; out.point.y = res.pointB.y; out.point.z = res.pointB.z;
-  return writeHit(t, out, castNormal);
+  out.fraction = t;
+  return writeHitNormal(out, castNormal);
 }
 
-function writeHit(t: number, out: ShapeCastPairHit, n: Readonly<Vec3>): boolean {
-  out.fraction = t;
+function writeHitNormal(out: ShapeCastPairHit, n: Readonly<Vec3>): boolean {
   out.normal.x = -n.x;
   out.normal.y = -n.y;
   out.normal.z = -n.z;
