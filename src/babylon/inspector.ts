@@ -18,7 +18,7 @@ export interface CharacterInspectorTargets {
 }
 
 type NumericCharacterKey = Exclude<keyof CharacterSettings, 'collisionMask'>;
-type NumericSolverKey = 'velocityIterations' | 'positionIterations' | 'subSteps' | 'contactHertz' | 'contactDampingRatio' | 'relaxation' | 'baumgarte';
+type NumericSolverKey = 'velocityIterations' | 'positionIterations' | 'subSteps' | 'subStepIterations' | 'relaxIterations' | 'contactHertz' | 'contactDampingRatio' | 'relaxation' | 'baumgarte';
 type NumericWalkerKey = Exclude<keyof WalkerSettings, 'gravity'>;
 
 interface Slider<K extends string> { key: K; label: string; min: number; max: number; step: number; integer?: boolean }
@@ -47,9 +47,11 @@ const WALKER_SLIDERS: readonly Slider<NumericWalkerKey>[] = [
 ];
 
 const SOLVER_SLIDERS: readonly Slider<NumericSolverKey>[] = [
-  { key: 'velocityIterations', label: 'Velocity iterations', min: 1, max: 100, step: 1, integer: true },
+  { key: 'velocityIterations', label: 'Velocity iterations (ngs, baumgarte)', min: 1, max: 100, step: 1, integer: true },
   { key: 'positionIterations', label: 'Position iterations (ngs)', min: 0, max: 50, step: 1, integer: true },
   { key: 'subSteps', label: 'Sub-steps (soft)', min: 1, max: 32, step: 1, integer: true },
+  { key: 'subStepIterations', label: 'Iterations per sub-step (soft)', min: 1, max: 16, step: 1, integer: true },
+  { key: 'relaxIterations', label: 'Relax iterations (soft)', min: 0, max: 16, step: 1, integer: true },
   { key: 'contactHertz', label: 'Contact hertz (soft)', min: 5, max: 240, step: 1 },
   { key: 'contactDampingRatio', label: 'Contact damping ratio', min: 0, max: 20, step: 0.1 },
   { key: 'relaxation', label: 'Relaxation ω', min: 0.1, max: 1.9, step: 0.05 },

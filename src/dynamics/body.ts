@@ -133,6 +133,7 @@ export class RigidBody {
   readonly force: Vec3 = { x: 0, y: 0, z: 0 };
   /** @internal */ readonly torque: Vec3 = { x: 0, y: 0, z: 0 };
   /** @internal kinematic target pose for the next step */ hasKinematicTarget = false;
+  /** @internal the step in progress ends exactly on the kinematic target (sub-step rotation integration only approximates it) */ endsOnKinematicTarget = false;
   /** @internal */ readonly kinematicTargetPosition: Vec3 = { x: 0, y: 0, z: 0 };
   /** @internal */ readonly kinematicTargetRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal radius of a sphere around the origin holding the shape (speculative margins) */ readonly boundingRadius: number;

@@ -11,9 +11,11 @@
  *   face normals are the 3 box axes and the 3 products u × e_i, so SAT over these
  *   6 axes gives the exact PD; the witness is the segment's support point on
  *   the box face (face axis) or the closest points of segment and box edge.
- * - segment (nearly) parallel to a box face it touches: two points, the ends of
- *   the segment clipped to the face rectangle, each found by casting a line
- *   along the face normal through box and capsule (exact on both surfaces).
+ * - closest feature a box face: up to two points, the ends of the segment
+ *   clipped to the face rectangle, each found by casting a line along the face
+ *   normal through box and capsule (exact on both surfaces) and kept when
+ *   within the speculative margin — so a tilted capsule swinging down onto
+ *   the face during the step has a point at its far end too.
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
@@ -150,12 +152,17 @@ export function boxCapsuleContacts(
     depth = local[6]!;
   }
 
-  // --- flat on a face: two points.
+  // --- against a face: a point at each end of the segment clipped to it.
   const ax = Math.abs(nx), ay = Math.abs(ny), az = Math.abs(nz);
   const face = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
   const nFace = face === 0 ? nx : face === 1 ? ny : nz;
-  const uFace = segU[face]!;
-  if (Math.abs(nFace) > 1 - 0.5 * CAPSULE_FLAT_SIN * CAPSULE_FLAT_SIN && Math.abs(uFace) < CAPSULE_FLAT_SIN) {
+  // Both ends whenever the closest feature is a face, not only when the
+  // segment lies flat: an end that is still above the face but within the
+  // speculative margin gets its own point, so a tilted limb swinging down
+  // onto the floor during the step is stopped at that end too.
+  // (Not for a segment within ~25° of the face normal: its ends project onto
+  // nearly the same face point, and the upper one adds nothing.)
+  if (Math.abs(nFace) > 1 - 0.5 * CAPSULE_FLAT_SIN * CAPSULE_FLAT_SIN && Math.abs(segU[face]!) < 0.9) {
     const sgn = nFace > 0 ? 1 : -1;
     // Clip t to the face rectangle in the two other axes.
     let lo = -h, hi = h;
