@@ -28,6 +28,14 @@ import type { Contact } from './contact';
 import type { SolverSettings } from '../world/settings';
 import type { Vec3 } from '../math/vec3';
 
+/**
+ * Shock propagation applies to a contact whose upper body, with everything
+ * resting on it, outweighs the lower body this many times (or, on an
+ * immovable body, carries this many times its own mass): ordinary stacks and
+ * pyramids stay below it and are left to the iterations.
+ */
+const SHOCK_LOAD_RATIO = 50;
+
 /** Tangential speed (m/s) above which t1 follows the sliding direction. */
 const ALIGN_SPEED = 1e-3;
 const FRICTION_CONSTANT = 0;
@@ -163,6 +171,19 @@ export class ContactSolver {
   restitution = new Float64Array(0) as F64;
   /** The constant friction bound for the step ('constant' and 'catto2005'). */
   frictionBound = new Float64Array(0) as F64;
+
+  // ---- shock propagation (see buildShockOrder / solveShock)
+  /** Contact-graph level of each solver slot this step: 0 immovable, n = n touching contacts away from one, −1 unreached. */
+  private level = new Int32Array(0) as I32;
+  /** First row of each manifold block whose two bodies are on different levels, lower upper level first. */
+  private shockBlocks = new Int32Array(0) as I32;
+  private shockBlockCount = 0;
+  private shockBucket = new Int32Array(0) as I32;
+  private shockImpulse = new Float64Array(0) as F64;
+  private shockDt = 0;
+  private shockAbove = new Float64Array(0) as F64;
+  private shockSupports = new Int32Array(0) as I32;
+  private shockTarget = new Float64Array(0) as F64;
 
   private reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -407,7 +428,7 @@ export class ContactSolver {
         const ta = B.thx[ia]! * B.thx[ia]! + B.thy[ia]! * B.thy[ia]! + B.thz[ia]! * B.thz[ia]!;
         const tb = B.thx[ib]! * B.thx[ib]! + B.thy[ib]! * B.thy[ib]! + B.thz[ib]! * B.thz[ib]!;
         if (ta > LINEARISE_ANGLE_SQ || tb > LINEARISE_ANGLE_SQ) {
-          currentSeparation(this, B, i, s);
+          currentSeparation(this, B, i);
           s = RESULT[0]!;
         } else s += nx * (B.px[ib]! - B.px0[ib]! - B.px[ia]! + B.px0[ia]!) +
           ny * (B.py[ib]! - B.py0[ib]! - B.py[ia]! + B.py0[ia]!) +
@@ -523,6 +544,171 @@ export class ContactSolver {
     return worst;
   }
 
+  /**
+   * Shock propagation (Guendelman et al. 2003, "Nonconvex rigid bodies with
+   * stacking"), set-up once per step: levels by breadth over touching
+   * contacts from the immovable slots (static, kinematic, fixed), and the
+   * manifolds joining two levels sorted bottom-up. Returns the block count.
+   */
+  buildShockOrder(B: SolverBodies, touchDistance: number, dt: number): number {
+    this.shockDt = dt;
+    const n = B.count;
+    if (this.level.length < n) this.level = new Int32Array(Math.max(n, 2 * this.level.length)) as I32;
+    const L = this.level;
+    for (let i = 0; i < n; i++) L[i] = B.invMass[i] === 0 ? 0 : -1;
+    // Bellman-Ford style relaxation over the manifold blocks: each pass
+    // settles at least one more level; a stack is rarely more than a few
+    // dozen levels deep, and deeper bodies stay unreached (no shock pass).
+    let maxLevel = 0;
+    for (let pass = 0; pass < 64; pass++) {
+      let changed = false;
+      for (let i = 0; i < this.count; i += this.blockSize[i]!) {
+        if (!this.blockTouches(i, touchDistance)) continue;
+        const a = this.a[i]!, b = this.b[i]!;
+        const la = L[a]!, lb = L[b]!;
+        if (la >= 0 && (lb < 0 || lb > la + 1) && B.invMass[b]! > 0) { L[b] = la + 1; changed = true; if (la + 1 > maxLevel) maxLevel = la + 1; }
+        else if (lb >= 0 && (la < 0 || la > lb + 1) && B.invMass[a]! > 0) { L[a] = lb + 1; changed = true; if (lb + 1 > maxLevel) maxLevel = lb + 1; }
+      }
+      if (!changed) break;
+    }
+    // Counting sort of the blocks that join two reached levels, by the upper one.
+    if (this.shockBucket.length < maxLevel + 2) this.shockBucket = new Int32Array(2 * (maxLevel + 2)) as I32;
+    const bucket = this.shockBucket;
+    for (let k = 0; k <= maxLevel + 1; k++) bucket[k] = 0;
+    let blocks = 0;
+    for (let i = 0; i < this.count; i += this.blockSize[i]!) {
+      const la = L[this.a[i]!]!, lb = L[this.b[i]!]!;
+      if (la < 0 || lb < 0 || la === lb || !this.blockTouches(i, touchDistance)) continue;
+      bucket[(la > lb ? la : lb) + 1]!++;
+      blocks++;
+    }
+    for (let k = 1; k <= maxLevel + 1; k++) bucket[k] = bucket[k]! + bucket[k - 1]!;
+    if (this.shockBlocks.length < blocks) this.shockBlocks = new Int32Array(Math.max(blocks, 2 * this.shockBlocks.length)) as I32;
+    for (let i = 0; i < this.count; i += this.blockSize[i]!) {
+      const la = L[this.a[i]!]!, lb = L[this.b[i]!]!;
+      if (la < 0 || lb < 0 || la === lb || !this.blockTouches(i, touchDistance)) continue;
+      const k = la > lb ? la : lb;
+      this.shockBlocks[bucket[k]!] = i;
+      bucket[k] = bucket[k]! + 1;
+    }
+    // Weight resting on each body: its supporters share each body's own mass
+    // plus what rests on it, top level first.
+    if (this.shockAbove.length < n) {
+      this.shockAbove = new Float64Array(Math.max(n, 2 * this.shockAbove.length)) as F64;
+      this.shockSupports = new Int32Array(Math.max(n, 2 * this.shockSupports.length)) as I32;
+    }
+    const above = this.shockAbove, supports = this.shockSupports;
+    for (let i = 0; i < n; i++) { above[i] = 0; supports[i] = 0; }
+    const list = this.shockBlocks;
+    for (let k = 0; k < blocks; k++) {
+      const i = list[k]!;
+      const up = L[this.a[i]!]! > L[this.b[i]!]! ? this.a[i]! : this.b[i]!;
+      supports[up]!++;
+    }
+    for (let k = blocks - 1; k >= 0; k--) {
+      const i = list[k]!;
+      const aUp = L[this.a[i]!]! > L[this.b[i]!]!;
+      const up = aUp ? this.a[i]! : this.b[i]!, lo = aUp ? this.b[i]! : this.a[i]!;
+      above[lo] = above[lo]! + (1 / B.invMass[up]! + above[up]!) / supports[up]!;
+    }
+    // Keep (in order) only the blocks under a load the iterations cannot
+    // carry: more than SHOCK_LOAD_RATIO times the lighter side's own mass.
+    let kept = 0;
+    for (let k = 0; k < blocks; k++) {
+      const i = list[k]!;
+      const aUp = L[this.a[i]!]! > L[this.b[i]!]!;
+      const up = aUp ? this.a[i]! : this.b[i]!, lo = aUp ? this.b[i]! : this.a[i]!;
+      const load = 1 / B.invMass[up]! + above[up]!;
+      const imLo = B.invMass[lo]!;
+      const heavy = imLo === 0 ? above[up]! * B.invMass[up]! > SHOCK_LOAD_RATIO : load * imLo > SHOCK_LOAD_RATIO;
+      if (heavy) list[kept++] = i;
+    }
+    this.shockBlockCount = kept;
+    return kept;
+  }
+
+  /** Touching now, or closing the gap within this step at the approach speed it started with. */
+  private blockTouches(first: number, touchDistance: number): boolean {
+    const end = first + this.blockSize[first]!;
+    const dt = this.shockDt;
+    for (let i = first; i < end; i++) {
+      const v = this.approachSpeed[i]!;
+      if (this.separation[i]! + (v < 0 ? v * dt : 0) <= touchDistance) return true;
+    }
+    return false;
+  }
+
+  /**
+   * One bottom-up sweep over the blocks of buildShockOrder: the body on the
+   * lower level is treated as immovable, and the upper body alone gets the
+   * impulse that stops it approaching (no bias, nothing accumulated). Run
+   * before the positions move, so a heavy body cannot crush a light one under
+   * it however far the iterations are from convergence: the light body has
+   * just been stopped by its own support. Momentum is not conserved by this
+   * sweep (the lower body feels no reaction); the sweeps before it carry the
+   * load.
+   */
+  solveShock(B: SolverBodies, h: number, iterations: number): void {
+    const L = this.level;
+    const inv = 1 / h;
+    if (this.shockImpulse.length < this.count) {
+      this.shockImpulse = new Float64Array(this.capacity) as F64;
+      this.shockTarget = new Float64Array(this.capacity) as F64;
+    }
+    const acc = this.shockImpulse;
+    for (let k = 0; k < this.shockBlockCount; k++) {
+      const first = this.shockBlocks[k]!;
+      const end = first + this.blockSize[first]!;
+      const ia = this.a[first]!, ib = this.b[first]!;
+      const upperIsB = L[ib]! > L[ia]!;
+      const u = upperIsB ? ib : ia;
+      const im = B.invMass[u]!;
+      // Targets of this pass: no approach (or close a speculative gap).
+      for (let i = first; i < end; i++) {
+        acc[i] = 0;
+        currentSeparation(this, B, i);
+        const sep = RESULT[0]!;
+        this.shockTarget[i] = sep > 0 ? -sep * inv : 0;
+      }
+      // A small projected Gauss-Seidel of the upper body alone against the
+      // immovable lower one, with accumulated impulses clamped ≥ 0, so points
+      // can give back what an earlier point over-pushed (a single push per
+      // point would spin the body, and stacks would topple).
+      for (let it = 0; it < iterations; it++) {
+        for (let i = first; i < end; i++) {
+          const rx = upperIsB ? this.rbx[i]! : this.rax[i]!, ry = upperIsB ? this.rby[i]! : this.ray[i]!, rz = upperIsB ? this.rbz[i]! : this.raz[i]!;
+          const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
+          const rax = this.rax[i]!, ray = this.ray[i]!, raz = this.raz[i]!;
+          const rbx = this.rbx[i]!, rby = this.rby[i]!, rbz = this.rbz[i]!;
+          const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
+          const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
+          const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
+          const vn = dvx * nx + dvy * ny + dvz * nz;
+          // One-sided effective mass 1 / (m⁻¹ + (r × n)ᵀ I⁻¹ (r × n)).
+          const cx = ry * nz - rz * ny, cy = rz * nx - rx * nz, cz = rx * ny - ry * nx;
+          const kk = im + cx * (B.ixx[u]! * cx + B.ixy[u]! * cy + B.ixz[u]! * cz) +
+            cy * (B.ixy[u]! * cx + B.iyy[u]! * cy + B.iyz[u]! * cz) +
+            cz * (B.ixz[u]! * cx + B.iyz[u]! * cy + B.izz[u]! * cz);
+          if (!(kk > 0)) continue;
+          const old = acc[i]!;
+          let l = old + (this.shockTarget[i]! - vn) / kk;
+          if (l < 0) l = 0;
+          const dl = l - old;
+          if (dl === 0) continue;
+          acc[i] = l;
+          // +dl n on B raises vn; on A the same rise needs −dl n.
+          const sg = upperIsB ? dl : -dl;
+          const px = sg * nx, py = sg * ny, pz = sg * nz;
+          B.vx[u] = B.vx[u]! + px * im; B.vy[u] = B.vy[u]! + py * im; B.vz[u] = B.vz[u]! + pz * im;
+          const tx = ry * pz - rz * py, ty = rz * px - rx * pz, tz = rx * py - ry * px;
+          B.wx[u] = B.wx[u]! + (B.ixx[u]! * tx + B.ixy[u]! * ty + B.ixz[u]! * tz);
+          B.wy[u] = B.wy[u]! + (B.ixy[u]! * tx + B.iyy[u]! * ty + B.iyz[u]! * tz);
+          B.wz[u] = B.wz[u]! + (B.ixz[u]! * tx + B.iyz[u]! * ty + B.izz[u]! * tz);
+        }
+      }
+    }
+  }
+
   /** Copies the accumulated impulses back to the persistent contacts. */
   storeImpulses(): void {
     for (let i = 0; i < this.count; i++) {
@@ -619,10 +805,11 @@ function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: numb
   RESULT[0] = S.separation[i]! + dx * S.nx[i]! + dy * S.ny[i]! + dz * S.nz[i]!;
 }
 
-function currentSeparation(S: ContactSolver, B: SolverBodies, i: number, s0: number): void {
+/** Separation of row i now, from its anchors moved with the bodies, into RESULT[0]. */
+function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
   const ia = S.a[i]!, ib = S.b[i]!;
   if (B.moves[ia] === 0 && B.moves[ib] === 0) {
-    RESULT[0] = s0;
+    RESULT[0] = S.separation[i]!;
     return;
   }
   anchorWorld(0, S, B, i, ia, true);

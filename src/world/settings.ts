@@ -43,6 +43,15 @@ export interface SolverSettings {
   /** Relax sweeps (no bias: removes the push-out velocity) per sub-step, for 'soft'. Default 1, range 0–100. */
   relaxIterations: number;
   /**
+   * Shock propagation ('soft'): before the positions move in each sub-step,
+   * one bottom-up sweep over touching contacts treats the body nearer the
+   * ground (in contact steps) as immovable and stops the one above it from
+   * approaching. Keeps a heavy body from crushing light ones under it (a
+   * 20 m cube on two 1 m cubes) where the iterations alone are far from
+   * converged. Default true.
+   */
+  shockPropagation: boolean;
+  /**
    * Contact stiffness (Hz) for 'soft', capped at a quarter of the sub-step
    * rate. Default 60 (the cap at 4 sub-steps of a 60 Hz step), chosen by the
    * scenarios (test/scenarios/stacking): softer columns buckle — at 30 Hz a
@@ -82,6 +91,7 @@ export function defaultSolverSettings(): SolverSettings {
     subSteps: 4,
     subStepIterations: 2,
     relaxIterations: 1,
+    shockPropagation: true,
     contactHertz: 60,
     contactDampingRatio: 10,
     restitutionThreshold: 1,

@@ -83,6 +83,34 @@ describe('pyramids (sleep off, 1000 steps)', () => {
 });
 
 describe('mass ratios', () => {
+  it('a 20 m cube (8000 kg) on two 1 m cubes (1 kg): penetration < 5 cm for 10 s, nothing moves; crushed without shock propagation', () => {
+    const run = (shock: boolean): { pen: number; bigY: number; smallY: number } => {
+      const { world } = worldWithGround({ sleeping: { enabled: false } });
+      world.solver.shockPropagation = shock;
+      const small = [-6, 6].map((x) => world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x, y: 0.5, z: 0 }, density: 1 }));
+      const big = world.createBody({ type: 'dynamic', shape: new Box({ x: 10, y: 10, z: 10 }), position: { x: 0, y: 11, z: 0 }, density: 1 });
+      expect(big.mass / small[0]!.mass).toBeCloseTo(8000, 6);
+      let pen = 0;
+      for (let i = 0; i < 600; i++) {
+        world.step(DT);
+        for (const s of small) {
+          // into the ground, and the big cube into the small one
+          pen = Math.max(pen, 0.5 - s.position.y, s.position.y + 0.5 - (big.position.y - 10));
+        }
+        expect(Number.isFinite(big.position.y)).toBe(true);
+      }
+      return { pen, bigY: big.position.y, smallY: Math.min(small[0]!.position.y, small[1]!.position.y) };
+    };
+    const on = run(true);
+    const off = run(false);
+    console.log(`20 m cube on 1 m cubes: shock propagation on: max penetration ${(on.pen * 100).toFixed(3)} cm, big cube at y = ${on.bigY.toFixed(4)}; off: ${(off.pen * 100).toFixed(1)} cm (crushed), big cube at y = ${off.bigY.toFixed(3)}`);
+    expect(on.pen).toBeLessThan(0.05);
+    expect(Math.abs(on.bigY - 11)).toBeLessThan(0.05);
+    expect(on.smallY).toBeGreaterThan(0.45);
+    // Without it the iterations cannot carry an 8000:1 load: the point of the setting.
+    expect(off.pen).toBeGreaterThan(0.2);
+  });
+
   it('10:1 heavy-on-light pair: stable 10 s, penetration < 1 cm', () => {
     const { world } = worldWithGround({ sleeping: { enabled: false } });
     const light = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 0.5, z: 0 }, mass: 1 });
