@@ -110,6 +110,9 @@ export function exposeInspectorProperties(node: Node, targets: CharacterInspecto
     const warm = inspectorPropertyName('solver', 'warmStarting');
     define(node, warm, () => world.solver.warmStarting, (v) => { world.solver.warmStarting = Boolean(v); });
     added.push({ label: 'Warm starting', propertyName: warm, type: InspectableType.Checkbox });
+    const shock = inspectorPropertyName('solver', 'shockPropagation');
+    define(node, shock, () => world.solver.shockPropagation, (v) => { world.solver.shockPropagation = Boolean(v); });
+    added.push({ label: 'Shock propagation (soft)', propertyName: shock, type: InspectableType.Checkbox });
     const corr = inspectorPropertyName('solver', 'positionCorrection');
     const corrections: PositionCorrection[] = ['soft', 'ngs', 'baumgarte'];
     define(node, corr, () => world.solver.positionCorrection, (v) => {
