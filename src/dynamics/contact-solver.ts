@@ -34,7 +34,7 @@ import type { Vec3 } from '../math/vec3';
  * immovable body, carries this many times its own mass): ordinary stacks and
  * pyramids stay below it and are left to the iterations.
  */
-const SHOCK_LOAD_RATIO = 50;
+const SHOCK_LOAD_RATIO = 500;
 
 /** Tangential speed (m/s) above which t1 follows the sliding direction. */
 const ALIGN_SPEED = 1e-3;

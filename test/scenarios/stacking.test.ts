@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { Box, quat, Sphere, World } from '../../src/index';
 import { DT, stepSeconds, tiltAngle, worldWithGround } from '../helpers/world';
+import { buildFootingWorld } from '../scenes/build-footing';
+import { massRatioTowerScene } from '../scenes/mass-ratio-tower';
 
 function stack(n: number, sleep: boolean): { world: World; boxes: ReturnType<World['createBody']>[] } {
   const { world } = worldWithGround({ sleeping: { enabled: sleep } }, 0.6);
@@ -83,6 +85,20 @@ describe('pyramids (sleep off, 1000 steps)', () => {
 });
 
 describe('mass ratios', () => {
+  it('a 10-cube tower alternating 1 kg and 10 kg (light at the bottom) stands: drift < 2 cm from step 120 to 360', () => {
+    const { world, bodies } = buildFootingWorld(massRatioTowerScene(), { sleeping: false });
+    const dyn = bodies.filter((b) => b.isDynamic);
+    let settled: { x: number; y: number; z: number }[] = [];
+    let drift = 0;
+    for (let i = 1; i <= 360; i++) {
+      world.step(DT);
+      if (i === 120) settled = dyn.map((b) => ({ ...b.position }));
+      if (i > 120) dyn.forEach((b, k) => { drift = Math.max(drift, Math.hypot(b.position.x - settled[k]!.x, b.position.y - settled[k]!.y, b.position.z - settled[k]!.z)); });
+    }
+    console.log(`10:1 tower: drift ${(drift * 100).toFixed(3)} cm`);
+    expect(drift).toBeLessThan(0.02);
+  });
+
   it('a 20 m cube (8000 kg) on two 1 m cubes (1 kg): penetration < 5 cm for 10 s, nothing moves; crushed without shock propagation', () => {
     const run = (shock: boolean): { pen: number; bigY: number; smallY: number } => {
       const { world } = worldWithGround({ sleeping: { enabled: false } });
