@@ -36,7 +36,7 @@
  * controllers see it in their queries and treat it as a soft plane (finite
  * push limit), like dynamic bodies. Rigid bodies collide with it too.
  */
-import { Capsule, OverlapCollector, quat, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
+import { Capsule, OverlapCollector, QueryRegion, quat, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
 import { CharacterPlane, clipVector, solvePlanesWith } from './plane-solver';
 
 /** Live-tunable settings (read at the start of every move). Units: metres, kilograms, seconds, newtons. */
@@ -175,6 +175,8 @@ export class CharacterController {
   // Doubles handed to helpers through fields, not arguments: a double argument
   // to a call the JIT did not inline is boxed (a heap allocation).
   private cachedSlopeDegrees = -1;
+  /** The settings as last validated (order of SETTING_FIELDS); compared each move instead of re-validating. */
+  private readonly validated = new Float64Array(13).fill(NaN);
   private softLimit = 0;
   private stepDt = 1 / 60;
   private pendingDistance = 0;
@@ -184,6 +186,9 @@ export class CharacterController {
   private setB = new PlaneSet();
   private readonly collector = new OverlapCollector();
   private readonly overlapOptions: OverlapOptions;
+  /** Candidate bodies of the move in progress (see World.fillQueryRegion). */
+  private readonly region = new QueryRegion();
+  private readonly regionBox = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
   private readonly castOptions: ShapeCastOptions;
   private readonly rayOptions: RaycastOptions;
   private readonly castHit: ShapeCastHit;
@@ -232,10 +237,10 @@ export class CharacterController {
     this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
     this.shape = new Capsule(radius, halfHeight);
     this.gatherShape = this.shape;
-    this.overlapOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, collector: this.collector };
+    this.overlapOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, collector: this.collector, region: this.region };
     this.castHit = { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body: null as unknown as RigidBody, triangle: -1 };
     this.rayHit = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1 };
-    this.castOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.castHit };
+    this.castOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.castHit, region: this.region };
     this.rayOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.rayHit };
     this.checkSettings();
     if (options.createBody ?? true) this.createOwnBody();
@@ -337,6 +342,16 @@ export class CharacterController {
     const dispLen = Math.sqrt(displacement.x * displacement.x + displacement.y * displacement.y + displacement.z * displacement.z);
     this.softLimit = dispLen + this.radiusValue * 0.25;
     this.stepDt = dt;
+    // One broadphase walk for the whole move: every overlap and cast below
+    // stays within this box (queries reaching outside it, or made after
+    // something moved, go to the broadphase themselves).
+    {
+      const reach = this.radiusValue + this.halfHeightValue + this.gatherInflation + dispLen + s.stepHeight + s.snapDistance + 0.1;
+      const b = this.regionBox;
+      b.min.x = start.x - reach; b.min.y = start.y - reach; b.min.z = start.z - reach;
+      b.max.x = start.x + reach; b.max.y = start.y + reach; b.max.z = start.z + reach;
+      this.world.fillQueryRegion(b, this.region);
+    }
 
     // 1–2. gather and recover
     const main = this.setA;
@@ -381,17 +396,14 @@ export class CharacterController {
 
   private checkSettings(): void {
     const s = this.settings;
-    // Fast path (every move): x ≥ 0 and x − x === 0 (false for NaN and ±∞).
+    // Fast path (every move): every setting equals the value last validated
+    // (a NaN never equals anything, so it is always validated and rejected).
+    const v = this.validated;
     if (
-      s.maxSlopeDegrees >= 0 && s.maxSlopeDegrees <= 90 && s.stepHeight >= 0 && s.stepHeight - s.stepHeight === 0 &&
-      s.minStepForward >= 0 && s.minStepForward - s.minStepForward === 0 && s.snapDistance >= 0 && s.snapDistance - s.snapDistance === 0 &&
-      s.skinWidth >= 0 && s.skinWidth - s.skinWidth === 0 && s.maxIterations >= 1 && s.maxIterations === Math.floor(s.maxIterations) &&
-      s.maxIterations - s.maxIterations === 0 && s.maxSweeps >= 1 && s.maxSweeps === Math.floor(s.maxSweeps) && s.maxSweeps - s.maxSweeps === 0 &&
-      s.tolerance > 0 && s.tolerance - s.tolerance === 0 && s.slop >= 0 && s.slop - s.slop === 0 &&
-      s.gatherDistance >= 0 && s.gatherDistance - s.gatherDistance === 0 && s.collisionMask >= 0 && s.collisionMask - s.collisionMask === 0 &&
-      s.pushStrength >= 0 && s.pushStrength - s.pushStrength === 0 && s.characterMass > 0 && s.characterMass - s.characterMass === 0 &&
-      s.skinWidth + s.slop + s.gatherDistance === this.gatherInflation && s.maxSlopeDegrees === this.cachedSlopeDegrees &&
-      this.result.solvePoints.length >= 2 * s.maxSweeps + 2
+      s.maxSlopeDegrees === v[0] && s.stepHeight === v[1] && s.minStepForward === v[2] && s.snapDistance === v[3] &&
+      s.skinWidth === v[4] && s.maxIterations === v[5] && s.maxSweeps === v[6] && s.tolerance === v[7] && s.slop === v[8] &&
+      s.gatherDistance === v[9] && s.collisionMask === v[10] && s.pushStrength === v[11] && s.characterMass === v[12] &&
+      this.gatherInflation >= 0
     ) return;
     this.validateSettings();
   }
@@ -418,6 +430,10 @@ export class CharacterController {
     const needed = 2 * s.maxSweeps + 2;
     const pts = this.result.solvePoints;
     while (pts.length < needed) pts.push({ x: 0, y: 0, z: 0 });
+    const v = this.validated;
+    v[0] = s.maxSlopeDegrees; v[1] = s.stepHeight; v[2] = s.minStepForward; v[3] = s.snapDistance;
+    v[4] = s.skinWidth; v[5] = s.maxIterations; v[6] = s.maxSweeps; v[7] = s.tolerance; v[8] = s.slop;
+    v[9] = s.gatherDistance; v[10] = s.collisionMask; v[11] = s.pushStrength; v[12] = s.characterMass;
   }
 
   private syncQueryOptions(): void {

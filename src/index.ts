@@ -12,7 +12,7 @@ export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrow
 export { TriangleMesh, MeshRayHit } from './shapes/triangle-mesh';
 export { RigidBody, type BodyDesc, type BodyType } from './dynamics/body';
 export {
-  World, OverlapCollector, type WorldStepper,
+  World, OverlapCollector, QueryRegion, type WorldStepper,
   type WorldOptions, type QueryOptions, type RaycastHit, type RaycastOptions, type ShapeCastHit, type ShapeCastOptions,
   type OverlapContact, type OverlapOptions, type WorldSnapshot,
 } from './world/world';

@@ -83,6 +83,24 @@ export interface RaycastHit {
   triangle: number;
 }
 
+/**
+ * The bodies near a region of space, gathered once by `world.fillQueryRegion`
+ * and handed to several overlap and shape-cast queries through their
+ * `region` option, so a controller that queries the same neighbourhood many
+ * times per frame walks the broadphase once. A query uses the region only if
+ * its own reach lies inside `box` and nothing was created, removed, moved by
+ * a pose change or stepped since the region was filled; otherwise it asks the
+ * broadphase as usual, so a stale region is never wrong, only slower.
+ */
+export class QueryRegion {
+  readonly box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
+  /** The first `count` entries are the bodies whose fat boxes overlap `box`. */
+  readonly bodies: RigidBody[] = [];
+  count = 0;
+  /** @internal world state the region was filled in */ version = -1;
+  /** @internal */ world: World | null = null;
+}
+
 export interface RaycastOptions extends QueryOptions {
   /** Fill this object instead of allocating a new one (hot paths). */
   out?: RaycastHit;
@@ -101,6 +119,8 @@ export interface ShapeCastHit {
 
 export interface ShapeCastOptions extends QueryOptions {
   out?: ShapeCastHit;
+  /** Candidate bodies gathered by `fillQueryRegion` (see QueryRegion). */
+  region?: QueryRegion;
 }
 
 export interface OverlapContact {
@@ -119,6 +139,8 @@ export interface OverlapOptions extends QueryOptions {
    * returned. Without it a new array is returned.
    */
   collector?: OverlapCollector;
+  /** Candidate bodies gathered by `fillQueryRegion` (see QueryRegion). */
+  region?: QueryRegion;
 }
 
 /** Reusable storage for `world.overlap` results. */
@@ -315,6 +337,11 @@ export class World implements BodyOwner {
   private readonly rayQuery = new RayQuery();
   private readonly castHit = new ShapeCastPairHit();
   private readonly queryIds = new IdList();
+  /** Candidates of the query in progress (candidateScratch or a QueryRegion's bodies). */
+  private candidateList: RigidBody[] = [];
+  private readonly candidateScratch: RigidBody[] = [];
+  /** Bumped whenever a QueryRegion filled before would be out of date. */
+  private queryVersion = 0;
   private readonly queryManifold = new Manifold();
 
   constructor(options: WorldOptions = {}) {
@@ -351,6 +378,7 @@ export class World implements BodyOwner {
 
   /** Creates a body; throws a TypeError/RangeError naming the bad field. */
   createBody(desc: BodyDesc): RigidBody {
+    this.queryVersion++;
     if (this.nextBodyId >= PAIR_KEY_SCALE) throw new RangeError('createBody: too many bodies created in this world');
     const body = new RigidBody(this.nextBodyId, desc);
     this.nextBodyId++;
@@ -368,6 +396,7 @@ export class World implements BodyOwner {
    * listener the removal is deferred to the end of the step.
    */
   removeBody(body: RigidBody): void {
+    this.queryVersion++;
     if (!(body instanceof RigidBody)) throw new TypeError('removeBody: body must be a RigidBody');
     if (body.owner !== this) {
       throw new Error(body.owner === null ? `removeBody: body ${body.id} was already removed` : `removeBody: body ${body.id} belongs to another world`);
@@ -478,11 +507,17 @@ export class World implements BodyOwner {
 
   /** @internal BodyOwner: the pose was set by the user. */
   bodyPoseChanged(body: RigidBody): void {
+    this.queryVersion++;
     body.shape.computeAabb(this.box, body.position, body.rotation);
+    // Predict the next move from this one (a body driven by setPosition every
+    // frame, such as a character's, tends to keep going): the fat box reaches
+    // ahead, so it is re-inserted in the tree less often. A jump of a metre
+    // or more is a teleport, not a motion.
     const d = this.displacement;
-    d.x = 0; d.y = 0; d.z = 0;
-    this.broadphase.moveProxy(body.proxy, this.box, d);
     const pp = body.previousPosition as Vec3;
+    d.x = body.position.x - pp.x; d.y = body.position.y - pp.y; d.z = body.position.z - pp.z;
+    if (d.x * d.x + d.y * d.y + d.z * d.z >= 1) { d.x = 0; d.y = 0; d.z = 0; }
+    this.broadphase.moveProxy(body.proxy, this.box, d);
     pp.x = body.position.x; pp.y = body.position.y; pp.z = body.position.z;
     quat.copy(body.previousRotation as Quat, body.rotation);
     if (body.isStatic) {
@@ -541,6 +576,7 @@ export class World implements BodyOwner {
 
   /** Advances the simulation by `dt` seconds (> 0). */
   step(dt: number): void {
+    this.queryVersion++;
     if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) {
       throw new RangeError(`dt must be a finite number > 0 (got ${String(dt)})`);
     }
@@ -1179,16 +1215,21 @@ export class World implements BodyOwner {
     if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
     if (t.y < 0) box.min.y += t.y; else box.max.y += t.y;
     if (t.z < 0) box.min.z += t.z; else box.max.z += t.z;
-    const ids = this.queryIds;
-    ids.count = 0;
-    this.broadphase.queryList(box, ids);
+    const count = this.gatherCandidates(box, options?.region);
+    const list = this.candidateList;
+    const usedRegion = list !== this.candidateScratch;
     let bestBody: RigidBody | null = null;
     let bestFraction = Infinity;
     const hit = this.castHit;
     let out: ShapeCastHit | null = null;
-    for (let i = 0; i < ids.count; i++) {
-      const body = this.bodyById.get(ids.ids[i]!);
-      if (!body || !passesFilter(body, options)) continue;
+    for (let i = 0; i < count; i++) {
+      const body = list[i]!;
+      if (!passesFilter(body, options)) continue;
+      if (usedRegion) {
+        // The broadphase would have culled bodies whose boxes miss the sweep.
+        body.shape.computeAabb(this.box2, body.position, body.rotation);
+        if (!overlapsBox(this.box2, box)) continue;
+      }
       if (!shapeCastPair(shape, position, rotation, translation, body.shape, body.position, body.rotation, hit)) continue;
       if (hit.fraction < bestFraction || (hit.fraction === bestFraction && bestBody !== null && body.id < bestBody.id)) {
         bestFraction = hit.fraction;
@@ -1201,8 +1242,64 @@ export class World implements BodyOwner {
         out.triangle = hit.triangle;
       }
     }
-    ids.count = 0;
     return out;
+  }
+
+  /**
+   * Fills `region` with the bodies whose fat boxes overlap `box`, for the
+   * `region` option of overlap and shapeCast (see QueryRegion).
+   */
+  fillQueryRegion(box: Readonly<Aabb>, region: QueryRegion): QueryRegion {
+    validate.requireFiniteVec(box.min, 'box.min');
+    validate.requireFiniteVec(box.max, 'box.max');
+    const b = region.box;
+    b.min.x = box.min.x; b.min.y = box.min.y; b.min.z = box.min.z;
+    b.max.x = box.max.x; b.max.y = box.max.y; b.max.z = box.max.z;
+    const ids = this.queryIds;
+    ids.count = 0;
+    this.broadphase.queryList(b, ids);
+    const bodies = region.bodies;
+    let n = 0;
+    for (let i = 0; i < ids.count; i++) {
+      const body = this.bodyById.get(ids.ids[i]!);
+      if (!body) continue;
+      if (n < bodies.length) bodies[n] = body; else bodies.push(body);
+      n++;
+    }
+    ids.count = 0;
+    region.count = n;
+    region.version = this.queryVersion;
+    region.world = this;
+    return region;
+  }
+
+  /**
+   * Candidates for a query whose reach is `box`: the region's bodies when it
+   * is current and covers `box`, else the broadphase's. They are left in
+   * candidateList; returns their count.
+   */
+  private gatherCandidates(box: Readonly<Aabb>, region: QueryRegion | undefined): number {
+    if (region !== undefined && region.world === this && region.version === this.queryVersion) {
+      const r = region.box;
+      if (r.min.x <= box.min.x && r.min.y <= box.min.y && r.min.z <= box.min.z && r.max.x >= box.max.x && r.max.y >= box.max.y && r.max.z >= box.max.z) {
+        this.candidateList = region.bodies;
+        return region.count;
+      }
+    }
+    const ids = this.queryIds;
+    ids.count = 0;
+    this.broadphase.queryList(box, ids);
+    const list = this.candidateScratch;
+    let n = 0;
+    for (let i = 0; i < ids.count; i++) {
+      const body = this.bodyById.get(ids.ids[i]!);
+      if (!body) continue;
+      if (n < list.length) list[n] = body; else list.push(body);
+      n++;
+    }
+    ids.count = 0;
+    this.candidateList = list;
+    return n;
   }
 
   /**
@@ -1220,13 +1317,12 @@ export class World implements BodyOwner {
     const found = collector.contacts;
     while (found.length > 0) found.pop();
     shape.computeAabb(this.box2, position, rotation);
-    const ids = this.queryIds;
-    ids.count = 0;
-    this.broadphase.queryList(this.box2, ids);
+    const count = this.gatherCandidates(this.box2, options?.region);
+    const list = this.candidateList;
     const m = this.queryManifold;
-    for (let i = 0; i < ids.count; i++) {
-      const body = this.bodyById.get(ids.ids[i]!);
-      if (!body || !passesFilter(body, options)) continue;
+    for (let i = 0; i < count; i++) {
+      const body = list[i]!;
+      if (!passesFilter(body, options)) continue;
       body.shape.computeAabb(this.box, body.position, body.rotation);
       if (!overlapsBox(this.box, this.box2)) continue;
       collide(shape, position, rotation, body.shape, body.position, body.rotation, 0, m);
@@ -1240,7 +1336,6 @@ export class World implements BodyOwner {
         c.depth = p.depth;
       }
     }
-    ids.count = 0;
     return collector.contacts;
   }
 
@@ -1286,6 +1381,7 @@ export class World implements BodyOwner {
    * one: same bodies, same ids). Throws if the body set does not match.
    */
   restore(snapshot: WorldSnapshot): void {
+    this.queryVersion++;
     if (!snapshot || snapshot.version !== 1) throw new TypeError('restore: not a footing world snapshot');
     if (this.stepping || this.dispatching) throw new Error('restore: cannot restore during a step');
     if (snapshot.bodies.length !== this.bodyList.length) {

@@ -9,7 +9,10 @@
  * Run: npx vitest run --config test/bench/vitest.character-peers.config.ts
  * Optional environment: CHAR_PEERS_FRAMES=600 (timed frames), CHAR_PEERS_OUT=path.md.
  *
- * Per engine: build, 60 warm-up frames (landing, JIT), then the timed frames,
+ * Per engine: build, 300 warm-up frames (5 s: landing, and the JavaScript
+ * engines' JIT — V8 optimises a function called once per move only after
+ * thousands of calls; a game runs for minutes, so the steady state is what
+ * counts), then the timed frames,
  * each timed alone with performance.now(). After every frame (outside the
  * timing) each capsule centre is checked against the static level with
  * footing's overlap query; a frame counts as bad when any character
@@ -30,7 +33,7 @@ import { boxRotation, characterLevel, LEVEL_GRAVITY, LEVEL_SPEED, levelHeading, 
 import { footingRunner, LEVEL_DT, PenetrationChecker, type LevelRunner } from '../character/level-runners';
 
 const FRAMES = Number(process.env.CHAR_PEERS_FRAMES ?? 600);
-const WARMUP = 60;
+const WARMUP = 300;
 const MAX_SLOPE = (45 * Math.PI) / 180;
 
 async function rapierRunner(level: CharacterLevel): Promise<LevelRunner> {

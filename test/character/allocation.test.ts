@@ -54,6 +54,7 @@ class PlaneWorld {
   body = { isStatic: true, isDynamic: false, userData: null, setPosition() {}, getPointVelocity(out) { out.x = 0; out.y = 0; out.z = 0; return out; } };
   addPlane(n, d) { const l = Math.hypot(n.x, n.y, n.z); this.normals.push({ x: n.x / l, y: n.y / l, z: n.z / l }); this.offsets.push(d); }
   createBody() { return this.body; }
+  fillQueryRegion(box, r) { return r; }
   removeBody() {}
   gap(i, s, p) { const n = this.normals[i]; const c = n.x * p.x + n.y * p.y + n.z * p.z - this.offsets[i]; return c - Math.abs(n.y) * s.halfHeight - s.radius; }
   overlap(shape, p, _r, o) {

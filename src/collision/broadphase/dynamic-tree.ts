@@ -445,21 +445,30 @@ export class DynamicTree {
     }
     const b = this.bounds;
     const l = leaf * 6;
-    const lMinX = b[l]!, lMinY = b[l + 1]!, lMinZ = b[l + 2]!;
-    const lMaxX = b[l + 3]!, lMaxY = b[l + 4]!, lMaxZ = b[l + 5]!;
 
     let index = this.root;
     while (this.child1[index] !== NULL) {
       const c1 = this.child1[index]!;
       const c2 = this.child2[index]!;
-      const area = areaOf(b, index * 6);
-      const combined = unionArea(b, index * 6, lMinX, lMinY, lMinZ, lMaxX, lMaxY, lMaxZ);
+      // Areas through AREA[0] (see there).
+      areaOf(b, index * 6);
+      const area = AREA[0]!;
+      unionArea(b, index * 6, l);
+      const combined = AREA[0]!;
       const stayCost = 2 * combined;
       const inherited = 2 * (combined - area);
-      let cost1 = unionArea(b, c1 * 6, lMinX, lMinY, lMinZ, lMaxX, lMaxY, lMaxZ) + inherited;
-      if (this.child1[c1] !== NULL) cost1 -= areaOf(b, c1 * 6);
-      let cost2 = unionArea(b, c2 * 6, lMinX, lMinY, lMinZ, lMaxX, lMaxY, lMaxZ) + inherited;
-      if (this.child1[c2] !== NULL) cost2 -= areaOf(b, c2 * 6);
+      unionArea(b, c1 * 6, l);
+      let cost1 = AREA[0]! + inherited;
+      if (this.child1[c1] !== NULL) {
+        areaOf(b, c1 * 6);
+        cost1 -= AREA[0]!;
+      }
+      unionArea(b, c2 * 6, l);
+      let cost2 = AREA[0]! + inherited;
+      if (this.child1[c2] !== NULL) {
+        areaOf(b, c2 * 6);
+        cost2 -= AREA[0]!;
+      }
       if (stayCost < cost1 && stayCost < cost2) break;
       index = cost1 <= cost2 ? c1 : c2;
     }
@@ -547,17 +556,23 @@ export class DynamicTree {
     let move = 0; // 0: none, 1: B↔F, 2: B↔G, 3: C↔D, 4: C↔E
     if (this.child1[c] !== NULL) {
       const f = this.child1[c]!, g = this.child2[c]!;
-      const areaC = areaOf(bb, c * 6);
-      const dBF = nodeUnionArea(bb, b * 6, g * 6) - areaC;
-      const dBG = nodeUnionArea(bb, b * 6, f * 6) - areaC;
+      areaOf(bb, c * 6);
+      const areaC = AREA[0]!;
+      unionArea(bb, b * 6, g * 6);
+      const dBF = AREA[0]! - areaC;
+      unionArea(bb, b * 6, f * 6);
+      const dBG = AREA[0]! - areaC;
       if (dBF < bestDelta) { bestDelta = dBF; move = 1; }
       if (dBG < bestDelta) { bestDelta = dBG; move = 2; }
     }
     if (this.child1[b] !== NULL) {
       const d = this.child1[b]!, e = this.child2[b]!;
-      const areaB = areaOf(bb, b * 6);
-      const dCD = nodeUnionArea(bb, c * 6, e * 6) - areaB;
-      const dCE = nodeUnionArea(bb, c * 6, d * 6) - areaB;
+      areaOf(bb, b * 6);
+      const areaB = AREA[0]!;
+      unionArea(bb, c * 6, e * 6);
+      const dCD = AREA[0]! - areaB;
+      unionArea(bb, c * 6, d * 6);
+      const dCE = AREA[0]! - areaB;
       if (dCD < bestDelta) { bestDelta = dCD; move = 3; }
       if (dCE < bestDelta) { bestDelta = dCE; move = 4; }
     }
@@ -658,28 +673,26 @@ function growInt32(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
   return grown;
 }
 
-/** Half the surface area of the box at `o`. */
-function areaOf(b: Float64Array, o: number): number {
+/**
+ * Results of the area helpers: a double returned from a call V8 does not
+ * inline is boxed on the heap (once per tree node visited, on every insert).
+ */
+const AREA = new Float64Array(1);
+
+/** Half the surface area of the box at `o`, into AREA[0]. */
+function areaOf(b: Float64Array, o: number): void {
   const dx = b[o + 3]! - b[o]!;
   const dy = b[o + 4]! - b[o + 1]!;
   const dz = b[o + 5]! - b[o + 2]!;
-  return dx * dy + dy * dz + dz * dx;
+  AREA[0] = dx * dy + dy * dz + dz * dx;
 }
 
-/** Half the surface area of the union of the boxes at `o` and `p`. */
-function nodeUnionArea(b: Float64Array, o: number, p: number): number {
+/** Half the surface area of the union of the boxes at `o` and `p`, into AREA[0]. */
+function unionArea(b: Float64Array, o: number, p: number): void {
   const dx = Math.max(b[o + 3]!, b[p + 3]!) - Math.min(b[o]!, b[p]!);
   const dy = Math.max(b[o + 4]!, b[p + 4]!) - Math.min(b[o + 1]!, b[p + 1]!);
   const dz = Math.max(b[o + 5]!, b[p + 5]!) - Math.min(b[o + 2]!, b[p + 2]!);
-  return dx * dy + dy * dz + dz * dx;
-}
-
-/** Half the surface area of the union of the box at `o` and the given box. */
-function unionArea(b: Float64Array, o: number, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): number {
-  const dx = Math.max(b[o + 3]!, maxX) - Math.min(b[o]!, minX);
-  const dy = Math.max(b[o + 4]!, maxY) - Math.min(b[o + 1]!, minY);
-  const dz = Math.max(b[o + 5]!, maxZ) - Math.min(b[o + 2]!, minZ);
-  return dx * dy + dy * dz + dz * dx;
+  AREA[0] = dx * dy + dy * dz + dz * dx;
 }
 
 /**
