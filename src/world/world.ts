@@ -747,7 +747,13 @@ export class World implements BodyOwner {
           Math.sqrt(wb.x * wb.x + wb.y * wb.y + wb.z * wb.z) * b.boundingRadius;
         margin = this.solver.speculativeDistance + speed * dt;
       }
-      collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
+      // Convex shapes whose bounding spheres are further apart than the
+      // margin have no point within it (about half the broadphase pairs of a
+      // pile, whose fat boxes overlap while the shapes are well apart).
+      const sx = b.position.x - a.position.x, sy = b.position.y - a.position.y, sz = b.position.z - a.position.z;
+      const reach = a.boundingRadius + b.boundingRadius + margin;
+      if (a.shape.isConvex && b.shape.isConvex && sx * sx + sy * sy + sz * sz > reach * reach) m.reset();
+      else collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
       let maxDepth = -Infinity;
       for (let k = 0; k < m.pointCount; k++) {
         const p = m.points[k]!;
