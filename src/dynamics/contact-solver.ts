@@ -24,7 +24,7 @@
  * without the bias so the push-out leaves no velocity behind.
  */
 import type { RigidBody } from './body';
-import type { Contact } from './contact';
+import { FRICTION_IMPULSE, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE, type Contact } from './contact';
 import type { SolverSettings } from '../world/settings';
 import type { Vec3 } from '../math/vec3';
 
@@ -229,8 +229,11 @@ export class ContactSolver {
     if (!Number.isFinite(mc)) mc = 0;
     const fallbackBound = contact.friction * mc * gravityLength * h;
     const B = bodies;
+    const cp = contact.data;
     for (let k = 0; k < m.pointCount; k++) {
-      const p = m.points[k]!;
+      // The contact's packed copy of the manifold point (see Contact.point).
+      const o = k * POINT_STRIDE;
+      const px0 = cp[o]!, py0 = cp[o + 1]!, pz0 = cp[o + 2]!;
       const i = this.count++;
       this.reserve(this.count);
       this.contact[i] = contact;
@@ -239,10 +242,10 @@ export class ContactSolver {
       this.blockSize[i] = m.pointCount;
       this.a[i] = ia;
       this.b[i] = ib;
-      const nx = p.normal.x, ny = p.normal.y, nz = p.normal.z;
+      const nx = cp[o + 3]!, ny = cp[o + 4]!, nz = cp[o + 5]!;
       this.nx[i] = nx; this.ny[i] = ny; this.nz[i] = nz;
-      const rax = p.position.x - B.px[ia]!, ray = p.position.y - B.py[ia]!, raz = p.position.z - B.pz[ia]!;
-      const rbx = p.position.x - B.px[ib]!, rby = p.position.y - B.py[ib]!, rbz = p.position.z - B.pz[ib]!;
+      const rax = px0 - B.px[ia]!, ray = py0 - B.py[ia]!, raz = pz0 - B.pz[ia]!;
+      const rbx = px0 - B.px[ib]!, rby = py0 - B.py[ib]!, rbz = pz0 - B.pz[ib]!;
       this.rax[i] = rax; this.ray[i] = ray; this.raz[i] = raz;
       this.rbx[i] = rbx; this.rby[i] = rby; this.rbz[i] = rbz;
       this.cax[i] = ray * nz - raz * ny; this.cay[i] = raz * nx - rax * nz; this.caz[i] = rax * ny - ray * nx;
@@ -297,11 +300,12 @@ export class ContactSolver {
       effectiveMass(B, ia, ib);
       this.tangentMass2[i] = RESULT[0]!;
 
-      const persisted = contact.persisted[k] === 1;
-      const lastNormal = persisted ? contact.normalImpulse[k]! : 0;
+      const persisted = cp[PERSISTED + k] === 1;
+      const lastNormal = persisted ? cp[NORMAL_IMPULSE + k]! : 0;
       if (settings.warmStarting && persisted) {
         this.normalImpulse[i] = lastNormal;
-        const fx = contact.frictionImpulse[k * 3]!, fy = contact.frictionImpulse[k * 3 + 1]!, fz = contact.frictionImpulse[k * 3 + 2]!;
+        const f = FRICTION_IMPULSE + 3 * k;
+        const fx = cp[f]!, fy = cp[f + 1]!, fz = cp[f + 2]!;
         this.tangentImpulse1[i] = fx * tx + fy * ty + fz * tz;
         this.tangentImpulse2[i] = fx * sx + fy * sy + fz * sz;
       } else {
@@ -310,7 +314,7 @@ export class ContactSolver {
         this.tangentImpulse2[i] = 0;
       }
       this.maxNormalImpulse[i] = 0;
-      this.separation[i] = -p.depth;
+      this.separation[i] = -cp[o + 6]!;
       this.friction[i] = contact.friction;
       this.restitution[i] = contact.restitution;
       if (model === FRICTION_CONSTANT) {

@@ -22,7 +22,7 @@ import { collide } from '../collision/narrowphase/dispatch';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
-import { Contact } from '../dynamics/contact';
+import { Contact, FRICTION_IMPULSE, NORMAL_IMPULSE, POINT_STRIDE } from '../dynamics/contact';
 import { ContactSolver, Softness, SolverBodies } from '../dynamics/contact-solver';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
 import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
@@ -724,16 +724,18 @@ export class World implements BodyOwner {
       c.restitution = Math.max(a.restitution, b.restitution);
       const m = c.manifold;
       const oldCount = m.pointCount;
+      const cp = c.data;
       for (let k = 0; k < oldCount; k++) {
-        this.oldIds[k] = m.points[k]!.id;
-        this.oldNormal[k] = c.normalImpulse[k]!;
-        this.oldFriction[k * 3] = c.frictionImpulse[k * 3]!;
-        this.oldFriction[k * 3 + 1] = c.frictionImpulse[k * 3 + 1]!;
-        this.oldFriction[k * 3 + 2] = c.frictionImpulse[k * 3 + 2]!;
-        const op = m.points[k]!.position;
-        this.oldPosition[k * 3] = op.x;
-        this.oldPosition[k * 3 + 1] = op.y;
-        this.oldPosition[k * 3 + 2] = op.z;
+        const o = k * POINT_STRIDE;
+        this.oldIds[k] = cp[o + 7]!;
+        this.oldNormal[k] = cp[NORMAL_IMPULSE + k]!;
+        const f = FRICTION_IMPULSE + 3 * k;
+        this.oldFriction[k * 3] = cp[f]!;
+        this.oldFriction[k * 3 + 1] = cp[f + 1]!;
+        this.oldFriction[k * 3 + 2] = cp[f + 2]!;
+        this.oldPosition[k * 3] = cp[o]!;
+        this.oldPosition[k * 3 + 1] = cp[o + 1]!;
+        this.oldPosition[k * 3 + 2] = cp[o + 2]!;
         this.oldUsed[k] = 0;
       }
       // Speculative margin: the base distance plus how far the pair can close
@@ -797,6 +799,7 @@ export class World implements BodyOwner {
           c.frictionImpulse[k * 3 + 2] = 0;
         }
       }
+      c.syncPoints();
       c.wasTouching = c.touching;
       // Touching: a point within the slop of contact (speculative points further out do not count).
       c.touching = m.pointCount > 0 && maxDepth > (c.isSensor ? 0 : -slop);
@@ -1449,6 +1452,7 @@ export class World implements BodyOwner {
         c.persisted[k] = row[o + 12]!;
         o += 13;
       }
+      c.syncPoints();
     }
     this.stepCount = snapshot.stepCount;
     this.accumulator = snapshot.accumulator;
