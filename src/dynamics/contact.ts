@@ -27,6 +27,8 @@ export class Contact {
   isSensor = false;
   /** The manifold of the current step. */
   readonly manifold = new Manifold();
+  /** manifold.pointCount, kept here too (syncPoints) so a contact with no points is skipped without touching its manifold. */
+  pointCount = 0;
   /** A point within the linear slop of contact this step (speculative points further out do not count); drives the events. */
   touching = false;
   wasTouching = false;
@@ -63,6 +65,7 @@ export class Contact {
     this.wasTouching = false;
     this.totalNormalImpulse = 0;
     this.data.fill(0);
+    this.pointCount = 0;
   }
 
   constructor() {
@@ -77,6 +80,7 @@ export class Contact {
   syncPoints(): void {
     const m = this.manifold;
     const d = this.data;
+    this.pointCount = m.pointCount;
     for (let k = 0; k < m.pointCount; k++) {
       const p = m.points[k]!;
       const o = k * POINT_STRIDE;

@@ -723,7 +723,7 @@ export class World implements BodyOwner {
       c.friction = Math.sqrt(a.friction * b.friction);
       c.restitution = Math.max(a.restitution, b.restitution);
       const m = c.manifold;
-      const oldCount = m.pointCount;
+      const oldCount = c.pointCount;
       const cp = c.data;
       for (let k = 0; k < oldCount; k++) {
         const o = k * POINT_STRIDE;
@@ -754,10 +754,19 @@ export class World implements BodyOwner {
       // pile, whose fat boxes overlap while the shapes are well apart).
       const sx = b.position.x - a.position.x, sy = b.position.y - a.position.y, sz = b.position.z - a.position.z;
       const reach = a.boundingRadius + b.boundingRadius + margin;
-      if (a.shape.isConvex && b.shape.isConvex && sx * sx + sy * sy + sz * sz > reach * reach) m.reset();
-      else collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
+      let count = 0;
+      if (a.shape.isConvex && b.shape.isConvex && sx * sx + sy * sy + sz * sz > reach * reach) {
+        // (An empty manifold is left untouched: most such pairs stay apart for many steps.)
+        if (oldCount !== 0) {
+          m.reset();
+          c.pointCount = 0;
+        }
+      } else {
+        collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
+        count = m.pointCount;
+      }
       let maxDepth = -Infinity;
-      for (let k = 0; k < m.pointCount; k++) {
+      for (let k = 0; k < count; k++) {
         const p = m.points[k]!;
         if (p.depth > maxDepth) maxDepth = p.depth;
         let matched = -1;
@@ -799,10 +808,10 @@ export class World implements BodyOwner {
           c.frictionImpulse[k * 3 + 2] = 0;
         }
       }
-      c.syncPoints();
+      if (count > 0 || oldCount > 0) c.syncPoints();
       c.wasTouching = c.touching;
       // Touching: a point within the slop of contact (speculative points further out do not count).
-      c.touching = m.pointCount > 0 && maxDepth > (c.isSensor ? 0 : -slop);
+      c.touching = count > 0 && maxDepth > (c.isSensor ? 0 : -slop);
       if (c.touching) {
         if (!a.awake) this.wakeBody(a);
         if (!b.awake) this.wakeBody(b);
@@ -827,13 +836,13 @@ export class World implements BodyOwner {
     // Contact point counts (catto2005 m_c share) and static slots on demand.
     for (let i = 0; i < this.contactList.length; i++) {
       const c = this.contactList[i]!;
-      if (c.isSensor || c.manifold.pointCount === 0) continue;
+      if (c.pointCount === 0 || c.isSensor) continue;
       const a = c.bodyA!, b = c.bodyB!;
       if (a.solverIndex < 0 && b.solverIndex < 0) continue;
       if (a.solverIndex < 0) this.addFixedSlot(a);
       if (b.solverIndex < 0) this.addFixedSlot(b);
-      a.contactPointCount += c.manifold.pointCount;
-      b.contactPointCount += c.manifold.pointCount;
+      a.contactPointCount += c.pointCount;
+      b.contactPointCount += c.pointCount;
     }
     const soft = S.positionCorrection === 'soft';
     const subSteps = soft ? S.subSteps : 1;
@@ -841,7 +850,7 @@ export class World implements BodyOwner {
     for (let i = 0; i < this.contactList.length; i++) {
       const c = this.contactList[i]!;
       c.totalNormalImpulse = 0;
-      if (c.isSensor || c.manifold.pointCount === 0) continue;
+      if (c.pointCount === 0 || c.isSensor) continue;
       if (c.bodyA!.solverIndex < 0 || c.bodyB!.solverIndex < 0) continue;
       C.addContact(c, B, S, h, dt, this.gravity, true);
     }
