@@ -68,6 +68,32 @@ describe('box on a 30° slope', () => {
   });
 });
 
+describe('a stack on a 20° slope', () => {
+  it('five flat boxes (2 × 0.5 × 2 m, μ = 0.6) drift < 1 mm in 10 s under constant and coulomb; catto2005 recorded', () => {
+    // tan 20° = 0.36 < 0.6: every interface can hold. The bottom box must
+    // resist the slope component of all five (1.71 m·g along the slope for
+    // five boxes of mass m); catto2005 bounds it by μ·m·g of its own weight.
+    const drifts: Record<string, number> = {};
+    for (const model of ['constant', 'coulomb', 'catto2005'] as const) {
+      const { world, rot } = slopeWorld(20, 0.6, model);
+      const boxes: RigidBody[] = [];
+      for (let k = 0; k < 5; k++) {
+        boxes.push(world.createBody({ type: 'dynamic', shape: new Box({ x: 1, y: 0.25, z: 1 }), position: onSlope(rot, 0, 0.25 + 0.5 * k), rotation: rot, friction: 0.6 }));
+      }
+      for (let i = 0; i < 60; i++) world.step(DT); // settle the initial contacts
+      const u0 = boxes.map((b) => along(rot, b));
+      for (let i = 0; i < 600; i++) world.step(DT);
+      let drift = 0;
+      boxes.forEach((b, k) => { drift = Math.max(drift, Math.abs(along(rot, b) - u0[k]!)); });
+      drifts[model] = drift;
+      console.log(`[${model}] five flat boxes on 20°, μ=0.6: largest drift over 10 s ${(drift * 1000).toFixed(3)} mm`);
+    }
+    expect(drifts.constant).toBeLessThan(0.001);
+    expect(drifts.coulomb).toBeLessThan(0.001);
+    expect(Number.isFinite(drifts.catto2005)).toBe(true);
+  });
+});
+
 describe('sliding on flat ground at 20 m/s', () => {
   it('decelerates at μg on 12 headings with heading error < 1°', () => {
     const mu = 0.5;
