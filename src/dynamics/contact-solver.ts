@@ -71,6 +71,10 @@ export class SolverBodies {
   px0 = new Float64Array(0) as F64; py0 = new Float64Array(0) as F64; pz0 = new Float64Array(0) as F64;
   /** Rotation vector accumulated since the start of the step (Σ h ω), for the linearised soft separation. */
   thx = new Float64Array(0) as F64; thy = new Float64Array(0) as F64; thz = new Float64Array(0) as F64;
+  /** Displacement since the start of the step (x − x0), kept by the position integration. */
+  dpx = new Float64Array(0) as F64; dpy = new Float64Array(0) as F64; dpz = new Float64Array(0) as F64;
+  /** 1 once the slot has turned further than the linearised soft separation allows (|θ|² > LINEARISE_ANGLE_SQ). */
+  turned = new Uint8Array(0);
   invMass = new Float64Array(0) as F64;
   /** World inverse inertia, symmetric: xx, xy, xz, yy, yz, zz. */
   ixx = new Float64Array(0) as F64; ixy = new Float64Array(0) as F64; ixz = new Float64Array(0) as F64;
@@ -87,6 +91,12 @@ export class SolverBodies {
     this.qx = grow(this.qx, c); this.qy = grow(this.qy, c); this.qz = grow(this.qz, c); this.qw = grow(this.qw, c);
     this.px0 = grow(this.px0, c); this.py0 = grow(this.py0, c); this.pz0 = grow(this.pz0, c);
     this.thx = grow(this.thx, c); this.thy = grow(this.thy, c); this.thz = grow(this.thz, c);
+    this.dpx = grow(this.dpx, c); this.dpy = grow(this.dpy, c); this.dpz = grow(this.dpz, c);
+    if (this.turned.length < c) {
+      const t = new Uint8Array(c);
+      t.set(this.turned);
+      this.turned = t;
+    }
     this.invMass = grow(this.invMass, c);
     this.ixx = grow(this.ixx, c); this.ixy = grow(this.ixy, c); this.ixz = grow(this.ixz, c);
     this.iyy = grow(this.iyy, c); this.iyz = grow(this.iyz, c); this.izz = grow(this.izz, c);
@@ -109,6 +119,8 @@ export class SolverBodies {
     this.px[i] = p.x; this.py[i] = p.y; this.pz[i] = p.z;
     this.px0[i] = p.x; this.py0[i] = p.y; this.pz0[i] = p.z;
     this.thx[i] = 0; this.thy[i] = 0; this.thz[i] = 0;
+    this.dpx[i] = 0; this.dpy[i] = 0; this.dpz[i] = 0;
+    this.turned[i] = 0;
     this.qx[i] = q.x; this.qy[i] = q.y; this.qz[i] = q.z; this.qw[i] = q.w;
     const dynamic = body.isDynamic;
     this.invMass[i] = dynamic ? body.inverseMass : 0;
@@ -429,14 +441,10 @@ export class ContactSolver {
         // (r_A × n)·θ_A — a fifth of the cost of rotating both anchors by
         // quaternions. Faster-turning bodies (a ragdoll limb hitting the
         // floor) take the exact path: the linear error grows as θ².
-        const ta = B.thx[ia]! * B.thx[ia]! + B.thy[ia]! * B.thy[ia]! + B.thz[ia]! * B.thz[ia]!;
-        const tb = B.thx[ib]! * B.thx[ib]! + B.thy[ib]! * B.thy[ib]! + B.thz[ib]! * B.thz[ib]!;
-        if (ta > LINEARISE_ANGLE_SQ || tb > LINEARISE_ANGLE_SQ) {
+        if (B.turned[ia] !== 0 || B.turned[ib] !== 0) {
           currentSeparation(this, B, i);
           s = RESULT[0]!;
-        } else s += nx * (B.px[ib]! - B.px0[ib]! - B.px[ia]! + B.px0[ia]!) +
-          ny * (B.py[ib]! - B.py0[ib]! - B.py[ia]! + B.py0[ia]!) +
-          nz * (B.pz[ib]! - B.pz0[ib]! - B.pz[ia]! + B.pz0[ia]!) +
+        } else s += nx * (B.dpx[ib]! - B.dpx[ia]!) + ny * (B.dpy[ib]! - B.dpy[ia]!) + nz * (B.dpz[ib]! - B.dpz[ia]!) +
           this.cbx[i]! * B.thx[ib]! + this.cby[i]! * B.thy[ib]! + this.cbz[i]! * B.thz[ib]! -
           this.cax[i]! * B.thx[ia]! - this.cay[i]! * B.thy[ia]! - this.caz[i]! * B.thz[ia]!;
       }
@@ -767,7 +775,7 @@ const RESULT = new Float64Array(1);
  */
 const ARGS = new Float64Array(9);
 /** Squared rotation (rad²) below which the soft separation update is linearised. */
-const LINEARISE_ANGLE_SQ = 1e-4;
+export const LINEARISE_ANGLE_SQ = 1e-4;
 const ANCHOR = new Float64Array(6);
 
 /** Local anchor q* r q of the world anchor r in ARGS[0..2]. */
@@ -860,6 +868,9 @@ function movePose(B: SolverBodies, slot: number, rx: number, ry: number, rz: num
   B.px[slot] = B.px[slot]! + px * im;
   B.py[slot] = B.py[slot]! + py * im;
   B.pz[slot] = B.pz[slot]! + pz * im;
+  B.dpx[slot] = B.px[slot]! - B.px0[slot]!;
+  B.dpy[slot] = B.py[slot]! - B.py0[slot]!;
+  B.dpz[slot] = B.pz[slot]! - B.pz0[slot]!;
   const tx = ry * pz - rz * py, ty = rz * px - rx * pz, tz = rx * py - ry * px;
   const wx = 0.5 * (B.ixx[slot]! * tx + B.ixy[slot]! * ty + B.ixz[slot]! * tz);
   const wy = 0.5 * (B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz);

@@ -218,6 +218,7 @@ function movePoseF(B: SolverBodies, s: number): void {
   if (im === 0) return;
   const px = F[4]!, py = F[5]!, pz = F[6]!, lx = F[7]!, ly = F[8]!, lz = F[9]!;
   B.px[s] = B.px[s]! + px * im; B.py[s] = B.py[s]! + py * im; B.pz[s] = B.pz[s]! + pz * im;
+  B.dpx[s] = B.px[s]! - B.px0[s]!; B.dpy[s] = B.py[s]! - B.py0[s]!; B.dpz[s] = B.pz[s]! - B.pz0[s]!;
   const wx = 0.5 * (B.ixx[s]! * lx + B.ixy[s]! * ly + B.ixz[s]! * lz);
   const wy = 0.5 * (B.ixy[s]! * lx + B.iyy[s]! * ly + B.iyz[s]! * lz);
   const wz = 0.5 * (B.ixz[s]! * lx + B.iyz[s]! * ly + B.izz[s]! * lz);
@@ -430,6 +431,7 @@ export class PointRow {
     if (err2 <= slop * slop) return;
     const f = 1 - slop / Math.sqrt(err2);
     B.px[ib] = B.px[ib]! - f * cx; B.py[ib] = B.py[ib]! - f * cy; B.pz[ib] = B.pz[ib]! - f * cz;
+    B.dpx[ib] = B.px[ib]! - B.px0[ib]!; B.dpy[ib] = B.py[ib]! - B.py0[ib]!; B.dpz[ib] = B.pz[ib]! - B.pz0[ib]!;
   }
 
   /**
