@@ -378,11 +378,15 @@ export class ContactSolver {
     // Within a manifold the starting point rotates with `rotation`, so no
     // corner is always solved first.
     const n = this.count;
+    for (let s = 1; s <= MAX_BLOCK; s++) ROTATION_MOD[s] = rotation % s;
     for (let k = 0; k < n; k++) {
       const j = reverse ? n - 1 - k : k;
       const first = this.blockFirst[j]!;
       const size = this.blockSize[j]!;
-      const i = first + ((j - first + rotation) % size);
+      // first + (j − first + rotation) mod size, without an integer division per row.
+      let r = j - first + ROTATION_MOD[size]!;
+      if (r >= size) r -= size;
+      const i = first + r;
       const ia = this.a[i]!, ib = this.b[i]!;
       const rax = this.rax[i]!, ray = this.ray[i]!, raz = this.raz[i]!;
       const rbx = this.rbx[i]!, rby = this.rby[i]!, rbz = this.rbz[i]!;
@@ -776,6 +780,10 @@ const RESULT = new Float64Array(1);
 const ARGS = new Float64Array(9);
 /** Squared rotation (rad²) below which the soft separation update is linearised. */
 export const LINEARISE_ANGLE_SQ = 1e-4;
+/** Largest manifold (points per block). */
+const MAX_BLOCK = 4;
+/** rotation mod s for s = 1..MAX_BLOCK, set per sweep. */
+const ROTATION_MOD = new Int32Array(MAX_BLOCK + 1);
 const ANCHOR = new Float64Array(6);
 
 /** Local anchor q* r q of the world anchor r in ARGS[0..2]. */
