@@ -1,5 +1,5 @@
-// Friction scenarios: 60 Hz, g = 9.81, default solver (8 iterations, 'soft'
-// position correction) unless stated. The slope is a static box rotated about
+// Friction scenarios: 60 Hz, g = 9.81, default solver ('soft': 4 sub-steps of 2 + 1
+// sweeps) unless stated. The slope is a static box rotated about
 // Z; a box on it is placed in the slope's frame.
 import { describe, expect, it } from 'vitest';
 import { Box, quat, World, type FrictionModel, type RigidBody } from '../../src/index';
