@@ -297,7 +297,7 @@ export class World implements BodyOwner {
   private readonly bodyList: RigidBody[] = [];
   private readonly bodyById = new Map<number, RigidBody>();
   private nextBodyId = 0;
-  private readonly broadphase = new BroadPhase(0.1);
+  private readonly broadphase = new BroadPhase(0.05);
   private readonly pairs = new PairMap();
   private readonly contactList: Contact[] = [];
   private readonly contactPool: Contact[] = [];
