@@ -1278,19 +1278,7 @@ export class World implements BodyOwner {
     const b = region.box;
     b.min.x = box.min.x; b.min.y = box.min.y; b.min.z = box.min.z;
     b.max.x = box.max.x; b.max.y = box.max.y; b.max.z = box.max.z;
-    const ids = this.queryIds;
-    ids.count = 0;
-    this.broadphase.queryList(b, ids);
-    const bodies = region.bodies;
-    let n = 0;
-    for (let i = 0; i < ids.count; i++) {
-      const body = this.bodyById.get(ids.ids[i]!);
-      if (!body) continue;
-      if (n < bodies.length) bodies[n] = body; else bodies.push(body);
-      n++;
-    }
-    ids.count = 0;
-    region.count = n;
+    region.count = this.bodiesInBox(b, region.bodies);
     region.version = this.queryVersion;
     region.world = this;
     return region;
@@ -1309,19 +1297,23 @@ export class World implements BodyOwner {
         return region.count;
       }
     }
+    this.candidateList = this.candidateScratch;
+    return this.bodiesInBox(box, this.candidateScratch);
+  }
+
+  /** The bodies whose fat boxes overlap `box`, written over the start of `out` (kept, not shrunk); returns their count. */
+  private bodiesInBox(box: Readonly<Aabb>, out: RigidBody[]): number {
     const ids = this.queryIds;
     ids.count = 0;
     this.broadphase.queryList(box, ids);
-    const list = this.candidateScratch;
     let n = 0;
     for (let i = 0; i < ids.count; i++) {
       const body = this.bodyById.get(ids.ids[i]!);
       if (!body) continue;
-      if (n < list.length) list[n] = body; else list.push(body);
+      if (n < out.length) out[n] = body; else out.push(body);
       n++;
     }
     ids.count = 0;
-    this.candidateList = list;
     return n;
   }
 
