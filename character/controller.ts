@@ -99,6 +99,14 @@ const EDGE_PROBE_OFFSET = 0.02;
 export class MoveResult {
   /** Capsule centre after the move. */
   readonly position: Vec3 = { x: 0, y: 0, z: 0 };
+  /**
+   * Where the last shape cast of the solve loop stopped (capsule centre at
+   * the hit, or at the end of the sweep when nothing was hit); valid when
+   * `sweeps` > 0. For debug views.
+   */
+  readonly castPosition: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Whether that cast hit something. */
+  castHit = false;
   /** Standing on walkable ground. */
   grounded = false;
   /** Touching ground steeper than maxSlope (and not grounded). */
@@ -600,6 +608,9 @@ export class CharacterController {
       }
       r.sweeps++;
       const hit = this.world.shapeCast(this.shape, from, this.rotation, delta, this.castOptions);
+      const reached = hit === null ? 1 : hit.fraction;
+      r.castPosition.x = from.x + delta.x * reached; r.castPosition.y = from.y + delta.y * reached; r.castPosition.z = from.z + delta.z * reached;
+      r.castHit = hit !== null;
       if (hit === null) {
         out.x = sp.x; out.y = sp.y; out.z = sp.z;
         return;

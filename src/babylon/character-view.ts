@@ -126,7 +126,7 @@ export class CharacterDebugView {
 
   /**
    * Publishes the frame totals into `stats`, resets them, and (when enabled)
-   * redraws the last move's planes, solve points and final cast pose.
+   * redraws the last move's planes, solve points and last shape-cast pose.
    */
   update(): void {
     if (this.disposed) return;
@@ -205,7 +205,7 @@ export class CharacterDebugView {
     }
     lines.end();
     const cap = this.castCapsule;
-    if (count === 0) {
+    if (r.sweeps === 0) {
       cap.isVisible = false;
       return;
     }
@@ -218,7 +218,8 @@ export class CharacterDebugView {
       this.castCapsule = this.makeCapsule(scene);
       this.castCapsule.material = material;
     }
-    const last = r.solvePoints[count - 1]!;
+    // The capsule where the last cast of the solve loop stopped.
+    const last = r.castPosition;
     const q = c.rotation;
     this.castCapsule.position.set(last.x, last.y, last.z);
     this.castCapsule.rotationQuaternion!.set(q.x, q.y, q.z, q.w);

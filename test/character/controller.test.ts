@@ -79,6 +79,34 @@ describe('CharacterController against walls', () => {
   });
 });
 
+describe('CharacterController debug data', () => {
+  it('reports where the last shape cast stopped: at the wall when blocked, at the target when free', () => {
+    const { world } = flatWorld();
+    // Wall face at x = 1.0 (box centre 1.5, half-extent 0.5); capsule radius 0.3.
+    staticBox(world, { x: 0.5, y: 2, z: 5 }, { x: 1.5, y: 2, z: 0 });
+    const c = new CharacterController(world, { position: { x: 0, y: REST_Y, z: 0 } });
+    const free = c.move({ x: 0.2, y: 0, z: 0 });
+    expect(free.sweeps).toBeGreaterThan(0);
+    expect(free.castHit).toBe(false);
+    expect(free.castPosition.x).toBeCloseTo(0.2, 6);
+    // Blocked: the first cast hits the wall and adds its plane; the next
+    // sweep's cast goes to the solved point, free, and is the last one.
+    const blocked = c.move({ x: 2, y: 0, z: 0 });
+    expect(blocked.sweeps).toBeGreaterThanOrEqual(2);
+    expect(blocked.castHit).toBe(false);
+    expect(Math.abs(blocked.castPosition.x - blocked.position.x)).toBeLessThan(0.001);
+    expect(Math.abs(blocked.position.x - 0.69)).toBeLessThan(0.002);
+    // With one sweep allowed, the last cast is the one that hit: it stops
+    // with the capsule touching the face (x = 1.0 − 0.3), before the skin back-off.
+    const d = new CharacterController(world, { position: { x: 0, y: REST_Y, z: 2 }, maxSweeps: 1 });
+    const hit = d.move({ x: 2, y: 0, z: 0 });
+    console.log(`one sweep: cast stopped at x = ${hit.castPosition.x.toFixed(5)} (touching at 0.7), character at ${hit.position.x.toFixed(5)}`);
+    expect(hit.castHit).toBe(true);
+    expect(Math.abs(hit.castPosition.x - 0.7)).toBeLessThan(0.002);
+    expect(hit.position.x).toBeLessThan(hit.castPosition.x);
+  });
+});
+
 describe('CharacterController at high speed', () => {
   it('a 20 m/s dash into a 5 cm wall never tunnels', () => {
     const { world } = flatWorld();
