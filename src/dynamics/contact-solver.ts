@@ -75,6 +75,8 @@ export class SolverBodies {
   dpx = new Float64Array(0) as F64; dpy = new Float64Array(0) as F64; dpz = new Float64Array(0) as F64;
   /** 1 once the slot has turned further than the linearised soft separation allows (|θ|² > LINEARISE_ANGLE_SQ). */
   turned = new Uint8Array(0);
+  /** Argument of moveSlot. */
+  readonly delta = new Float64Array(6);
   invMass = new Float64Array(0) as F64;
   /** World inverse inertia, symmetric: xx, xy, xz, yy, yz, zz. */
   ixx = new Float64Array(0) as F64; ixy = new Float64Array(0) as F64; ixz = new Float64Array(0) as F64;
@@ -133,6 +135,35 @@ export class SolverBodies {
     }
     this.moves[i] = body.isStatic ? 0 : 1;
     return i;
+  }
+
+  /**
+   * Pose change of a slot, in `delta`: [0..2] the translation, [3..5] half the
+   * rotation vector (½ Δθ). x += Δx; q ← normalise(q + (½ Δθ, 0) ⊗ q). Also
+   * keeps the step's displacement (dp), accumulated rotation (θ) and the
+   * `turned` flag current, which the soft separation update reads. The one
+   * place a solver pose moves: the position integrator, NGS contact
+   * pseudo-impulses and joint projections all go through it. (The pose change
+   * comes in a typed array: doubles passed to a call V8 does not inline are
+   * boxed.)
+   */
+  moveSlot(i: number): void {
+    const d = this.delta;
+    const px = this.px[i]! + d[0]!, py = this.py[i]! + d[1]!, pz = this.pz[i]! + d[2]!;
+    this.px[i] = px; this.py[i] = py; this.pz[i] = pz;
+    this.dpx[i] = px - this.px0[i]!; this.dpy[i] = py - this.py0[i]!; this.dpz[i] = pz - this.pz0[i]!;
+    const wx = d[3]!, wy = d[4]!, wz = d[5]!;
+    if (wx === 0 && wy === 0 && wz === 0) return;
+    const thx = this.thx[i]! + 2 * wx, thy = this.thy[i]! + 2 * wy, thz = this.thz[i]! + 2 * wz;
+    this.thx[i] = thx; this.thy[i] = thy; this.thz[i] = thz;
+    if (thx * thx + thy * thy + thz * thz > LINEARISE_ANGLE_SQ) this.turned[i] = 1;
+    const qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
+    const x = qx + (wx * qw + wy * qz - wz * qy);
+    const y = qy + (wy * qw + wz * qx - wx * qz);
+    const z = qz + (wz * qw + wx * qy - wy * qx);
+    const w = qw - (wx * qx + wy * qy + wz * qz);
+    const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+    this.qx[i] = x * inv; this.qy[i] = y * inv; this.qz[i] = z * inv; this.qw[i] = w * inv;
   }
 
   clear(): void {
@@ -869,26 +900,15 @@ function applyImpulse(B: SolverBodies, ia: number, ib: number): void {
   B.wz[ib] = B.wz[ib]! + (B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz);
 }
 
-/** Pseudo-impulse P at anchor r moves the pose: x += m⁻¹P, q += ½ (I⁻¹(r × P), 0) ⊗ q, normalised. */
+/** Pseudo-impulse P at anchor r moves the pose: Δx = m⁻¹P, ½Δθ = ½ I⁻¹(r × P). */
 function movePose(B: SolverBodies, slot: number, rx: number, ry: number, rz: number, px: number, py: number, pz: number): void {
   const im = B.invMass[slot]!;
   if (im === 0) return;
-  B.px[slot] = B.px[slot]! + px * im;
-  B.py[slot] = B.py[slot]! + py * im;
-  B.pz[slot] = B.pz[slot]! + pz * im;
-  B.dpx[slot] = B.px[slot]! - B.px0[slot]!;
-  B.dpy[slot] = B.py[slot]! - B.py0[slot]!;
-  B.dpz[slot] = B.pz[slot]! - B.pz0[slot]!;
   const tx = ry * pz - rz * py, ty = rz * px - rx * pz, tz = rx * py - ry * px;
-  const wx = 0.5 * (B.ixx[slot]! * tx + B.ixy[slot]! * ty + B.ixz[slot]! * tz);
-  const wy = 0.5 * (B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz);
-  const wz = 0.5 * (B.ixz[slot]! * tx + B.iyz[slot]! * ty + B.izz[slot]! * tz);
-  const qx = B.qx[slot]!, qy = B.qy[slot]!, qz = B.qz[slot]!, qw = B.qw[slot]!;
-  let x = qx + (wx * qw + wy * qz - wz * qy);
-  let y = qy + (wy * qw + wz * qx - wx * qz);
-  let z = qz + (wz * qw + wx * qy - wy * qx);
-  let w = qw - (wx * qx + wy * qy + wz * qz);
-  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  x *= inv; y *= inv; z *= inv; w *= inv;
-  B.qx[slot] = x; B.qy[slot] = y; B.qz[slot] = z; B.qw[slot] = w;
+  const d = B.delta;
+  d[0] = px * im; d[1] = py * im; d[2] = pz * im;
+  d[3] = 0.5 * (B.ixx[slot]! * tx + B.ixy[slot]! * ty + B.ixz[slot]! * tz);
+  d[4] = 0.5 * (B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz);
+  d[5] = 0.5 * (B.ixz[slot]! * tx + B.iyz[slot]! * ty + B.izz[slot]! * tz);
+  B.moveSlot(slot);
 }

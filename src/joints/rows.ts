@@ -212,23 +212,17 @@ function movePoseSlot(B: SolverBodies, s: number, px: number, py: number, pz: nu
   movePoseF(B, s);
 }
 
-/** movePoseSlot with P = F[4..6], L = F[7..9]. */
+/** movePoseSlot with P = F[4..6], L = F[7..9]: Δx = m⁻¹P, ½Δθ = ½ I⁻¹L. */
 function movePoseF(B: SolverBodies, s: number): void {
   const im = B.invMass[s]!;
   if (im === 0) return;
-  const px = F[4]!, py = F[5]!, pz = F[6]!, lx = F[7]!, ly = F[8]!, lz = F[9]!;
-  B.px[s] = B.px[s]! + px * im; B.py[s] = B.py[s]! + py * im; B.pz[s] = B.pz[s]! + pz * im;
-  B.dpx[s] = B.px[s]! - B.px0[s]!; B.dpy[s] = B.py[s]! - B.py0[s]!; B.dpz[s] = B.pz[s]! - B.pz0[s]!;
-  const wx = 0.5 * (B.ixx[s]! * lx + B.ixy[s]! * ly + B.ixz[s]! * lz);
-  const wy = 0.5 * (B.ixy[s]! * lx + B.iyy[s]! * ly + B.iyz[s]! * lz);
-  const wz = 0.5 * (B.ixz[s]! * lx + B.iyz[s]! * ly + B.izz[s]! * lz);
-  const qx = B.qx[s]!, qy = B.qy[s]!, qz = B.qz[s]!, qw = B.qw[s]!;
-  const x = qx + (wx * qw + wy * qz - wz * qy);
-  const y = qy + (wy * qw + wz * qx - wx * qz);
-  const z = qz + (wz * qw + wx * qy - wy * qx);
-  const w = qw - (wx * qx + wy * qy + wz * qz);
-  const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-  B.qx[s] = x * n; B.qy[s] = y * n; B.qz[s] = z * n; B.qw[s] = w * n;
+  const lx = F[7]!, ly = F[8]!, lz = F[9]!;
+  const d = B.delta;
+  d[0] = F[4]! * im; d[1] = F[5]! * im; d[2] = F[6]! * im;
+  d[3] = 0.5 * (B.ixx[s]! * lx + B.ixy[s]! * ly + B.ixz[s]! * lz);
+  d[4] = 0.5 * (B.ixy[s]! * lx + B.iyy[s]! * ly + B.iyz[s]! * lz);
+  d[5] = 0.5 * (B.ixz[s]! * lx + B.iyz[s]! * ly + B.izz[s]! * lz);
+  B.moveSlot(s);
 }
 
 /** Linear pseudo-impulse P at the anchors: −P on A, +P on B. */
@@ -430,8 +424,9 @@ export class PointRow {
     const err2 = cx * cx + cy * cy + cz * cz;
     if (err2 <= slop * slop) return;
     const f = 1 - slop / Math.sqrt(err2);
-    B.px[ib] = B.px[ib]! - f * cx; B.py[ib] = B.py[ib]! - f * cy; B.pz[ib] = B.pz[ib]! - f * cz;
-    B.dpx[ib] = B.px[ib]! - B.px0[ib]!; B.dpy[ib] = B.py[ib]! - B.py0[ib]!; B.dpz[ib] = B.pz[ib]! - B.pz0[ib]!;
+    const d = B.delta;
+    d[0] = -f * cx; d[1] = -f * cy; d[2] = -f * cz; d[3] = 0; d[4] = 0; d[5] = 0;
+    B.moveSlot(ib);
   }
 
   /**

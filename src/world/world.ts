@@ -983,25 +983,10 @@ export class World implements BodyOwner {
     const hh = 0.5 * h;
     for (let i = 0; i < B.count; i++) {
       if (B.moves[i] === 0) continue;
-      B.px[i] = B.px[i]! + h * B.vx[i]!;
-      B.py[i] = B.py[i]! + h * B.vy[i]!;
-      B.pz[i] = B.pz[i]! + h * B.vz[i]!;
-      B.dpx[i] = B.px[i]! - B.px0[i]!;
-      B.dpy[i] = B.py[i]! - B.py0[i]!;
-      B.dpz[i] = B.pz[i]! - B.pz0[i]!;
-      const wx = B.wx[i]! * hh, wy = B.wy[i]! * hh, wz = B.wz[i]! * hh;
-      if (wx === 0 && wy === 0 && wz === 0) continue;
-      const thx = B.thx[i]! + 2 * wx, thy = B.thy[i]! + 2 * wy, thz = B.thz[i]! + 2 * wz;
-      B.thx[i] = thx; B.thy[i] = thy; B.thz[i] = thz;
-      if (thx * thx + thy * thy + thz * thz > LINEARISE_ANGLE_SQ) B.turned[i] = 1;
-      const qx = B.qx[i]!, qy = B.qy[i]!, qz = B.qz[i]!, qw = B.qw[i]!;
-      let x = qx + (wx * qw + wy * qz - wz * qy);
-      let y = qy + (wy * qw + wz * qx - wx * qz);
-      let z = qz + (wz * qw + wx * qy - wy * qx);
-      let w = qw - (wx * qx + wy * qy + wz * qz);
-      const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-      x *= inv; y *= inv; z *= inv; w *= inv;
-      B.qx[i] = x; B.qy[i] = y; B.qz[i] = z; B.qw[i] = w;
+      const d = B.delta;
+      d[0] = h * B.vx[i]!; d[1] = h * B.vy[i]!; d[2] = h * B.vz[i]!;
+      d[3] = B.wx[i]! * hh; d[4] = B.wy[i]! * hh; d[5] = B.wz[i]! * hh;
+      B.moveSlot(i);
     }
   }
 
