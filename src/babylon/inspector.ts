@@ -107,33 +107,23 @@ export function exposeInspectorProperties(node: Node, targets: CharacterInspecto
   if (world) {
     const solver = world.solver as unknown as Record<string, unknown>;
     for (const s of SOLVER_SLIDERS) slider('solver', s, solver);
-    const warm = inspectorPropertyName('solver', 'warmStarting');
-    define(node, warm, () => world.solver.warmStarting, (v) => { world.solver.warmStarting = Boolean(v); });
-    added.push({ label: 'Warm starting', propertyName: warm, type: InspectableType.Checkbox });
-    const shock = inspectorPropertyName('solver', 'shockPropagation');
-    define(node, shock, () => world.solver.shockPropagation, (v) => { world.solver.shockPropagation = Boolean(v); });
-    added.push({ label: 'Shock propagation (soft)', propertyName: shock, type: InspectableType.Checkbox });
-    const corr = inspectorPropertyName('solver', 'positionCorrection');
-    const corrections: PositionCorrection[] = ['soft', 'ngs', 'baumgarte'];
-    define(node, corr, () => world.solver.positionCorrection, (v) => {
-      if (corrections.includes(v as PositionCorrection)) world.solver.positionCorrection = v as PositionCorrection;
-    });
-    added.push({
-      label: 'Position correction', propertyName: corr, type: InspectableType.Options,
-      options: corrections.map((c) => ({ label: c, value: c })),
-    });
-    const fric = inspectorPropertyName('solver', 'frictionModel');
-    const models: FrictionModel[] = ['constant', 'catto2005', 'coulomb'];
-    define(node, fric, () => world.solver.frictionModel, (v) => {
-      if (models.includes(v as FrictionModel)) world.solver.frictionModel = v as FrictionModel;
-    });
-    added.push({
-      label: 'Friction model', propertyName: fric, type: InspectableType.Options,
-      options: models.map((c) => ({ label: c, value: c })),
-    });
-    const sleep = inspectorPropertyName('solver', 'sleeping');
-    define(node, sleep, () => world.sleeping.enabled, (v) => { world.sleeping.enabled = Boolean(v); });
-    added.push({ label: 'Sleeping', propertyName: sleep, type: InspectableType.Checkbox });
+    const checkbox = (name: string, label: string, get: () => boolean, set: (v: boolean) => void): void => {
+      const prop = inspectorPropertyName('solver', name);
+      define(node, prop, get, (v) => set(Boolean(v)));
+      added.push({ label, propertyName: prop, type: InspectableType.Checkbox });
+    };
+    const options = <T extends string>(name: 'positionCorrection' | 'frictionModel', label: string, values: readonly T[]): void => {
+      const prop = inspectorPropertyName('solver', name);
+      define(node, prop, () => world.solver[name], (v) => {
+        if (values.includes(v as T)) (world.solver as unknown as Record<string, unknown>)[name] = v;
+      });
+      added.push({ label, propertyName: prop, type: InspectableType.Options, options: values.map((c) => ({ label: c, value: c })) });
+    };
+    checkbox('warmStarting', 'Warm starting', () => world.solver.warmStarting, (v) => { world.solver.warmStarting = v; });
+    checkbox('shockPropagation', 'Shock propagation (soft)', () => world.solver.shockPropagation, (v) => { world.solver.shockPropagation = v; });
+    options<PositionCorrection>('positionCorrection', 'Position correction', ['soft', 'ngs', 'baumgarte']);
+    options<FrictionModel>('frictionModel', 'Friction model', ['constant', 'catto2005', 'coulomb']);
+    checkbox('sleeping', 'Sleeping', () => world.sleeping.enabled, (v) => { world.sleeping.enabled = v; });
   }
   const list = (node.inspectableCustomProperties ??= []);
   list.push(...added);
