@@ -251,7 +251,11 @@ export function linearMass(B: SolverBodies, ia: number, ib: number, ra: Readonly
   return k > 1e-15 ? 1 / k : 0;
 }
 
-/** solveSymmetric3 with K = F[0..5] (k00 k01 k02 k11 k12 k22) and b = F[6..8], for the per-sweep rows (see F). */
+/**
+ * Solves the symmetric 3×3 system K x = b, K = F[0..5] (k00 k01 k02 k11 k12
+ * k22, upper triangle row-major) and b = F[6..8], by the adjugate; writes x
+ * to `out`. A singular K (both bodies fixed) gives x = 0.
+ */
 function solveSym3F(out: Vec3): Vec3 {
   const k00 = F[0]!, k01 = F[1]!, k02 = F[2]!, k11 = F[3]!, k12 = F[4]!, k22 = F[5]!, bx = F[6]!, by = F[7]!, bz = F[8]!;
   const c00 = k11 * k22 - k12 * k12;
@@ -273,30 +277,6 @@ function solveSym3F(out: Vec3): Vec3 {
 function angularKF(B: SolverBodies, ia: number, ib: number): void {
   F[0] = B.ixx[ia]! + B.ixx[ib]!; F[1] = B.ixy[ia]! + B.ixy[ib]!; F[2] = B.ixz[ia]! + B.ixz[ib]!;
   F[3] = B.iyy[ia]! + B.iyy[ib]!; F[4] = B.iyz[ia]! + B.iyz[ib]!; F[5] = B.izz[ia]! + B.izz[ib]!;
-}
-
-/**
- * Solves the symmetric 3×3 system K x = b (K = [k00 k01 k02; k01 k11 k12;
- * k02 k12 k22]) by the adjugate; writes x to `out`. A singular K (both bodies
- * fixed) gives x = 0.
- */
-export function solveSymmetric3(out: Vec3, k00: number, k01: number, k02: number, k11: number, k12: number, k22: number, bx: number, by: number, bz: number): Vec3 {
-  const c00 = k11 * k22 - k12 * k12;
-  const c01 = k02 * k12 - k01 * k22;
-  const c02 = k01 * k12 - k02 * k11;
-  const det = k00 * c00 + k01 * c01 + k02 * c02;
-  if (!(Math.abs(det) > 1e-30)) {
-    out.x = 0; out.y = 0; out.z = 0;
-    return out;
-  }
-  const inv = 1 / det;
-  const c11 = k00 * k22 - k02 * k02;
-  const c12 = k01 * k02 - k00 * k12;
-  const c22 = k00 * k11 - k01 * k01;
-  out.x = (c00 * bx + c01 * by + c02 * bz) * inv;
-  out.y = (c01 * bx + c11 * by + c12 * bz) * inv;
-  out.z = (c02 * bx + c12 * by + c22 * bz) * inv;
-  return out;
 }
 
 // ------------------------------------------------------------ point (ball) block
@@ -438,7 +418,9 @@ export class PointRow {
     const err = this.errorLength();
     if (err <= slop) return err;
     const f = (err - slop) / err;
-    const x = solveSymmetric3(this.x, this.k00, this.k01, this.k02, this.k11, this.k12, this.k22, f * this.cx, f * this.cy, f * this.cz);
+    F[0] = this.k00; F[1] = this.k01; F[2] = this.k02; F[3] = this.k11; F[4] = this.k12; F[5] = this.k22;
+    F[6] = f * this.cx; F[7] = f * this.cy; F[8] = f * this.cz;
+    const x = solveSym3F(this.x);
     moveLinear(B, ia, ib, this.ra, this.rb, -x.x, -x.y, -x.z);
     return err;
   }
