@@ -1,20 +1,12 @@
-import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// Allocation tests measure V8's new-space growth, which depends on the JIT
-// state of the code under test: `npm run test:alloc` runs each file in its own
-// vitest process, so feedback from other test files cannot deoptimise the hot paths.
-const root = import.meta.dirname;
+// `npm run test:alloc`: the allocation tests. Each builds the library and
+// measures it in a child Node process of its own (test/helpers/built-library.ts),
+// so they import nothing from src/ and need no aliases; they run one at a time
+// so their builds and measurements do not compete for the two cores.
 export default defineConfig({
-  resolve: {
-    alias: [
-      { find: /^footing\/character$/, replacement: resolve(root, 'character/index.ts') },
-      { find: /^footing\/babylon$/, replacement: resolve(root, 'src/babylon/index.ts') },
-      { find: /^footing$/, replacement: resolve(root, 'src/index.ts') },
-    ],
-  },
   test: {
-    root,
+    root: import.meta.dirname,
     include: ['test/**/allocation.test.ts'],
     pool: 'forks',
     isolate: true,
