@@ -138,6 +138,23 @@ export class SolverBodies {
   }
 
   /**
+   * Adds a body that the step must not move: a static body, or a sleeping
+   * one reached only through an awake neighbour (a speculative contact or a
+   * joint). A sleeping dynamic body is held fixed (zero inverse mass and
+   * inertia, zero velocity, not integrated): with its dynamic mass it would be
+   * pushed without being woken. Returns the slot.
+   */
+  addFixed(body: RigidBody): number {
+    const i = this.add(body);
+    if (body.awake || !body.isDynamic) return i;
+    this.invMass[i] = 0;
+    this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
+    this.vx[i] = 0; this.vy[i] = 0; this.vz[i] = 0; this.wx[i] = 0; this.wy[i] = 0; this.wz[i] = 0;
+    this.moves[i] = 0;
+    return i;
+  }
+
+  /**
    * Pose change of a slot, in `delta`: [0..2] the translation, [3..5] half the
    * rotation vector (½ Δθ). x += Δx; q ← normalise(q + (½ Δθ, 0) ⊗ q). Also
    * keeps the step's displacement (dp), accumulated rotation (θ) and the

@@ -67,21 +67,6 @@ export function defaultJointSolverSettings(): JointSolverSettings {
   return { jointHertz: 60, jointDampingRatio: 10, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.001 };
 }
 
-/**
- * A slot for a joint partner that has none yet: static, or a sleeping dynamic
- * body. The sleeping one is held fixed (zero inverse mass and inertia, not
- * integrated): `SolverBodies.add` would give it its dynamic mass and move it,
- * while the World neither wakes it nor solves its other joints, so its
- * ragdoll would be pulled apart limb by limb.
- */
-function addPartner(B: SolverBodies, body: RigidBody): void {
-  const i = B.add(body);
-  if (body.awake || !body.isDynamic) return;
-  B.invMass[i] = 0;
-  B.ixx[i] = 0; B.ixy[i] = 0; B.ixz[i] = 0; B.iyy[i] = 0; B.iyz[i] = 0; B.izz[i] = 0;
-  B.vx[i] = 0; B.vy[i] = 0; B.vz[i] = 0; B.wx[i] = 0; B.wy[i] = 0; B.wz[i] = 0;
-  B.moves[i] = 0;
-}
 
 export class JointSolver {
   /** Live settings; take effect at the next `prepare`. */
@@ -126,8 +111,8 @@ export class JointSolver {
       const aActive = a.awake && !a.isStatic;
       const bActive = b.awake && !b.isStatic;
       if (!aActive && !bActive) continue;
-      if (a.solverIndex < 0) addPartner(B, a);
-      if (b.solverIndex < 0) addPartner(B, b);
+      if (a.solverIndex < 0) B.addFixed(a);
+      if (b.solverIndex < 0) B.addFixed(b);
       j.slotA = a.solverIndex;
       j.slotB = b.solverIndex;
       if (!this.warmStarting) j.resetImpulses();

@@ -839,8 +839,8 @@ export class World implements BodyOwner {
       if (c.pointCount === 0 || c.isSensor) continue;
       const a = c.bodyA!, b = c.bodyB!;
       if (a.solverIndex < 0 && b.solverIndex < 0) continue;
-      if (a.solverIndex < 0) this.addFixedSlot(a);
-      if (b.solverIndex < 0) this.addFixedSlot(b);
+      if (a.solverIndex < 0) B.addFixed(a);
+      if (b.solverIndex < 0) B.addFixed(b);
       a.contactPointCount += c.pointCount;
       b.contactPointCount += c.pointCount;
     }
@@ -936,21 +936,6 @@ export class World implements BodyOwner {
     this.writeBack(dt);
   }
 
-  /**
-   * A slot for a body that is not simulated this step: a static body, or a
-   * sleeping one touched only speculatively by an awake body (touching wakes
-   * it in updateContacts). It acts as immovable; a sleeping body given a
-   * movable slot here would be pushed without being woken.
-   */
-  private addFixedSlot(body: RigidBody): void {
-    const B = this.solverBodies;
-    const i = B.add(body);
-    if (body.awake || !body.isDynamic) return;
-    B.invMass[i] = 0;
-    B.ixx[i] = 0; B.ixy[i] = 0; B.ixz[i] = 0; B.iyy[i] = 0; B.iyz[i] = 0; B.izz[i] = 0;
-    B.vx[i] = 0; B.vy[i] = 0; B.vz[i] = 0; B.wx[i] = 0; B.wy[i] = 0; B.wz[i] = 0;
-    B.moves[i] = 0;
-  }
 
   /**
    * v += h (g·gravityScale + F/m), ω += h I⁻¹ τ, then damping v *= 1/(1 + h c).
