@@ -241,6 +241,7 @@ export class ContactSolver {
   private shockBucket = new Int32Array(0) as I32;
   private shockImpulse = new Float64Array(0) as F64;
   private shockDt = 0;
+  private shockTouch = new Uint8Array(0);
   private shockAbove = new Float64Array(0) as F64;
   private shockSupports = new Int32Array(0) as I32;
   private shockTarget = new Float64Array(0) as F64;
@@ -623,11 +624,16 @@ export class ContactSolver {
     // Bellman-Ford style relaxation over the manifold blocks: each pass
     // settles at least one more level; a stack is rarely more than a few
     // dozen levels deep, and deeper bodies stay unreached (no shock pass).
+    // Which manifolds touch (or close this step), once: the passes below and
+    // the sort read it repeatedly.
+    if (this.shockTouch.length < this.count) this.shockTouch = new Uint8Array(this.capacity);
+    const touch = this.shockTouch;
+    for (let i = 0; i < this.count; i += this.blockSize[i]!) touch[i] = this.blockTouches(i, touchDistance) ? 1 : 0;
     let maxLevel = 0;
     for (let pass = 0; pass < 64; pass++) {
       let changed = false;
       for (let i = 0; i < this.count; i += this.blockSize[i]!) {
-        if (!this.blockTouches(i, touchDistance)) continue;
+        if (touch[i] === 0) continue;
         const a = this.a[i]!, b = this.b[i]!;
         const la = L[a]!, lb = L[b]!;
         if (la >= 0 && (lb < 0 || lb > la + 1) && B.invMass[b]! > 0) { L[b] = la + 1; changed = true; if (la + 1 > maxLevel) maxLevel = la + 1; }
@@ -642,7 +648,7 @@ export class ContactSolver {
     let blocks = 0;
     for (let i = 0; i < this.count; i += this.blockSize[i]!) {
       const la = L[this.a[i]!]!, lb = L[this.b[i]!]!;
-      if (la < 0 || lb < 0 || la === lb || !this.blockTouches(i, touchDistance)) continue;
+      if (la < 0 || lb < 0 || la === lb || touch[i] === 0) continue;
       bucket[(la > lb ? la : lb) + 1]!++;
       blocks++;
     }
@@ -650,7 +656,7 @@ export class ContactSolver {
     if (this.shockBlocks.length < blocks) this.shockBlocks = new Int32Array(Math.max(blocks, 2 * this.shockBlocks.length)) as I32;
     for (let i = 0; i < this.count; i += this.blockSize[i]!) {
       const la = L[this.a[i]!]!, lb = L[this.b[i]!]!;
-      if (la < 0 || lb < 0 || la === lb || !this.blockTouches(i, touchDistance)) continue;
+      if (la < 0 || lb < 0 || la === lb || touch[i] === 0) continue;
       const k = la > lb ? la : lb;
       this.shockBlocks[bucket[k]!] = i;
       bucket[k] = bucket[k]! + 1;
