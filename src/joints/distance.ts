@@ -13,7 +13,7 @@ import { Softness } from '../dynamics/contact-solver';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
-import { LinearRow, MODE_BAUMGARTE, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
+import { LIMIT, limitSoftness, LinearRow, MODE_BAUMGARTE, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
 
 export interface DistanceJointDesc extends JointDescBase {
   /** World anchor on A at creation. Default: A's centre. */
@@ -134,15 +134,9 @@ export class DistanceJoint extends Joint {
   }
 
   private solveLimit(B: SolverBodies, ctx: JointStepContext, row: LinearRow, C: number, sign: number): void {
-    let bias = 0, ms = 1, is = 0;
-    if (C > 0) {
-      bias = C * ctx.invH;
-    } else {
-      bias = ctx.biasRate * C;
-      if (ctx.mode === MODE_BAUMGARTE && bias < -ctx.maxCorrectionVelocity) bias = -ctx.maxCorrectionVelocity;
-      ms = ctx.massScale; is = ctx.impulseScale;
-    }
-    row.solve(B, this.slotA, this.slotB, this.ra, this.rb, sign * this.nx, sign * this.ny, sign * this.nz, bias, ms, is, 0, Infinity);
+    LIMIT[0] = C;
+    limitSoftness(ctx);
+    row.solve(B, this.slotA, this.slotB, this.ra, this.rb, sign * this.nx, sign * this.ny, sign * this.nz, LIMIT[0]!, LIMIT[1]!, LIMIT[2]!, 0, Infinity);
   }
 
   /** @internal */

@@ -145,6 +145,28 @@ function inertiaForm(B: SolverBodies, s: number, ax: number, ay: number, az: num
  */
 const F = new Float64Array(12);
 
+/** In/out of limitSoftness. */
+export const LIMIT = new Float64Array(3);
+
+/**
+ * Bias and softness of a one-sided limit row whose position error C
+ * (C ≥ 0 allowed) the caller wrote to LIMIT[0]; out: LIMIT[0] the velocity
+ * bias, [1] the mass scale, [2] the impulse scale (a typed array, not double
+ * arguments and results, which V8 boxes when it does not inline the call). Apart (C > 0) the row may close the gap this
+ * sub-step, rigidly; past the limit it pushes back with the step's softness
+ * (Baumgarte capped at maxCorrectionVelocity). Box2D v3 limit rows.
+ */
+export function limitSoftness(ctx: JointStepContext): void {
+  const C = LIMIT[0]!;
+  if (C > 0) {
+    LIMIT[0] = C * ctx.invH; LIMIT[1] = 1; LIMIT[2] = 0;
+    return;
+  }
+  let bias = ctx.biasRate * C;
+  if (ctx.mode === MODE_BAUMGARTE && bias < -ctx.maxCorrectionVelocity) bias = -ctx.maxCorrectionVelocity;
+  LIMIT[0] = bias; LIMIT[1] = ctx.massScale; LIMIT[2] = ctx.impulseScale;
+}
+
 /** v_A −= m⁻¹P, ω_A −= I⁻¹(rA × P); v_B += m⁻¹P, ω_B += I⁻¹(rB × P) for P = F[0..2]. */
 function applyLinearF(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>): void {
   const px = F[0]!, py = F[1]!, pz = F[2]!;
@@ -471,15 +493,9 @@ export class AngularRow {
     this.mass(B, ia, ib);
     const m = F[3]!;
     if (m === 0) return;
-    const C = this.c;
-    let bias = 0, ms = 1, is = 0;
-    if (C > 0) {
-      bias = C * ctx.invH;
-    } else {
-      bias = ctx.biasRate * C;
-      if (ctx.mode === MODE_BAUMGARTE && bias < -ctx.maxCorrectionVelocity) bias = -ctx.maxCorrectionVelocity;
-      ms = ctx.massScale; is = ctx.impulseScale;
-    }
+    LIMIT[0] = this.c;
+    limitSoftness(ctx);
+    const bias = LIMIT[0]!, ms = LIMIT[1]!, is = LIMIT[2]!;
     const cdot = this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!);
     const old = this.impulse;
     let l = old - ms * m * (cdot + bias) - is * old;
