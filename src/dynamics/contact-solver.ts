@@ -193,44 +193,60 @@ export class SolverBodies {
   }
 }
 
-/** Contact rows in struct-of-arrays form, rebuilt every step. */
+// ---- Row layout. One contact point is one record of ROW_STRIDE doubles in
+// ContactSolver.rows (and one of INT_STRIDE ints in ContactSolver.ints): the
+// sweep reads a point's data from one array, in a few cache lines, instead of
+// from forty arrays (each one a separate pointer and length to load).
+/** Normal n (A→B), 3. */
+const R_N = 0;
+/** Tangent t1, 3. */
+const R_T1 = 3;
+/** Tangent t2 = n × t1, 3. */
+const R_T2 = 6;
+/** Anchor rA = p − xA at the start of the step, 3. */
+const R_RA = 9;
+/** Anchor rB = p − xB, 3. */
+const R_RB = 12;
+/** rA × n, 3 (angular Jacobian of the normal row on A). */
+const R_CA = 15;
+/** rB × n, 3. */
+const R_CB = 18;
+const R_NORMAL_MASS = 21;
+const R_TANGENT_MASS1 = 22;
+const R_TANGENT_MASS2 = 23;
+const R_NORMAL_IMPULSE = 24;
+const R_TANGENT_IMPULSE1 = 25;
+const R_TANGENT_IMPULSE2 = 26;
+/** Largest normal impulse seen in the step (restitution applies only to points that pushed). */
+const R_MAX_NORMAL_IMPULSE = 27;
+/** Separation at the start of the step (−depth). */
+const R_SEPARATION = 28;
+/** The constant friction bound for the step ('constant' and 'catto2005'); −1 for 'coulomb'. */
+const R_FRICTION_BOUND = 29;
+const R_FRICTION = 30;
+/** Normal velocity before the solve (restitution, shock propagation). */
+const R_APPROACH = 31;
+const R_RESTITUTION = 32;
+/** Anchors in the bodies' local frames (NGS and the exact soft separation), 3 + 3. */
+const R_LA = 33;
+const R_LB = 36;
+/** 39 used; 40 makes a record five 64-byte lines. */
+const ROW_STRIDE = 40;
+/** Solver slots of body A and body B, first row and row count of the point's manifold. */
+const I_A = 0;
+const I_B = 1;
+const I_FIRST = 2;
+const I_SIZE = 3;
+const INT_STRIDE = 4;
+
+/** Contact rows, rebuilt every step: one packed record per contact point (layout above). */
 export class ContactSolver {
   count = 0;
   capacity = 0;
   contact: (Contact | null)[] = [];
   pointIndex = new Int32Array(0) as I32;
-  /** First row and row count of the manifold each row belongs to. */
-  blockFirst = new Int32Array(0) as I32;
-  blockSize = new Int32Array(0) as I32;
-  a = new Int32Array(0) as I32;
-  b = new Int32Array(0) as I32;
-  nx = new Float64Array(0) as F64; ny = new Float64Array(0) as F64; nz = new Float64Array(0) as F64;
-  t1x = new Float64Array(0) as F64; t1y = new Float64Array(0) as F64; t1z = new Float64Array(0) as F64;
-  t2x = new Float64Array(0) as F64; t2y = new Float64Array(0) as F64; t2z = new Float64Array(0) as F64;
-  rax = new Float64Array(0) as F64; ray = new Float64Array(0) as F64; raz = new Float64Array(0) as F64;
-  rbx = new Float64Array(0) as F64; rby = new Float64Array(0) as F64; rbz = new Float64Array(0) as F64;
-  /** Anchors in the bodies' local frames (NGS and the soft separation update). */
-  lax = new Float64Array(0) as F64; lay = new Float64Array(0) as F64; laz = new Float64Array(0) as F64;
-  lbx = new Float64Array(0) as F64; lby = new Float64Array(0) as F64; lbz = new Float64Array(0) as F64;
-  /** rA × n and rB × n (the angular Jacobian parts of the normal row). */
-  cax = new Float64Array(0) as F64; cay = new Float64Array(0) as F64; caz = new Float64Array(0) as F64;
-  cbx = new Float64Array(0) as F64; cby = new Float64Array(0) as F64; cbz = new Float64Array(0) as F64;
-  normalMass = new Float64Array(0) as F64;
-  tangentMass1 = new Float64Array(0) as F64;
-  tangentMass2 = new Float64Array(0) as F64;
-  normalImpulse = new Float64Array(0) as F64;
-  tangentImpulse1 = new Float64Array(0) as F64;
-  tangentImpulse2 = new Float64Array(0) as F64;
-  /** Largest normal impulse seen in the step (restitution applies only to points that pushed). */
-  maxNormalImpulse = new Float64Array(0) as F64;
-  /** Separation at the start of the step (−depth). */
-  separation = new Float64Array(0) as F64;
-  /** Normal velocity before the solve (restitution). */
-  approachSpeed = new Float64Array(0) as F64;
-  friction = new Float64Array(0) as F64;
-  restitution = new Float64Array(0) as F64;
-  /** The constant friction bound for the step ('constant' and 'catto2005'). */
-  frictionBound = new Float64Array(0) as F64;
+  rows = new Float64Array(0) as F64;
+  ints = new Int32Array(0) as I32;
 
   // ---- shock propagation (see buildShockOrder / solveShock)
   /** Contact-graph level of each solver slot this step: 0 immovable, n = n touching contacts away from one, −1 unreached. */
@@ -250,16 +266,8 @@ export class ContactSolver {
     if (n <= this.capacity) return;
     const c = Math.max(n, this.capacity * 2, 64);
     this.pointIndex = growI(this.pointIndex, c);
-    this.blockFirst = growI(this.blockFirst, c);
-    this.blockSize = growI(this.blockSize, c);
-    this.a = growI(this.a, c);
-    this.b = growI(this.b, c);
-    for (const k of ['nx', 'ny', 'nz', 't1x', 't1y', 't1z', 't2x', 't2y', 't2z', 'rax', 'ray', 'raz', 'rbx', 'rby', 'rbz',
-      'lax', 'lay', 'laz', 'lbx', 'lby', 'lbz', 'cax', 'cay', 'caz', 'cbx', 'cby', 'cbz', 'normalMass', 'tangentMass1', 'tangentMass2', 'normalImpulse',
-      'tangentImpulse1', 'tangentImpulse2', 'maxNormalImpulse', 'separation', 'approachSpeed', 'friction', 'restitution',
-      'frictionBound'] as const) {
-      this[k] = grow(this[k], c);
-    }
+    this.ints = growI(this.ints, c * INT_STRIDE);
+    this.rows = grow(this.rows, c * ROW_STRIDE);
     while (this.contact.length < c) this.contact.push(null);
     this.capacity = c;
   }
@@ -267,6 +275,26 @@ export class ContactSolver {
   clear(): void {
     for (let i = 0; i < this.count; i++) this.contact[i] = null;
     this.count = 0;
+  }
+
+  /** Solver slot of body A of row i. */
+  slotA(i: number): number {
+    return this.ints[i * INT_STRIDE + I_A]!;
+  }
+
+  /** Solver slot of body B of row i. */
+  slotB(i: number): number {
+    return this.ints[i * INT_STRIDE + I_B]!;
+  }
+
+  /** Row count of the manifold whose first row is i. */
+  blockSize(i: number): number {
+    return this.ints[i * INT_STRIDE + I_SIZE]!;
+  }
+
+  /** Accumulated normal impulse of row i. */
+  normalImpulse(i: number): number {
+    return this.rows[i * ROW_STRIDE + R_NORMAL_IMPULSE]!;
   }
 
   /**
@@ -291,31 +319,35 @@ export class ContactSolver {
     const fallbackBound = contact.friction * mc * gravityLength * h;
     const B = bodies;
     const cp = contact.data;
+    const first = this.count;
+    this.reserve(this.count + m.pointCount);
+    const R = this.rows, I = this.ints;
     for (let k = 0; k < m.pointCount; k++) {
       // The contact's packed copy of the manifold point (see Contact.point).
-      const o = k * POINT_STRIDE;
-      const px0 = cp[o]!, py0 = cp[o + 1]!, pz0 = cp[o + 2]!;
+      const c = k * POINT_STRIDE;
+      const px0 = cp[c]!, py0 = cp[c + 1]!, pz0 = cp[c + 2]!;
       const i = this.count++;
-      this.reserve(this.count);
+      const o = i * ROW_STRIDE;
       this.contact[i] = contact;
       this.pointIndex[i] = k;
-      this.blockFirst[i] = i - k;
-      this.blockSize[i] = m.pointCount;
-      this.a[i] = ia;
-      this.b[i] = ib;
-      const nx = cp[o + 3]!, ny = cp[o + 4]!, nz = cp[o + 5]!;
-      this.nx[i] = nx; this.ny[i] = ny; this.nz[i] = nz;
+      const io = i * INT_STRIDE;
+      I[io + I_A] = ia;
+      I[io + I_B] = ib;
+      I[io + I_FIRST] = first;
+      I[io + I_SIZE] = m.pointCount;
+      const nx = cp[c + 3]!, ny = cp[c + 4]!, nz = cp[c + 5]!;
+      R[o + R_N] = nx; R[o + R_N + 1] = ny; R[o + R_N + 2] = nz;
       const rax = px0 - B.px[ia]!, ray = py0 - B.py[ia]!, raz = pz0 - B.pz[ia]!;
       const rbx = px0 - B.px[ib]!, rby = py0 - B.py[ib]!, rbz = pz0 - B.pz[ib]!;
-      this.rax[i] = rax; this.ray[i] = ray; this.raz[i] = raz;
-      this.rbx[i] = rbx; this.rby[i] = rby; this.rbz[i] = rbz;
-      this.cax[i] = ray * nz - raz * ny; this.cay[i] = raz * nx - rax * nz; this.caz[i] = rax * ny - ray * nx;
-      this.cbx[i] = rby * nz - rbz * ny; this.cby[i] = rbz * nx - rbx * nz; this.cbz[i] = rbx * ny - rby * nx;
+      R[o + R_RA] = rax; R[o + R_RA + 1] = ray; R[o + R_RA + 2] = raz;
+      R[o + R_RB] = rbx; R[o + R_RB + 1] = rby; R[o + R_RB + 2] = rbz;
+      R[o + R_CA] = ray * nz - raz * ny; R[o + R_CA + 1] = raz * nx - rax * nz; R[o + R_CA + 2] = rax * ny - ray * nx;
+      R[o + R_CB] = rby * nz - rbz * ny; R[o + R_CB + 1] = rbz * nx - rbx * nz; R[o + R_CB + 2] = rbx * ny - rby * nx;
       // Local anchors: q* r q.
       ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz;
-      setLocal(this, i, B, ia, true);
+      setLocal(R, o + R_LA, B, ia);
       ARGS[0] = rbx; ARGS[1] = rby; ARGS[2] = rbz;
-      setLocal(this, i, B, ib, false);
+      setLocal(R, o + R_LB, B, ib);
 
       // Relative velocity at the point, before the solve.
       const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
@@ -334,7 +366,7 @@ export class ContactSolver {
       const pvn = pvx * nx + pvy * ny + pvz * nz;
       // Restitution uses the approach speed including this step's gravity: a
       // falling body hits during the step, faster than it started it.
-      this.approachSpeed[i] = pvn;
+      R[o + R_APPROACH] = pvn;
       let tx = pvx - pvn * nx, ty = pvy - pvn * ny, tz = pvz - pvn * nz;
       const tl = Math.sqrt(tx * tx + ty * ty + tz * tz);
       if (tl > ALIGN_SPEED) {
@@ -346,65 +378,71 @@ export class ContactSolver {
         const bb = nx * ny * aa;
         tx = 1 + sign * nx * nx * aa; ty = sign * bb; tz = -sign * nx;
       }
-      this.t1x[i] = tx; this.t1y[i] = ty; this.t1z[i] = tz;
+      R[o + R_T1] = tx; R[o + R_T1 + 1] = ty; R[o + R_T1 + 2] = tz;
       const sx = ny * tz - nz * ty, sy = nz * tx - nx * tz, sz = nx * ty - ny * tx;
       // t2 = n × t1 keeps (t1, t2, n) right-handed up to sign; either sign works.
-      this.t2x[i] = sx; this.t2y[i] = sy; this.t2z[i] = sz;
+      R[o + R_T2] = sx; R[o + R_T2 + 1] = sy; R[o + R_T2 + 2] = sz;
 
       ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = nx; ARGS[7] = ny; ARGS[8] = nz;
       effectiveMass(B, ia, ib);
-      this.normalMass[i] = RESULT[0]!;
+      R[o + R_NORMAL_MASS] = RESULT[0]!;
       ARGS[6] = tx; ARGS[7] = ty; ARGS[8] = tz;
       effectiveMass(B, ia, ib);
-      this.tangentMass1[i] = RESULT[0]!;
+      R[o + R_TANGENT_MASS1] = RESULT[0]!;
       ARGS[6] = sx; ARGS[7] = sy; ARGS[8] = sz;
       effectiveMass(B, ia, ib);
-      this.tangentMass2[i] = RESULT[0]!;
+      R[o + R_TANGENT_MASS2] = RESULT[0]!;
 
       const persisted = cp[PERSISTED + k] === 1;
       const lastNormal = persisted ? cp[NORMAL_IMPULSE + k]! : 0;
+      let l1 = 0, l2 = 0;
       if (settings.warmStarting && persisted) {
-        this.normalImpulse[i] = lastNormal;
+        R[o + R_NORMAL_IMPULSE] = lastNormal;
         const f = FRICTION_IMPULSE + 3 * k;
         const fx = cp[f]!, fy = cp[f + 1]!, fz = cp[f + 2]!;
-        this.tangentImpulse1[i] = fx * tx + fy * ty + fz * tz;
-        this.tangentImpulse2[i] = fx * sx + fy * sy + fz * sz;
+        l1 = fx * tx + fy * ty + fz * tz;
+        l2 = fx * sx + fy * sy + fz * sz;
       } else {
-        this.normalImpulse[i] = 0;
-        this.tangentImpulse1[i] = 0;
-        this.tangentImpulse2[i] = 0;
+        R[o + R_NORMAL_IMPULSE] = 0;
       }
-      this.maxNormalImpulse[i] = 0;
-      this.separation[i] = -cp[o + 6]!;
-      this.friction[i] = contact.friction;
-      this.restitution[i] = contact.restitution;
+      R[o + R_MAX_NORMAL_IMPULSE] = 0;
+      R[o + R_SEPARATION] = -cp[c + 6]!;
+      R[o + R_FRICTION] = contact.friction;
+      R[o + R_RESTITUTION] = contact.restitution;
+      let fb: number;
       if (model === FRICTION_CONSTANT) {
         // Temporal coherence: last step's normal impulse carries the real load
         // (a stack's lower boxes hold the weight above them).
-        this.frictionBound[i] = useLastImpulse && lastNormal > 0 ? contact.friction * lastNormal : fallbackBound;
+        fb = useLastImpulse && lastNormal > 0 ? contact.friction * lastNormal : fallbackBound;
       } else if (model === FRICTION_CATTO2005) {
-        this.frictionBound[i] = fallbackBound;
+        fb = fallbackBound;
       } else {
-        this.frictionBound[i] = -1; // coulomb: from the current normal impulse
+        fb = -1; // coulomb: from the current normal impulse
       }
-      const fb = this.frictionBound[i]!;
+      R[o + R_FRICTION_BOUND] = fb;
       if (fb >= 0) {
         // Warm-started friction must respect this step's bound.
-        this.tangentImpulse1[i] = Math.max(-fb, Math.min(fb, this.tangentImpulse1[i]!));
-        this.tangentImpulse2[i] = Math.max(-fb, Math.min(fb, this.tangentImpulse2[i]!));
+        l1 = Math.max(-fb, Math.min(fb, l1));
+        l2 = Math.max(-fb, Math.min(fb, l2));
       }
+      R[o + R_TANGENT_IMPULSE1] = l1;
+      R[o + R_TANGENT_IMPULSE2] = l2;
     }
   }
 
   /** Applies the accumulated impulses of every row (warm start). */
   warmStart(B: SolverBodies): void {
+    const R = this.rows, I = this.ints;
     for (let i = 0; i < this.count; i++) {
-      const ln = this.normalImpulse[i]!, l1 = this.tangentImpulse1[i]!, l2 = this.tangentImpulse2[i]!;
-      const px = ln * this.nx[i]! + l1 * this.t1x[i]! + l2 * this.t2x[i]!;
-      const py = ln * this.ny[i]! + l1 * this.t1y[i]! + l2 * this.t2y[i]!;
-      const pz = ln * this.nz[i]! + l1 * this.t1z[i]! + l2 * this.t2z[i]!;
-      ARGS[0] = this.rax[i]!; ARGS[1] = this.ray[i]!; ARGS[2] = this.raz[i]!; ARGS[3] = this.rbx[i]!; ARGS[4] = this.rby[i]!; ARGS[5] = this.rbz[i]!; ARGS[6] = px; ARGS[7] = py; ARGS[8] = pz;
-      applyImpulse(B, this.a[i]!, this.b[i]!);
+      const o = i * ROW_STRIDE;
+      const ln = R[o + R_NORMAL_IMPULSE]!, l1 = R[o + R_TANGENT_IMPULSE1]!, l2 = R[o + R_TANGENT_IMPULSE2]!;
+      const px = ln * R[o + R_N]! + l1 * R[o + R_T1]! + l2 * R[o + R_T2]!;
+      const py = ln * R[o + R_N + 1]! + l1 * R[o + R_T1 + 1]! + l2 * R[o + R_T2 + 1]!;
+      const pz = ln * R[o + R_N + 2]! + l1 * R[o + R_T1 + 2]! + l2 * R[o + R_T2 + 2]!;
+      ARGS[0] = R[o + R_RA]!; ARGS[1] = R[o + R_RA + 1]!; ARGS[2] = R[o + R_RA + 2]!;
+      ARGS[3] = R[o + R_RB]!; ARGS[4] = R[o + R_RB + 1]!; ARGS[5] = R[o + R_RB + 2]!;
+      ARGS[6] = px; ARGS[7] = py; ARGS[8] = pz;
+      applyImpulse(B, I[i * INT_STRIDE + I_A]!, I[i * INT_STRIDE + I_B]!);
     }
   }
 
@@ -421,6 +459,9 @@ export class ContactSolver {
     const maxBias = settings.maxCorrectionVelocity;
     const coulomb = settings.frictionModel === 'coulomb';
     const soft = mode >= 2;
+    const biasRate = softness.biasRate, softMassScale = softness.massScale, softImpulseScale = softness.impulseScale;
+    const R = this.rows, I = this.ints;
+    const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
     // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order
     // biases the first rows of a manifold, which shows as a rotation that a
     // tall stack accumulates into a sway.
@@ -430,42 +471,44 @@ export class ContactSolver {
     for (let s = 1; s <= MAX_BLOCK; s++) ROTATION_MOD[s] = rotation % s;
     for (let k = 0; k < n; k++) {
       const j = reverse ? n - 1 - k : k;
-      const first = this.blockFirst[j]!;
-      const size = this.blockSize[j]!;
+      const jo = j * INT_STRIDE;
+      const first = I[jo + I_FIRST]!;
+      const size = I[jo + I_SIZE]!;
       // first + (j − first + rotation) mod size, without an integer division per row.
       let r = j - first + ROTATION_MOD[size]!;
       if (r >= size) r -= size;
       const i = first + r;
-      const ia = this.a[i]!, ib = this.b[i]!;
-      const rax = this.rax[i]!, ray = this.ray[i]!, raz = this.raz[i]!;
-      const rbx = this.rbx[i]!, rby = this.rby[i]!, rbz = this.rbz[i]!;
-      let vax = B.vx[ia]!, vay = B.vy[ia]!, vaz = B.vz[ia]!, wax = B.wx[ia]!, way = B.wy[ia]!, waz = B.wz[ia]!;
-      let vbx = B.vx[ib]!, vby = B.vy[ib]!, vbz = B.vz[ib]!, wbx = B.wx[ib]!, wby = B.wy[ib]!, wbz = B.wz[ib]!;
-      const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
+      const o = i * ROW_STRIDE;
+      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
+      const rax = R[o + R_RA]!, ray = R[o + R_RA + 1]!, raz = R[o + R_RA + 2]!;
+      const rbx = R[o + R_RB]!, rby = R[o + R_RB + 1]!, rbz = R[o + R_RB + 2]!;
+      let vax = vx[ia]!, vay = vy[ia]!, vaz = vz[ia]!, wax = wx[ia]!, way = wy[ia]!, waz = wz[ia]!;
+      let vbx = vx[ib]!, vby = vy[ib]!, vbz = vz[ib]!, wbx = wx[ib]!, wby = wy[ib]!, wbz = wz[ib]!;
+      const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
 
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-      const t1x = this.t1x[i]!, t1y = this.t1y[i]!, t1z = this.t1z[i]!;
-      const t2x = this.t2x[i]!, t2y = this.t2y[i]!, t2z = this.t2z[i]!;
+      const t1x = R[o + R_T1]!, t1y = R[o + R_T1 + 1]!, t1z = R[o + R_T1 + 2]!;
+      const t2x = R[o + R_T2]!, t2y = R[o + R_T2 + 1]!, t2z = R[o + R_T2 + 2]!;
 
       // ---- friction rows first (Box2D order: non-penetration, solved last,
       // wins when the rows disagree). Bound: a constant for the step, or μλn
       // of the current accumulated normal impulse for 'coulomb'.
-      const bound = coulomb ? this.friction[i]! * this.normalImpulse[i]! : this.frictionBound[i]!;
+      const bound = coulomb ? R[o + R_FRICTION]! * R[o + R_NORMAL_IMPULSE]! : R[o + R_FRICTION_BOUND]!;
       let dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
       let dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
       let dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
       const vt1 = dvx * t1x + dvy * t1y + dvz * t1z;
       const vt2 = dvx * t2x + dvy * t2y + dvz * t2z;
-      const old1 = this.tangentImpulse1[i]!;
-      let l1 = old1 - omega * this.tangentMass1[i]! * vt1;
+      const old1 = R[o + R_TANGENT_IMPULSE1]!;
+      let l1 = old1 - omega * R[o + R_TANGENT_MASS1]! * vt1;
       l1 = l1 > bound ? bound : l1 < -bound ? -bound : l1;
       const d1 = l1 - old1;
-      this.tangentImpulse1[i] = l1;
-      const old2 = this.tangentImpulse2[i]!;
-      let l2 = old2 - omega * this.tangentMass2[i]! * vt2;
+      R[o + R_TANGENT_IMPULSE1] = l1;
+      const old2 = R[o + R_TANGENT_IMPULSE2]!;
+      let l2 = old2 - omega * R[o + R_TANGENT_MASS2]! * vt2;
       l2 = l2 > bound ? bound : l2 < -bound ? -bound : l2;
       const d2 = l2 - old2;
-      this.tangentImpulse2[i] = l2;
+      R[o + R_TANGENT_IMPULSE2] = l2;
       // P applied to both bodies. This block appears again for the normal
       // row below: a shared helper would take the impulse as double
       // arguments, which V8 boxes when it does not inline the call.
@@ -486,7 +529,7 @@ export class ContactSolver {
       }
 
       // ---- normal row
-      let s = this.separation[i]!;
+      let s = R[o + R_SEPARATION]!;
       if (soft) {
         // Current separation. While both bodies have turned by less than
         // ~0.01 rad this step (θ = Σ h ω), linearise: anchors move by θ × r,
@@ -498,8 +541,8 @@ export class ContactSolver {
           currentSeparation(this, B, i);
           s = RESULT[0]!;
         } else s += nx * (B.dpx[ib]! - B.dpx[ia]!) + ny * (B.dpy[ib]! - B.dpy[ia]!) + nz * (B.dpz[ib]! - B.dpz[ia]!) +
-          this.cbx[i]! * B.thx[ib]! + this.cby[i]! * B.thy[ib]! + this.cbz[i]! * B.thz[ib]! -
-          this.cax[i]! * B.thx[ia]! - this.cay[i]! * B.thy[ia]! - this.caz[i]! * B.thz[ia]!;
+          R[o + R_CB]! * B.thx[ib]! + R[o + R_CB + 1]! * B.thy[ib]! + R[o + R_CB + 2]! * B.thz[ib]! -
+          R[o + R_CA]! * B.thx[ia]! - R[o + R_CA + 1]! * B.thy[ia]! - R[o + R_CA + 2]! * B.thz[ia]!;
       }
       dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
       dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
@@ -517,17 +560,17 @@ export class ContactSolver {
         // No slop here: a dead zone of zero stiffness lets each contact of a
         // tall stack tilt freely within it, and the column then buckles. The
         // soft spring itself keeps resting contacts alive.
-        target = Math.min(-softness.biasRate * s, maxBias);
-        massScale = softness.massScale;
-        impulseScale = softness.impulseScale;
+        target = Math.min(-biasRate * s, maxBias);
+        massScale = softMassScale;
+        impulseScale = softImpulseScale;
       }
-      const old = this.normalImpulse[i]!;
-      let dl = omega * (this.normalMass[i]! * massScale * (target - vn) - impulseScale * old);
+      const old = R[o + R_NORMAL_IMPULSE]!;
+      let dl = omega * (R[o + R_NORMAL_MASS]! * massScale * (target - vn) - impulseScale * old);
       let ln = old + dl;
       if (ln < 0) ln = 0;
       dl = ln - old;
-      this.normalImpulse[i] = ln;
-      if (ln > this.maxNormalImpulse[i]!) this.maxNormalImpulse[i] = ln;
+      R[o + R_NORMAL_IMPULSE] = ln;
+      if (ln > R[o + R_MAX_NORMAL_IMPULSE]!) R[o + R_MAX_NORMAL_IMPULSE] = ln;
       px = dl * nx; py = dl * ny; pz = dl * nz;
       vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
       vbx += px * imb; vby += py * imb; vbz += pz * imb;
@@ -541,8 +584,8 @@ export class ContactSolver {
         wby += B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
         wbz += B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
       }
-      B.vx[ia] = vax; B.vy[ia] = vay; B.vz[ia] = vaz; B.wx[ia] = wax; B.wy[ia] = way; B.wz[ia] = waz;
-      B.vx[ib] = vbx; B.vy[ib] = vby; B.vz[ib] = vbz; B.wx[ib] = wbx; B.wy[ib] = wby; B.wz[ib] = wbz;
+      vx[ia] = vax; vy[ia] = vay; vz[ia] = vaz; wx[ia] = wax; wy[ia] = way; wz[ia] = waz;
+      vx[ib] = vbx; vy[ib] = vby; vz[ib] = vbz; wx[ib] = wbx; wy[ib] = wby; wz[ib] = wbz;
     }
   }
 
@@ -552,23 +595,25 @@ export class ContactSolver {
    * −e·v_approach, with accumulated clamping so it only pushes.
    */
   applyRestitution(B: SolverBodies, threshold: number): void {
+    const R = this.rows, I = this.ints;
     for (let i = 0; i < this.count; i++) {
-      const e = this.restitution[i]!;
-      const v0 = this.approachSpeed[i]!;
-      if (e === 0 || v0 > -threshold || this.maxNormalImpulse[i]! === 0) continue;
-      const ia = this.a[i]!, ib = this.b[i]!;
-      const rax = this.rax[i]!, ray = this.ray[i]!, raz = this.raz[i]!;
-      const rbx = this.rbx[i]!, rby = this.rby[i]!, rbz = this.rbz[i]!;
-      const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
+      const o = i * ROW_STRIDE;
+      const e = R[o + R_RESTITUTION]!;
+      const v0 = R[o + R_APPROACH]!;
+      if (e === 0 || v0 > -threshold || R[o + R_MAX_NORMAL_IMPULSE]! === 0) continue;
+      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
+      const rax = R[o + R_RA]!, ray = R[o + R_RA + 1]!, raz = R[o + R_RA + 2]!;
+      const rbx = R[o + R_RB]!, rby = R[o + R_RB + 1]!, rbz = R[o + R_RB + 2]!;
+      const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
       const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
       const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
       const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
       const vn = dvx * nx + dvy * ny + dvz * nz;
-      const old = this.normalImpulse[i]!;
-      let ln = old - this.normalMass[i]! * (vn + e * v0);
+      const old = R[o + R_NORMAL_IMPULSE]!;
+      let ln = old - R[o + R_NORMAL_MASS]! * (vn + e * v0);
       if (ln < 0) ln = 0;
       const dl = ln - old;
-      this.normalImpulse[i] = ln;
+      R[o + R_NORMAL_IMPULSE] = ln;
       ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = dl * nx; ARGS[7] = dl * ny; ARGS[8] = dl * nz;
       applyImpulse(B, ia, ib);
     }
@@ -585,12 +630,14 @@ export class ContactSolver {
     const slop = settings.linearSlop;
     const beta = settings.baumgarte;
     const maxCorrection = 0.2;
+    const R = this.rows, I = this.ints;
     let worst = 0;
     for (let i = 0; i < this.count; i++) {
-      const ia = this.a[i]!, ib = this.b[i]!;
-      anchorWorld(0, this, B, i, ia, true);
-      anchorWorld(3, this, B, i, ib, false);
-      const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
+      const o = i * ROW_STRIDE;
+      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
+      anchorWorld(0, R, o + R_LA, B, ia);
+      anchorWorld(3, R, o + R_LB, B, ib);
+      const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
       currentSeparationFromAnchors(this, B, i);
       const s = RESULT[0]!;
       if (-s > worst) worst = -s;
@@ -618,6 +665,7 @@ export class ContactSolver {
   buildShockOrder(B: SolverBodies, touchDistance: number, dt: number): number {
     this.shockDt = dt;
     const n = B.count;
+    const I = this.ints;
     if (this.level.length < n) this.level = new Int32Array(Math.max(n, 2 * this.level.length)) as I32;
     const L = this.level;
     for (let i = 0; i < n; i++) L[i] = B.invMass[i] === 0 ? 0 : -1;
@@ -628,13 +676,13 @@ export class ContactSolver {
     // the sort read it repeatedly.
     if (this.shockTouch.length < this.count) this.shockTouch = new Uint8Array(this.capacity);
     const touch = this.shockTouch;
-    for (let i = 0; i < this.count; i += this.blockSize[i]!) touch[i] = this.blockTouches(i, touchDistance) ? 1 : 0;
+    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) touch[i] = this.blockTouches(i, touchDistance) ? 1 : 0;
     let maxLevel = 0;
     for (let pass = 0; pass < 64; pass++) {
       let changed = false;
-      for (let i = 0; i < this.count; i += this.blockSize[i]!) {
+      for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
         if (touch[i] === 0) continue;
-        const a = this.a[i]!, b = this.b[i]!;
+        const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
         const la = L[a]!, lb = L[b]!;
         if (la >= 0 && (lb < 0 || lb > la + 1) && B.invMass[b]! > 0) { L[b] = la + 1; changed = true; if (la + 1 > maxLevel) maxLevel = la + 1; }
         else if (lb >= 0 && (la < 0 || la > lb + 1) && B.invMass[a]! > 0) { L[a] = lb + 1; changed = true; if (lb + 1 > maxLevel) maxLevel = lb + 1; }
@@ -646,16 +694,16 @@ export class ContactSolver {
     const bucket = this.shockBucket;
     for (let k = 0; k <= maxLevel + 1; k++) bucket[k] = 0;
     let blocks = 0;
-    for (let i = 0; i < this.count; i += this.blockSize[i]!) {
-      const la = L[this.a[i]!]!, lb = L[this.b[i]!]!;
+    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
+      const la = L[I[i * INT_STRIDE + I_A]!]!, lb = L[I[i * INT_STRIDE + I_B]!]!;
       if (la < 0 || lb < 0 || la === lb || touch[i] === 0) continue;
       bucket[(la > lb ? la : lb) + 1]!++;
       blocks++;
     }
     for (let k = 1; k <= maxLevel + 1; k++) bucket[k] = bucket[k]! + bucket[k - 1]!;
     if (this.shockBlocks.length < blocks) this.shockBlocks = new Int32Array(Math.max(blocks, 2 * this.shockBlocks.length)) as I32;
-    for (let i = 0; i < this.count; i += this.blockSize[i]!) {
-      const la = L[this.a[i]!]!, lb = L[this.b[i]!]!;
+    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
+      const la = L[I[i * INT_STRIDE + I_A]!]!, lb = L[I[i * INT_STRIDE + I_B]!]!;
       if (la < 0 || lb < 0 || la === lb || touch[i] === 0) continue;
       const k = la > lb ? la : lb;
       this.shockBlocks[bucket[k]!] = i;
@@ -672,13 +720,15 @@ export class ContactSolver {
     const list = this.shockBlocks;
     for (let k = 0; k < blocks; k++) {
       const i = list[k]!;
-      const up = L[this.a[i]!]! > L[this.b[i]!]! ? this.a[i]! : this.b[i]!;
+      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
+      const up = L[a]! > L[b]! ? a : b;
       supports[up]!++;
     }
     for (let k = blocks - 1; k >= 0; k--) {
       const i = list[k]!;
-      const aUp = L[this.a[i]!]! > L[this.b[i]!]!;
-      const up = aUp ? this.a[i]! : this.b[i]!, lo = aUp ? this.b[i]! : this.a[i]!;
+      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
+      const aUp = L[a]! > L[b]!;
+      const up = aUp ? a : b, lo = aUp ? b : a;
       above[lo] = above[lo]! + (1 / B.invMass[up]! + above[up]!) / supports[up]!;
     }
     // Keep (in order) only the blocks under a load the iterations cannot
@@ -686,8 +736,9 @@ export class ContactSolver {
     let kept = 0;
     for (let k = 0; k < blocks; k++) {
       const i = list[k]!;
-      const aUp = L[this.a[i]!]! > L[this.b[i]!]!;
-      const up = aUp ? this.a[i]! : this.b[i]!, lo = aUp ? this.b[i]! : this.a[i]!;
+      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
+      const aUp = L[a]! > L[b]!;
+      const up = aUp ? a : b, lo = aUp ? b : a;
       const load = 1 / B.invMass[up]! + above[up]!;
       const imLo = B.invMass[lo]!;
       const heavy = imLo === 0 ? above[up]! * B.invMass[up]! > SHOCK_LOAD_RATIO : load * imLo > SHOCK_LOAD_RATIO;
@@ -699,11 +750,12 @@ export class ContactSolver {
 
   /** Touching now, or closing the gap within this step at the approach speed it started with. */
   private blockTouches(first: number, touchDistance: number): boolean {
-    const end = first + this.blockSize[first]!;
+    const end = first + this.ints[first * INT_STRIDE + I_SIZE]!;
     const dt = this.shockDt;
+    const R = this.rows;
     for (let i = first; i < end; i++) {
-      const v = this.approachSpeed[i]!;
-      if (this.separation[i]! + (v < 0 ? v * dt : 0) <= touchDistance) return true;
+      const v = R[i * ROW_STRIDE + R_APPROACH]!;
+      if (R[i * ROW_STRIDE + R_SEPARATION]! + (v < 0 ? v * dt : 0) <= touchDistance) return true;
     }
     return false;
   }
@@ -720,6 +772,7 @@ export class ContactSolver {
    */
   solveShock(B: SolverBodies, h: number, iterations: number): void {
     const L = this.level;
+    const R = this.rows, I = this.ints;
     const inv = 1 / h;
     if (this.shockImpulse.length < this.count) {
       this.shockImpulse = new Float64Array(this.capacity) as F64;
@@ -728,8 +781,8 @@ export class ContactSolver {
     const acc = this.shockImpulse;
     for (let k = 0; k < this.shockBlockCount; k++) {
       const first = this.shockBlocks[k]!;
-      const end = first + this.blockSize[first]!;
-      const ia = this.a[first]!, ib = this.b[first]!;
+      const end = first + I[first * INT_STRIDE + I_SIZE]!;
+      const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
       const upperIsB = L[ib]! > L[ia]!;
       const u = upperIsB ? ib : ia;
       const im = B.invMass[u]!;
@@ -746,10 +799,12 @@ export class ContactSolver {
       // point would spin the body, and stacks would topple).
       for (let it = 0; it < iterations; it++) {
         for (let i = first; i < end; i++) {
-          const rx = upperIsB ? this.rbx[i]! : this.rax[i]!, ry = upperIsB ? this.rby[i]! : this.ray[i]!, rz = upperIsB ? this.rbz[i]! : this.raz[i]!;
-          const nx = this.nx[i]!, ny = this.ny[i]!, nz = this.nz[i]!;
-          const rax = this.rax[i]!, ray = this.ray[i]!, raz = this.raz[i]!;
-          const rbx = this.rbx[i]!, rby = this.rby[i]!, rbz = this.rbz[i]!;
+          const o = i * ROW_STRIDE;
+          const ro = upperIsB ? o + R_RB : o + R_RA;
+          const rx = R[ro]!, ry = R[ro + 1]!, rz = R[ro + 2]!;
+          const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
+          const rax = R[o + R_RA]!, ray = R[o + R_RA + 1]!, raz = R[o + R_RA + 2]!;
+          const rbx = R[o + R_RB]!, rby = R[o + R_RB + 1]!, rbz = R[o + R_RB + 2]!;
           const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
           const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
           const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
@@ -781,15 +836,18 @@ export class ContactSolver {
 
   /** Copies the accumulated impulses back to the persistent contacts. */
   storeImpulses(): void {
+    const R = this.rows;
     for (let i = 0; i < this.count; i++) {
+      const o = i * ROW_STRIDE;
       const c = this.contact[i]!;
       const k = this.pointIndex[i]!;
-      c.normalImpulse[k] = this.normalImpulse[i]!;
-      const l1 = this.tangentImpulse1[i]!, l2 = this.tangentImpulse2[i]!;
-      c.frictionImpulse[k * 3] = l1 * this.t1x[i]! + l2 * this.t2x[i]!;
-      c.frictionImpulse[k * 3 + 1] = l1 * this.t1y[i]! + l2 * this.t2y[i]!;
-      c.frictionImpulse[k * 3 + 2] = l1 * this.t1z[i]! + l2 * this.t2z[i]!;
-      c.totalNormalImpulse += this.normalImpulse[i]!;
+      const ln = R[o + R_NORMAL_IMPULSE]!;
+      c.normalImpulse[k] = ln;
+      const l1 = R[o + R_TANGENT_IMPULSE1]!, l2 = R[o + R_TANGENT_IMPULSE2]!;
+      c.frictionImpulse[k * 3] = l1 * R[o + R_T1]! + l2 * R[o + R_T2]!;
+      c.frictionImpulse[k * 3 + 1] = l1 * R[o + R_T1 + 1]! + l2 * R[o + R_T2 + 1]!;
+      c.frictionImpulse[k * 3 + 2] = l1 * R[o + R_T1 + 2]! + l2 * R[o + R_T2 + 2]!;
+      c.totalNormalImpulse += ln;
     }
   }
 }
@@ -840,26 +898,25 @@ const MAX_BLOCK = 4;
 const ROTATION_MOD = new Int32Array(MAX_BLOCK + 1);
 const ANCHOR = new Float64Array(6);
 
-/** Local anchor q* r q of the world anchor r in ARGS[0..2]. */
-function setLocal(S: ContactSolver, i: number, B: SolverBodies, slot: number, isA: boolean): void {
+/** Local anchor q* r q of the world anchor r in ARGS[0..2], written to R[ro..ro+2]. */
+function setLocal(R: F64, ro: number, B: SolverBodies, slot: number): void {
   const rx = ARGS[0]!, ry = ARGS[1]!, rz = ARGS[2]!;
   // q* r q with q the body's rotation at the start of the step.
   const qx = -B.qx[slot]!, qy = -B.qy[slot]!, qz = -B.qz[slot]!, qw = B.qw[slot]!;
   const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
-  const x = rx + qw * tx + (qy * tz - qz * ty);
-  const y = ry + qw * ty + (qz * tx - qx * tz);
-  const z = rz + qw * tz + (qx * ty - qy * tx);
-  if (isA) { S.lax[i] = x; S.lay[i] = y; S.laz[i] = z; } else { S.lbx[i] = x; S.lby[i] = y; S.lbz[i] = z; }
+  R[ro] = rx + qw * tx + (qy * tz - qz * ty);
+  R[ro + 1] = ry + qw * ty + (qz * tx - qx * tz);
+  R[ro + 2] = rz + qw * tz + (qx * ty - qy * tx);
 }
 
 /**
- * World anchor (current rotation) of point i on the body in `slot`, written to
- * ANCHOR[offset..offset+2]. Typed-array scratch: stores of doubles into plain
- * object fields can allocate heap numbers, which showed up as megabytes per
- * step in the inner loop.
+ * World anchor (current rotation) of the local anchor R[ro..ro+2] on the body
+ * in `slot`, written to ANCHOR[offset..offset+2]. Typed-array scratch: stores
+ * of doubles into plain object fields can allocate heap numbers, which showed
+ * up as megabytes per step in the inner loop.
  */
-function anchorWorld(offset: number, S: ContactSolver, B: SolverBodies, i: number, slot: number, isA: boolean): void {
-  const rx = isA ? S.lax[i]! : S.lbx[i]!, ry = isA ? S.lay[i]! : S.lby[i]!, rz = isA ? S.laz[i]! : S.lbz[i]!;
+function anchorWorld(offset: number, R: F64, ro: number, B: SolverBodies, slot: number): void {
+  const rx = R[ro]!, ry = R[ro + 1]!, rz = R[ro + 2]!;
   const qx = B.qx[slot]!, qy = B.qy[slot]!, qz = B.qz[slot]!, qw = B.qw[slot]!;
   const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
   ANCHOR[offset] = rx + qw * tx + (qy * tz - qz * ty);
@@ -872,22 +929,24 @@ function anchorWorld(offset: number, S: ContactSolver, B: SolverBodies, i: numbe
  * moved by how far the two anchor points (in ANCHOR) have moved apart along n.
  */
 function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: number): void {
-  const ia = S.a[i]!, ib = S.b[i]!;
-  const dx = (B.px[ib]! + ANCHOR[3]! - B.px0[ib]! - S.rbx[i]!) - (B.px[ia]! + ANCHOR[0]! - B.px0[ia]! - S.rax[i]!);
-  const dy = (B.py[ib]! + ANCHOR[4]! - B.py0[ib]! - S.rby[i]!) - (B.py[ia]! + ANCHOR[1]! - B.py0[ia]! - S.ray[i]!);
-  const dz = (B.pz[ib]! + ANCHOR[5]! - B.pz0[ib]! - S.rbz[i]!) - (B.pz[ia]! + ANCHOR[2]! - B.pz0[ia]! - S.raz[i]!);
-  RESULT[0] = S.separation[i]! + dx * S.nx[i]! + dy * S.ny[i]! + dz * S.nz[i]!;
+  const R = S.rows, o = i * ROW_STRIDE;
+  const ia = S.slotA(i), ib = S.slotB(i);
+  const dx = (B.px[ib]! + ANCHOR[3]! - B.px0[ib]! - R[o + R_RB]!) - (B.px[ia]! + ANCHOR[0]! - B.px0[ia]! - R[o + R_RA]!);
+  const dy = (B.py[ib]! + ANCHOR[4]! - B.py0[ib]! - R[o + R_RB + 1]!) - (B.py[ia]! + ANCHOR[1]! - B.py0[ia]! - R[o + R_RA + 1]!);
+  const dz = (B.pz[ib]! + ANCHOR[5]! - B.pz0[ib]! - R[o + R_RB + 2]!) - (B.pz[ia]! + ANCHOR[2]! - B.pz0[ia]! - R[o + R_RA + 2]!);
+  RESULT[0] = R[o + R_SEPARATION]! + dx * R[o + R_N]! + dy * R[o + R_N + 1]! + dz * R[o + R_N + 2]!;
 }
 
 /** Separation of row i now, from its anchors moved with the bodies, into RESULT[0]. */
 function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
-  const ia = S.a[i]!, ib = S.b[i]!;
+  const ia = S.slotA(i), ib = S.slotB(i);
+  const o = i * ROW_STRIDE;
   if (B.moves[ia] === 0 && B.moves[ib] === 0) {
-    RESULT[0] = S.separation[i]!;
+    RESULT[0] = S.rows[o + R_SEPARATION]!;
     return;
   }
-  anchorWorld(0, S, B, i, ia, true);
-  anchorWorld(3, S, B, i, ib, false);
+  anchorWorld(0, S.rows, o + R_LA, B, ia);
+  anchorWorld(3, S.rows, o + R_LB, B, ib);
   currentSeparationFromAnchors(S, B, i);
 }
 
