@@ -227,11 +227,22 @@ const R_FRICTION = 30;
 /** Normal velocity before the solve (restitution, shock propagation). */
 const R_APPROACH = 31;
 const R_RESTITUTION = 32;
+/**
+ * Angular velocity change per unit impulse of each row on each body, fixed
+ * for the step: I_A⁻¹(rA × n), I_B⁻¹(rB × n), then the same for t1 and t2,
+ * 3 each. Applying an impulse λ to a row is then ω_A −= λ·K_A, ω_B += λ·K_B:
+ * no cross product and no inertia product in the sweep.
+ */
+const R_KA_N = 33;
+const R_KB_N = 36;
+const R_KA_T1 = 39;
+const R_KB_T1 = 42;
+const R_KA_T2 = 45;
+const R_KB_T2 = 48;
 /** Anchors in the bodies' local frames (NGS and the exact soft separation), 3 + 3. */
-const R_LA = 33;
-const R_LB = 36;
-/** 39 used; 40 makes a record five 64-byte lines. */
-const ROW_STRIDE = 40;
+const R_LA = 51;
+const R_LB = 54;
+const ROW_STRIDE = 57;
 /** Solver slots of body A and body B, first row and row count of the point's manifold. */
 const I_A = 0;
 const I_B = 1;
@@ -392,6 +403,7 @@ export class ContactSolver {
       ARGS[6] = sx; ARGS[7] = sy; ARGS[8] = sz;
       effectiveMass(B, ia, ib);
       R[o + R_TANGENT_MASS2] = RESULT[0]!;
+      angularResponse(R, o, B, ia, ib); // anchors still in ARGS[0..5]
 
       const persisted = cp[PERSISTED + k] === 1;
       const lastNormal = persisted ? cp[NORMAL_IMPULSE + k]! : 0;
@@ -439,10 +451,16 @@ export class ContactSolver {
       const px = ln * R[o + R_N]! + l1 * R[o + R_T1]! + l2 * R[o + R_T2]!;
       const py = ln * R[o + R_N + 1]! + l1 * R[o + R_T1 + 1]! + l2 * R[o + R_T2 + 1]!;
       const pz = ln * R[o + R_N + 2]! + l1 * R[o + R_T1 + 2]! + l2 * R[o + R_T2 + 2]!;
-      ARGS[0] = R[o + R_RA]!; ARGS[1] = R[o + R_RA + 1]!; ARGS[2] = R[o + R_RA + 2]!;
-      ARGS[3] = R[o + R_RB]!; ARGS[4] = R[o + R_RB + 1]!; ARGS[5] = R[o + R_RB + 2]!;
-      ARGS[6] = px; ARGS[7] = py; ARGS[8] = pz;
-      applyImpulse(B, I[i * INT_STRIDE + I_A]!, I[i * INT_STRIDE + I_B]!);
+      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
+      const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+      B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
+      B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
+      B.wx[ia] = B.wx[ia]! - (ln * R[o + R_KA_N]! + l1 * R[o + R_KA_T1]! + l2 * R[o + R_KA_T2]!);
+      B.wy[ia] = B.wy[ia]! - (ln * R[o + R_KA_N + 1]! + l1 * R[o + R_KA_T1 + 1]! + l2 * R[o + R_KA_T2 + 1]!);
+      B.wz[ia] = B.wz[ia]! - (ln * R[o + R_KA_N + 2]! + l1 * R[o + R_KA_T1 + 2]! + l2 * R[o + R_KA_T2 + 2]!);
+      B.wx[ib] = B.wx[ib]! + (ln * R[o + R_KB_N]! + l1 * R[o + R_KB_T1]! + l2 * R[o + R_KB_T2]!);
+      B.wy[ib] = B.wy[ib]! + (ln * R[o + R_KB_N + 1]! + l1 * R[o + R_KB_T1 + 1]! + l2 * R[o + R_KB_T2 + 1]!);
+      B.wz[ib] = B.wz[ib]! + (ln * R[o + R_KB_N + 2]! + l1 * R[o + R_KB_T1 + 2]! + l2 * R[o + R_KB_T2 + 2]!);
     }
   }
 
@@ -517,16 +535,12 @@ export class ContactSolver {
       let pz = d1 * t1z + d2 * t2z;
       vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
       vbx += px * imb; vby += py * imb; vbz += pz * imb;
-      {
-        const tx = ray * pz - raz * py, ty = raz * px - rax * pz, tz = rax * py - ray * px;
-        wax -= B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz;
-        way -= B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz;
-        waz -= B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz;
-        const ux = rby * pz - rbz * py, uy = rbz * px - rbx * pz, uz = rbx * py - rby * px;
-        wbx += B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
-        wby += B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
-        wbz += B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
-      }
+      wax -= d1 * R[o + R_KA_T1]! + d2 * R[o + R_KA_T2]!;
+      way -= d1 * R[o + R_KA_T1 + 1]! + d2 * R[o + R_KA_T2 + 1]!;
+      waz -= d1 * R[o + R_KA_T1 + 2]! + d2 * R[o + R_KA_T2 + 2]!;
+      wbx += d1 * R[o + R_KB_T1]! + d2 * R[o + R_KB_T2]!;
+      wby += d1 * R[o + R_KB_T1 + 1]! + d2 * R[o + R_KB_T2 + 1]!;
+      wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]!;
 
       // ---- normal row
       let s = R[o + R_SEPARATION]!;
@@ -574,16 +588,8 @@ export class ContactSolver {
       px = dl * nx; py = dl * ny; pz = dl * nz;
       vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
       vbx += px * imb; vby += py * imb; vbz += pz * imb;
-      {
-        const tx = ray * pz - raz * py, ty = raz * px - rax * pz, tz = rax * py - ray * px;
-        wax -= B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz;
-        way -= B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz;
-        waz -= B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz;
-        const ux = rby * pz - rbz * py, uy = rbz * px - rbx * pz, uz = rbx * py - rby * px;
-        wbx += B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
-        wby += B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
-        wbz += B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
-      }
+      wax -= dl * R[o + R_KA_N]!; way -= dl * R[o + R_KA_N + 1]!; waz -= dl * R[o + R_KA_N + 2]!;
+      wbx += dl * R[o + R_KB_N]!; wby += dl * R[o + R_KB_N + 1]!; wbz += dl * R[o + R_KB_N + 2]!;
       vx[ia] = vax; vy[ia] = vay; vz[ia] = vaz; wx[ia] = wax; wy[ia] = way; wz[ia] = waz;
       vx[ib] = vbx; vy[ib] = vby; vz[ib] = vbz; wx[ib] = wbx; wy[ib] = wby; wz[ib] = wbz;
     }
@@ -964,6 +970,27 @@ function effectiveMass(B: SolverBodies, ia: number, ib: number): void {
     bz * (B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz);
   const k = B.invMass[ia]! + B.invMass[ib]! + ka + kb;
   RESULT[0] = k > 0 ? 1 / k : 0;
+}
+
+/**
+ * The K vectors of the row at R[o]: I⁻¹(r × d) for r = rA, rB (in
+ * ARGS[0..5]) and d = n, t1, t2 (already in the row).
+ */
+function angularResponse(R: F64, o: number, B: SolverBodies, ia: number, ib: number): void {
+  const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!;
+  for (let d = 0; d < 3; d++) {
+    const dir = o + 3 * d; // R_N, R_T1, R_T2 are consecutive
+    const dx = R[dir]!, dy = R[dir + 1]!, dz = R[dir + 2]!;
+    const ka = o + R_KA_N + 6 * d, kb = o + R_KB_N + 6 * d;
+    const ax = ray * dz - raz * dy, ay = raz * dx - rax * dz, az = rax * dy - ray * dx;
+    R[ka] = B.ixx[ia]! * ax + B.ixy[ia]! * ay + B.ixz[ia]! * az;
+    R[ka + 1] = B.ixy[ia]! * ax + B.iyy[ia]! * ay + B.iyz[ia]! * az;
+    R[ka + 2] = B.ixz[ia]! * ax + B.iyz[ia]! * ay + B.izz[ia]! * az;
+    const bx = rby * dz - rbz * dy, by = rbz * dx - rbx * dz, bz = rbx * dy - rby * dx;
+    R[kb] = B.ixx[ib]! * bx + B.ixy[ib]! * by + B.ixz[ib]! * bz;
+    R[kb + 1] = B.ixy[ib]! * bx + B.iyy[ib]! * by + B.iyz[ib]! * bz;
+    R[kb + 2] = B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz;
+  }
 }
 
 /** Applies impulse P at the point: −P to A, +P to B. */
