@@ -22,7 +22,7 @@ import { collide } from '../collision/narrowphase/dispatch';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
-import { Contact, FRICTION_IMPULSE, NORMAL_IMPULSE, POINT_STRIDE } from '../dynamics/contact';
+import { Contact, FRICTION_IMPULSE, MANIFOLD_REUSE_DISTANCE, MARGIN_ARG, NORMAL_IMPULSE, POINT_STRIDE } from '../dynamics/contact';
 import { ContactSolver, LINEARISE_ANGLE_SQ, Softness, SolverBodies } from '../dynamics/contact-solver';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
 import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
@@ -169,6 +169,14 @@ export interface WorldSnapshot {
   contacts: number[][];
   queuedProxies: number[];
 }
+
+/**
+ * Largest relative motion (m per step: relative speed plus |ω| × bounding
+ * radius, times dt) of a pair that may reuse its manifold. Pairs moving
+ * faster would fail the reuse check anyway; skipping it saves touching the
+ * cache (the ragdoll pile was 5–10 % slower per step without this filter).
+ */
+const REUSE_MOTION = 1e-3;
 
 /** Largest distance (m) between an old and a new contact point that still counts as the same point. */
 const MATCH_RADIUS = 0.02;
@@ -741,6 +749,9 @@ export class World implements BodyOwner {
       // Speculative margin: the base distance plus how far the pair can close
       // in one step (relative speed, gravity, |ω| × bounding radius).
       let margin = 0;
+      // How far the pair moved apart or turned last step (m): the manifold is
+      // reused only for pairs at rest relative to each other.
+      let motion = Infinity;
       if (!c.isSensor) {
         const va = a.linearVelocity, vb = b.linearVelocity, wa = a.angularVelocity, wb = b.angularVelocity;
         const dvx = vb.x - va.x, dvy = vb.y - va.y, dvz = vb.z - va.z;
@@ -748,6 +759,7 @@ export class World implements BodyOwner {
           Math.sqrt(wa.x * wa.x + wa.y * wa.y + wa.z * wa.z) * a.boundingRadius +
           Math.sqrt(wb.x * wb.x + wb.y * wb.y + wb.z * wb.z) * b.boundingRadius;
         margin = this.solver.speculativeDistance + speed * dt;
+        motion = (speed - gravityLength * dt) * dt;
       }
       // Convex shapes whose bounding spheres are further apart than the
       // margin have no point within it (about half the broadphase pairs of a
@@ -761,8 +773,18 @@ export class World implements BodyOwner {
           m.reset();
           c.pointCount = 0;
         }
+        c.manifoldCached = false;
       } else {
-        collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
+        // Reuse is tried only by pairs that were at rest relative to each
+        // other last step and have points (an empty manifold is usually a
+        // quick early-out in the narrowphase, cheaper than the check).
+        MARGIN_ARG[0] = margin;
+        const resting = c.reusesManifold && motion < REUSE_MOTION;
+        if (!resting || oldCount === 0 || !c.reuseManifold()) {
+          collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
+          if (resting && m.pointCount > 0) c.cacheManifold();
+          else c.manifoldCached = false;
+        }
         count = m.pointCount;
       }
       let maxDepth = -Infinity;
@@ -1354,6 +1376,9 @@ export class World implements BodyOwner {
         row.push(p.id, p.depth, p.position.x, p.position.y, p.position.z, p.normal.x, p.normal.y, p.normal.z,
           c.normalImpulse[k]!, c.frictionImpulse[k * 3]!, c.frictionImpulse[k * 3 + 1]!, c.frictionImpulse[k * 3 + 2]!, c.persisted[k]!);
       }
+      // The manifold cache decides whether the next step reuses the manifold.
+      row.push(c.manifoldCached ? 1 : 0);
+      for (let k = 0; k < c.cache.length; k++) row.push(c.cache[k]!);
       contacts.push(row);
     }
     const queued: number[] = [];
@@ -1427,6 +1452,10 @@ export class World implements BodyOwner {
         c.frictionImpulse[k * 3 + 2] = row[o + 11]!;
         c.persisted[k] = row[o + 12]!;
         o += 13;
+      }
+      if (row.length === o + 1 + c.cache.length) {
+        c.manifoldCached = row[o] === 1;
+        for (let k = 0; k < c.cache.length; k++) c.cache[k] = row[o + 1 + k]!;
       }
       c.syncPoints();
     }
