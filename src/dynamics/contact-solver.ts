@@ -485,111 +485,128 @@ export class ContactSolver {
     // tall stack accumulates into a sway.
     // Within a manifold the starting point rotates with `rotation`, so no
     // corner is always solved first.
+    // One manifold at a time: its two bodies' velocities and step
+    // displacements are loaded once and stored once for all its points.
     const n = this.count;
     for (let s = 1; s <= MAX_BLOCK; s++) ROTATION_MOD[s] = rotation % s;
-    for (let k = 0; k < n; k++) {
-      const j = reverse ? n - 1 - k : k;
-      const jo = j * INT_STRIDE;
-      const first = I[jo + I_FIRST]!;
-      const size = I[jo + I_SIZE]!;
-      // first + (j − first + rotation) mod size, without an integer division per row.
-      let r = j - first + ROTATION_MOD[size]!;
-      if (r >= size) r -= size;
-      const i = first + r;
-      const o = i * ROW_STRIDE;
-      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
-      const rax = R[o + R_RA]!, ray = R[o + R_RA + 1]!, raz = R[o + R_RA + 2]!;
-      const rbx = R[o + R_RB]!, rby = R[o + R_RB + 1]!, rbz = R[o + R_RB + 2]!;
+    let e = reverse ? n : 0;
+    while (reverse ? e > 0 : e < n) {
+      let first: number, size: number;
+      if (reverse) {
+        first = I[(e - 1) * INT_STRIDE + I_FIRST]!;
+        size = e - first;
+        e = first;
+      } else {
+        first = e;
+        size = I[e * INT_STRIDE + I_SIZE]!;
+        e += size;
+      }
+      const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
       let vax = vx[ia]!, vay = vy[ia]!, vaz = vz[ia]!, wax = wx[ia]!, way = wy[ia]!, waz = wz[ia]!;
       let vbx = vx[ib]!, vby = vy[ib]!, vbz = vz[ib]!, wbx = wx[ib]!, wby = wy[ib]!, wbz = wz[ib]!;
-      const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
-
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-      const t1x = R[o + R_T1]!, t1y = R[o + R_T1 + 1]!, t1z = R[o + R_T1 + 2]!;
-      const t2x = R[o + R_T2]!, t2y = R[o + R_T2 + 1]!, t2z = R[o + R_T2 + 2]!;
+      // Soft separation update (see below): exact for a block whose bodies
+      // have turned far this step, else linearised with these.
+      const exact = soft && (B.turned[ia] !== 0 || B.turned[ib] !== 0);
+      const ddx = B.dpx[ib]! - B.dpx[ia]!, ddy = B.dpy[ib]! - B.dpy[ia]!, ddz = B.dpz[ib]! - B.dpz[ia]!;
+      const thax = B.thx[ia]!, thay = B.thy[ia]!, thaz = B.thz[ia]!;
+      const thbx = B.thx[ib]!, thby = B.thy[ib]!, thbz = B.thz[ib]!;
+      const rot = ROTATION_MOD[size]!;
+      for (let t = 0; t < size; t++) {
+        // first + (position + rotation) mod size, without an integer division per row.
+        let r = (reverse ? size - 1 - t : t) + rot;
+        if (r >= size) r -= size;
+        const i = first + r;
+        const o = i * ROW_STRIDE;
+        const rax = R[o + R_RA]!, ray = R[o + R_RA + 1]!, raz = R[o + R_RA + 2]!;
+        const rbx = R[o + R_RB]!, rby = R[o + R_RB + 1]!, rbz = R[o + R_RB + 2]!;
+        const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
+        const t1x = R[o + R_T1]!, t1y = R[o + R_T1 + 1]!, t1z = R[o + R_T1 + 2]!;
+        const t2x = R[o + R_T2]!, t2y = R[o + R_T2 + 1]!, t2z = R[o + R_T2 + 2]!;
 
-      // ---- friction rows first (Box2D order: non-penetration, solved last,
-      // wins when the rows disagree). Bound: a constant for the step, or μλn
-      // of the current accumulated normal impulse for 'coulomb'.
-      const bound = coulomb ? R[o + R_FRICTION]! * R[o + R_NORMAL_IMPULSE]! : R[o + R_FRICTION_BOUND]!;
-      let dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
-      let dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
-      let dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
-      const vt1 = dvx * t1x + dvy * t1y + dvz * t1z;
-      const vt2 = dvx * t2x + dvy * t2y + dvz * t2z;
-      const old1 = R[o + R_TANGENT_IMPULSE1]!;
-      let l1 = old1 - omega * R[o + R_TANGENT_MASS1]! * vt1;
-      l1 = l1 > bound ? bound : l1 < -bound ? -bound : l1;
-      const d1 = l1 - old1;
-      R[o + R_TANGENT_IMPULSE1] = l1;
-      const old2 = R[o + R_TANGENT_IMPULSE2]!;
-      let l2 = old2 - omega * R[o + R_TANGENT_MASS2]! * vt2;
-      l2 = l2 > bound ? bound : l2 < -bound ? -bound : l2;
-      const d2 = l2 - old2;
-      R[o + R_TANGENT_IMPULSE2] = l2;
-      // P applied to both bodies. This block appears again for the normal
-      // row below: a shared helper would take the impulse as double
-      // arguments, which V8 boxes when it does not inline the call.
-      let px = d1 * t1x + d2 * t2x;
-      let py = d1 * t1y + d2 * t2y;
-      let pz = d1 * t1z + d2 * t2z;
-      vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
-      vbx += px * imb; vby += py * imb; vbz += pz * imb;
-      wax -= d1 * R[o + R_KA_T1]! + d2 * R[o + R_KA_T2]!;
-      way -= d1 * R[o + R_KA_T1 + 1]! + d2 * R[o + R_KA_T2 + 1]!;
-      waz -= d1 * R[o + R_KA_T1 + 2]! + d2 * R[o + R_KA_T2 + 2]!;
-      wbx += d1 * R[o + R_KB_T1]! + d2 * R[o + R_KB_T2]!;
-      wby += d1 * R[o + R_KB_T1 + 1]! + d2 * R[o + R_KB_T2 + 1]!;
-      wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]!;
+        // ---- friction rows first (Box2D order: non-penetration, solved last,
+        // wins when the rows disagree). Bound: a constant for the step, or μλn
+        // of the current accumulated normal impulse for 'coulomb'.
+        const bound = coulomb ? R[o + R_FRICTION]! * R[o + R_NORMAL_IMPULSE]! : R[o + R_FRICTION_BOUND]!;
+        let dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
+        let dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
+        let dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
+        const vt1 = dvx * t1x + dvy * t1y + dvz * t1z;
+        const vt2 = dvx * t2x + dvy * t2y + dvz * t2z;
+        const old1 = R[o + R_TANGENT_IMPULSE1]!;
+        let l1 = old1 - omega * R[o + R_TANGENT_MASS1]! * vt1;
+        l1 = l1 > bound ? bound : l1 < -bound ? -bound : l1;
+        const d1 = l1 - old1;
+        R[o + R_TANGENT_IMPULSE1] = l1;
+        const old2 = R[o + R_TANGENT_IMPULSE2]!;
+        let l2 = old2 - omega * R[o + R_TANGENT_MASS2]! * vt2;
+        l2 = l2 > bound ? bound : l2 < -bound ? -bound : l2;
+        const d2 = l2 - old2;
+        R[o + R_TANGENT_IMPULSE2] = l2;
+        // P applied to both bodies. This block appears again for the normal
+        // row below: a shared helper would take the impulse as double
+        // arguments, which V8 boxes when it does not inline the call.
+        let px = d1 * t1x + d2 * t2x;
+        let py = d1 * t1y + d2 * t2y;
+        let pz = d1 * t1z + d2 * t2z;
+        vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
+        vbx += px * imb; vby += py * imb; vbz += pz * imb;
+        wax -= d1 * R[o + R_KA_T1]! + d2 * R[o + R_KA_T2]!;
+        way -= d1 * R[o + R_KA_T1 + 1]! + d2 * R[o + R_KA_T2 + 1]!;
+        waz -= d1 * R[o + R_KA_T1 + 2]! + d2 * R[o + R_KA_T2 + 2]!;
+        wbx += d1 * R[o + R_KB_T1]! + d2 * R[o + R_KB_T2]!;
+        wby += d1 * R[o + R_KB_T1 + 1]! + d2 * R[o + R_KB_T2 + 1]!;
+        wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]!;
 
-      // ---- normal row
-      let s = R[o + R_SEPARATION]!;
-      if (soft) {
-        // Current separation. While both bodies have turned by less than
-        // ~0.01 rad this step (θ = Σ h ω), linearise: anchors move by θ × r,
-        // so along n the gap changes by n·(Δx_B − Δx_A) + (r_B × n)·θ_B −
-        // (r_A × n)·θ_A — a fifth of the cost of rotating both anchors by
-        // quaternions. Faster-turning bodies (a ragdoll limb hitting the
-        // floor) take the exact path: the linear error grows as θ².
-        if (B.turned[ia] !== 0 || B.turned[ib] !== 0) {
-          currentSeparation(this, B, i);
-          s = RESULT[0]!;
-        } else s += nx * (B.dpx[ib]! - B.dpx[ia]!) + ny * (B.dpy[ib]! - B.dpy[ia]!) + nz * (B.dpz[ib]! - B.dpz[ia]!) +
-          R[o + R_CB]! * B.thx[ib]! + R[o + R_CB + 1]! * B.thy[ib]! + R[o + R_CB + 2]! * B.thz[ib]! -
-          R[o + R_CA]! * B.thx[ia]! - R[o + R_CA + 1]! * B.thy[ia]! - R[o + R_CA + 2]! * B.thz[ia]!;
+        // ---- normal row
+        let s = R[o + R_SEPARATION]!;
+        if (soft) {
+          // Current separation. While both bodies have turned by less than
+          // ~0.01 rad this step (θ = Σ h ω), linearise: anchors move by θ × r,
+          // so along n the gap changes by n·(Δx_B − Δx_A) + (r_B × n)·θ_B −
+          // (r_A × n)·θ_A — a fifth of the cost of rotating both anchors by
+          // quaternions. Faster-turning bodies (a ragdoll limb hitting the
+          // floor) take the exact path: the linear error grows as θ².
+          if (exact) {
+            currentSeparation(this, B, i);
+            s = RESULT[0]!;
+          } else s += nx * ddx + ny * ddy + nz * ddz +
+            R[o + R_CB]! * thbx + R[o + R_CB + 1]! * thby + R[o + R_CB + 2]! * thbz -
+            R[o + R_CA]! * thax - R[o + R_CA + 1]! * thay - R[o + R_CA + 2]! * thaz;
+        }
+        dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
+        dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
+        dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
+        const vn = dvx * nx + dvy * ny + dvz * nz;
+        let target = 0;
+        let massScale = 1;
+        let impulseScale = 0;
+        if (s > 0) {
+          // Speculative: allow the gap to close this step, no more.
+          target = -s * inv;
+        } else if (mode === 1) {
+          target = Math.min(beta * inv * Math.max(-s - slop, 0), maxBias);
+        } else if (mode === 2) {
+          // No slop here: a dead zone of zero stiffness lets each contact of a
+          // tall stack tilt freely within it, and the column then buckles. The
+          // soft spring itself keeps resting contacts alive.
+          target = Math.min(-biasRate * s, maxBias);
+          massScale = softMassScale;
+          impulseScale = softImpulseScale;
+        }
+        const old = R[o + R_NORMAL_IMPULSE]!;
+        let dl = omega * (R[o + R_NORMAL_MASS]! * massScale * (target - vn) - impulseScale * old);
+        let ln = old + dl;
+        if (ln < 0) ln = 0;
+        dl = ln - old;
+        R[o + R_NORMAL_IMPULSE] = ln;
+        if (ln > R[o + R_MAX_NORMAL_IMPULSE]!) R[o + R_MAX_NORMAL_IMPULSE] = ln;
+        px = dl * nx; py = dl * ny; pz = dl * nz;
+        vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
+        vbx += px * imb; vby += py * imb; vbz += pz * imb;
+        wax -= dl * R[o + R_KA_N]!; way -= dl * R[o + R_KA_N + 1]!; waz -= dl * R[o + R_KA_N + 2]!;
+        wbx += dl * R[o + R_KB_N]!; wby += dl * R[o + R_KB_N + 1]!; wbz += dl * R[o + R_KB_N + 2]!;
       }
-      dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
-      dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
-      dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
-      const vn = dvx * nx + dvy * ny + dvz * nz;
-      let target = 0;
-      let massScale = 1;
-      let impulseScale = 0;
-      if (s > 0) {
-        // Speculative: allow the gap to close this step, no more.
-        target = -s * inv;
-      } else if (mode === 1) {
-        target = Math.min(beta * inv * Math.max(-s - slop, 0), maxBias);
-      } else if (mode === 2) {
-        // No slop here: a dead zone of zero stiffness lets each contact of a
-        // tall stack tilt freely within it, and the column then buckles. The
-        // soft spring itself keeps resting contacts alive.
-        target = Math.min(-biasRate * s, maxBias);
-        massScale = softMassScale;
-        impulseScale = softImpulseScale;
-      }
-      const old = R[o + R_NORMAL_IMPULSE]!;
-      let dl = omega * (R[o + R_NORMAL_MASS]! * massScale * (target - vn) - impulseScale * old);
-      let ln = old + dl;
-      if (ln < 0) ln = 0;
-      dl = ln - old;
-      R[o + R_NORMAL_IMPULSE] = ln;
-      if (ln > R[o + R_MAX_NORMAL_IMPULSE]!) R[o + R_MAX_NORMAL_IMPULSE] = ln;
-      px = dl * nx; py = dl * ny; pz = dl * nz;
-      vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
-      vbx += px * imb; vby += py * imb; vbz += pz * imb;
-      wax -= dl * R[o + R_KA_N]!; way -= dl * R[o + R_KA_N + 1]!; waz -= dl * R[o + R_KA_N + 2]!;
-      wbx += dl * R[o + R_KB_N]!; wby += dl * R[o + R_KB_N + 1]!; wbz += dl * R[o + R_KB_N + 2]!;
       vx[ia] = vax; vy[ia] = vay; vz[ia] = vaz; wx[ia] = wax; wy[ia] = way; wz[ia] = waz;
       vx[ib] = vbx; vy[ib] = vby; vz[ib] = vbz; wx[ib] = wbx; wy[ib] = wby; wz[ib] = wbz;
     }
