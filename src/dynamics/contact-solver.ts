@@ -394,16 +394,8 @@ export class ContactSolver {
       // t2 = n × t1 keeps (t1, t2, n) right-handed up to sign; either sign works.
       R[o + R_T2] = sx; R[o + R_T2 + 1] = sy; R[o + R_T2 + 2] = sz;
 
-      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = nx; ARGS[7] = ny; ARGS[8] = nz;
-      effectiveMass(B, ia, ib);
-      R[o + R_NORMAL_MASS] = RESULT[0]!;
-      ARGS[6] = tx; ARGS[7] = ty; ARGS[8] = tz;
-      effectiveMass(B, ia, ib);
-      R[o + R_TANGENT_MASS1] = RESULT[0]!;
-      ARGS[6] = sx; ARGS[7] = sy; ARGS[8] = sz;
-      effectiveMass(B, ia, ib);
-      R[o + R_TANGENT_MASS2] = RESULT[0]!;
-      angularResponse(R, o, B, ia, ib); // anchors still in ARGS[0..5]
+      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz;
+      angularResponse(R, o, B, ia, ib);
 
       const persisted = cp[PERSISTED + k] === 1;
       const lastNormal = persisted ? cp[NORMAL_IMPULSE + k]! : 0;
@@ -442,25 +434,34 @@ export class ContactSolver {
     }
   }
 
-  /** Applies the accumulated impulses of every row (warm start). */
+  /** Applies the accumulated impulses of every row (warm start), a manifold at a time. */
   warmStart(B: SolverBodies): void {
     const R = this.rows, I = this.ints;
-    for (let i = 0; i < this.count; i++) {
-      const o = i * ROW_STRIDE;
-      const ln = R[o + R_NORMAL_IMPULSE]!, l1 = R[o + R_TANGENT_IMPULSE1]!, l2 = R[o + R_TANGENT_IMPULSE2]!;
-      const px = ln * R[o + R_N]! + l1 * R[o + R_T1]! + l2 * R[o + R_T2]!;
-      const py = ln * R[o + R_N + 1]! + l1 * R[o + R_T1 + 1]! + l2 * R[o + R_T2 + 1]!;
-      const pz = ln * R[o + R_N + 2]! + l1 * R[o + R_T1 + 2]! + l2 * R[o + R_T2 + 2]!;
-      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
+    const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
+    for (let first = 0; first < this.count;) {
+      const size = I[first * INT_STRIDE + I_SIZE]!;
+      const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-      B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
-      B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
-      B.wx[ia] = B.wx[ia]! - (ln * R[o + R_KA_N]! + l1 * R[o + R_KA_T1]! + l2 * R[o + R_KA_T2]!);
-      B.wy[ia] = B.wy[ia]! - (ln * R[o + R_KA_N + 1]! + l1 * R[o + R_KA_T1 + 1]! + l2 * R[o + R_KA_T2 + 1]!);
-      B.wz[ia] = B.wz[ia]! - (ln * R[o + R_KA_N + 2]! + l1 * R[o + R_KA_T1 + 2]! + l2 * R[o + R_KA_T2 + 2]!);
-      B.wx[ib] = B.wx[ib]! + (ln * R[o + R_KB_N]! + l1 * R[o + R_KB_T1]! + l2 * R[o + R_KB_T2]!);
-      B.wy[ib] = B.wy[ib]! + (ln * R[o + R_KB_N + 1]! + l1 * R[o + R_KB_T1 + 1]! + l2 * R[o + R_KB_T2 + 1]!);
-      B.wz[ib] = B.wz[ib]! + (ln * R[o + R_KB_N + 2]! + l1 * R[o + R_KB_T1 + 2]! + l2 * R[o + R_KB_T2 + 2]!);
+      let vax = vx[ia]!, vay = vy[ia]!, vaz = vz[ia]!, wax = wx[ia]!, way = wy[ia]!, waz = wz[ia]!;
+      let vbx = vx[ib]!, vby = vy[ib]!, vbz = vz[ib]!, wbx = wx[ib]!, wby = wy[ib]!, wbz = wz[ib]!;
+      for (let i = first; i < first + size; i++) {
+        const o = i * ROW_STRIDE;
+        const ln = R[o + R_NORMAL_IMPULSE]!, l1 = R[o + R_TANGENT_IMPULSE1]!, l2 = R[o + R_TANGENT_IMPULSE2]!;
+        const px = ln * R[o + R_N]! + l1 * R[o + R_T1]! + l2 * R[o + R_T2]!;
+        const py = ln * R[o + R_N + 1]! + l1 * R[o + R_T1 + 1]! + l2 * R[o + R_T2 + 1]!;
+        const pz = ln * R[o + R_N + 2]! + l1 * R[o + R_T1 + 2]! + l2 * R[o + R_T2 + 2]!;
+        vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
+        vbx += px * imb; vby += py * imb; vbz += pz * imb;
+        wax -= ln * R[o + R_KA_N]! + l1 * R[o + R_KA_T1]! + l2 * R[o + R_KA_T2]!;
+        way -= ln * R[o + R_KA_N + 1]! + l1 * R[o + R_KA_T1 + 1]! + l2 * R[o + R_KA_T2 + 1]!;
+        waz -= ln * R[o + R_KA_N + 2]! + l1 * R[o + R_KA_T1 + 2]! + l2 * R[o + R_KA_T2 + 2]!;
+        wbx += ln * R[o + R_KB_N]! + l1 * R[o + R_KB_T1]! + l2 * R[o + R_KB_T2]!;
+        wby += ln * R[o + R_KB_N + 1]! + l1 * R[o + R_KB_T1 + 1]! + l2 * R[o + R_KB_T2 + 1]!;
+        wbz += ln * R[o + R_KB_N + 2]! + l1 * R[o + R_KB_T1 + 2]! + l2 * R[o + R_KB_T2 + 2]!;
+      }
+      vx[ia] = vax; vy[ia] = vay; vz[ia] = vaz; wx[ia] = wax; wy[ia] = way; wz[ia] = waz;
+      vx[ib] = vbx; vy[ib] = vby; vz[ib] = vbz; wx[ib] = wbx; wy[ib] = wby; wz[ib] = wbz;
+      first += size;
     }
   }
 
@@ -991,7 +992,8 @@ function effectiveMass(B: SolverBodies, ia: number, ib: number): void {
 
 /**
  * The K vectors of the row at R[o]: I⁻¹(r × d) for r = rA, rB (in
- * ARGS[0..5]) and d = n, t1, t2 (already in the row).
+ * ARGS[0..5]) and d = n, t1, t2 (already in the row); and with them each
+ * direction's effective mass 1 / (mA⁻¹ + mB⁻¹ + (rA × d)·K_A + (rB × d)·K_B).
  */
 function angularResponse(R: F64, o: number, B: SolverBodies, ia: number, ib: number): void {
   const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!;
@@ -1007,6 +1009,8 @@ function angularResponse(R: F64, o: number, B: SolverBodies, ia: number, ib: num
     R[kb] = B.ixx[ib]! * bx + B.ixy[ib]! * by + B.ixz[ib]! * bz;
     R[kb + 1] = B.ixy[ib]! * bx + B.iyy[ib]! * by + B.iyz[ib]! * bz;
     R[kb + 2] = B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz;
+    const k = B.invMass[ia]! + B.invMass[ib]! + (ax * R[ka]! + ay * R[ka + 1]! + az * R[ka + 2]!) + (bx * R[kb]! + by * R[kb + 1]! + bz * R[kb + 2]!);
+    R[o + R_NORMAL_MASS + d] = k > 0 ? 1 / k : 0; // normal, tangent 1, tangent 2 masses are consecutive
   }
 }
 
