@@ -84,6 +84,9 @@ export class PhysicsDebugView {
   private readonly sleepingMaterial: StandardMaterial;
   private readonly entries: Entry[] = [];
   private readonly byBody = new Map<RigidBody, Entry>();
+  /** Scratch for contact points and normals. */
+  private readonly point = { x: 0, y: 0, z: 0 };
+  private readonly normal = { x: 0, y: 0, z: 0 };
   private readonly contactLines: LineBuffer;
   private readonly normalLines: LineBuffer;
   private readonly jointLines: LineBuffer;
@@ -255,11 +258,10 @@ export class PhysicsDebugView {
       const contacts = this.world.contacts;
       const len = this.normalLength;
       for (let i = 0; i < contacts.length; i++) {
-        const m = contacts[i]!.manifold;
-        for (let k = 0; k < m.pointCount; k++) {
-          const pt = m.points[k]!;
-          const p = pt.position;
-          const n = pt.normal;
+        const c = contacts[i]!;
+        for (let k = 0; k < c.pointCount; k++) {
+          const p = c.pointPosition(k, this.point);
+          const n = c.pointNormal(k, this.normal);
           points.cross(p.x, p.y, p.z, 0.04);
           normals.add(p.x, p.y, p.z, p.x + n.x * len, p.y + n.y * len, p.z + n.z * len);
         }

@@ -315,7 +315,7 @@ export class ContactSolver {
    */
   addContact(contact: Contact, bodies: SolverBodies, settings: SolverSettings, h: number, stepDt: number, gravity: Readonly<Vec3>, useLastImpulse: boolean): void {
     const gravityLength = Math.sqrt(gravity.x * gravity.x + gravity.y * gravity.y + gravity.z * gravity.z);
-    const m = contact.manifold;
+    const pointCount = contact.pointCount;
     const bodyA = contact.bodyA!;
     const bodyB = contact.bodyB!;
     const ia = bodyA.solverIndex;
@@ -331,10 +331,10 @@ export class ContactSolver {
     const B = bodies;
     const cp = contact.data;
     const first = this.count;
-    this.reserve(this.count + m.pointCount);
+    this.reserve(this.count + pointCount);
     const R = this.rows, I = this.ints;
-    for (let k = 0; k < m.pointCount; k++) {
-      // The contact's packed copy of the manifold point (see Contact.point).
+    for (let k = 0; k < pointCount; k++) {
+      // The contact's packed copy of the manifold point (see Contact.data).
       const c = k * POINT_STRIDE;
       const px0 = cp[c]!, py0 = cp[c + 1]!, pz0 = cp[c + 2]!;
       const i = this.count++;
@@ -345,7 +345,7 @@ export class ContactSolver {
       I[io + I_A] = ia;
       I[io + I_B] = ib;
       I[io + I_FIRST] = first;
-      I[io + I_SIZE] = m.pointCount;
+      I[io + I_SIZE] = pointCount;
       const nx = cp[c + 3]!, ny = cp[c + 4]!, nz = cp[c + 5]!;
       R[o + R_N] = nx; R[o + R_N + 1] = ny; R[o + R_N + 2] = nz;
       const rax = px0 - B.px[ia]!, ray = py0 - B.py[ia]!, raz = pz0 - B.pz[ia]!;

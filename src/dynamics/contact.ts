@@ -7,6 +7,7 @@
 import { Manifold, MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
 import type { RigidBody } from './body';
 import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
 import { ShapeKind } from '../shapes/shape';
 
 /** Doubles per point at the start of Contact.data. */
@@ -94,9 +95,14 @@ export class Contact {
   restitution = 0;
   /** Either body is a sensor: detect only. */
   isSensor = false;
-  /** The manifold of the current step. */
+  /**
+   * The narrowphase's output buffer: the manifold as last computed. The
+   * current points are in `data` (read them with pointPosition, pointNormal,
+   * pointDepth, pointId): a reused manifold (reuseManifold) updates only
+   * `data`.
+   */
   readonly manifold = new Manifold();
-  /** manifold.pointCount, kept here too (syncPoints) so a contact with no points is skipped without touching its manifold. */
+  /** Points this step (in `data`); a contact with none is skipped without touching its arrays. */
   pointCount = 0;
   /** A point within the linear slop of contact this step (speculative points further out do not count); drives the events. */
   touching = false;
@@ -109,7 +115,7 @@ export class Contact {
   /**
    * All of the below in one array: per point world position x, y, z, normal
    * x, y, z, depth, feature id (8 × MAX_MANIFOLD_POINTS, copied from the
-   * manifold by syncPoints), then the normal impulses, the friction impulses
+   * manifold by syncPoints, or refreshed by reuseManifold), then the normal impulses, the friction impulses
    * and the persisted flags (offsets NORMAL_IMPULSE, FRICTION_IMPULSE,
    * PERSISTED), so the solver's set-up reads a contact from one place.
    */
@@ -206,9 +212,10 @@ export class Contact {
     const dot = REL[3]! * C[CACHE_ROTATION]! + REL[4]! * C[CACHE_ROTATION + 1]! + REL[5]! * C[CACHE_ROTATION + 2]! + REL[6]! * C[CACHE_ROTATION + 3]!;
     const r = b.boundingRadius;
     if (8 * (1 - Math.abs(dot)) * r * r > limit) return false;
-    const m = this.manifold;
-    for (let k = 0; k < m.pointCount; k++) {
-      const pt = m.points[k]!;
+    // Written straight into `data` (ids and impulses stay): the manifold
+    // object keeps the narrowphase's last result.
+    const d = this.data;
+    for (let k = 0; k < this.pointCount; k++) {
       const o = CACHE_POINTS + CACHE_POINT_STRIDE * k;
       toWorld(a.rotation, C, o + 6);
       const nx = V[0]!, ny = V[1]!, nz = V[2]!;
@@ -216,11 +223,36 @@ export class Contact {
       const ax = a.position.x + V[0]!, ay = a.position.y + V[1]!, az = a.position.z + V[2]!;
       toWorld(b.rotation, C, o + 3);
       const bx = b.position.x + V[0]!, by = b.position.y + V[1]!, bz = b.position.z + V[2]!;
-      pt.normal.x = nx; pt.normal.y = ny; pt.normal.z = nz;
-      pt.position.x = 0.5 * (ax + bx); pt.position.y = 0.5 * (ay + by); pt.position.z = 0.5 * (az + bz);
-      pt.depth = (ax - bx) * nx + (ay - by) * ny + (az - bz) * nz;
+      const p = k * POINT_STRIDE;
+      d[p] = 0.5 * (ax + bx); d[p + 1] = 0.5 * (ay + by); d[p + 2] = 0.5 * (az + bz);
+      d[p + 3] = nx; d[p + 4] = ny; d[p + 5] = nz;
+      d[p + 6] = (ax - bx) * nx + (ay - by) * ny + (az - bz) * nz;
     }
     return true;
+  }
+
+  /** World position of point k (midway between the two surfaces), into `out`. */
+  pointPosition(k: number, out: Vec3): Vec3 {
+    const d = this.data, o = k * POINT_STRIDE;
+    out.x = d[o]!; out.y = d[o + 1]!; out.z = d[o + 2]!;
+    return out;
+  }
+
+  /** Normal of point k (from A towards B), into `out`. */
+  pointNormal(k: number, out: Vec3): Vec3 {
+    const d = this.data, o = k * POINT_STRIDE;
+    out.x = d[o + 3]!; out.y = d[o + 4]!; out.z = d[o + 5]!;
+    return out;
+  }
+
+  /** Penetration depth of point k (negative: a speculative point that far apart). */
+  pointDepth(k: number): number {
+    return this.data[k * POINT_STRIDE + 6]!;
+  }
+
+  /** Feature id of point k. */
+  pointId(k: number): number {
+    return this.data[k * POINT_STRIDE + 7]!;
   }
 
   constructor() {

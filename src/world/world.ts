@@ -733,19 +733,6 @@ export class World implements BodyOwner {
       const m = c.manifold;
       const oldCount = c.pointCount;
       const cp = c.data;
-      for (let k = 0; k < oldCount; k++) {
-        const o = k * POINT_STRIDE;
-        this.oldIds[k] = cp[o + 7]!;
-        this.oldNormal[k] = cp[NORMAL_IMPULSE + k]!;
-        const f = FRICTION_IMPULSE + 3 * k;
-        this.oldFriction[k * 3] = cp[f]!;
-        this.oldFriction[k * 3 + 1] = cp[f + 1]!;
-        this.oldFriction[k * 3 + 2] = cp[f + 2]!;
-        this.oldPosition[k * 3] = cp[o]!;
-        this.oldPosition[k * 3 + 1] = cp[o + 1]!;
-        this.oldPosition[k * 3 + 2] = cp[o + 2]!;
-        this.oldUsed[k] = 0;
-      }
       // Speculative margin: the base distance plus how far the pair can close
       // in one step (relative speed, gravity, |ω| × bounding radius).
       let margin = 0;
@@ -767,6 +754,7 @@ export class World implements BodyOwner {
       const sx = b.position.x - a.position.x, sy = b.position.y - a.position.y, sz = b.position.z - a.position.z;
       const reach = a.boundingRadius + b.boundingRadius + margin;
       let count = 0;
+      let reused = false;
       if (a.shape.isConvex && b.shape.isConvex && sx * sx + sy * sy + sz * sz > reach * reach) {
         // (An empty manifold is left untouched: most such pairs stay apart for many steps.)
         if (oldCount !== 0) {
@@ -780,57 +768,82 @@ export class World implements BodyOwner {
         // quick early-out in the narrowphase, cheaper than the check).
         MARGIN_ARG[0] = margin;
         const resting = c.reusesManifold && motion < REUSE_MOTION;
-        if (!resting || oldCount === 0 || !c.reuseManifold()) {
+        if (resting && oldCount > 0 && c.reuseManifold()) {
+          reused = true;
+        } else {
           collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
           if (resting && m.pointCount > 0) c.cacheManifold();
           else c.manifoldCached = false;
+          count = m.pointCount;
         }
-        count = m.pointCount;
       }
       let maxDepth = -Infinity;
-      for (let k = 0; k < count; k++) {
-        const p = m.points[k]!;
-        if (p.depth > maxDepth) maxDepth = p.depth;
-        let matched = -1;
-        for (let j = 0; j < oldCount; j++) {
-          if (this.oldIds[j] === p.id && this.oldUsed[j] === 0) {
-            matched = j;
-            break;
-          }
+      if (reused) {
+        // The same points (ids, impulses) with refreshed positions and depths.
+        count = oldCount;
+        for (let k = 0; k < count; k++) {
+          const depth = cp[k * POINT_STRIDE + 6]!;
+          if (depth > maxDepth) maxDepth = depth;
+          c.persisted[k] = 1;
         }
-        if (matched < 0) {
-          // Feature ids can change while a clipped corner jitters across a
-          // side plane (equal boxes stacked); fall back to the nearest old
-          // point within a small radius so warm starting survives it.
-          let best = MATCH_RADIUS * MATCH_RADIUS;
+      } else {
+        for (let k = 0; k < oldCount; k++) {
+          const o = k * POINT_STRIDE;
+          this.oldIds[k] = cp[o + 7]!;
+          this.oldNormal[k] = cp[NORMAL_IMPULSE + k]!;
+          const f = FRICTION_IMPULSE + 3 * k;
+          this.oldFriction[k * 3] = cp[f]!;
+          this.oldFriction[k * 3 + 1] = cp[f + 1]!;
+          this.oldFriction[k * 3 + 2] = cp[f + 2]!;
+          this.oldPosition[k * 3] = cp[o]!;
+          this.oldPosition[k * 3 + 1] = cp[o + 1]!;
+          this.oldPosition[k * 3 + 2] = cp[o + 2]!;
+          this.oldUsed[k] = 0;
+        }
+        for (let k = 0; k < count; k++) {
+          const p = m.points[k]!;
+          if (p.depth > maxDepth) maxDepth = p.depth;
+          let matched = -1;
           for (let j = 0; j < oldCount; j++) {
-            if (this.oldUsed[j] !== 0) continue;
-            const dx = this.oldPosition[j * 3]! - p.position.x;
-            const dy = this.oldPosition[j * 3 + 1]! - p.position.y;
-            const dz = this.oldPosition[j * 3 + 2]! - p.position.z;
-            const d2 = dx * dx + dy * dy + dz * dz;
-            if (d2 < best) {
-              best = d2;
+            if (this.oldIds[j] === p.id && this.oldUsed[j] === 0) {
               matched = j;
+              break;
             }
           }
+          if (matched < 0) {
+            // Feature ids can change while a clipped corner jitters across a
+            // side plane (equal boxes stacked); fall back to the nearest old
+            // point within a small radius so warm starting survives it.
+            let best = MATCH_RADIUS * MATCH_RADIUS;
+            for (let j = 0; j < oldCount; j++) {
+              if (this.oldUsed[j] !== 0) continue;
+              const dx = this.oldPosition[j * 3]! - p.position.x;
+              const dy = this.oldPosition[j * 3 + 1]! - p.position.y;
+              const dz = this.oldPosition[j * 3 + 2]! - p.position.z;
+              const d2 = dx * dx + dy * dy + dz * dz;
+              if (d2 < best) {
+                best = d2;
+                matched = j;
+              }
+            }
+          }
+          if (matched >= 0) {
+            this.oldUsed[matched] = 1;
+            c.persisted[k] = 1;
+            c.normalImpulse[k] = this.oldNormal[matched]!;
+            c.frictionImpulse[k * 3] = this.oldFriction[matched * 3]!;
+            c.frictionImpulse[k * 3 + 1] = this.oldFriction[matched * 3 + 1]!;
+            c.frictionImpulse[k * 3 + 2] = this.oldFriction[matched * 3 + 2]!;
+          } else {
+            c.persisted[k] = 0;
+            c.normalImpulse[k] = 0;
+            c.frictionImpulse[k * 3] = 0;
+            c.frictionImpulse[k * 3 + 1] = 0;
+            c.frictionImpulse[k * 3 + 2] = 0;
+          }
         }
-        if (matched >= 0) {
-          this.oldUsed[matched] = 1;
-          c.persisted[k] = 1;
-          c.normalImpulse[k] = this.oldNormal[matched]!;
-          c.frictionImpulse[k * 3] = this.oldFriction[matched * 3]!;
-          c.frictionImpulse[k * 3 + 1] = this.oldFriction[matched * 3 + 1]!;
-          c.frictionImpulse[k * 3 + 2] = this.oldFriction[matched * 3 + 2]!;
-        } else {
-          c.persisted[k] = 0;
-          c.normalImpulse[k] = 0;
-          c.frictionImpulse[k * 3] = 0;
-          c.frictionImpulse[k * 3 + 1] = 0;
-          c.frictionImpulse[k * 3 + 2] = 0;
-        }
+        if (count > 0 || oldCount > 0) c.syncPoints();
       }
-      if (count > 0 || oldCount > 0) c.syncPoints();
       c.wasTouching = c.touching;
       // Touching: a point within the slop of contact (speculative points further out do not count).
       c.touching = count > 0 && maxDepth > (c.isSensor ? 0 : -slop);
@@ -1135,11 +1148,9 @@ export class World implements BodyOwner {
     e.type = type;
     e.bodyA = c.bodyA;
     e.bodyB = c.bodyB;
-    const m = c.manifold;
-    if (m.pointCount > 0) {
-      const p = m.points[0]!;
-      e.point.x = p.position.x; e.point.y = p.position.y; e.point.z = p.position.z;
-      e.normal.x = p.normal.x; e.normal.y = p.normal.y; e.normal.z = p.normal.z;
+    if (c.pointCount > 0) {
+      c.pointPosition(0, e.point);
+      c.pointNormal(0, e.normal);
     }
     e.impulse = c.totalNormalImpulse;
   }
@@ -1369,11 +1380,12 @@ export class World implements BodyOwner {
     }
     const contacts: number[][] = [];
     for (const c of this.contactList) {
-      const m = c.manifold;
-      const row = [c.bodyA!.id, c.bodyB!.id, c.touching ? 1 : 0, c.wasTouching ? 1 : 0, m.pointCount];
-      for (let k = 0; k < m.pointCount; k++) {
-        const p = m.points[k]!;
-        row.push(p.id, p.depth, p.position.x, p.position.y, p.position.z, p.normal.x, p.normal.y, p.normal.z,
+      const row = [c.bodyA!.id, c.bodyB!.id, c.touching ? 1 : 0, c.wasTouching ? 1 : 0, c.pointCount];
+      const p = { x: 0, y: 0, z: 0 }, n = { x: 0, y: 0, z: 0 };
+      for (let k = 0; k < c.pointCount; k++) {
+        c.pointPosition(k, p);
+        c.pointNormal(k, n);
+        row.push(c.pointId(k), c.pointDepth(k), p.x, p.y, p.z, n.x, n.y, n.z,
           c.normalImpulse[k]!, c.frictionImpulse[k * 3]!, c.frictionImpulse[k * 3 + 1]!, c.frictionImpulse[k * 3 + 2]!, c.persisted[k]!);
       }
       // The manifold cache decides whether the next step reuses the manifold.
