@@ -171,6 +171,12 @@ export interface WorldSnapshot {
 }
 
 /**
+ * How many moves ahead the fat box of a body moved by setPosition reaches
+ * (Box2D v2's AABB multiplier is 4 for the same reason).
+ */
+const POSE_PREDICTION = 4;
+
+/**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
  * radius, times dt) of a pair that may reuse its manifold. Pairs moving
  * faster would fail the reuse check anyway; skipping it saves touching the
@@ -517,14 +523,16 @@ export class World implements BodyOwner {
   bodyPoseChanged(body: RigidBody): void {
     this.queryVersion++;
     body.shape.computeAabb(this.box, body.position, body.rotation);
-    // Predict the next move from this one (a body driven by setPosition every
+    // Predict the next moves from this one (a body driven by setPosition every
     // frame, such as a character's, tends to keep going): the fat box reaches
-    // ahead, so it is re-inserted in the tree less often. A jump of a metre
-    // or more is a teleport, not a motion.
+    // POSE_PREDICTION moves ahead, so it is re-inserted in the tree every few
+    // frames instead of every frame. A jump of a metre or more is a teleport,
+    // not a motion.
     const d = this.displacement;
     const pp = body.previousPosition as Vec3;
     d.x = body.position.x - pp.x; d.y = body.position.y - pp.y; d.z = body.position.z - pp.z;
     if (d.x * d.x + d.y * d.y + d.z * d.z >= 1) { d.x = 0; d.y = 0; d.z = 0; }
+    else { d.x *= POSE_PREDICTION; d.y *= POSE_PREDICTION; d.z *= POSE_PREDICTION; }
     this.broadphase.moveProxy(body.proxy, this.box, d);
     pp.x = body.position.x; pp.y = body.position.y; pp.z = body.position.z;
     quat.copy(body.previousRotation as Quat, body.rotation);
