@@ -104,6 +104,8 @@ export class QueryRegion {
 export interface RaycastOptions extends QueryOptions {
   /** Fill this object instead of allocating a new one (hot paths). */
   out?: RaycastHit;
+  /** Candidate bodies gathered by `fillQueryRegion` (see QueryRegion). */
+  region?: QueryRegion;
 }
 
 export interface ShapeCastHit {
@@ -1220,7 +1222,23 @@ export class World implements BodyOwner {
     q.dir.x = dx / len; q.dir.y = dy / len; q.dir.z = dz / len;
     q.options = options;
     q.bestBody = null;
-    this.broadphase.raycast(q.origin, q.dir, len, q);
+    const region = options?.region;
+    const box = this.box;
+    box.min.x = Math.min(from.x, to.x); box.min.y = Math.min(from.y, to.y); box.min.z = Math.min(from.z, to.z);
+    box.max.x = Math.max(from.x, to.x); box.max.y = Math.max(from.y, to.y); box.max.z = Math.max(from.z, to.z);
+    if (region !== undefined && this.regionCovers(box, region)) {
+      // The region's bodies instead of a walk down both trees: each one
+      // whose box the segment crosses is tested, shortening the segment.
+      let maxT = len;
+      for (let i = 0; i < region.count; i++) {
+        const body = region.bodies[i]!;
+        body.shape.computeAabb(this.box2, body.position, body.rotation);
+        if (!segmentHitsBox(q.origin, q.dir, maxT, this.box2)) continue;
+        maxT = q.rayCallback(body.id, maxT);
+      }
+    } else {
+      this.broadphase.raycast(q.origin, q.dir, len, q);
+    }
     q.options = undefined;
     const body = q.bestBody as RigidBody | null;
     if (body === null) return null;
@@ -1301,15 +1319,19 @@ export class World implements BodyOwner {
    * candidateList; returns their count.
    */
   private gatherCandidates(box: Readonly<Aabb>, region: QueryRegion | undefined): number {
-    if (region !== undefined && region.world === this && region.version === this.queryVersion) {
-      const r = region.box;
-      if (r.min.x <= box.min.x && r.min.y <= box.min.y && r.min.z <= box.min.z && r.max.x >= box.max.x && r.max.y >= box.max.y && r.max.z >= box.max.z) {
-        this.candidateList = region.bodies;
-        return region.count;
-      }
+    if (region !== undefined && this.regionCovers(box, region)) {
+      this.candidateList = region.bodies;
+      return region.count;
     }
     this.candidateList = this.candidateScratch;
     return this.bodiesInBox(box, this.candidateScratch);
+  }
+
+  /** The region was filled by this world since anything moved, and its box holds `box`. */
+  private regionCovers(box: Readonly<Aabb>, region: QueryRegion): boolean {
+    if (region.world !== this || region.version !== this.queryVersion) return false;
+    const r = region.box;
+    return r.min.x <= box.min.x && r.min.y <= box.min.y && r.min.z <= box.min.z && r.max.x >= box.max.x && r.max.y >= box.max.y && r.max.z >= box.max.z;
   }
 
   /** The bodies whose fat boxes overlap `box`, written over the start of `out` (kept, not shrunk); returns their count. */
@@ -1490,6 +1512,28 @@ function checkInt(v: number, lo: number, hi: number, field: string): void {
 
 function checkNonNegative(v: number, field: string): void {
   if (!Number.isFinite(v) || v < 0) throw new RangeError(`solver.${field} must be a finite number ≥ 0 (got ${String(v)})`);
+}
+
+/** Whether origin + t·dir (unit dir) meets `box` for some t in [0, maxT] (slab test). */
+function segmentHitsBox(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, box: Readonly<Aabb>): boolean {
+  let t0 = 0, t1 = maxT;
+  for (let axis = 0; axis < 3; axis++) {
+    const o = axis === 0 ? origin.x : axis === 1 ? origin.y : origin.z;
+    const d = axis === 0 ? dir.x : axis === 1 ? dir.y : dir.z;
+    const lo = axis === 0 ? box.min.x : axis === 1 ? box.min.y : box.min.z;
+    const hi = axis === 0 ? box.max.x : axis === 1 ? box.max.y : box.max.z;
+    if (Math.abs(d) < 1e-12) {
+      if (o < lo || o > hi) return false;
+      continue;
+    }
+    const inv = 1 / d;
+    let a = (lo - o) * inv, b = (hi - o) * inv;
+    if (a > b) { const t = a; a = b; b = t; }
+    if (a > t0) t0 = a;
+    if (b < t1) t1 = b;
+    if (t0 > t1) return false;
+  }
+  return true;
 }
 
 function overlapsBox(a: Aabb, b: Aabb): boolean {

@@ -21,14 +21,14 @@ function scene(): { world: World; bodies: RigidBody[] } {
 }
 
 describe('QueryRegion', () => {
-  it('gives the same overlaps and casts as the broadphase (500 seeded queries)', () => {
+  it("gives the same overlaps, casts and raycasts as the broadphase (500 seeded queries)", () => {
     const { world } = scene();
     const rng = seeded(8129, 'query region queries');
     const region = new QueryRegion();
     const probe = new Capsule(0.3, 0.5);
     const a = new OverlapCollector(), b = new OverlapCollector();
     const rot = { x: 0, y: 0, z: 0, w: 1 };
-    let used = 0, hits = 0, casts = 0;
+    let used = 0, hits = 0, casts = 0, rays = 0;
     for (let q = 0; q < 500; q++) {
       const p = rng.vec3(-5, 5);
       const t = rng.vec3(-1, 1);
@@ -47,10 +47,18 @@ describe('QueryRegion', () => {
       expect(c1?.body).toBe(c2?.body);
       expect(c1?.fraction).toBe(c2?.fraction);
       if (c1) casts++;
+      // A ray from p along 2t (within the region when |2t| ≤ 2.5 per axis).
+      const to = { x: p.x + 2 * t.x, y: p.y + 2 * t.y, z: p.z + 2 * t.z };
+      const r1 = world.raycast(p, to, { region });
+      const r2 = world.raycast(p, to);
+      expect(r1?.body).toBe(r2?.body);
+      expect(r1?.distance).toBe(r2?.distance);
+      if (r1) rays++;
     }
-    console.log(`[query region] 500 queries: ${hits} overlap contacts, ${casts} cast hits, region non-empty ${used} times`);
+    console.log(`[query region] 500 queries: ${hits} overlap contacts, ${casts} cast hits, ${rays} ray hits, region non-empty ${used} times`);
     expect(hits).toBeGreaterThan(50);
     expect(casts).toBeGreaterThan(50);
+    expect(rays).toBeGreaterThan(50);
   });
 
   it('is not used once stale or when the query reaches outside it', () => {
@@ -69,5 +77,6 @@ describe('QueryRegion', () => {
     expect(region.count).toBe(0);
     expect(world.overlap(probe, { x: 0.2, y: 0, z: 0 }, rot, { region }).length).toBeGreaterThan(0);
     expect(world.shapeCast(probe, { x: -3, y: 0, z: 0 }, rot, { x: 6, y: 0, z: 0 }, { region })?.body).toBe(box);
+    expect(world.raycast({ x: -3, y: 0, z: 0 }, { x: 3, y: 0, z: 0 }, { region })?.body).toBe(box);
   });
 });
