@@ -353,11 +353,19 @@ export class CharacterController {
     // One broadphase walk for the whole move: every overlap and cast below
     // stays within this box (queries reaching outside it, or made after
     // something moved, go to the broadphase themselves).
+    // Across `up` the move reaches the radius, the gather inflation, the
+    // displacement and the step-up's forward move; along `up` also the
+    // capsule's axis, a step's height and the snap. Per axis that is at most
+    // across + along·|up_axis| (a cube when up is tilted, a flat box when it
+    // is an axis): a tall cube would hand every query the bodies above and
+    // below too.
     {
-      const reach = this.radiusValue + this.halfHeightValue + this.gatherInflation + dispLen + s.stepHeight + s.snapDistance + 0.1;
+      const across = this.radiusValue + this.gatherInflation + dispLen + s.minStepForward + 0.1;
+      const along = this.halfHeightValue + s.stepHeight + s.snapDistance + s.skinWidth;
+      const rx = across + along * Math.abs(up.x), ry = across + along * Math.abs(up.y), rz = across + along * Math.abs(up.z);
       const b = this.regionBox;
-      b.min.x = start.x - reach; b.min.y = start.y - reach; b.min.z = start.z - reach;
-      b.max.x = start.x + reach; b.max.y = start.y + reach; b.max.z = start.z + reach;
+      b.min.x = start.x - rx; b.min.y = start.y - ry; b.min.z = start.z - rz;
+      b.max.x = start.x + rx; b.max.y = start.y + ry; b.max.z = start.z + rz;
       this.world.fillQueryRegion(b, this.region);
     }
 
