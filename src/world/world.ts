@@ -22,7 +22,7 @@ import { collide } from '../collision/narrowphase/dispatch';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
-import { Contact, FRICTION_IMPULSE, MANIFOLD_REUSE_DISTANCE, MARGIN_ARG, NORMAL_IMPULSE, POINT_STRIDE } from '../dynamics/contact';
+import { Contact, FRICTION_IMPULSE, MANIFOLD_REUSE_DISTANCE, MARGIN_ARG, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE } from '../dynamics/contact';
 import { ContactSolver, LINEARISE_ANGLE_SQ, Softness, SolverBodies } from '../dynamics/contact-solver';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
 import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
@@ -737,9 +737,6 @@ export class World implements BodyOwner {
       const activeA = a.awake && !a.isStatic;
       const activeB = b.awake && !b.isStatic;
       if (!activeA && !activeB) continue; // both asleep (or asleep against static): keep as is
-      // Refresh combined material (bodies' friction/restitution are public fields).
-      c.friction = Math.sqrt(a.friction * b.friction);
-      c.restitution = Math.max(a.restitution, b.restitution);
       const m = c.manifold;
       const oldCount = c.pointCount;
       const cp = c.data;
@@ -794,7 +791,7 @@ export class World implements BodyOwner {
         for (let k = 0; k < count; k++) {
           const depth = cp[k * POINT_STRIDE + 6]!;
           if (depth > maxDepth) maxDepth = depth;
-          c.persisted[k] = 1;
+          cp[PERSISTED + k] = 1;
         }
       } else {
         for (let k = 0; k < oldCount; k++) {
@@ -839,20 +836,25 @@ export class World implements BodyOwner {
           }
           if (matched >= 0) {
             this.oldUsed[matched] = 1;
-            c.persisted[k] = 1;
-            c.normalImpulse[k] = this.oldNormal[matched]!;
-            c.frictionImpulse[k * 3] = this.oldFriction[matched * 3]!;
-            c.frictionImpulse[k * 3 + 1] = this.oldFriction[matched * 3 + 1]!;
-            c.frictionImpulse[k * 3 + 2] = this.oldFriction[matched * 3 + 2]!;
+            cp[PERSISTED + k] = 1;
+            cp[NORMAL_IMPULSE + k] = this.oldNormal[matched]!;
+            cp[FRICTION_IMPULSE + k * 3] = this.oldFriction[matched * 3]!;
+            cp[FRICTION_IMPULSE + k * 3 + 1] = this.oldFriction[matched * 3 + 1]!;
+            cp[FRICTION_IMPULSE + k * 3 + 2] = this.oldFriction[matched * 3 + 2]!;
           } else {
-            c.persisted[k] = 0;
-            c.normalImpulse[k] = 0;
-            c.frictionImpulse[k * 3] = 0;
-            c.frictionImpulse[k * 3 + 1] = 0;
-            c.frictionImpulse[k * 3 + 2] = 0;
+            cp[PERSISTED + k] = 0;
+            cp[NORMAL_IMPULSE + k] = 0;
+            cp[FRICTION_IMPULSE + k * 3] = 0;
+            cp[FRICTION_IMPULSE + k * 3 + 1] = 0;
+            cp[FRICTION_IMPULSE + k * 3 + 2] = 0;
           }
         }
         if (count > 0 || oldCount > 0) c.syncPoints();
+      }
+      if (count > 0) {
+        // Refresh the combined material (bodies' friction/restitution are public fields).
+        c.friction = Math.sqrt(a.friction * b.friction);
+        c.restitution = Math.max(a.restitution, b.restitution);
       }
       c.wasTouching = c.touching;
       // Touching: a point within the slop of contact (speculative points further out do not count).
