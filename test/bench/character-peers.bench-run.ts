@@ -7,7 +7,14 @@
  * and a TriangleMesh heightfield, 60 Hz.
  *
  * Run: npx vitest run --config test/bench/vitest.character-peers.config.ts
- * Optional environment: CHAR_PEERS_FRAMES=600 (timed frames), CHAR_PEERS_OUT=path.md.
+ * Optional environment: CHAR_PEERS_FRAMES=600 (timed frames), CHAR_PEERS_ROUNDS=3,
+ * CHAR_PEERS_OUT=path.md.
+ *
+ * Rounds: the three engines run one after another, CHAR_PEERS_ROUNDS times
+ * with the order reversed every other round, each on a fresh level; each
+ * engine keeps the round with its lowest median (the host's speed drifts
+ * over minutes, as in the rigid-body peer table), and the penetration
+ * columns report the worst of all its rounds.
  *
  * Per engine: build, 300 warm-up frames (5 s: landing, and the JavaScript
  * engines' JIT — V8 optimises a function called once per move only after
@@ -34,6 +41,7 @@ import { footingRunner, LEVEL_DT, PenetrationChecker, type LevelRunner } from '.
 
 const FRAMES = Number(process.env.CHAR_PEERS_FRAMES ?? 600);
 const WARMUP = 300;
+const ROUNDS = Math.max(1, Number(process.env.CHAR_PEERS_ROUNDS ?? 3));
 const MAX_SLOPE = (45 * Math.PI) / 180;
 
 async function rapierRunner(level: CharacterLevel): Promise<LevelRunner> {
@@ -222,12 +230,23 @@ async function measure(make: () => LevelRunner | Promise<LevelRunner>, level: Ch
 describe('character peers', () => {
   it('prints the table', async () => {
     const level = characterLevel(100, 200);
-    const rows: Row[] = [];
-    rows.push(await measure(() => footingRunner(level), level));
-    rows.push(await measure(() => rapierRunner(level), level));
-    rows.push(await measure(() => joltRunner(level), level));
+    const makers: (() => LevelRunner | Promise<LevelRunner>)[] = [() => footingRunner(level), () => rapierRunner(level), () => joltRunner(level)];
+    const best: (Row | null)[] = makers.map(() => null);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
+      for (const e of order) {
+        const row = await measure(makers[e]!, level);
+        console.log(`${row.name} (round ${round + 1}): median ${row.median.toFixed(3)} ms/frame, ${row.bad} frames > 1 mm`);
+        const b = best[e] ?? null;
+        if (b === null) { best[e] = row; continue; }
+        const worstBad = Math.max(b.bad, row.bad), worstDeep = Math.max(b.deepest, row.deepest);
+        const keep = row.median < b.median ? row : b;
+        best[e] = { ...keep, bad: worstBad, deepest: worstDeep };
+      }
+    }
+    const rows = best as Row[];
     const lines = [
-      `Character level: 100 characters, ${level.boxes.length - 1} boxes + ground, ramp, stairs, TriangleMesh (${level.meshIndices.length / 3} triangles); ${FRAMES} timed frames at 60 Hz after ${WARMUP} warm-up frames.`,
+      `Character level: 100 characters, ${level.boxes.length - 1} boxes + ground, ramp, stairs, TriangleMesh (${level.meshIndices.length / 3} triangles); ${FRAMES} timed frames at 60 Hz after ${WARMUP} warm-up frames; ${ROUNDS} rounds (order reversed every other round), each engine's lowest median kept, penetration columns the worst of its rounds.`,
       '',
       '| engine | median ms/frame | mean | p95 | frames with penetration > 1 mm | deepest (mm) | mean travel (m) |',
       '|---|---:|---:|---:|---:|---:|---:|',
