@@ -7,16 +7,18 @@
  * and a TriangleMesh heightfield, 60 Hz.
  *
  * Run: npx vitest run --config test/bench/vitest.character-peers.config.ts
- * Optional environment: CHAR_PEERS_FRAMES=600 (timed frames), CHAR_PEERS_ROUNDS=3,
- * CHAR_PEERS_OUT=path.md.
+ * Optional environment: CHAR_PEERS_FRAMES=600 (timed frames), CHAR_PEERS_OUT=path.md,
+ * CHAR_PEERS_TIMES=path.json (every timed frame, per engine, in order).
  *
- * Rounds: the three engines run one after another, CHAR_PEERS_ROUNDS times
- * with the order reversed every other round, each on a fresh level; each
- * engine keeps the round with its lowest median (the host's speed drifts
- * over minutes, as in the rigid-body peer table), and the penetration
- * columns report the worst of all its rounds.
+ * Interleaved: the three engines' levels are built and warmed up, then timed
+ * in turns of BLOCK frames each (the engine that goes first rotates every
+ * turn) until each has run the timed frames. This 2-core host's speed drifts
+ * by ±30 % over seconds (all of an engine's functions slow down together);
+ * timed one after another, an engine could land in a fast phase and the next
+ * in a slow one, and same-run ratios moved from 0.8 to 1.3 between runs.
+ * Taking turns, every engine sees the same phases.
  *
- * Per engine: build, 300 warm-up frames (5 s: landing, and the JavaScript
+ * Per engine: build, 600 warm-up frames (10 s: landing, and the JavaScript
  * engines' JIT — V8 optimises a function called once per move only after
  * thousands of calls; a game runs for minutes, so the steady state is what
  * counts), then the timed frames,
@@ -40,8 +42,9 @@ import { boxRotation, characterLevel, LEVEL_GRAVITY, LEVEL_SPEED, levelHeading, 
 import { footingRunner, LEVEL_DT, PenetrationChecker, type LevelRunner } from '../character/level-runners';
 
 const FRAMES = Number(process.env.CHAR_PEERS_FRAMES ?? 600);
-const WARMUP = 300;
-const ROUNDS = Math.max(1, Number(process.env.CHAR_PEERS_ROUNDS ?? 3));
+const WARMUP = 600;
+/** Frames an engine runs in one turn of the interleaved timing. */
+const BLOCK = 50;
 const MAX_SLOPE = (45 * Math.PI) / 180;
 
 async function rapierRunner(level: CharacterLevel): Promise<LevelRunner> {
@@ -200,53 +203,62 @@ async function joltRunner(level: CharacterLevel): Promise<LevelRunner> {
 
 interface Row { name: string; median: number; mean: number; p95: number; deepest: number; bad: number; travel: number }
 
-async function measure(make: () => LevelRunner | Promise<LevelRunner>, level: CharacterLevel): Promise<Row> {
-  const runner = await make();
+/** One engine's level, runner and measurements. */
+interface Lane {
+  runner: LevelRunner;
+  start: Float64Array;
+  pos: Float64Array;
+  times: number[];
+  deepest: number;
+  bad: number;
+}
+
+/** Builds and warms up every engine, then times them in turns of BLOCK frames. */
+async function measureInterleaved(makers: (() => LevelRunner | Promise<LevelRunner>)[], level: CharacterLevel): Promise<Row[]> {
   const n = level.starts.length;
   const checker = new PenetrationChecker(level);
-  const pos = new Float64Array(3 * n);
-  for (let f = 0; f < WARMUP; f++) runner.frame();
-  runner.readPositions(pos);
-  const start = pos.slice();
-  const times: number[] = [];
-  let deepest = 0, bad = 0;
-  for (let f = 0; f < FRAMES; f++) {
-    const a = performance.now();
-    runner.frame();
-    times.push(performance.now() - a);
-    runner.readPositions(pos);
-    const d = checker.deepest(pos, n);
-    if (d > 0.001) bad++;
-    if (d > deepest) deepest = d;
+  const lanes: Lane[] = [];
+  for (const make of makers) {
+    const runner = await make();
+    lanes.push({ runner, start: new Float64Array(3 * n), pos: new Float64Array(3 * n), times: [], deepest: 0, bad: 0 });
   }
-  let travel = 0;
-  for (let i = 0; i < n; i++) travel += Math.hypot(pos[3 * i]! - start[3 * i]!, pos[3 * i + 2]! - start[3 * i + 2]!);
-  runner.dispose();
-  times.sort((x, y) => x - y);
-  const mean = times.reduce((s, x) => s + x, 0) / times.length;
-  return { name: runner.name, median: times[Math.floor(times.length / 2)]!, mean, p95: times[Math.floor(times.length * 0.95)]!, deepest, bad, travel: travel / n };
+  // The warm-up takes turns too: an engine left idle for seconds while the
+  // others warm up comes back slower (V8 ages out code it has not run).
+  for (let f = 0; f < WARMUP; f += BLOCK) for (const lane of lanes) for (let k = 0; k < BLOCK; k++) lane.runner.frame();
+  for (const lane of lanes) lane.runner.readPositions(lane.start);
+  for (let turn = 0; turn * BLOCK < FRAMES; turn++) {
+    const frames = Math.min(BLOCK, FRAMES - turn * BLOCK);
+    for (let j = 0; j < lanes.length; j++) {
+      const lane = lanes[(turn + j) % lanes.length]!;
+      for (let f = 0; f < frames; f++) {
+        const a = performance.now();
+        lane.runner.frame();
+        lane.times.push(performance.now() - a);
+        lane.runner.readPositions(lane.pos);
+        const d = checker.deepest(lane.pos, n);
+        if (d > 0.001) lane.bad++;
+        if (d > lane.deepest) lane.deepest = d;
+      }
+    }
+  }
+  if (process.env.CHAR_PEERS_TIMES) writeFileSync(process.env.CHAR_PEERS_TIMES, JSON.stringify(lanes.map((l) => ({ name: l.runner.name, times: l.times }))));
+  return lanes.map((lane) => {
+    const { runner, pos, start, times } = lane;
+    let travel = 0;
+    for (let i = 0; i < n; i++) travel += Math.hypot(pos[3 * i]! - start[3 * i]!, pos[3 * i + 2]! - start[3 * i + 2]!);
+    runner.dispose();
+    times.sort((x, y) => x - y);
+    const mean = times.reduce((s, x) => s + x, 0) / times.length;
+    return { name: runner.name, median: times[Math.floor(times.length / 2)]!, mean, p95: times[Math.floor(times.length * 0.95)]!, deepest: lane.deepest, bad: lane.bad, travel: travel / n };
+  });
 }
 
 describe('character peers', () => {
   it('prints the table', async () => {
     const level = characterLevel(100, 200);
-    const makers: (() => LevelRunner | Promise<LevelRunner>)[] = [() => footingRunner(level), () => rapierRunner(level), () => joltRunner(level)];
-    const best: (Row | null)[] = makers.map(() => null);
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
-      for (const e of order) {
-        const row = await measure(makers[e]!, level);
-        console.log(`${row.name} (round ${round + 1}): median ${row.median.toFixed(3)} ms/frame, ${row.bad} frames > 1 mm`);
-        const b = best[e] ?? null;
-        if (b === null) { best[e] = row; continue; }
-        const worstBad = Math.max(b.bad, row.bad), worstDeep = Math.max(b.deepest, row.deepest);
-        const keep = row.median < b.median ? row : b;
-        best[e] = { ...keep, bad: worstBad, deepest: worstDeep };
-      }
-    }
-    const rows = best as Row[];
+    const rows = await measureInterleaved([() => footingRunner(level), () => rapierRunner(level), () => joltRunner(level)], level);
     const lines = [
-      `Character level: 100 characters, ${level.boxes.length - 1} boxes + ground, ramp, stairs, TriangleMesh (${level.meshIndices.length / 3} triangles); ${FRAMES} timed frames at 60 Hz after ${WARMUP} warm-up frames; ${ROUNDS} rounds (order reversed every other round), each engine's lowest median kept, penetration columns the worst of its rounds.`,
+      `Character level: 100 characters, ${level.boxes.length - 1} boxes + ground, ramp, stairs, TriangleMesh (${level.meshIndices.length / 3} triangles); ${FRAMES} timed frames at 60 Hz after ${WARMUP} warm-up frames, the engines taking turns of ${BLOCK} frames.`,
       '',
       '| engine | median ms/frame | mean | p95 | frames with penetration > 1 mm | deepest (mm) | mean travel (m) |',
       '|---|---:|---:|---:|---:|---:|---:|',
