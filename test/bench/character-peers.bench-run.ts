@@ -10,8 +10,8 @@
  * Optional environment: CHAR_PEERS_FRAMES=600 (timed frames), CHAR_PEERS_OUT=path.md,
  * CHAR_PEERS_TIMES=path.json (every timed frame, per engine, in order).
  *
- * Interleaved: the three engines' levels are built and warmed up, then timed
- * in turns of BLOCK frames each (the engine that goes first rotates every
+ * Interleaved: the three engines' levels are built, then warmed up and timed
+ * in turns of about TURN_MS each (the engine that goes first rotates every
  * turn) until each has run the timed frames. This 2-core host's speed drifts
  * by ±30 % over seconds (all of an engine's functions slow down together);
  * timed one after another, an engine could land in a fast phase and the next
@@ -43,8 +43,12 @@ import { footingRunner, LEVEL_DT, PenetrationChecker, type LevelRunner } from '.
 
 const FRAMES = Number(process.env.CHAR_PEERS_FRAMES ?? 600);
 const WARMUP = 600;
-/** Frames an engine runs in one turn of the interleaved timing. */
-const BLOCK = 50;
+/**
+ * Length of an engine's turn (ms of frames, at least one frame): long enough
+ * that the cold caches after a switch cost little (they cost the JavaScript
+ * engine more than the WASM ones), short against the host's speed phases.
+ */
+const TURN_MS = 250;
 const MAX_SLOPE = (45 * Math.PI) / 180;
 
 async function rapierRunner(level: CharacterLevel): Promise<LevelRunner> {
@@ -213,7 +217,7 @@ interface Lane {
   bad: number;
 }
 
-/** Builds and warms up every engine, then times them in turns of BLOCK frames. */
+/** Builds every engine's level, then warms up and times them in turns of about TURN_MS. */
 async function measureInterleaved(makers: (() => LevelRunner | Promise<LevelRunner>)[], level: CharacterLevel): Promise<Row[]> {
   const n = level.starts.length;
   const checker = new PenetrationChecker(level);
@@ -224,13 +228,20 @@ async function measureInterleaved(makers: (() => LevelRunner | Promise<LevelRunn
   }
   // The warm-up takes turns too: an engine left idle for seconds while the
   // others warm up comes back slower (V8 ages out code it has not run).
-  for (let f = 0; f < WARMUP; f += BLOCK) for (const lane of lanes) for (let k = 0; k < BLOCK; k++) lane.runner.frame();
+  const warmed = new Int32Array(lanes.length);
+  for (let turn = 0; warmed.some((w) => w < WARMUP); turn++) {
+    for (let j = 0; j < lanes.length; j++) {
+      const e = (turn + j) % lanes.length;
+      const t0 = performance.now();
+      while (warmed[e]! < WARMUP && performance.now() - t0 < TURN_MS) { lanes[e]!.runner.frame(); warmed[e]!++; }
+    }
+  }
   for (const lane of lanes) lane.runner.readPositions(lane.start);
-  for (let turn = 0; turn * BLOCK < FRAMES; turn++) {
-    const frames = Math.min(BLOCK, FRAMES - turn * BLOCK);
+  for (let turn = 0; lanes.some((l) => l.times.length < FRAMES); turn++) {
     for (let j = 0; j < lanes.length; j++) {
       const lane = lanes[(turn + j) % lanes.length]!;
-      for (let f = 0; f < frames; f++) {
+      const t0 = performance.now();
+      while (lane.times.length < FRAMES && performance.now() - t0 < TURN_MS) {
         const a = performance.now();
         lane.runner.frame();
         lane.times.push(performance.now() - a);
@@ -258,7 +269,7 @@ describe('character peers', () => {
     const level = characterLevel(100, 200);
     const rows = await measureInterleaved([() => footingRunner(level), () => rapierRunner(level), () => joltRunner(level)], level);
     const lines = [
-      `Character level: 100 characters, ${level.boxes.length - 1} boxes + ground, ramp, stairs, TriangleMesh (${level.meshIndices.length / 3} triangles); ${FRAMES} timed frames at 60 Hz after ${WARMUP} warm-up frames, the engines taking turns of ${BLOCK} frames.`,
+      `Character level: 100 characters, ${level.boxes.length - 1} boxes + ground, ramp, stairs, TriangleMesh (${level.meshIndices.length / 3} triangles); ${FRAMES} timed frames at 60 Hz after ${WARMUP} warm-up frames, the engines taking turns of about ${TURN_MS} ms.`,
       '',
       '| engine | median ms/frame | mean | p95 | frames with penetration > 1 mm | deepest (mm) | mean travel (m) |',
       '|---|---:|---:|---:|---:|---:|---:|',
