@@ -298,15 +298,6 @@ export class ContactSolver {
     return this.ints[i * INT_STRIDE + I_B]!;
   }
 
-  /** Row count of the manifold whose first row is i. */
-  blockSize(i: number): number {
-    return this.ints[i * INT_STRIDE + I_SIZE]!;
-  }
-
-  /** Accumulated normal impulse of row i. */
-  normalImpulse(i: number): number {
-    return this.rows[i * ROW_STRIDE + R_NORMAL_IMPULSE]!;
-  }
 
   /**
    * Builds the rows of every point of `contact`. `h` is the time step the rows
@@ -626,20 +617,18 @@ export class ContactSolver {
       const v0 = R[o + R_APPROACH]!;
       if (e === 0 || v0 > -threshold || R[o + R_MAX_NORMAL_IMPULSE]! === 0) continue;
       const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
-      const rax = R[o + R_RA]!, ray = R[o + R_RA + 1]!, raz = R[o + R_RA + 2]!;
-      const rbx = R[o + R_RB]!, rby = R[o + R_RB + 1]!, rbz = R[o + R_RB + 2]!;
-      const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
-      const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
-      const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
-      const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
-      const vn = dvx * nx + dvy * ny + dvz * nz;
+      normalVelocity(this, B, i, ia, ib);
       const old = R[o + R_NORMAL_IMPULSE]!;
-      let ln = old - R[o + R_NORMAL_MASS]! * (vn + e * v0);
+      let ln = old - R[o + R_NORMAL_MASS]! * (RESULT[0]! + e * v0);
       if (ln < 0) ln = 0;
       const dl = ln - old;
       R[o + R_NORMAL_IMPULSE] = ln;
-      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = dl * nx; ARGS[7] = dl * ny; ARGS[8] = dl * nz;
-      applyImpulse(B, ia, ib);
+      const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+      const px = dl * R[o + R_N]!, py = dl * R[o + R_N + 1]!, pz = dl * R[o + R_N + 2]!;
+      B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
+      B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
+      B.wx[ia] = B.wx[ia]! - dl * R[o + R_KA_N]!; B.wy[ia] = B.wy[ia]! - dl * R[o + R_KA_N + 1]!; B.wz[ia] = B.wz[ia]! - dl * R[o + R_KA_N + 2]!;
+      B.wx[ib] = B.wx[ib]! + dl * R[o + R_KB_N]!; B.wy[ib] = B.wy[ib]! + dl * R[o + R_KB_N + 1]!; B.wz[ib] = B.wz[ib]! + dl * R[o + R_KB_N + 2]!;
     }
   }
 
@@ -824,20 +813,12 @@ export class ContactSolver {
       for (let it = 0; it < iterations; it++) {
         for (let i = first; i < end; i++) {
           const o = i * ROW_STRIDE;
-          const ro = upperIsB ? o + R_RB : o + R_RA;
-          const rx = R[ro]!, ry = R[ro + 1]!, rz = R[ro + 2]!;
-          const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
-          const rax = R[o + R_RA]!, ray = R[o + R_RA + 1]!, raz = R[o + R_RA + 2]!;
-          const rbx = R[o + R_RB]!, rby = R[o + R_RB + 1]!, rbz = R[o + R_RB + 2]!;
-          const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
-          const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
-          const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
-          const vn = dvx * nx + dvy * ny + dvz * nz;
-          // One-sided effective mass 1 / (m⁻¹ + (r × n)ᵀ I⁻¹ (r × n)).
-          const cx = ry * nz - rz * ny, cy = rz * nx - rx * nz, cz = rx * ny - ry * nx;
-          const kk = im + cx * (B.ixx[u]! * cx + B.ixy[u]! * cy + B.ixz[u]! * cz) +
-            cy * (B.ixy[u]! * cx + B.iyy[u]! * cy + B.iyz[u]! * cz) +
-            cz * (B.ixz[u]! * cx + B.iyz[u]! * cy + B.izz[u]! * cz);
+          normalVelocity(this, B, i, ia, ib);
+          const vn = RESULT[0]!;
+          // One-sided effective mass 1 / (m⁻¹ + (r × n)ᵀ I⁻¹ (r × n)), from
+          // the row's r × n and its K = I⁻¹(r × n) on the upper body.
+          const c = upperIsB ? o + R_CB : o + R_CA, kv = upperIsB ? o + R_KB_N : o + R_KA_N;
+          const kk = im + R[c]! * R[kv]! + R[c + 1]! * R[kv + 1]! + R[c + 2]! * R[kv + 2]!;
           if (!(kk > 0)) continue;
           const old = acc[i]!;
           let l = old + (this.shockTarget[i]! - vn) / kk;
@@ -847,12 +828,9 @@ export class ContactSolver {
           acc[i] = l;
           // +dl n on B raises vn; on A the same rise needs −dl n.
           const sg = upperIsB ? dl : -dl;
-          const px = sg * nx, py = sg * ny, pz = sg * nz;
-          B.vx[u] = B.vx[u]! + px * im; B.vy[u] = B.vy[u]! + py * im; B.vz[u] = B.vz[u]! + pz * im;
-          const tx = ry * pz - rz * py, ty = rz * px - rx * pz, tz = rx * py - ry * px;
-          B.wx[u] = B.wx[u]! + (B.ixx[u]! * tx + B.ixy[u]! * ty + B.ixz[u]! * tz);
-          B.wy[u] = B.wy[u]! + (B.ixy[u]! * tx + B.iyy[u]! * ty + B.iyz[u]! * tz);
-          B.wz[u] = B.wz[u]! + (B.ixz[u]! * tx + B.iyz[u]! * ty + B.izz[u]! * tz);
+          const sm = sg * im;
+          B.vx[u] = B.vx[u]! + sm * R[o + R_N]!; B.vy[u] = B.vy[u]! + sm * R[o + R_N + 1]!; B.vz[u] = B.vz[u]! + sm * R[o + R_N + 2]!;
+          B.wx[u] = B.wx[u]! + sg * R[kv]!; B.wy[u] = B.wy[u]! + sg * R[kv + 1]!; B.wz[u] = B.wz[u]! + sg * R[kv + 2]!;
         }
       }
     }
@@ -977,6 +955,17 @@ function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
   currentSeparationFromAnchors(S, B, i);
 }
 
+/**
+ * Relative normal velocity n·v_rel of row i, into RESULT[0]:
+ * n·(v_B − v_A) + ω_B·(r_B × n) − ω_A·(r_A × n), from the row's r × n.
+ */
+function normalVelocity(S: ContactSolver, B: SolverBodies, i: number, ia: number, ib: number): void {
+  const R = S.rows, o = i * ROW_STRIDE;
+  RESULT[0] = R[o + R_N]! * (B.vx[ib]! - B.vx[ia]!) + R[o + R_N + 1]! * (B.vy[ib]! - B.vy[ia]!) + R[o + R_N + 2]! * (B.vz[ib]! - B.vz[ia]!) +
+    R[o + R_CB]! * B.wx[ib]! + R[o + R_CB + 1]! * B.wy[ib]! + R[o + R_CB + 2]! * B.wz[ib]! -
+    R[o + R_CA]! * B.wx[ia]! - R[o + R_CA + 1]! * B.wy[ia]! - R[o + R_CA + 2]! * B.wz[ia]!;
+}
+
 /** 1 / (J M⁻¹ Jᵀ) for anchors rA = ARGS[0..2], rB = ARGS[3..5] and direction ARGS[6..8]; result in RESULT[0]. */
 function effectiveMass(B: SolverBodies, ia: number, ib: number): void {
   const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!, nx = ARGS[6]!, ny = ARGS[7]!, nz = ARGS[8]!;
@@ -1015,22 +1004,6 @@ function angularResponse(R: F64, o: number, B: SolverBodies, ia: number, ib: num
     const k = B.invMass[ia]! + B.invMass[ib]! + (ax * R[ka]! + ay * R[ka + 1]! + az * R[ka + 2]!) + (bx * R[kb]! + by * R[kb + 1]! + bz * R[kb + 2]!);
     R[o + R_NORMAL_MASS + d] = k > 0 ? 1 / k : 0; // normal, tangent 1, tangent 2 masses are consecutive
   }
-}
-
-/** Applies impulse P at the point: −P to A, +P to B. */
-function applyImpulse(B: SolverBodies, ia: number, ib: number): void {
-  const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!, px = ARGS[6]!, py = ARGS[7]!, pz = ARGS[8]!;
-  const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-  B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
-  B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
-  const tx = ray * pz - raz * py, ty = raz * px - rax * pz, tz = rax * py - ray * px;
-  B.wx[ia] = B.wx[ia]! - (B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz);
-  B.wy[ia] = B.wy[ia]! - (B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz);
-  B.wz[ia] = B.wz[ia]! - (B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz);
-  const ux = rby * pz - rbz * py, uy = rbz * px - rbx * pz, uz = rbx * py - rby * px;
-  B.wx[ib] = B.wx[ib]! + (B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz);
-  B.wy[ib] = B.wy[ib]! + (B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz);
-  B.wz[ib] = B.wz[ib]! + (B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz);
 }
 
 /** Pseudo-impulse P at anchor r moves the pose: Δx = m⁻¹P, ½Δθ = ½ I⁻¹(r × P). */

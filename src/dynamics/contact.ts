@@ -6,6 +6,7 @@
  */
 import { Manifold, MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
 import type { RigidBody } from './body';
+import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ShapeKind } from '../shapes/shape';
@@ -43,46 +44,29 @@ export const MANIFOLD_REUSE_DISTANCE = 5e-5;
  * step (a double passed to a call V8 does not inline would be boxed).
  */
 export const MARGIN_ARG = new Float64Array(1);
-/** B in A's frame: position 0..2, rotation 3..6. */
-const REL = new Float64Array(7);
+/** B's pose in A's frame (relativePose) and vector scratch. */
+const REL_P: Vec3 = { x: 0, y: 0, z: 0 };
+const REL_Q: Quat = { x: 0, y: 0, z: 0, w: 1 };
+const W: Vec3 = { x: 0, y: 0, z: 0 };
+const L: Vec3 = { x: 0, y: 0, z: 0 };
 
-/** Vector scratch of toLocal / toWorld. */
-const V = new Float64Array(3);
-
-/** out[o..o+2] = q* V q (V from world into the frame of rotation q). */
-function toLocal(q: Readonly<Quat>, out: Float64Array, o: number): void {
-  const x = -q.x, y = -q.y, z = -q.z, w = q.w;
-  const vx = V[0]!, vy = V[1]!, vz = V[2]!;
-  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
-  out[o] = vx + w * tx + (y * tz - z * ty);
-  out[o + 1] = vy + w * ty + (z * tx - x * tz);
-  out[o + 2] = vz + w * tz + (x * ty - y * tx);
-}
-
-/** V = q src[o..o+2] q* (from the frame of rotation q into world). */
-function toWorld(q: Readonly<Quat>, src: Float64Array, o: number): void {
-  const x = q.x, y = q.y, z = q.z, w = q.w;
-  const vx = src[o]!, vy = src[o + 1]!, vz = src[o + 2]!;
-  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
-  V[0] = vx + w * tx + (y * tz - z * ty);
-  V[1] = vy + w * ty + (z * tx - x * tz);
-  V[2] = vz + w * tz + (x * ty - y * tx);
-}
-
-/** B's pose in A's frame, into REL: p = A.q*(B.p − A.p), q = A.q* B.q. */
+/** B's pose in A's frame, into REL_P, REL_Q: p = A.q*(B.p − A.p), q = A.q* B.q. */
 function relativePose(a: RigidBody, b: RigidBody): void {
-  const qa = a.rotation, qb = b.rotation, pa = a.position, pb = b.position;
-  const x = -qa.x, y = -qa.y, z = -qa.z, w = qa.w;
-  const dx = pb.x - pa.x, dy = pb.y - pa.y, dz = pb.z - pa.z;
-  // v' = v + 2w (u × v) + 2 u × (u × v), u = (x, y, z)
-  const tx = 2 * (y * dz - z * dy), ty = 2 * (z * dx - x * dz), tz = 2 * (x * dy - y * dx);
-  REL[0] = dx + w * tx + (y * tz - z * ty);
-  REL[1] = dy + w * ty + (z * tx - x * tz);
-  REL[2] = dz + w * tz + (x * ty - y * tx);
-  REL[3] = w * qb.x + x * qb.w + y * qb.z - z * qb.y;
-  REL[4] = w * qb.y - x * qb.z + y * qb.w + z * qb.x;
-  REL[5] = w * qb.z + x * qb.y - y * qb.x + z * qb.w;
-  REL[6] = w * qb.w - x * qb.x - y * qb.y - z * qb.z;
+  W.x = b.position.x - a.position.x; W.y = b.position.y - a.position.y; W.z = b.position.z - a.position.z;
+  quat.inverseRotate(REL_P, a.rotation, W);
+  quat.multiplyConjugateA(REL_Q, a.rotation, b.rotation);
+}
+
+/** out[o..o+2] = q* W q: the world vector in W, in the frame of rotation q. */
+function storeLocal(q: Readonly<Quat>, out: Float64Array, o: number): void {
+  quat.inverseRotate(L, q, W);
+  out[o] = L.x; out[o + 1] = L.y; out[o + 2] = L.z;
+}
+
+/** L = q src[o..o+2] q*: a vector stored in the frame of rotation q, in world space. */
+function loadWorld(q: Readonly<Quat>, src: Float64Array, o: number): void {
+  W.x = src[o]!; W.y = src[o + 1]!; W.z = src[o + 2]!;
+  quat.rotate(L, q, W);
 }
 
 export class Contact {
@@ -169,7 +153,8 @@ export class Contact {
     const a = this.bodyA!, b = this.bodyB!;
     const C = this.cache;
     relativePose(a, b);
-    for (let k = 0; k < 7; k++) C[CACHE_POSITION + k] = REL[k]!;
+    C[CACHE_POSITION] = REL_P.x; C[CACHE_POSITION + 1] = REL_P.y; C[CACHE_POSITION + 2] = REL_P.z;
+    C[CACHE_ROTATION] = REL_Q.x; C[CACHE_ROTATION + 1] = REL_Q.y; C[CACHE_ROTATION + 2] = REL_Q.z; C[CACHE_ROTATION + 3] = REL_Q.w;
     C[CACHE_MARGIN] = MARGIN_ARG[0]!;
     this.manifoldCached = true;
     const m = this.manifold;
@@ -178,12 +163,12 @@ export class Contact {
       const o = CACHE_POINTS + CACHE_POINT_STRIDE * k;
       const p = pt.position, n = pt.normal, h = 0.5 * pt.depth;
       // A's deepest point is position + n·depth/2, B's position − n·depth/2.
-      V[0] = p.x + n.x * h - a.position.x; V[1] = p.y + n.y * h - a.position.y; V[2] = p.z + n.z * h - a.position.z;
-      toLocal(a.rotation, C, o);
-      V[0] = p.x - n.x * h - b.position.x; V[1] = p.y - n.y * h - b.position.y; V[2] = p.z - n.z * h - b.position.z;
-      toLocal(b.rotation, C, o + 3);
-      V[0] = n.x; V[1] = n.y; V[2] = n.z;
-      toLocal(a.rotation, C, o + 6);
+      W.x = p.x + n.x * h - a.position.x; W.y = p.y + n.y * h - a.position.y; W.z = p.z + n.z * h - a.position.z;
+      storeLocal(a.rotation, C, o);
+      W.x = p.x - n.x * h - b.position.x; W.y = p.y - n.y * h - b.position.y; W.z = p.z - n.z * h - b.position.z;
+      storeLocal(b.rotation, C, o + 3);
+      W.x = n.x; W.y = n.y; W.z = n.z;
+      storeLocal(a.rotation, C, o + 6);
     }
   }
 
@@ -204,12 +189,12 @@ export class Contact {
     if (!this.manifoldCached || MARGIN_ARG[0]! > C[CACHE_MARGIN]! + MANIFOLD_REUSE_DISTANCE) return false;
     const a = this.bodyA!, b = this.bodyB!;
     relativePose(a, b);
-    const dx = REL[0]! - C[CACHE_POSITION]!, dy = REL[1]! - C[CACHE_POSITION + 1]!, dz = REL[2]! - C[CACHE_POSITION + 2]!;
+    const dx = REL_P.x - C[CACHE_POSITION]!, dy = REL_P.y - C[CACHE_POSITION + 1]!, dz = REL_P.z - C[CACHE_POSITION + 2]!;
     const limit = MANIFOLD_REUSE_DISTANCE * MANIFOLD_REUSE_DISTANCE;
     if (dx * dx + dy * dy + dz * dz > limit) return false;
     // Angle θ between the two relative rotations: |dot| = cos(θ/2), so
     // 1 − |dot| ≈ θ²/8, and a point at radius r moves by θ r.
-    const dot = REL[3]! * C[CACHE_ROTATION]! + REL[4]! * C[CACHE_ROTATION + 1]! + REL[5]! * C[CACHE_ROTATION + 2]! + REL[6]! * C[CACHE_ROTATION + 3]!;
+    const dot = REL_Q.x * C[CACHE_ROTATION]! + REL_Q.y * C[CACHE_ROTATION + 1]! + REL_Q.z * C[CACHE_ROTATION + 2]! + REL_Q.w * C[CACHE_ROTATION + 3]!;
     const r = b.boundingRadius;
     if (8 * (1 - Math.abs(dot)) * r * r > limit) return false;
     // Written straight into `data` (ids and impulses stay): the manifold
@@ -217,12 +202,12 @@ export class Contact {
     const d = this.data;
     for (let k = 0; k < this.pointCount; k++) {
       const o = CACHE_POINTS + CACHE_POINT_STRIDE * k;
-      toWorld(a.rotation, C, o + 6);
-      const nx = V[0]!, ny = V[1]!, nz = V[2]!;
-      toWorld(a.rotation, C, o);
-      const ax = a.position.x + V[0]!, ay = a.position.y + V[1]!, az = a.position.z + V[2]!;
-      toWorld(b.rotation, C, o + 3);
-      const bx = b.position.x + V[0]!, by = b.position.y + V[1]!, bz = b.position.z + V[2]!;
+      loadWorld(a.rotation, C, o + 6);
+      const nx = L.x, ny = L.y, nz = L.z;
+      loadWorld(a.rotation, C, o);
+      const ax = a.position.x + L.x, ay = a.position.y + L.y, az = a.position.z + L.z;
+      loadWorld(b.rotation, C, o + 3);
+      const bx = b.position.x + L.x, by = b.position.y + L.y, bz = b.position.z + L.z;
       const p = k * POINT_STRIDE;
       d[p] = 0.5 * (ax + bx); d[p + 1] = 0.5 * (ay + by); d[p + 2] = 0.5 * (az + bz);
       d[p + 3] = nx; d[p + 4] = ny; d[p + 5] = nz;

@@ -14,7 +14,7 @@
  *   6. islands (union-find over touching contacts) and sleeping
  *   7. events, deferred removals
  */
-import { aabb, type Aabb } from '../collision/aabb';
+import { aabb, aabbContains, aabbOverlaps, aabbRayEntry, type Aabb } from '../collision/aabb';
 import { BroadPhase, IdList, type BroadPhaseRayCallback, type PairCallback } from '../collision/broadphase/broadphase';
 import { PairMap } from '../collision/broadphase/pair-set';
 import { Manifold } from '../collision/narrowphase/manifold';
@@ -264,6 +264,8 @@ class RayQuery implements BroadPhaseRayCallback {
   world!: World;
   origin: Vec3 = { x: 0, y: 0, z: 0 };
   dir: Vec3 = { x: 0, y: 0, z: 0 };
+  /** 1/dir per axis (the slab test of a region's bodies). */
+  invDir: Vec3 = { x: 0, y: 0, z: 0 };
   options: QueryOptions | undefined = undefined;
   readonly hit = new ShapeRayHit();
   readonly best = new ShapeRayHit();
@@ -773,8 +775,8 @@ export class World implements BodyOwner {
         // Reuse is tried only by pairs that were at rest relative to each
         // other last step and have points (an empty manifold is usually a
         // quick early-out in the narrowphase, cheaper than the check).
-        MARGIN_ARG[0] = margin;
         const resting = c.reusesManifold && motion < REUSE_MOTION;
+        if (resting) MARGIN_ARG[0] = margin;
         if (resting && oldCount > 0 && c.reuseManifold()) {
           reused = true;
         } else {
@@ -1231,11 +1233,13 @@ export class World implements BodyOwner {
     if (region !== undefined && this.regionCovers(box, region)) {
       // The region's bodies instead of a walk down both trees: each one
       // whose box the segment crosses is tested, shortening the segment.
+      const inv = q.invDir;
+      inv.x = 1 / q.dir.x; inv.y = 1 / q.dir.y; inv.z = 1 / q.dir.z;
       let maxT = len;
       for (let i = 0; i < region.count; i++) {
         const body = region.bodies[i]!;
         body.shape.computeAabb(this.box2, body.position, body.rotation);
-        if (!segmentHitsBox(q.origin, q.dir, maxT, this.box2)) continue;
+        if (aabbRayEntry(this.box2, q.origin, inv, maxT) < 0) continue;
         maxT = q.rayCallback(body.id, maxT);
       }
     } else {
@@ -1282,7 +1286,7 @@ export class World implements BodyOwner {
       if (usedRegion) {
         // The broadphase would have culled bodies whose boxes miss the sweep.
         body.shape.computeAabb(this.box2, body.position, body.rotation);
-        if (!overlapsBox(this.box2, box)) continue;
+        if (!aabbOverlaps(this.box2, box)) continue;
       }
       if (!shapeCastPair(shape, position, rotation, translation, body.shape, body.position, body.rotation, hit)) continue;
       if (hit.fraction < bestFraction || (hit.fraction === bestFraction && bestBody !== null && body.id < bestBody.id)) {
@@ -1331,9 +1335,7 @@ export class World implements BodyOwner {
 
   /** The region was filled by this world since anything moved, and its box holds `box`. */
   private regionCovers(box: Readonly<Aabb>, region: QueryRegion): boolean {
-    if (region.world !== this || region.version !== this.queryVersion) return false;
-    const r = region.box;
-    return r.min.x <= box.min.x && r.min.y <= box.min.y && r.min.z <= box.min.z && r.max.x >= box.max.x && r.max.y >= box.max.y && r.max.z >= box.max.z;
+    return region.world === this && region.version === this.queryVersion && aabbContains(region.box, box);
   }
 
   /** The bodies whose fat boxes overlap `box`, written over the start of `out` (kept, not shrunk); returns their count. */
@@ -1374,7 +1376,7 @@ export class World implements BodyOwner {
       const body = list[i]!;
       if (!passesFilter(body, options)) continue;
       body.shape.computeAabb(this.box, body.position, body.rotation);
-      if (!overlapsBox(this.box, this.box2)) continue;
+      if (!aabbOverlaps(this.box, this.box2)) continue;
       collide(shape, position, rotation, body.shape, body.position, body.rotation, 0, m);
       for (let k = 0; k < m.pointCount; k++) {
         const p = m.points[k]!;
@@ -1411,9 +1413,9 @@ export class World implements BodyOwner {
       ]);
     }
     const contacts: number[][] = [];
+    const p = { x: 0, y: 0, z: 0 }, n = { x: 0, y: 0, z: 0 };
     for (const c of this.contactList) {
       const row = [c.bodyA!.id, c.bodyB!.id, c.touching ? 1 : 0, c.wasTouching ? 1 : 0, c.pointCount];
-      const p = { x: 0, y: 0, z: 0 }, n = { x: 0, y: 0, z: 0 };
       for (let k = 0; k < c.pointCount; k++) {
         c.pointPosition(k, p);
         c.pointNormal(k, n);
@@ -1514,32 +1516,6 @@ function checkInt(v: number, lo: number, hi: number, field: string): void {
 
 function checkNonNegative(v: number, field: string): void {
   if (!Number.isFinite(v) || v < 0) throw new RangeError(`solver.${field} must be a finite number ≥ 0 (got ${String(v)})`);
-}
-
-/** Whether origin + t·dir (unit dir) meets `box` for some t in [0, maxT] (slab test). */
-function segmentHitsBox(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, box: Readonly<Aabb>): boolean {
-  let t0 = 0, t1 = maxT;
-  for (let axis = 0; axis < 3; axis++) {
-    const o = axis === 0 ? origin.x : axis === 1 ? origin.y : origin.z;
-    const d = axis === 0 ? dir.x : axis === 1 ? dir.y : dir.z;
-    const lo = axis === 0 ? box.min.x : axis === 1 ? box.min.y : box.min.z;
-    const hi = axis === 0 ? box.max.x : axis === 1 ? box.max.y : box.max.z;
-    if (Math.abs(d) < 1e-12) {
-      if (o < lo || o > hi) return false;
-      continue;
-    }
-    const inv = 1 / d;
-    let a = (lo - o) * inv, b = (hi - o) * inv;
-    if (a > b) { const t = a; a = b; b = t; }
-    if (a > t0) t0 = a;
-    if (b < t1) t1 = b;
-    if (t0 > t1) return false;
-  }
-  return true;
-}
-
-function overlapsBox(a: Aabb, b: Aabb): boolean {
-  return a.min.x <= b.max.x && a.max.x >= b.min.x && a.min.y <= b.max.y && a.max.y >= b.min.y && a.min.z <= b.max.z && a.max.z >= b.min.z;
 }
 
 function find(parent: Int32Array, i: number): number {
