@@ -58,9 +58,20 @@ function growI(a: I32, n: number): I32 {
   return b;
 }
 
+/** Source of `SolverBodies.poseVersion`: shared by every world, so a version never repeats. */
+let poseEpoch = 0;
+
 /** Per-body solver state (one slot per body taking part in the step). */
 export class SolverBodies {
   count = 0;
+  /**
+   * Changes whenever any slot's pose moves or the slots are reassigned
+   * (`moveSlot`, `add`, `clear`). Sweeps that cache geometry measured at the
+   * current poses (joint anchors and effective masses, contact separations)
+   * keep the version they measured at and measure again only when it changed.
+   * Never repeats, across steps and worlds.
+   */
+  poseVersion = 0;
   capacity = 0;
   bodies: (RigidBody | null)[] = [];
   vx = new Float64Array(0) as F64; vy = new Float64Array(0) as F64; vz = new Float64Array(0) as F64;
@@ -111,6 +122,7 @@ export class SolverBodies {
 
   /** Adds a body and returns its slot. */
   add(body: RigidBody): number {
+    this.poseVersion = ++poseEpoch;
     const i = this.count++;
     this.reserve(this.count);
     this.bodies[i] = body;
@@ -165,6 +177,7 @@ export class SolverBodies {
    * boxed.)
    */
   moveSlot(i: number): void {
+    this.poseVersion = ++poseEpoch;
     const d = this.delta;
     const px = this.px[i]! + d[0]!, py = this.py[i]! + d[1]!, pz = this.pz[i]! + d[2]!;
     this.px[i] = px; this.py[i] = py; this.pz[i] = pz;
@@ -184,6 +197,7 @@ export class SolverBodies {
   }
 
   clear(): void {
+    this.poseVersion = ++poseEpoch;
     for (let i = 0; i < this.count; i++) {
       const b = this.bodies[i]!;
       b.solverIndex = -1;
@@ -239,10 +253,12 @@ const R_KA_T1 = 39;
 const R_KB_T1 = 42;
 const R_KA_T2 = 45;
 const R_KB_T2 = 48;
+/** Soft separation at the current poses, kept between the sweeps that share them. */
+const R_SEP_CUR = 51;
 /** Anchors in the bodies' local frames (NGS and the exact soft separation), 3 + 3. */
-const R_LA = 51;
-const R_LB = 54;
-const ROW_STRIDE = 57;
+const R_LA = 52;
+const R_LB = 55;
+const ROW_STRIDE = 58;
 /** Solver slots of body A and body B, first row and row count of the point's manifold. */
 const I_A = 0;
 const I_B = 1;
@@ -402,6 +418,7 @@ export class ContactSolver {
       }
       R[o + R_MAX_NORMAL_IMPULSE] = 0;
       R[o + R_SEPARATION] = -cp[c + 6]!;
+      R[o + R_SEP_CUR] = -cp[c + 6]!;
       R[o + R_FRICTION] = contact.friction;
       R[o + R_RESTITUTION] = contact.restitution;
       let fb: number;
@@ -460,8 +477,10 @@ export class ContactSolver {
    * One sweep of the velocity rows.
    * mode 0: rigid rows (targets: speculative approach, restitution handled after).
    * mode 1: 'baumgarte' bias; mode 2: soft with bias; mode 3: soft relax (no bias).
+   * `freshSeparation` (soft modes): the poses moved since the last sweep, so
+   * measure each point's separation again; otherwise reuse the last measure.
    */
-  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness, reverse: boolean, rotation: number): void {
+  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness, reverse: boolean, rotation: number, freshSeparation: boolean): void {
     const inv = 1 / h;
     const omega = settings.relaxation;
     const slop = settings.linearSlop;
@@ -469,6 +488,9 @@ export class ContactSolver {
     const maxBias = settings.maxCorrectionVelocity;
     const coulomb = settings.frictionModel === 'coulomb';
     const soft = mode >= 2;
+    // Soft rows use the separation at the current poses: measured (and kept
+    // in R_SEP_CUR) by the first sweep after the poses moved, read by the rest.
+    const measure = soft && freshSeparation;
     const biasRate = softness.biasRate, softMassScale = softness.massScale, softImpulseScale = softness.impulseScale;
     const R = this.rows, I = this.ints;
     const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
@@ -499,10 +521,15 @@ export class ContactSolver {
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
       // Soft separation update (see below): exact for a block whose bodies
       // have turned far this step, else linearised with these.
-      const exact = soft && (B.turned[ia] !== 0 || B.turned[ib] !== 0);
-      const ddx = B.dpx[ib]! - B.dpx[ia]!, ddy = B.dpy[ib]! - B.dpy[ia]!, ddz = B.dpz[ib]! - B.dpz[ia]!;
-      const thax = B.thx[ia]!, thay = B.thy[ia]!, thaz = B.thz[ia]!;
-      const thbx = B.thx[ib]!, thby = B.thy[ib]!, thbz = B.thz[ib]!;
+      // Only in a sweep that measures the separation (the first after the poses moved).
+      let exact = false;
+      let ddx = 0, ddy = 0, ddz = 0, thax = 0, thay = 0, thaz = 0, thbx = 0, thby = 0, thbz = 0;
+      if (measure) {
+        exact = B.turned[ia] !== 0 || B.turned[ib] !== 0;
+        ddx = B.dpx[ib]! - B.dpx[ia]!; ddy = B.dpy[ib]! - B.dpy[ia]!; ddz = B.dpz[ib]! - B.dpz[ia]!;
+        thax = B.thx[ia]!; thay = B.thy[ia]!; thaz = B.thz[ia]!;
+        thbx = B.thx[ib]!; thby = B.thy[ib]!; thbz = B.thz[ib]!;
+      }
       const rot = ROTATION_MOD[size]!;
       for (let t = 0; t < size; t++) {
         // first + (position + rotation) mod size, without an integer division per row.
@@ -551,8 +578,10 @@ export class ContactSolver {
         wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]!;
 
         // ---- normal row
-        let s = R[o + R_SEPARATION]!;
-        if (soft) {
+        let s: number;
+        if (!soft) s = R[o + R_SEPARATION]!;
+        else if (!freshSeparation) s = R[o + R_SEP_CUR]!;
+        else {
           // Current separation. While both bodies have turned by less than
           // ~0.01 rad this step (θ = Σ h ω), linearise: anchors move by θ × r,
           // so along n the gap changes by n·(Δx_B − Δx_A) + (r_B × n)·θ_B −
@@ -562,9 +591,10 @@ export class ContactSolver {
           if (exact) {
             currentSeparation(this, B, i);
             s = RESULT[0]!;
-          } else s += nx * ddx + ny * ddy + nz * ddz +
+          } else s = R[o + R_SEPARATION]! + (nx * ddx + ny * ddy + nz * ddz +
             R[o + R_CB]! * thbx + R[o + R_CB + 1]! * thby + R[o + R_CB + 2]! * thbz -
-            R[o + R_CA]! * thax - R[o + R_CA + 1]! * thay - R[o + R_CA + 2]! * thaz;
+            R[o + R_CA]! * thax - R[o + R_CA + 1]! * thay - R[o + R_CA + 2]! * thaz);
+          R[o + R_SEP_CUR] = s;
         }
         dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
         dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);

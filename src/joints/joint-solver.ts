@@ -159,12 +159,11 @@ export class JointSolver {
     if (!useBias && ctx.mode === MODE_SOFT && this.settings.projection) {
       for (let i = 0; i < n; i++) active[i]!.projectLimits(B, ctx);
     }
+    // Rows measure their geometry again only after the poses moved (poseVersion).
     const sweeps = this.settings.jointIterations;
     for (let k = 0; k < sweeps; k++) {
-      ctx.refresh = k === 0;
       for (let i = 0; i < n; i++) active[i]!.solveVelocity(B, ctx);
     }
-    ctx.refresh = true;
   }
 
   /**

@@ -64,6 +64,8 @@ export abstract class Joint {
   /** @internal set by the World while the joint is added */ owner: unknown = null;
   /** @internal solver slots during a step */ slotA = -1;
   /** @internal */ slotB = -1;
+  /** @internal `SolverBodies.poseVersion` the joint's geometry (axes, angles, errors) was last measured at. */
+  poseVersion = -1;
   /** @internal scratch owned by this joint */ protected readonly frameA: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal */ protected readonly frameB: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal */ protected readonly relative: Quat = { x: 0, y: 0, z: 0, w: 1 };

@@ -40,12 +40,6 @@ export class JointStepContext {
   readonly softness = new Softness();
   /** Set by `setBias` for the current sweep. */
   biasRate = 0;
-  /**
-   * True in the first sweep of a `solveVelocities` call: the poses do not
-   * change between its sweeps, so rows recompute anchors, errors and
-   * effective masses only then and reuse them in the later sweeps.
-   */
-  refresh = true;
   /** Projection slops (JointSolverSettings.limitSlop / anchorSlop), copied in `prepare`. */
   limitSlop = 0;
   anchorSlop = 0;
@@ -324,8 +318,12 @@ export class PointRow {
 
   constructor(readonly localA: Vec3, readonly localB: Vec3) {}
 
+  /** `SolverBodies.poseVersion` of the last `update`: anchors, error and K⁻¹ are reused until the poses move. */
+  private version = -1;
+
   /** Anchors, error and K from the current poses. */
   update(B: SolverBodies, ia: number, ib: number): void {
+    this.version = B.poseVersion;
     const ra = rotateBySlot(this.ra, B, ia, this.localA);
     const rb = rotateBySlot(this.rb, B, ib, this.localB);
     this.cx = B.px[ib]! + rb.x - B.px[ia]! - ra.x;
@@ -375,14 +373,16 @@ export class PointRow {
   }
 
   warmStart(B: SolverBodies, ia: number, ib: number): void {
-    rotateBySlot(this.ra, B, ia, this.localA);
-    rotateBySlot(this.rb, B, ib, this.localB);
+    if (this.version !== B.poseVersion) {
+      rotateBySlot(this.ra, B, ia, this.localA);
+      rotateBySlot(this.rb, B, ib, this.localB);
+    }
     F[0] = this.lx; F[1] = this.ly; F[2] = this.lz;
     applyLinearF(B, ia, ib, this.ra, this.rb);
   }
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
-    if (ctx.refresh) this.update(B, ia, ib);
+    if (this.version !== B.poseVersion) this.update(B, ia, ib);
     const ra = this.ra, rb = this.rb;
     const dvx = B.vx[ib]! + (B.wy[ib]! * rb.z - B.wz[ib]! * rb.y) - B.vx[ia]! - (B.wy[ia]! * ra.z - B.wz[ia]! * ra.y);
     const dvy = B.vy[ib]! + (B.wz[ib]! * rb.x - B.wx[ib]! * rb.z) - B.vy[ia]! - (B.wz[ia]! * ra.x - B.wx[ia]! * ra.z);

@@ -921,6 +921,9 @@ export class World implements BodyOwner {
       // static bodies; here that makes a base-20 pyramid drift 3.8 cm and
       // keeps a 100-box pile from sleeping within 5 s.
       this.softness.set(Math.min(S.contactHertz, 0.25 / h), S.contactDampingRatio, h);
+      // The rows hold the separations at the poses of this version (the
+      // step's start); a sweep after any pose change measures them again.
+      let sepVersion = B.poseVersion;
       for (let sub = 0; sub < subSteps; sub++) {
         this.integrateVelocities(h);
         if (S.warmStarting) {
@@ -948,13 +951,17 @@ export class World implements BodyOwner {
         const flip = this.stepCount & 1;
         const rot = this.stepCount >> 1;
         for (let it = 0; it < S.subStepIterations; it++) {
-          C.solveVelocities(B, S, h, 2, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
+          const fresh = B.poseVersion !== sepVersion;
+          sepVersion = B.poseVersion;
+          C.solveVelocities(B, S, h, 2, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it, fresh);
           J.solveVelocities(B, h, true);
         }
         if (shock) C.solveShock(B, h, 3);
         this.integratePositions(h);
         for (let it = 0; it < S.relaxIterations; it++) {
-          C.solveVelocities(B, S, h, 3, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
+          const fresh = B.poseVersion !== sepVersion;
+          sepVersion = B.poseVersion;
+          C.solveVelocities(B, S, h, 3, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it, fresh);
           J.solveVelocities(B, h, false);
         }
       }
@@ -967,7 +974,7 @@ export class World implements BodyOwner {
       }
       const mode = S.positionCorrection === 'baumgarte' ? 1 : 0;
       for (let it = 0; it < S.velocityIterations; it++) {
-        C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it);
+        C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it, false);
         J.solveVelocities(B, h, mode === 1);
       }
       C.applyRestitution(B, S.restitutionThreshold);
