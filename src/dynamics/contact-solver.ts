@@ -285,6 +285,9 @@ export class ContactSolver {
   private shockImpulse = new Float64Array(0) as F64;
   private shockDt = 0;
   private shockTouch = new Uint8Array(0);
+  private shockStart = new Int32Array(0) as I32;
+  private shockAdjacent = new Int32Array(0) as I32;
+  private shockQueue = new Int32Array(0) as I32;
   private shockAbove = new Float64Array(0) as F64;
   private shockSupports = new Int32Array(0) as I32;
   private shockTarget = new Float64Array(0) as F64;
@@ -712,25 +715,49 @@ export class ContactSolver {
     if (this.level.length < n) this.level = new Int32Array(Math.max(n, 2 * this.level.length)) as I32;
     const L = this.level;
     for (let i = 0; i < n; i++) L[i] = B.invMass[i] === 0 ? 0 : -1;
-    // Bellman-Ford style relaxation over the manifold blocks: each pass
-    // settles at least one more level; a stack is rarely more than a few
-    // dozen levels deep, and deeper bodies stay unreached (no shock pass).
-    // Which manifolds touch (or close this step), once: the passes below and
-    // the sort read it repeatedly.
+    // Which manifolds touch (or close this step), once: the search and the
+    // sort below read it repeatedly.
     if (this.shockTouch.length < this.count) this.shockTouch = new Uint8Array(this.capacity);
     const touch = this.shockTouch;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) touch[i] = this.blockTouches(i, touchDistance) ? 1 : 0;
+    // Breadth-first search from the immovable bodies over the touching
+    // blocks (edges in compressed rows: start[i] .. start[i + 1] in adjacent).
+    if (this.shockStart.length < n + 1) this.shockStart = new Int32Array(Math.max(n + 1, 2 * this.shockStart.length)) as I32;
+    const start = this.shockStart;
+    for (let i = 0; i <= n; i++) start[i] = 0;
+    let edges = 0;
+    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
+      const t = this.blockTouches(i, touchDistance) ? 1 : 0;
+      touch[i] = t;
+      if (t === 0) continue;
+      start[I[i * INT_STRIDE + I_A]! + 1]!++;
+      start[I[i * INT_STRIDE + I_B]! + 1]!++;
+      edges += 2;
+    }
+    for (let i = 0; i < n; i++) start[i + 1] = start[i + 1]! + start[i]!;
+    if (this.shockAdjacent.length < edges) this.shockAdjacent = new Int32Array(Math.max(edges, 2 * this.shockAdjacent.length)) as I32;
+    if (this.shockQueue.length < n) this.shockQueue = new Int32Array(Math.max(n, 2 * this.shockQueue.length)) as I32;
+    const adjacent = this.shockAdjacent, queue = this.shockQueue;
+    // Fill with a moving cursor per body (queue doubles as the cursor array until the search).
+    for (let i = 0; i < n; i++) queue[i] = start[i]!;
+    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
+      if (touch[i] === 0) continue;
+      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
+      adjacent[queue[a]!] = b; queue[a]!++;
+      adjacent[queue[b]!] = a; queue[b]!++;
+    }
+    let tail = 0;
+    for (let i = 0; i < n; i++) if (L[i] === 0) queue[tail++] = i;
     let maxLevel = 0;
-    for (let pass = 0; pass < 64; pass++) {
-      let changed = false;
-      for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-        if (touch[i] === 0) continue;
-        const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-        const la = L[a]!, lb = L[b]!;
-        if (la >= 0 && (lb < 0 || lb > la + 1) && B.invMass[b]! > 0) { L[b] = la + 1; changed = true; if (la + 1 > maxLevel) maxLevel = la + 1; }
-        else if (lb >= 0 && (la < 0 || la > lb + 1) && B.invMass[a]! > 0) { L[a] = lb + 1; changed = true; if (lb + 1 > maxLevel) maxLevel = lb + 1; }
+    for (let head = 0; head < tail; head++) {
+      const u = queue[head]!;
+      const next = L[u]! + 1;
+      for (let e = start[u]!; e < start[u + 1]!; e++) {
+        const v = adjacent[e]!;
+        if (L[v] !== -1) continue;
+        L[v] = next;
+        if (next > maxLevel) maxLevel = next;
+        queue[tail++] = v;
       }
-      if (!changed) break;
     }
     // Counting sort of the blocks that join two reached levels, by the upper one.
     if (this.shockBucket.length < maxLevel + 2) this.shockBucket = new Int32Array(2 * (maxLevel + 2)) as I32;

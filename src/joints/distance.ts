@@ -123,7 +123,7 @@ export class DistanceJoint extends Joint {
     if (this.isRod()) {
       let bias = ctx.biasRate * (this.current - this.length);
       if (ctx.mode === MODE_BAUMGARTE) bias = Math.max(-ctx.maxCorrectionVelocity, Math.min(ctx.maxCorrectionVelocity, bias));
-      this.axial.solve(B, ia, ib, this.ra, this.rb, nx, ny, nz, bias, ctx.massScale, ctx.impulseScale, -Infinity, Infinity);
+      this.axial.solve(B, ia, ib, this.ra, this.rb, nx, ny, nz, bias, 1, 0, -Infinity, Infinity);
       return;
     }
     if (this.frequency > 0) {
@@ -137,7 +137,7 @@ export class DistanceJoint extends Joint {
   private solveLimit(B: SolverBodies, ctx: JointStepContext, row: LinearRow, C: number, sign: number): void {
     LIMIT[0] = C;
     limitSoftness(ctx);
-    row.solve(B, this.slotA, this.slotB, this.ra, this.rb, sign * this.nx, sign * this.ny, sign * this.nz, LIMIT[0]!, LIMIT[1]!, LIMIT[2]!, 0, Infinity);
+    row.solve(B, this.slotA, this.slotB, this.ra, this.rb, sign * this.nx, sign * this.ny, sign * this.nz, LIMIT[0]!, 1, 0, 0, Infinity);
   }
 
   /** @internal */

@@ -43,25 +43,17 @@ export class JointStepContext {
   /** Projection slops (JointSolverSettings.limitSlop / anchorSlop), copied in `prepare`. */
   limitSlop = 0;
   anchorSlop = 0;
-  massScale = 1;
-  impulseScale = 0;
 
-  /** Coefficients of a bilateral row for this sweep. */
+  /** Position bias rate of the rows for this sweep (they are rigid: no mass or impulse scaling). */
   setBias(useBias: boolean): void {
     if (useBias && this.mode === MODE_SOFT) {
       // Rigid rows with the spring's bias rate (see joint-solver.ts): the soft
       // mass scaling makes a joint's stiffness proportional to its lighter body.
       this.biasRate = this.softness.biasRate;
-      this.massScale = 1;
-      this.impulseScale = 0;
     } else if (useBias && this.mode === MODE_BAUMGARTE) {
       this.biasRate = this.beta * this.invH;
-      this.massScale = 1;
-      this.impulseScale = 0;
     } else {
       this.biasRate = 0;
-      this.massScale = 1;
-      this.impulseScale = 0;
     }
   }
 }
@@ -140,25 +132,25 @@ function inertiaForm(B: SolverBodies, s: number, ax: number, ay: number, az: num
 const F = new Float64Array(12);
 
 /** In/out of limitSoftness. */
-export const LIMIT = new Float64Array(3);
+export const LIMIT = new Float64Array(1);
 
 /**
- * Bias and softness of a one-sided limit row whose position error C
- * (C ≥ 0 allowed) the caller wrote to LIMIT[0]; out: LIMIT[0] the velocity
- * bias, [1] the mass scale, [2] the impulse scale (a typed array, not double
- * arguments and results, which V8 boxes when it does not inline the call). Apart (C > 0) the row may close the gap this
- * sub-step, rigidly; past the limit it pushes back with the step's softness
- * (Baumgarte capped at maxCorrectionVelocity). Box2D v3 limit rows.
+ * Velocity bias of a one-sided limit row whose position error C (C ≥ 0
+ * allowed) the caller wrote to LIMIT[0]; out: LIMIT[0] the bias (a typed
+ * array, not a double argument and result, which V8 boxes when it does not
+ * inline the call). Apart (C > 0) the row may close the gap this sub-step,
+ * rigidly; past the limit it pushes back with the step's bias rate
+ * (Baumgarte capped at maxCorrectionVelocity). Box2D v3 limit rows, rigid.
  */
 export function limitSoftness(ctx: JointStepContext): void {
   const C = LIMIT[0]!;
   if (C > 0) {
-    LIMIT[0] = C * ctx.invH; LIMIT[1] = 1; LIMIT[2] = 0;
+    LIMIT[0] = C * ctx.invH;
     return;
   }
   let bias = ctx.biasRate * C;
   if (ctx.mode === MODE_BAUMGARTE && bias < -ctx.maxCorrectionVelocity) bias = -ctx.maxCorrectionVelocity;
-  LIMIT[0] = bias; LIMIT[1] = ctx.massScale; LIMIT[2] = ctx.impulseScale;
+  LIMIT[0] = bias;
 }
 
 /** v_A −= m⁻¹P, ω_A −= I⁻¹(rA × P); v_B += m⁻¹P, ω_B += I⁻¹(rB × P) for P = F[0..2]. */
@@ -384,9 +376,13 @@ export class PointRow {
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
     if (this.version !== B.poseVersion) this.update(B, ia, ib);
     const ra = this.ra, rb = this.rb;
-    const dvx = B.vx[ib]! + (B.wy[ib]! * rb.z - B.wz[ib]! * rb.y) - B.vx[ia]! - (B.wy[ia]! * ra.z - B.wz[ia]! * ra.y);
-    const dvy = B.vy[ib]! + (B.wz[ib]! * rb.x - B.wx[ib]! * rb.z) - B.vy[ia]! - (B.wz[ia]! * ra.x - B.wx[ia]! * ra.z);
-    const dvz = B.vz[ib]! + (B.wx[ib]! * rb.y - B.wy[ib]! * rb.x) - B.vz[ia]! - (B.wx[ia]! * ra.y - B.wy[ia]! * ra.x);
+    const rax = ra.x, ray = ra.y, raz = ra.z, rbx = rb.x, rby = rb.y, rbz = rb.z;
+    const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
+    const vax = vx[ia]!, vay = vy[ia]!, vaz = vz[ia]!, wax = wx[ia]!, way = wy[ia]!, waz = wz[ia]!;
+    const vbx = vx[ib]!, vby = vy[ib]!, vbz = vz[ib]!, wbx = wx[ib]!, wby = wy[ib]!, wbz = wz[ib]!;
+    const dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
+    const dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
+    const dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
     let bx = ctx.biasRate * this.cx, by = ctx.biasRate * this.cy, bz = ctx.biasRate * this.cz;
     if (ctx.mode === MODE_BAUMGARTE) {
       const len = Math.sqrt(bx * bx + by * by + bz * bz);
@@ -399,13 +395,20 @@ export class PointRow {
     const xx = this.i00 * rx + this.i01 * ry + this.i02 * rz;
     const xy = this.i01 * rx + this.i11 * ry + this.i12 * rz;
     const xz = this.i02 * rx + this.i12 * ry + this.i22 * rz;
-    const ms = ctx.massScale, is = ctx.impulseScale;
-    const px = -ms * xx - is * this.lx;
-    const py = -ms * xy - is * this.ly;
-    const pz = -ms * xz - is * this.lz;
+    const px = -xx, py = -xy, pz = -xz;
     this.lx += px; this.ly += py; this.lz += pz;
-    F[0] = px; F[1] = py; F[2] = pz;
-    applyLinearF(B, ia, ib, ra, rb);
+    // applyLinearF written out: the velocities are already in registers.
+    const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+    vx[ia] = vax - px * ima; vy[ia] = vay - py * ima; vz[ia] = vaz - pz * ima;
+    vx[ib] = vbx + px * imb; vy[ib] = vby + py * imb; vz[ib] = vbz + pz * imb;
+    const tx = ray * pz - raz * py, ty = raz * px - rax * pz, tz = rax * py - ray * px;
+    wx[ia] = wax - (B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz);
+    wy[ia] = way - (B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz);
+    wz[ia] = waz - (B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz);
+    const ux = rby * pz - rbz * py, uy = rbz * px - rbx * pz, uz = rbx * py - rby * px;
+    wx[ib] = wbx + B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
+    wy[ib] = wby + B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
+    wz[ib] = wbz + B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
   }
 
   /**
@@ -495,10 +498,10 @@ export class AngularRow {
     if (m === 0) return;
     LIMIT[0] = this.c;
     limitSoftness(ctx);
-    const bias = LIMIT[0]!, ms = LIMIT[1]!, is = LIMIT[2]!;
+    const bias = LIMIT[0]!;
     const cdot = this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!);
     const old = this.impulse;
-    let l = old - ms * m * (cdot + bias) - is * old;
+    let l = old - m * (cdot + bias);
     if (l < 0) l = 0;
     this.impulse = l;
     F[0] = (l - old) * this.ax; F[1] = (l - old) * this.ay; F[2] = (l - old) * this.az;
@@ -622,8 +625,7 @@ export class AngularLock2 {
     }
     F[0] = b1; F[1] = b2;
     if (!this.solve2()) return;
-    const d1 = ctx.massScale * this.r1 - ctx.impulseScale * this.l1;
-    const d2 = ctx.massScale * this.r2 - ctx.impulseScale * this.l2;
+    const d1 = this.r1, d2 = this.r2;
     this.l1 += d1; this.l2 += d2;
     F[0] = d1 * this.t1x + d2 * this.t2x; F[1] = d1 * this.t1y + d2 * this.t2y; F[2] = d1 * this.t1z + d2 * this.t2z;
     applyAngularF(B, ia, ib);
@@ -674,9 +676,7 @@ export class AngularLock3 {
     }
     F[6] = B.wx[ib]! - B.wx[ia]! + bx; F[7] = B.wy[ib]! - B.wy[ia]! + by; F[8] = B.wz[ib]! - B.wz[ia]! + bz;
     const x = this.solveK(B, ia, ib);
-    const dx = -ctx.massScale * x.x - ctx.impulseScale * this.lx;
-    const dy = -ctx.massScale * x.y - ctx.impulseScale * this.ly;
-    const dz = -ctx.massScale * x.z - ctx.impulseScale * this.lz;
+    const dx = -x.x, dy = -x.y, dz = -x.z;
     this.lx += dx; this.ly += dy; this.lz += dz;
     F[0] = dx; F[1] = dy; F[2] = dz;
     applyAngularF(B, ia, ib);
