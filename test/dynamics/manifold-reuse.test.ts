@@ -1,7 +1,7 @@
 // Manifold reuse (Contact.reuseManifold): a pair at rest relative to each
 // other keeps its manifold's points and re-measures only the depths.
 import { describe, expect, it, vi } from 'vitest';
-import { Box, World } from '../../src/index';
+import { Box, Capsule, Sphere, World, type Shape } from '../../src/index';
 import { collide } from '../../src/collision/narrowphase/dispatch';
 import { Manifold } from '../../src/collision/narrowphase/manifold';
 import { Contact, MANIFOLD_REUSE_DISTANCE, MARGIN_ARG } from '../../src/dynamics/contact';
@@ -67,6 +67,45 @@ describe('manifold reuse', () => {
     console.log(`reuse after sliding: depth error ${slide.depth.toExponential(2)} m, point error ${slide.position.toExponential(2)} m`);
     expect(slide.depth).toBeLessThan(1e-12);
     expect(slide.position).toBeLessThanOrEqual(0.7 * MANIFOLD_REUSE_DISTANCE);
+  });
+
+  it('capsule pairs (on a box face, crossed capsules) reuse: depths after a sink match a fresh manifold to 1e-12', () => {
+    // Capsules lie along x (a quarter turn about z) or along z (a quarter turn about x).
+    const h = Math.SQRT1_2;
+    const alongX = { x: 0, y: 0, z: h, w: h }, alongZ = { x: h, y: 0, z: 0, w: h };
+    const cases: Array<[string, Shape, { x: number; y: number; z: number; w: number }, number]> = [
+      ['capsule on a box face', new Box({ x: 3, y: 0.5, z: 3 }), { x: 0, y: 0, z: 0, w: 1 }, 0.5],
+      ['crossed capsules', new Capsule(0.1, 0.4), alongX, 0.1],
+    ];
+    for (const [name, shapeA, rotA, topA] of cases) {
+      const world = new World();
+      const a = world.createBody({ type: 'static', shape: shapeA, position: { x: 0, y: -topA, z: 0 }, rotation: rotA });
+      // 1 mm into A.
+      const b = world.createBody({ type: 'dynamic', shape: new Capsule(0.1, 0.4), position: { x: 0.05, y: 0.099, z: 0.02 }, rotation: alongZ });
+      const c = new Contact();
+      c.reset(a, b);
+      expect(c.reusesManifold).toBe(true);
+      collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, MARGIN, c.manifold);
+      c.syncPoints();
+      MARGIN_ARG[0] = MARGIN;
+      c.cacheManifold();
+      const d = 0.8 * MANIFOLD_REUSE_DISTANCE;
+      b.setPosition({ x: b.position.x, y: b.position.y - d, z: b.position.z });
+      MARGIN_ARG[0] = MARGIN;
+      expect(c.reuseManifold()).toBe(true);
+      const sink = compare(c, a, b);
+      console.log(`${name}: ${sink.count} points, depth error ${sink.depth.toExponential(2)} m after sinking ${d.toExponential(1)} m`);
+      expect(sink.count).toBeGreaterThan(0);
+      expect(sink.depth).toBeLessThan(1e-12);
+      expect(sink.position).toBeLessThan(1e-12);
+    }
+    // Spheres roll: never reused.
+    const world = new World();
+    const ball = world.createBody({ type: 'dynamic', shape: new Sphere(0.1), position: { x: 0, y: 0.1, z: 0 } });
+    const floor = world.createBody({ type: 'static', shape: new Box({ x: 3, y: 0.5, z: 3 }), position: { x: 0, y: -0.5, z: 0 } });
+    const c = new Contact();
+    c.reset(floor, ball);
+    expect(c.reusesManifold).toBe(false);
   });
 
   it('a move beyond the tolerance, a turn beyond it, or a larger margin recomputes', () => {
