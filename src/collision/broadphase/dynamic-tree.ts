@@ -144,7 +144,8 @@ export class DynamicTree {
   }
 
   /**
-   * Re-inserts only when `box` is no longer inside the stored fat box, or the
+   * Re-inserts only when `box` swept by `displacement` (the pose predicted
+   * for the next step) is no longer inside the stored fat box, or the
    * stored box has gone stale (reaches more than 4 margins plus the
    * displacement beyond what it would be rebuilt as). The new fat box is
    * `box` grown by the margin and extended by `displacement` (predictive).
@@ -163,9 +164,13 @@ export class DynamicTree {
     if (dy < 0) nMinY += dy; else nMaxY += dy;
     if (dz < 0) nMinZ += dz; else nMaxZ += dz;
 
+    // The stored box must hold the box swept by d, not just the box: a body
+    // that speeds up (falling) would otherwise keep a fat box that no longer
+    // reaches where it will be next step, and its speculative contacts would
+    // come a step late (a falling limb sank 4 cm into the floor).
     const inside =
-      b[o]! <= box.min.x && b[o + 1]! <= box.min.y && b[o + 2]! <= box.min.z &&
-      b[o + 3]! >= box.max.x && b[o + 4]! >= box.max.y && b[o + 5]! >= box.max.z;
+      b[o]! <= box.min.x + (dx < 0 ? dx : 0) && b[o + 1]! <= box.min.y + (dy < 0 ? dy : 0) && b[o + 2]! <= box.min.z + (dz < 0 ? dz : 0) &&
+      b[o + 3]! >= box.max.x + (dx > 0 ? dx : 0) && b[o + 4]! >= box.max.y + (dy > 0 ? dy : 0) && b[o + 5]! >= box.max.z + (dz > 0 ? dz : 0);
     if (inside) {
       // Stale test: the stored box must lie within the new one grown by
       // (4 - 1)·margin + |d| per axis; both sides get |d| so that a body at

@@ -31,7 +31,7 @@ function sorted(a: number[]): number[] {
 }
 
 describe('DynamicTree', () => {
-  it('stores the box grown by the margin and re-inserts only when the box leaves it', () => {
+  it('stores the box grown by the margin and re-inserts only when the box swept by its displacement leaves it', () => {
     const tree = new DynamicTree(0.1);
     const box = aabb();
     box.max.x = 1; box.max.y = 1; box.max.z = 1;
@@ -41,10 +41,20 @@ describe('DynamicTree', () => {
     expect(fat.max.z).toBeCloseTo(1.1, 12);
     expect(tree.getUserData(id)).toBe(42);
 
-    // Inside the fat box: no re-insertion, fat box unchanged.
+    // Inside the fat box, swept by the displacement too: no re-insertion, fat box unchanged.
     translate(box, { x: 0.05, y: 0, z: 0 });
-    expect(tree.moveProxy(id, box, { x: 0.05, y: 0, z: 0 })).toBe(false);
+    expect(tree.moveProxy(id, box, { x: 0.04, y: 0, z: 0 })).toBe(false);
     expect(tree.getFatAabb(id, fat).max.x).toBeCloseTo(1.1, 12);
+
+    // Inside, but the box swept by a larger displacement is not (a body
+    // speeding up): re-inserted so that the fat box reaches next step's pose.
+    const other = new DynamicTree(0.1);
+    const still = aabb();
+    still.max.x = 1; still.max.y = 1; still.max.z = 1;
+    const otherId = other.createProxy(still, 7);
+    expect(other.moveProxy(otherId, still, { x: 0, y: -0.05, z: 0 })).toBe(false);
+    expect(other.moveProxy(otherId, still, { x: 0, y: -0.2, z: 0 })).toBe(true);
+    expect(other.getFatAabb(otherId, aabb()).min.y).toBeCloseTo(-0.3, 12);
 
     // Out of it: re-inserted as box ± margin, swept by the displacement.
     translate(box, { x: 0.1, y: 0, z: 0 });
@@ -63,7 +73,7 @@ describe('DynamicTree', () => {
     expect(tree.getFatAabb(id, fat).max.x).toBeCloseTo(1.25, 12);
     // Within the spare margins it is kept.
     translate(box, { x: 0.05, y: 0, z: 0 });
-    expect(tree.moveProxy(id, box, { x: 0.2, y: 0, z: 0 })).toBe(false);
+    expect(tree.moveProxy(id, box, { x: 0.04, y: 0, z: 0 })).toBe(false);
     expect(tree.getFatAabb(id, fat).max.x).toBeCloseTo(1.25, 12);
     tree.validate();
     expect(tree.proxyCount).toBe(1);
