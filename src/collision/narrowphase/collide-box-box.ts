@@ -65,6 +65,24 @@ const kept = new Float64Array(MAX_POLY * 3);
 const keptSep = new Float64Array(MAX_POLY);
 const keptId = new Int32Array(MAX_POLY);
 const chosen = new Int32Array(4);
+/** Feature ids of the manifold's points before this call (the last narrowphase of the pair), for reduce's hysteresis. */
+const previousIds = new Int32Array(4);
+let previousCount = 0;
+/**
+ * Hysteresis of reduce: a point that was in the pair's last manifold is
+ * picked over a new one unless the new one is deeper by STICK_DEPTH (m) or
+ * spans more than STICK_FACTOR times the distance or area. Without it two
+ * corners of nearly equal depth take turns as the deepest, the rest of the
+ * pick follows, and the point that leaves takes its warm-start impulse with
+ * it: a box resting across two others rocked at 10 Hz and never slept.
+ */
+const STICK_DEPTH = 1e-3;
+const STICK_FACTOR = 1.2;
+
+function wasPicked(id: number): boolean {
+  for (let k = 0; k < previousCount; k++) if (previousIds[k] === id) return true;
+  return false;
+}
 // A manifold point on its way out: position xyz, normal xyz, depth.
 const point = new Float64Array(7);
 
@@ -84,6 +102,8 @@ export function boxBoxContacts(
   b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
+  previousCount = Math.min(manifold.pointCount, 4);
+  for (let k = 0; k < previousCount; k++) previousIds[k] = manifold.points[k]!.id;
   manifold.reset();
   hA[0] = a.halfExtents.x; hA[1] = a.halfExtents.y; hA[2] = a.halfExtents.z;
   hB[0] = b.halfExtents.x; hB[1] = b.halfExtents.y; hB[2] = b.halfExtents.z;
@@ -294,18 +314,22 @@ function clipPolygon(
 /**
  * Picks 4 of the kept points: the deepest, the farthest from it, the one
  * making the largest triangle with those two, and the one adding the most area
- * outside that triangle (areas measured in the reference plane).
+ * outside that triangle (areas measured in the reference plane). Points of the
+ * pair's last manifold win near-ties (STICK_DEPTH, STICK_FACTOR).
  */
 function reduce(count: number, axis: number): number {
   const u1 = (axis + 1) % 3, u2 = (axis + 2) % 3;
-  let i0 = 0;
-  for (let k = 1; k < count; k++) if (keptSep[k]! < keptSep[i0]!) i0 = k;
+  let i0 = 0, best0 = Infinity;
+  for (let k = 0; k < count; k++) {
+    const sep = keptSep[k]! - (wasPicked(keptId[k]!) ? STICK_DEPTH : 0);
+    if (sep < best0) { best0 = sep; i0 = k; }
+  }
   const x0 = kept[3 * i0 + u1]!, y0 = kept[3 * i0 + u2]!;
   let i1 = -1, bestD = -1;
   for (let k = 0; k < count; k++) {
     if (k === i0) continue;
     const ddx = kept[3 * k + u1]! - x0, ddy = kept[3 * k + u2]! - y0;
-    const d = ddx * ddx + ddy * ddy;
+    const d = (ddx * ddx + ddy * ddy) * (wasPicked(keptId[k]!) ? STICK_FACTOR : 1);
     if (d > bestD) { bestD = d; i1 = k; }
   }
   const x1 = kept[3 * i1 + u1]!, y1 = kept[3 * i1 + u2]!;
@@ -314,7 +338,8 @@ function reduce(count: number, axis: number): number {
     if (k === i0 || k === i1) continue;
     // Twice the signed area of (p0, p1, p_k): (p1 − p0) × (p_k − p0).
     const area = (x1 - x0) * (kept[3 * k + u2]! - y0) - (y1 - y0) * (kept[3 * k + u1]! - x0);
-    if (Math.abs(area) > bestA) { bestA = Math.abs(area); i2 = k; sign = area >= 0 ? 1 : -1; }
+    const score = Math.abs(area) * (wasPicked(keptId[k]!) ? STICK_FACTOR : 1);
+    if (score > bestA) { bestA = score; i2 = k; sign = area >= 0 ? 1 : -1; }
   }
   const x2 = kept[3 * i2 + u1]!, y2 = kept[3 * i2 + u2]!;
   let i3 = -1;
@@ -327,7 +352,7 @@ function reduce(count: number, axis: number): number {
       -sign * ((x1 - x0) * (py - y0) - (y1 - y0) * (px - x0)),
       -sign * ((x2 - x1) * (py - y1) - (y2 - y1) * (px - x1)),
       -sign * ((x0 - x2) * (py - y2) - (y0 - y2) * (px - x2)),
-    );
+    ) * (wasPicked(keptId[k]!) ? STICK_FACTOR : 1);
     if (added > bestA) { bestA = added; i3 = k; }
   }
   chosen[0] = i0; chosen[1] = i1; chosen[2] = i2;
