@@ -495,23 +495,53 @@ export class ContactSolver {
   }
 
   /**
+   * 'soft': each row's separation at the current poses, into R_SEP_CUR (the
+   * sweeps read it until the poses move again). While both bodies have turned
+   * by less than ~0.01 rad this step (θ = Σ h ω), linearised: anchors move by
+   * θ × r, so along n the gap changes by n·(Δx_B − Δx_A) + (r_B × n)·θ_B −
+   * (r_A × n)·θ_A, a fifth of the cost of rotating both anchors by
+   * quaternions. Faster-turning bodies (a ragdoll limb hitting the floor)
+   * take the exact path from the anchors: the linear error grows as θ².
+   */
+  measureSeparations(B: SolverBodies): void {
+    const R = this.rows, I = this.ints;
+    for (let first = 0; first < this.count;) {
+      const size = I[first * INT_STRIDE + I_SIZE]!;
+      const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
+      if (B.turned[ia] !== 0 || B.turned[ib] !== 0) {
+        for (let i = first; i < first + size; i++) {
+          currentSeparation(this, B, i);
+          R[i * ROW_STRIDE + R_SEP_CUR] = RESULT[0]!;
+        }
+      } else {
+        const ddx = B.dpx[ib]! - B.dpx[ia]!, ddy = B.dpy[ib]! - B.dpy[ia]!, ddz = B.dpz[ib]! - B.dpz[ia]!;
+        const thax = B.thx[ia]!, thay = B.thy[ia]!, thaz = B.thz[ia]!;
+        const thbx = B.thx[ib]!, thby = B.thy[ib]!, thbz = B.thz[ib]!;
+        for (let i = first; i < first + size; i++) {
+          const o = i * ROW_STRIDE;
+          R[o + R_SEP_CUR] = R[o + R_SEPARATION]! + (R[o + R_N]! * ddx + R[o + R_N + 1]! * ddy + R[o + R_N + 2]! * ddz +
+            R[o + R_CB]! * thbx + R[o + R_CB + 1]! * thby + R[o + R_CB + 2]! * thbz -
+            R[o + R_CA]! * thax - R[o + R_CA + 1]! * thay - R[o + R_CA + 2]! * thaz);
+        }
+      }
+      first += size;
+    }
+  }
+
+  /**
    * One sweep of the velocity rows.
    * mode 0: rigid rows (targets: speculative approach, restitution handled after).
    * mode 1: 'baumgarte' bias; mode 2: soft with bias; mode 3: soft relax (no bias).
-   * `freshSeparation` (soft modes): the poses moved since the last sweep, so
-   * measure each point's separation again; otherwise reuse the last measure.
+   * Rows read the separation in R_SEP_CUR: the step's start separation, or
+   * in 'soft' the one `measureSeparations` took after the poses last moved.
    */
-  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness, reverse: boolean, rotation: number, freshSeparation: boolean): void {
+  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness, reverse: boolean, rotation: number): void {
     const inv = 1 / h;
     const omega = settings.relaxation;
     const slop = settings.linearSlop;
     const beta = settings.baumgarte;
     const maxBias = settings.maxCorrectionVelocity;
     const coulomb = settings.frictionModel === 'coulomb';
-    const soft = mode >= 2;
-    // Soft rows use the separation at the current poses: measured (and kept
-    // in R_SEP_CUR) by the first sweep after the poses moved, read by the rest.
-    const measure = soft && freshSeparation;
     const biasRate = softness.biasRate, softMassScale = softness.massScale, softImpulseScale = softness.impulseScale;
     const R = this.rows, I = this.ints;
     const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
@@ -540,17 +570,6 @@ export class ContactSolver {
       let vax = vx[ia]!, vay = vy[ia]!, vaz = vz[ia]!, wax = wx[ia]!, way = wy[ia]!, waz = wz[ia]!;
       let vbx = vx[ib]!, vby = vy[ib]!, vbz = vz[ib]!, wbx = wx[ib]!, wby = wy[ib]!, wbz = wz[ib]!;
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-      // Soft separation update (see below): exact for a block whose bodies
-      // have turned far this step, else linearised with these.
-      // Only in a sweep that measures the separation (the first after the poses moved).
-      let exact = false;
-      let ddx = 0, ddy = 0, ddz = 0, thax = 0, thay = 0, thaz = 0, thbx = 0, thby = 0, thbz = 0;
-      if (measure) {
-        exact = B.turned[ia] !== 0 || B.turned[ib] !== 0;
-        ddx = B.dpx[ib]! - B.dpx[ia]!; ddy = B.dpy[ib]! - B.dpy[ia]!; ddz = B.dpz[ib]! - B.dpz[ia]!;
-        thax = B.thx[ia]!; thay = B.thy[ia]!; thaz = B.thz[ia]!;
-        thbx = B.thx[ib]!; thby = B.thy[ib]!; thbz = B.thz[ib]!;
-      }
       const rot = ROTATION_MOD[size]!;
       for (let t = 0; t < size; t++) {
         // first + (position + rotation) mod size, without an integer division per row.
@@ -599,24 +618,7 @@ export class ContactSolver {
         wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]!;
 
         // ---- normal row
-        let s: number;
-        if (!soft) s = R[o + R_SEPARATION]!;
-        else if (!freshSeparation) s = R[o + R_SEP_CUR]!;
-        else {
-          // Current separation. While both bodies have turned by less than
-          // ~0.01 rad this step (θ = Σ h ω), linearise: anchors move by θ × r,
-          // so along n the gap changes by n·(Δx_B − Δx_A) + (r_B × n)·θ_B −
-          // (r_A × n)·θ_A — a fifth of the cost of rotating both anchors by
-          // quaternions. Faster-turning bodies (a ragdoll limb hitting the
-          // floor) take the exact path: the linear error grows as θ².
-          if (exact) {
-            currentSeparation(this, B, i);
-            s = RESULT[0]!;
-          } else s = R[o + R_SEPARATION]! + (nx * ddx + ny * ddy + nz * ddz +
-            R[o + R_CB]! * thbx + R[o + R_CB + 1]! * thby + R[o + R_CB + 2]! * thbz -
-            R[o + R_CA]! * thax - R[o + R_CA + 1]! * thay - R[o + R_CA + 2]! * thaz);
-          R[o + R_SEP_CUR] = s;
-        }
+        const s = R[o + R_SEP_CUR]!;
         dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
         dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
         dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);

@@ -951,17 +951,15 @@ export class World implements BodyOwner {
         const flip = this.stepCount & 1;
         const rot = this.stepCount >> 1;
         for (let it = 0; it < S.subStepIterations; it++) {
-          const fresh = B.poseVersion !== sepVersion;
-          sepVersion = B.poseVersion;
-          C.solveVelocities(B, S, h, 2, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it, fresh);
+          if (B.poseVersion !== sepVersion) { C.measureSeparations(B); sepVersion = B.poseVersion; }
+          C.solveVelocities(B, S, h, 2, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
           J.solveVelocities(B, h, true);
         }
         if (shock) C.solveShock(B, h, 3);
         this.integratePositions(h);
         for (let it = 0; it < S.relaxIterations; it++) {
-          const fresh = B.poseVersion !== sepVersion;
-          sepVersion = B.poseVersion;
-          C.solveVelocities(B, S, h, 3, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it, fresh);
+          if (B.poseVersion !== sepVersion) { C.measureSeparations(B); sepVersion = B.poseVersion; }
+          C.solveVelocities(B, S, h, 3, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
           J.solveVelocities(B, h, false);
         }
       }
@@ -974,7 +972,7 @@ export class World implements BodyOwner {
       }
       const mode = S.positionCorrection === 'baumgarte' ? 1 : 0;
       for (let it = 0; it < S.velocityIterations; it++) {
-        C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it, false);
+        C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it);
         J.solveVelocities(B, h, mode === 1);
       }
       C.applyRestitution(B, S.restitutionThreshold);
