@@ -542,7 +542,16 @@ export class ContactSolver {
     const beta = settings.baumgarte;
     const maxBias = settings.maxCorrectionVelocity;
     const coulomb = settings.frictionModel === 'coulomb';
-    const biasRate = softness.biasRate, softMassScale = softness.massScale, softImpulseScale = softness.impulseScale;
+    // Push-out of penetration, target = min(pushRate · max(depth − pushSlop, 0), maxBias):
+    // 'baumgarte' β/h beyond the slop; soft-with-bias the spring's rate with
+    // no slop (a dead zone of zero stiffness lets each contact of a tall stack
+    // tilt freely within it, and the column then buckles; the soft spring
+    // itself keeps resting contacts alive) and the soft mass and impulse
+    // scales; rigid and relax sweeps none.
+    const pushRate = mode === 1 ? beta * inv : mode === 2 ? softness.biasRate : 0;
+    const pushSlop = mode === 1 ? slop : 0;
+    const modeMassScale = mode === 2 ? softness.massScale : 1;
+    const modeImpulseScale = mode === 2 ? softness.impulseScale : 0;
     const R = this.rows, I = this.ints;
     const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
     // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order
@@ -623,21 +632,16 @@ export class ContactSolver {
         dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
         dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
         const vn = dvx * nx + dvy * ny + dvz * nz;
-        let target = 0;
-        let massScale = 1;
-        let impulseScale = 0;
+        let target: number, massScale: number, impulseScale: number;
         if (s > 0) {
           // Speculative: allow the gap to close this step, no more.
           target = -s * inv;
-        } else if (mode === 1) {
-          target = Math.min(beta * inv * Math.max(-s - slop, 0), maxBias);
-        } else if (mode === 2) {
-          // No slop here: a dead zone of zero stiffness lets each contact of a
-          // tall stack tilt freely within it, and the column then buckles. The
-          // soft spring itself keeps resting contacts alive.
-          target = Math.min(-biasRate * s, maxBias);
-          massScale = softMassScale;
-          impulseScale = softImpulseScale;
+          massScale = 1;
+          impulseScale = 0;
+        } else {
+          target = Math.min(pushRate * Math.max(-s - pushSlop, 0), maxBias);
+          massScale = modeMassScale;
+          impulseScale = modeImpulseScale;
         }
         const old = R[o + R_NORMAL_IMPULSE]!;
         let dl = omega * (R[o + R_NORMAL_MASS]! * massScale * (target - vn) - impulseScale * old);
