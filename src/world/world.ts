@@ -178,6 +178,7 @@ export interface WorldSnapshot {
  */
 const POSE_PREDICTION = 4;
 
+
 /**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
  * radius, times dt) of a pair that may reuse its manifold. Pairs moving
@@ -315,7 +316,7 @@ export class World implements BodyOwner {
   private readonly bodyList: RigidBody[] = [];
   private readonly bodyById = new Map<number, RigidBody>();
   private nextBodyId = 0;
-  private readonly broadphase = new BroadPhase(0.05);
+  private readonly broadphase = new BroadPhase(0.03);
   private readonly pairs = new PairMap();
   private readonly contactList: Contact[] = [];
   private readonly contactPool: Contact[] = [];
@@ -536,8 +537,7 @@ export class World implements BodyOwner {
     const pp = body.previousPosition as Vec3;
     d.x = body.position.x - pp.x; d.y = body.position.y - pp.y; d.z = body.position.z - pp.z;
     if (d.x * d.x + d.y * d.y + d.z * d.z >= 1) { d.x = 0; d.y = 0; d.z = 0; }
-    else { d.x *= POSE_PREDICTION; d.y *= POSE_PREDICTION; d.z *= POSE_PREDICTION; }
-    this.broadphase.moveProxy(body.proxy, this.box, d);
+    this.broadphase.moveProxy(body.proxy, this.box, d, POSE_PREDICTION);
     pp.x = body.position.x; pp.y = body.position.y; pp.z = body.position.z;
     quat.copy(body.previousRotation as Quat, body.rotation);
     if (body.isStatic) {
@@ -1053,7 +1053,9 @@ export class World implements BodyOwner {
       b.force.x = 0; b.force.y = 0; b.force.z = 0;
       b.torque.x = 0; b.torque.y = 0; b.torque.z = 0;
       b.shape.computeAabb(this.box, p, r);
-      // Predictive fat box: extend along the next step's motion.
+      // Predictive fat box: it must hold the next step's motion. (Reaching
+      // two steps ahead left a ragdoll on stairs awake: more speculative
+      // pairs against the step edges.)
       d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
       this.broadphase.moveProxy(b.proxy, this.box, d);
     }

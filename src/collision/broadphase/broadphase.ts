@@ -191,9 +191,13 @@ export class BroadPhase {
     this.treeOf(handle).destroyProxy(handle >> 1);
   }
 
-  /** Moves the proxy; queues it for pair finding when its fat box was rebuilt. */
-  moveProxy(handle: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>): void {
-    if (this.treeOf(handle).moveProxy(handle >> 1, box, displacement)) this.queue(handle);
+  /**
+   * Moves the proxy (`displacement` the move expected next step, the fat box
+   * reaching `prediction` such moves ahead; see DynamicTree.moveProxy);
+   * queues it for pair finding when its fat box was rebuilt.
+   */
+  moveProxy(handle: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>, prediction = 1): void {
+    if (this.treeOf(handle).moveProxy(handle >> 1, box, displacement, prediction)) this.queue(handle);
   }
 
   /**

@@ -144,25 +144,27 @@ export class DynamicTree {
   }
 
   /**
-   * Re-inserts only when `box` swept by `displacement` (the pose predicted
-   * for the next step) is no longer inside the stored fat box, or the
-   * stored box has gone stale (reaches more than 4 margins plus the
-   * displacement beyond what it would be rebuilt as). The new fat box is
-   * `box` grown by the margin and extended by `displacement` (predictive).
+   * Re-inserts only when `box` swept by `displacement` (the move expected
+   * next step) is no longer inside the stored fat box, or the stored box has
+   * gone stale (reaches more than 4 margins plus the predicted sweep beyond
+   * what it would be rebuilt as). The new fat box is `box` grown by the
+   * margin and extended by `prediction` × `displacement`, so a body moving
+   * steadily is re-inserted every `prediction` steps or so, not every step.
    * Returns true when re-inserted.
    */
-  moveProxy(id: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>): boolean {
+  moveProxy(id: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>, prediction = 1): boolean {
     this.assertLeaf(id);
     const b = this.bounds;
     const o = id * 6;
     const m = this.margin;
-    // New fat box: box ± margin, then swept by d (stretched on the side d points to).
+    // New fat box: box ± margin, then swept by k·d (stretched on the side d points to).
     const dx = displacement.x, dy = displacement.y, dz = displacement.z;
+    const px = prediction * dx, py = prediction * dy, pz = prediction * dz;
     let nMinX = box.min.x - m, nMinY = box.min.y - m, nMinZ = box.min.z - m;
     let nMaxX = box.max.x + m, nMaxY = box.max.y + m, nMaxZ = box.max.z + m;
-    if (dx < 0) nMinX += dx; else nMaxX += dx;
-    if (dy < 0) nMinY += dy; else nMaxY += dy;
-    if (dz < 0) nMinZ += dz; else nMaxZ += dz;
+    if (px < 0) nMinX += px; else nMaxX += px;
+    if (py < 0) nMinY += py; else nMaxY += py;
+    if (pz < 0) nMinZ += pz; else nMaxZ += pz;
 
     // The stored box must hold the box swept by d, not just the box: a body
     // that speeds up (falling) would otherwise keep a fat box that no longer
@@ -173,11 +175,11 @@ export class DynamicTree {
       b[o + 3]! >= box.max.x + (dx > 0 ? dx : 0) && b[o + 4]! >= box.max.y + (dy > 0 ? dy : 0) && b[o + 5]! >= box.max.z + (dz > 0 ? dz : 0);
     if (inside) {
       // Stale test: the stored box must lie within the new one grown by
-      // (4 - 1)·margin + |d| per axis; both sides get |d| so that a body at
-      // constant velocity (whose old box trails behind by d) is not flagged.
-      const sx = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(dx);
-      const sy = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(dy);
-      const sz = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(dz);
+      // (4 - 1)·margin + |k·d| per axis; both sides get |k·d| so that a body
+      // at constant velocity (whose old box trails behind) is not flagged.
+      const sx = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(px);
+      const sy = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(py);
+      const sz = (STALE_MARGIN_FACTOR - 1) * m + Math.abs(pz);
       const tight =
         b[o]! >= nMinX - sx && b[o + 1]! >= nMinY - sy && b[o + 2]! >= nMinZ - sz &&
         b[o + 3]! <= nMaxX + sx && b[o + 4]! <= nMaxY + sy && b[o + 5]! <= nMaxZ + sz;

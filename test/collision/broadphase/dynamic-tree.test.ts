@@ -56,6 +56,22 @@ describe('DynamicTree', () => {
     expect(other.moveProxy(otherId, still, { x: 0, y: -0.2, z: 0 })).toBe(true);
     expect(other.getFatAabb(otherId, aabb()).min.y).toBeCloseTo(-0.3, 12);
 
+    // prediction k: the fat box reaches k moves ahead, and is kept while the
+    // box swept by one move fits: a steady mover is re-inserted every few moves.
+    const mover = new DynamicTree(0.1);
+    const mb = aabb();
+    mb.max.x = 1; mb.max.y = 1; mb.max.z = 1;
+    const moverId = mover.createProxy(mb, 3);
+    const step = { x: 0.25, y: 0, z: 0 };
+    expect(mover.moveProxy(moverId, mb, step, 4)).toBe(true);
+    expect(mover.getFatAabb(moverId, aabb()).max.x).toBeCloseTo(1 + 0.1 + 1, 12);
+    let reinserted = 0;
+    for (let k = 0; k < 12; k++) {
+      translate(mb, step);
+      if (mover.moveProxy(moverId, mb, step, 4)) reinserted++;
+    }
+    expect(reinserted).toBe(3);
+
     // Out of it: re-inserted as box ± margin, swept by the displacement.
     translate(box, { x: 0.1, y: 0, z: 0 });
     expect(tree.moveProxy(id, box, { x: 0.5, y: -0.25, z: 0 })).toBe(true);
