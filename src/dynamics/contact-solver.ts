@@ -552,6 +552,9 @@ export class ContactSolver {
     const pushSlop = mode === 1 ? slop : 0;
     const modeMassScale = mode === 2 ? softness.massScale : 1;
     const modeImpulseScale = mode === 2 ? softness.impulseScale : 0;
+    // Restitution asks whether a point pushed during the step: the sweeps that
+    // end a sub-step (relax) or the step (rigid modes) see every impulse that lasts.
+    const trackMax = mode !== 2;
     const R = this.rows, I = this.ints;
     const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
     // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order
@@ -649,7 +652,7 @@ export class ContactSolver {
         if (ln < 0) ln = 0;
         dl = ln - old;
         R[o + R_NORMAL_IMPULSE] = ln;
-        if (ln > R[o + R_MAX_NORMAL_IMPULSE]!) R[o + R_MAX_NORMAL_IMPULSE] = ln;
+        if (trackMax && ln > R[o + R_MAX_NORMAL_IMPULSE]!) R[o + R_MAX_NORMAL_IMPULSE] = ln;
         px = dl * nx; py = dl * ny; pz = dl * nz;
         vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
         vbx += px * imb; vby += py * imb; vbz += pz * imb;
