@@ -13,7 +13,7 @@ import { Softness } from '../dynamics/contact-solver';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
-import { LIMIT, limitSoftness, LinearRow, MODE_BAUMGARTE, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
+import { LIMIT, limitBias, LinearRow, MODE_BAUMGARTE, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
 
 export interface DistanceJointDesc extends JointDescBase {
   /** World anchor on A at creation. Default: A's centre. */
@@ -136,7 +136,7 @@ export class DistanceJoint extends Joint {
 
   private solveLimit(B: SolverBodies, ctx: JointStepContext, row: LinearRow, C: number, sign: number): void {
     LIMIT[0] = C;
-    limitSoftness(ctx);
+    limitBias(ctx);
     row.solve(B, this.slotA, this.slotB, this.ra, this.rb, sign * this.nx, sign * this.ny, sign * this.nz, LIMIT[0]!, 1, 0, 0, Infinity);
   }
 

@@ -15,9 +15,10 @@
  * - 'ngs':  rigid velocity rows; the errors are removed afterwards by
  *           pseudo-impulses applied directly to the poses (`solvePosition*`).
  *
- * The geometry (anchors, axes) is recomputed from the CURRENT slot poses in
- * every call: sub-steps move the bodies between sweeps, and a Jacobian frozen
- * at the start of the step drifts for fast-spinning ragdoll limbs.
+ * The geometry (anchors, axes, errors, effective masses) is measured at the
+ * CURRENT slot poses whenever they have moved (`SolverBodies.poseVersion`):
+ * sub-steps and projections move the bodies between sweeps, and a Jacobian
+ * frozen at the start of the step drifts for fast-spinning ragdoll limbs.
  */
 import type { SolverBodies } from '../dynamics/contact-solver';
 import { Softness } from '../dynamics/contact-solver';
@@ -131,7 +132,7 @@ function inertiaForm(B: SolverBodies, s: number, ax: number, ay: number, az: num
  */
 const F = new Float64Array(12);
 
-/** In/out of limitSoftness. */
+/** In/out of limitBias. */
 export const LIMIT = new Float64Array(1);
 
 /**
@@ -142,7 +143,7 @@ export const LIMIT = new Float64Array(1);
  * rigidly; past the limit it pushes back with the step's bias rate
  * (Baumgarte capped at maxCorrectionVelocity). Box2D v3 limit rows, rigid.
  */
-export function limitSoftness(ctx: JointStepContext): void {
+export function limitBias(ctx: JointStepContext): void {
   const C = LIMIT[0]!;
   if (C > 0) {
     LIMIT[0] = C * ctx.invH;
@@ -497,7 +498,7 @@ export class AngularRow {
     const m = F[3]!;
     if (m === 0) return;
     LIMIT[0] = this.c;
-    limitSoftness(ctx);
+    limitBias(ctx);
     const bias = LIMIT[0]!;
     const cdot = this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!);
     const old = this.impulse;

@@ -178,7 +178,6 @@ export interface WorldSnapshot {
  */
 const POSE_PREDICTION = 4;
 
-
 /**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
  * radius, times dt) of a pair that may reuse its manifold. Pairs moving
@@ -316,6 +315,11 @@ export class World implements BodyOwner {
   private readonly bodyList: RigidBody[] = [];
   private readonly bodyById = new Map<number, RigidBody>();
   private nextBodyId = 0;
+  /**
+   * Fat-box margin 0.03 m: wider than the speculative distance (0.02 m), so
+   * pairs exist before their shapes come within it; 0.05 m found 48 % more
+   * pairs in a settling 32-ragdoll pile for nothing.
+   */
   private readonly broadphase = new BroadPhase(0.03);
   private readonly pairs = new PairMap();
   private readonly contactList: Contact[] = [];
@@ -932,13 +936,6 @@ export class World implements BodyOwner {
         }
         // Joints after contacts: the last rows solved win, and a ragdoll's
         // joints must not be pulled apart by its limbs' ground contacts.
-        // Gauss-Seidel favours the rows it visits last. Each sweep runs the
-        // other way from the one before it, and the first sweep of a step
-        // alternates between steps too (with 2 biased + 1 relax sweeps per
-        // sub-step a fixed pattern ends every step on the same direction, and
-        // a base-40 pyramid then leans towards its last-listed boxes). The
-        // starting point inside each manifold advances every sweep and every
-        // other step, so neither the direction nor the first corner repeats.
         // Sweep directions and the first corner of each manifold. Gauss-Seidel
         // favours the rows it visits last, so no fixed pattern may repeat:
         // within a sub-step the biased sweeps alternate and the relax sweep
