@@ -41,8 +41,11 @@ export interface JointSolverSettings {
   /**
    * Sweeps over the joint rows per `solveVelocities` call. Default 2: a
    * ragdoll is a chain of up to 5 bodies with 10:1 mass ratios (torso on a
-   * forearm), and one Gauss-Seidel sweep per sub-step lets a hard landing
-   * open the joints by a few centimetres; joints are cheap next to contacts.
+   * forearm). The projection holds the anchors within `anchorSlop` either
+   * way; what one sweep loses is the torso's weight reaching the floor
+   * through the limbs: over 16 random-orientation drops of the humanoid
+   * from 3 m the median deepest floor penetration was 11 mm with 1 sweep
+   * and 6 mm with 2 (the 32-ragdoll pile steps 5–10 % faster with 1).
    * Range 1–20.
    */
   jointIterations: number;
