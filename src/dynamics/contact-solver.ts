@@ -739,6 +739,21 @@ export class ContactSolver {
     this.shockDt = dt;
     const n = B.count;
     const I = this.ints;
+    // No body can carry more than all the movable mass, nor be lighter than
+    // the lightest: when even that ratio is below SHOCK_LOAD_RATIO no block
+    // can qualify (a pyramid of equal boxes, the 10:1 tower), so skip the set-up.
+    let total = 0, maxInvMass = 0;
+    for (let i = 0; i < n; i++) {
+      const im = B.invMass[i]!;
+      if (im > 0) {
+        total += 1 / im;
+        if (im > maxInvMass) maxInvMass = im;
+      }
+    }
+    if (total * maxInvMass * (1 + 1e-9) <= SHOCK_LOAD_RATIO) {
+      this.shockBlockCount = 0;
+      return 0;
+    }
     if (this.level.length < n) this.level = new Int32Array(Math.max(n, 2 * this.level.length)) as I32;
     const L = this.level;
     for (let i = 0; i < n; i++) L[i] = B.invMass[i] === 0 ? 0 : -1;
