@@ -180,11 +180,10 @@ export class CharacterController {
   private readonly pos: Vec3 = { x: 0, y: 0, z: 0 };
   /** cos(maxSlopeDegrees), refreshed at each move. */
   cosMaxSlope = Math.cos(Math.PI / 4);
-  // Doubles handed to helpers through fields, not arguments: a double argument
-  // to a call the JIT did not inline is boxed (a heap allocation).
-  private cachedSlopeDegrees = -1;
   /** The settings as last validated (order of SETTING_FIELDS); compared each move instead of re-validating. */
   private readonly validated = new Float64Array(13).fill(NaN);
+  // Doubles handed to helpers through fields, not arguments: a double argument
+  // to a call the JIT did not inline is boxed (a heap allocation).
   private softLimit = 0;
   private stepDt = 1 / 60;
   private pendingDistance = 0;
@@ -436,7 +435,6 @@ export class CharacterController {
     if (!(s.tolerance > 0)) throw new RangeError(`CharacterController: tolerance must be > 0 (got ${s.tolerance})`);
     if (!(s.characterMass > 0)) throw new RangeError(`CharacterController: characterMass must be > 0 (got ${s.characterMass})`);
     this.cosMaxSlope = Math.cos((s.maxSlopeDegrees * Math.PI) / 180);
-    this.cachedSlopeDegrees = s.maxSlopeDegrees;
     const inflation = s.skinWidth + s.slop + s.gatherDistance;
     if (inflation !== this.gatherInflation) {
       // Rebuilt only when a setting changes (not per move).

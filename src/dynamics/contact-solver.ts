@@ -330,7 +330,6 @@ export class ContactSolver {
     return this.ints[i * INT_STRIDE + I_B]!;
   }
 
-
   /**
    * Builds the rows of every point of `contact`. `h` is the time step the rows
    * are solved with (the sub-step in 'soft'), `gravity` |g| for the fallback
@@ -995,7 +994,7 @@ const RESULT = new Float64Array(1);
  */
 const ARGS = new Float64Array(9);
 /** Squared rotation (rad²) below which the soft separation update is linearised. */
-export const LINEARISE_ANGLE_SQ = 1e-4;
+const LINEARISE_ANGLE_SQ = 1e-4;
 /** Largest manifold (points per block). */
 const MAX_BLOCK = 4;
 /** rotation mod s for s = 1..MAX_BLOCK, set per sweep. */

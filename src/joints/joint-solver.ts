@@ -26,7 +26,6 @@
  * union). A ragdoll scene has hundreds of joints, not tens of thousands of
  * rows, so the virtual call per joint is noise next to the row math.
  */
-import type { RigidBody } from '../dynamics/body';
 import type { SolverBodies } from '../dynamics/contact-solver';
 import type { SolverSettings } from '../world/settings';
 import type { Joint } from './joint';
@@ -69,7 +68,6 @@ export interface JointSolverSettings {
 export function defaultJointSolverSettings(): JointSolverSettings {
   return { jointHertz: 60, jointDampingRatio: 10, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.001 };
 }
-
 
 export class JointSolver {
   /** Live settings; take effect at the next `prepare`. */

@@ -349,7 +349,7 @@ export class PointRow {
     const rx = r.x, ry = r.y, rz = r.z;
     const a = B.ixx[s]!, b = B.ixy[s]!, c = B.ixz[s]!, d = B.iyy[s]!, e = B.iyz[s]!, f = B.izz[s]!;
     // u_i = r × e_i: u_x = (0, rz, −ry), u_y = (−rz, 0, rx), u_z = (ry, −rx, 0); w_i = I⁻¹ u_i.
-    const wxx = b * rz - c * ry, wxy = d * rz - e * ry, wxz = e * rz - f * ry;
+    const wxy = d * rz - e * ry, wxz = e * rz - f * ry; // (w_x's first component is not needed)
     const wyx = c * rx - a * rz, wyy = e * rx - b * rz, wyz = f * rx - c * rz;
     const wzx = a * ry - b * rx, wzy = b * ry - d * rx, wzz = c * ry - e * rx;
     this.k00 += rz * wxy - ry * wxz;

@@ -22,8 +22,8 @@ import { collide } from '../collision/narrowphase/dispatch';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
-import { Contact, FRICTION_IMPULSE, MANIFOLD_REUSE_DISTANCE, MARGIN_ARG, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE } from '../dynamics/contact';
-import { ContactSolver, LINEARISE_ANGLE_SQ, Softness, SolverBodies } from '../dynamics/contact-solver';
+import { Contact, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE } from '../dynamics/contact';
+import { ContactSolver, Softness, SolverBodies } from '../dynamics/contact-solver';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
 import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
@@ -986,7 +986,6 @@ export class World implements BodyOwner {
     if (J.storeImpulses() > 0) this.queueJointBreaks();
     this.writeBack(dt);
   }
-
 
   /**
    * v += h (g·gravityScale + F/m), ω += h I⁻¹ τ, then damping v *= 1/(1 + h c).

@@ -1,6 +1,6 @@
 // Determinism and allocation. 60 Hz, default settings.
 import { describe, expect, it } from 'vitest';
-import { Box, Capsule, Sphere, World, type RigidBody } from '../../src/index';
+import { Box, Capsule, Sphere, World } from '../../src/index';
 import { seeded } from '../helpers/random';
 import { DT } from '../helpers/world';
 

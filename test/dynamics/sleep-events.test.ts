@@ -1,6 +1,6 @@
 // Sleeping, waking, events and sensors. 60 Hz, g = 9.81, default settings.
 import { describe, expect, it } from 'vitest';
-import { Box, Capsule, Sphere, World } from '../../src/index';
+import { Box, Capsule, Sphere } from '../../src/index';
 import { seeded } from '../helpers/random';
 import { DT, stepSeconds, worldWithGround } from '../helpers/world';
 

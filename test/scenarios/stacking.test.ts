@@ -1,7 +1,7 @@
 // Stacks, pyramids and mass ratios. 60 Hz, g = 9.81, default solver unless stated.
 import { describe, expect, it } from 'vitest';
 import { Box, quat, Sphere, World } from '../../src/index';
-import { DT, stepSeconds, tiltAngle, worldWithGround } from '../helpers/world';
+import { DT, tiltAngle, worldWithGround } from '../helpers/world';
 import { buildFootingWorld } from '../scenes/build-footing';
 import { massRatioTowerScene } from '../scenes/mass-ratio-tower';
 
