@@ -271,7 +271,16 @@ const R_LA = 52;
 const R_LB = 55;
 /** k_B − k_A, the anchors' offsets along n from the point (see R_LA), subtracted from the anchors' gap. */
 const R_ROUND_OFFSET = 58;
-const ROW_STRIDE = 59;
+/**
+ * Normal velocity change per unit impulse of each tangent row, 2: the
+ * off-diagonal terms J_n M⁻¹ J_tᵀ = (rA × n)·K_A,t + (rB × n)·K_B,t of the
+ * point's effective-mass matrix (the linear part vanishes, n ⊥ t). The sweep
+ * gets the normal row's velocity after the friction impulses from them
+ * instead of recomputing the relative velocity at the point.
+ */
+const R_COUPLE1 = 59;
+const R_COUPLE2 = 60;
+const ROW_STRIDE = 61;
 /** Solver slots of body A and body B, first row and row count of the point's manifold. */
 const I_A = 0;
 const I_B = 1;
@@ -598,9 +607,9 @@ export class ContactSolver {
         // wins when the rows disagree). Bound: a constant for the step, or μλn
         // of the current accumulated normal impulse for 'coulomb'.
         const bound = coulomb ? R[o + R_FRICTION]! * R[o + R_NORMAL_IMPULSE]! : R[o + R_FRICTION_BOUND]!;
-        let dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
-        let dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
-        let dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
+        const dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
+        const dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
+        const dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
         const vt1 = dvx * t1x + dvy * t1y + dvz * t1z;
         const vt2 = dvx * t2x + dvy * t2y + dvz * t2z;
         const old1 = R[o + R_TANGENT_IMPULSE1]!;
@@ -613,27 +622,10 @@ export class ContactSolver {
         l2 = l2 > bound ? bound : l2 < -bound ? -bound : l2;
         const d2 = l2 - old2;
         R[o + R_TANGENT_IMPULSE2] = l2;
-        // P applied to both bodies. This block appears again for the normal
-        // row below: a shared helper would take the impulse as double
-        // arguments, which V8 boxes when it does not inline the call.
-        let px = d1 * t1x + d2 * t2x;
-        let py = d1 * t1y + d2 * t2y;
-        let pz = d1 * t1z + d2 * t2z;
-        vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
-        vbx += px * imb; vby += py * imb; vbz += pz * imb;
-        wax -= d1 * R[o + R_KA_T1]! + d2 * R[o + R_KA_T2]!;
-        way -= d1 * R[o + R_KA_T1 + 1]! + d2 * R[o + R_KA_T2 + 1]!;
-        waz -= d1 * R[o + R_KA_T1 + 2]! + d2 * R[o + R_KA_T2 + 2]!;
-        wbx += d1 * R[o + R_KB_T1]! + d2 * R[o + R_KB_T2]!;
-        wby += d1 * R[o + R_KB_T1 + 1]! + d2 * R[o + R_KB_T2 + 1]!;
-        wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]!;
-
-        // ---- normal row
+        // ---- normal row, at the velocity the friction impulses leave: the
+        // same relative velocity along n plus their coupling (R_COUPLE1/2).
         const s = R[o + R_SEP_CUR]!;
-        dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
-        dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
-        dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
-        const vn = dvx * nx + dvy * ny + dvz * nz;
+        const vn = dvx * nx + dvy * ny + dvz * nz + d1 * R[o + R_COUPLE1]! + d2 * R[o + R_COUPLE2]!;
         let target: number, massScale: number, impulseScale: number;
         if (s > 0) {
           // Speculative: allow the gap to close this step, no more.
@@ -652,11 +644,21 @@ export class ContactSolver {
         dl = ln - old;
         R[o + R_NORMAL_IMPULSE] = ln;
         if (trackMax && ln > R[o + R_MAX_NORMAL_IMPULSE]!) R[o + R_MAX_NORMAL_IMPULSE] = ln;
-        px = dl * nx; py = dl * ny; pz = dl * nz;
+
+        // The three rows' impulses applied to both bodies at once. (Inline: a
+        // shared helper would take them as double arguments, which V8 boxes
+        // when it does not inline the call.)
+        const px = d1 * t1x + d2 * t2x + dl * nx;
+        const py = d1 * t1y + d2 * t2y + dl * ny;
+        const pz = d1 * t1z + d2 * t2z + dl * nz;
         vax -= px * ima; vay -= py * ima; vaz -= pz * ima;
         vbx += px * imb; vby += py * imb; vbz += pz * imb;
-        wax -= dl * R[o + R_KA_N]!; way -= dl * R[o + R_KA_N + 1]!; waz -= dl * R[o + R_KA_N + 2]!;
-        wbx += dl * R[o + R_KB_N]!; wby += dl * R[o + R_KB_N + 1]!; wbz += dl * R[o + R_KB_N + 2]!;
+        wax -= d1 * R[o + R_KA_T1]! + d2 * R[o + R_KA_T2]! + dl * R[o + R_KA_N]!;
+        way -= d1 * R[o + R_KA_T1 + 1]! + d2 * R[o + R_KA_T2 + 1]! + dl * R[o + R_KA_N + 1]!;
+        waz -= d1 * R[o + R_KA_T1 + 2]! + d2 * R[o + R_KA_T2 + 2]! + dl * R[o + R_KA_N + 2]!;
+        wbx += d1 * R[o + R_KB_T1]! + d2 * R[o + R_KB_T2]! + dl * R[o + R_KB_N]!;
+        wby += d1 * R[o + R_KB_T1 + 1]! + d2 * R[o + R_KB_T2 + 1]! + dl * R[o + R_KB_N + 1]!;
+        wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]! + dl * R[o + R_KB_N + 2]!;
       }
       vx[ia] = vax; vy[ia] = vay; vz[ia] = vaz; wx[ia] = wax; wy[ia] = way; wz[ia] = waz;
       vx[ib] = vbx; vy[ib] = vby; vz[ib] = vbz; wx[ib] = wbx; wy[ib] = wby; wz[ib] = wbz;
@@ -1110,6 +1112,12 @@ function angularResponse(R: F64, o: number, B: SolverBodies, ia: number, ib: num
     const k = B.invMass[ia]! + B.invMass[ib]! + (ax * R[ka]! + ay * R[ka + 1]! + az * R[ka + 2]!) + (bx * R[kb]! + by * R[kb + 1]! + bz * R[kb + 2]!);
     R[o + R_NORMAL_MASS + d] = k > 0 ? 1 / k : 0; // normal, tangent 1, tangent 2 masses are consecutive
   }
+  const cax = R[o + R_CA]!, cay = R[o + R_CA + 1]!, caz = R[o + R_CA + 2]!;
+  const cbx = R[o + R_CB]!, cby = R[o + R_CB + 1]!, cbz = R[o + R_CB + 2]!;
+  R[o + R_COUPLE1] = cax * R[o + R_KA_T1]! + cay * R[o + R_KA_T1 + 1]! + caz * R[o + R_KA_T1 + 2]! +
+    cbx * R[o + R_KB_T1]! + cby * R[o + R_KB_T1 + 1]! + cbz * R[o + R_KB_T1 + 2]!;
+  R[o + R_COUPLE2] = cax * R[o + R_KA_T2]! + cay * R[o + R_KA_T2 + 1]! + caz * R[o + R_KA_T2 + 2]! +
+    cbx * R[o + R_KB_T2]! + cby * R[o + R_KB_T2 + 1]! + cbz * R[o + R_KB_T2 + 2]!;
 }
 
 /** Pseudo-impulse P at anchor r moves the pose: Δx = m⁻¹P, ½Δθ = ½ I⁻¹(r × P). */
