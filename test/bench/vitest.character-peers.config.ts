@@ -1,9 +1,14 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { bundledFooting } from './bundled-footing';
 
 // Runs only the character peer table; kept out of `npm test` and `npm run bench`.
+// footing runs from the built bundle (see bundled-footing.ts), so the npm
+// script builds the library first.
 export default defineConfig({
+  resolve: bundledFooting.resolve,
   test: {
+    server: bundledFooting.server,
     root: resolve(import.meta.dirname, '../..'),
     include: ['test/bench/character-peers.bench-run.ts'],
     testTimeout: 3_600_000,

@@ -2,7 +2,7 @@
  * Builds a `JointedScene` (ragdolls.ts) in footing: the bodies through
  * `buildFootingWorld`, then one `BallJoint` per joint entry.
  */
-import { BallJoint } from '../../src/joints/ball';
+import { BallJoint } from '../../src/index';
 import { buildFootingWorld, type FootingScene, type FootingSceneOptions } from './build-footing';
 import type { JointedScene } from './ragdolls';
 

@@ -7,7 +7,7 @@ import { COMPARABLE, JointErrorMeter, sceneJoints, type EngineAdapter, type Engi
 
 export const footingAdapter: EngineAdapter = {
   name: 'footing',
-  version: 'footing (this repo, src/)',
+  version: 'footing (this repo, the built bundle dist/footing.js)',
   notes: 'solver at its defaults: positionCorrection soft, 4 sub-steps × (2 biased + 1 relax) sweeps, 60 Hz contacts, ' +
     'shock propagation on (velocityIterations 10 is set but only used by ngs/baumgarte); sleeping.enabled false; ' +
     'ragdolls: BallJoint (collideConnected false), jointSettings at their defaults.',
