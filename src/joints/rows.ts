@@ -308,6 +308,13 @@ export class PointRow {
   private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
   private k00 = 0; private k01 = 0; private k02 = 0; private k11 = 0; private k12 = 0; private k22 = 0;
   private i00 = 0; private i01 = 0; private i02 = 0; private i11 = 0; private i12 = 0; private i22 = 0;
+  /**
+   * Angular response of each body per unit impulse, from the last `update`:
+   * M = I⁻¹[r]× (row-major), so an impulse P on B turns it by M_B P and −P
+   * on A by −M_A P. Zero for an immovable body.
+   */
+  private a00 = 0; private a01 = 0; private a02 = 0; private a10 = 0; private a11 = 0; private a12 = 0; private a20 = 0; private a21 = 0; private a22 = 0;
+  private b00 = 0; private b01 = 0; private b02 = 0; private b10 = 0; private b11 = 0; private b12 = 0; private b20 = 0; private b21 = 0; private b22 = 0;
 
   constructor(readonly localA: Vec3, readonly localB: Vec3) {}
 
@@ -324,8 +331,8 @@ export class PointRow {
     this.cz = B.pz[ib]! + rb.z - B.pz[ia]! - ra.z;
     const m = B.invMass[ia]! + B.invMass[ib]!;
     this.k00 = m; this.k01 = 0; this.k02 = 0; this.k11 = m; this.k12 = 0; this.k22 = m;
-    this.addArm(B, ia, ra);
-    this.addArm(B, ib, rb);
+    this.addArm(B, ia, ra, false);
+    this.addArm(B, ib, rb, true);
     // K⁻¹ by the adjugate, kept for the sweeps that reuse this geometry.
     const k00 = this.k00, k01 = this.k01, k02 = this.k02, k11 = this.k11, k12 = this.k12, k22 = this.k22;
     const c00 = k11 * k22 - k12 * k12, c01 = k02 * k12 - k01 * k22, c02 = k01 * k12 - k02 * k11;
@@ -344,12 +351,16 @@ export class PointRow {
    * the three products w_j = I⁻¹u_j first (9 terms each with the zeros of u
    * dropped), then the six dot products of the symmetric block.
    */
-  private addArm(B: SolverBodies, s: number, r: Vec3): void {
-    if (B.invMass[s]! === 0) return;
+  private addArm(B: SolverBodies, s: number, r: Vec3, isB: boolean): void {
+    if (B.invMass[s]! === 0) {
+      if (isB) { this.b00 = 0; this.b01 = 0; this.b02 = 0; this.b10 = 0; this.b11 = 0; this.b12 = 0; this.b20 = 0; this.b21 = 0; this.b22 = 0; }
+      else { this.a00 = 0; this.a01 = 0; this.a02 = 0; this.a10 = 0; this.a11 = 0; this.a12 = 0; this.a20 = 0; this.a21 = 0; this.a22 = 0; }
+      return;
+    }
     const rx = r.x, ry = r.y, rz = r.z;
     const a = B.ixx[s]!, b = B.ixy[s]!, c = B.ixz[s]!, d = B.iyy[s]!, e = B.iyz[s]!, f = B.izz[s]!;
-    // u_i = r × e_i: u_x = (0, rz, −ry), u_y = (−rz, 0, rx), u_z = (ry, −rx, 0); w_i = I⁻¹ u_i.
-    const wxy = d * rz - e * ry, wxz = e * rz - f * ry; // (w_x's first component is not needed)
+    // u_i = r × e_i: u_x = (0, rz, −ry), u_y = (−rz, 0, rx), u_z = (ry, −rx, 0); w_i = I⁻¹ u_i, the columns of I⁻¹[r]×.
+    const wxx = b * rz - c * ry, wxy = d * rz - e * ry, wxz = e * rz - f * ry;
     const wyx = c * rx - a * rz, wyy = e * rx - b * rz, wyz = f * rx - c * rz;
     const wzx = a * ry - b * rx, wzy = b * ry - d * rx, wzz = c * ry - e * rx;
     this.k00 += rz * wxy - ry * wxz;
@@ -358,6 +369,15 @@ export class PointRow {
     this.k11 += -rz * wyx + rx * wyz;
     this.k12 += -rz * wzx + rx * wzz;
     this.k22 += ry * wzx - rx * wzy;
+    if (isB) {
+      this.b00 = wxx; this.b01 = wyx; this.b02 = wzx;
+      this.b10 = wxy; this.b11 = wyy; this.b12 = wzy;
+      this.b20 = wxz; this.b21 = wyz; this.b22 = wzz;
+    } else {
+      this.a00 = wxx; this.a01 = wyx; this.a02 = wzx;
+      this.a10 = wxy; this.a11 = wyy; this.a12 = wzy;
+      this.a20 = wxz; this.a21 = wyz; this.a22 = wzz;
+    }
   }
 
   /** |C| from the last `update`. */
@@ -402,14 +422,12 @@ export class PointRow {
     const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
     vx[ia] = vax - px * ima; vy[ia] = vay - py * ima; vz[ia] = vaz - pz * ima;
     vx[ib] = vbx + px * imb; vy[ib] = vby + py * imb; vz[ib] = vbz + pz * imb;
-    const tx = ray * pz - raz * py, ty = raz * px - rax * pz, tz = rax * py - ray * px;
-    wx[ia] = wax - (B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz);
-    wy[ia] = way - (B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz);
-    wz[ia] = waz - (B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz);
-    const ux = rby * pz - rbz * py, uy = rbz * px - rbx * pz, uz = rbx * py - rby * px;
-    wx[ib] = wbx + B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
-    wy[ib] = wby + B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
-    wz[ib] = wbz + B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
+    wx[ia] = wax - (this.a00 * px + this.a01 * py + this.a02 * pz);
+    wy[ia] = way - (this.a10 * px + this.a11 * py + this.a12 * pz);
+    wz[ia] = waz - (this.a20 * px + this.a21 * py + this.a22 * pz);
+    wx[ib] = wbx + this.b00 * px + this.b01 * py + this.b02 * pz;
+    wy[ib] = wby + this.b10 * px + this.b11 * py + this.b12 * pz;
+    wz[ib] = wbz + this.b20 * px + this.b21 * py + this.b22 * pz;
   }
 
   /**
