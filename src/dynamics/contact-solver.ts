@@ -365,6 +365,20 @@ export class ContactSolver {
     const first = this.count;
     this.reserve(this.count + pointCount);
     const R = this.rows, I = this.ints;
+    // The two bodies' state, read once for all the points: between the row
+    // stores V8 cannot keep a load from another Float64Array (they might
+    // share a buffer), so each point would read it again.
+    const pax = B.px[ia]!, pay = B.py[ia]!, paz = B.pz[ia]!, pbx = B.px[ib]!, pby = B.py[ib]!, pbz = B.pz[ib]!;
+    const vax = B.vx[ia]!, vay = B.vy[ia]!, vaz = B.vz[ia]!, wax = B.wx[ia]!, way = B.wy[ia]!, waz = B.wz[ia]!;
+    const vbx = B.vx[ib]!, vby = B.vy[ib]!, vbz = B.vz[ib]!, wbx = B.wx[ib]!, wby = B.wy[ib]!, wbz = B.wz[ib]!;
+    // Conjugates of the start rotations (world → local).
+    const qax = -B.qx[ia]!, qay = -B.qy[ia]!, qaz = -B.qz[ia]!, qaw = B.qw[ia]!;
+    const qbx = -B.qx[ib]!, qby = -B.qy[ib]!, qbz = -B.qz[ib]!, qbw = B.qw[ib]!;
+    const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+    const axx = B.ixx[ia]!, axy = B.ixy[ia]!, axz = B.ixz[ia]!, ayy = B.iyy[ia]!, ayz = B.iyz[ia]!, azz = B.izz[ia]!;
+    const bxx = B.ixx[ib]!, bxy = B.ixy[ib]!, bxz = B.ixz[ib]!, byy = B.iyy[ib]!, byz = B.iyz[ib]!, bzz = B.izz[ib]!;
+    const ga = ima > 0 ? bodyA.gravityScale * stepDt : 0;
+    const gb = imb > 0 ? bodyB.gravityScale * stepDt : 0;
     for (let k = 0; k < pointCount; k++) {
       // The contact's packed copy of the manifold point (see Contact.data).
       const c = k * POINT_STRIDE;
@@ -380,26 +394,38 @@ export class ContactSolver {
       I[io + I_SIZE] = pointCount;
       const nx = cp[c + 3]!, ny = cp[c + 4]!, nz = cp[c + 5]!;
       R[o + R_N] = nx; R[o + R_N + 1] = ny; R[o + R_N + 2] = nz;
-      const rax = px0 - B.px[ia]!, ray = py0 - B.py[ia]!, raz = pz0 - B.pz[ia]!;
-      const rbx = px0 - B.px[ib]!, rby = py0 - B.py[ib]!, rbz = pz0 - B.pz[ib]!;
+      const rax = px0 - pax, ray = py0 - pay, raz = pz0 - paz;
+      const rbx = px0 - pbx, rby = py0 - pby, rbz = pz0 - pbz;
       R[o + R_RA] = rax; R[o + R_RA + 1] = ray; R[o + R_RA + 2] = raz;
       R[o + R_RB] = rbx; R[o + R_RB + 1] = rby; R[o + R_RB + 2] = rbz;
-      R[o + R_CA] = ray * nz - raz * ny; R[o + R_CA + 1] = raz * nx - rax * nz; R[o + R_CA + 2] = rax * ny - ray * nx;
-      R[o + R_CB] = rby * nz - rbz * ny; R[o + R_CB + 1] = rbz * nx - rbx * nz; R[o + R_CB + 2] = rbx * ny - rby * nx;
+      const cax = ray * nz - raz * ny, cay = raz * nx - rax * nz, caz = rax * ny - ray * nx;
+      const cbx = rby * nz - rbz * ny, cby = rbz * nx - rbx * nz, cbz = rbx * ny - rby * nx;
+      R[o + R_CA] = cax; R[o + R_CA + 1] = cay; R[o + R_CA + 2] = caz;
+      R[o + R_CB] = cbx; R[o + R_CB + 1] = cby; R[o + R_CB + 2] = cbz;
       // Local anchors: q* r q, at the rounded surfaces' centres (see R_LA):
       // the point is midway between the surfaces, depth apart along n (A → B).
       const depth = cp[c + 6]!;
       const ka = roundA > 0 ? 0.5 * depth - roundA : 0, kb = roundB > 0 ? roundB - 0.5 * depth : 0;
-      ARGS[0] = rax + ka * nx; ARGS[1] = ray + ka * ny; ARGS[2] = raz + ka * nz;
-      setLocal(R, o + R_LA, B, ia);
-      ARGS[0] = rbx + kb * nx; ARGS[1] = rby + kb * ny; ARGS[2] = rbz + kb * nz;
-      setLocal(R, o + R_LB, B, ib);
+      {
+        const rx = rax + ka * nx, ry = ray + ka * ny, rz = raz + ka * nz;
+        const tx = 2 * (qay * rz - qaz * ry), ty = 2 * (qaz * rx - qax * rz), tz = 2 * (qax * ry - qay * rx);
+        R[o + R_LA] = rx + qaw * tx + (qay * tz - qaz * ty);
+        R[o + R_LA + 1] = ry + qaw * ty + (qaz * tx - qax * tz);
+        R[o + R_LA + 2] = rz + qaw * tz + (qax * ty - qay * tx);
+      }
+      {
+        const rx = rbx + kb * nx, ry = rby + kb * ny, rz = rbz + kb * nz;
+        const tx = 2 * (qby * rz - qbz * ry), ty = 2 * (qbz * rx - qbx * rz), tz = 2 * (qbx * ry - qby * rx);
+        R[o + R_LB] = rx + qbw * tx + (qby * tz - qbz * ty);
+        R[o + R_LB + 1] = ry + qbw * ty + (qbz * tx - qbx * tz);
+        R[o + R_LB + 2] = rz + qbw * tz + (qbx * ty - qby * tx);
+      }
       R[o + R_ROUND_OFFSET] = kb - ka;
 
       // Relative velocity at the point, before the solve.
-      const dvx = B.vx[ib]! + (B.wy[ib]! * rbz - B.wz[ib]! * rby) - B.vx[ia]! - (B.wy[ia]! * raz - B.wz[ia]! * ray);
-      const dvy = B.vy[ib]! + (B.wz[ib]! * rbx - B.wx[ib]! * rbz) - B.vy[ia]! - (B.wz[ia]! * rax - B.wx[ia]! * raz);
-      const dvz = B.vz[ib]! + (B.wx[ib]! * rby - B.wy[ib]! * rbx) - B.vz[ia]! - (B.wx[ia]! * ray - B.wy[ia]! * rax);
+      const dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
+      const dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
+      const dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
 
       // Tangent basis: t1 along the tangential velocity the friction will have
       // to cancel — the current relative velocity plus what gravity adds this
@@ -407,8 +433,6 @@ export class ContactSolver {
       // resists it; a skewed basis would let the two box-clamped rows resist
       // up to √2 μ). A fixed basis of n only when nothing slides. Warm-start
       // impulses are stored as world vectors, so the basis may change freely.
-      const ga = B.invMass[ia]! > 0 ? bodyA.gravityScale * stepDt : 0;
-      const gb = B.invMass[ib]! > 0 ? bodyB.gravityScale * stepDt : 0;
       const pvx = dvx + gravity.x * (gb - ga), pvy = dvy + gravity.y * (gb - ga), pvz = dvz + gravity.z * (gb - ga);
       const pvn = pvx * nx + pvy * ny + pvz * nz;
       // Restitution uses the approach speed including this step's gravity: a
@@ -430,8 +454,36 @@ export class ContactSolver {
       // t2 = n × t1 keeps (t1, t2, n) right-handed up to sign; either sign works.
       R[o + R_T2] = sx; R[o + R_T2 + 1] = sy; R[o + R_T2 + 2] = sz;
 
-      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz;
-      angularResponse(R, o, B, ia, ib);
+      // K vectors I⁻¹(r × d) and effective masses 1 / (mA⁻¹ + mB⁻¹ +
+      // (rA × d)·K_A + (rB × d)·K_B) of d = n, t1, t2 (see R_KA_N).
+      const im = ima + imb;
+      // d = n (r × n is R_CA / R_CB).
+      let kax = axx * cax + axy * cay + axz * caz, kay = axy * cax + ayy * cay + ayz * caz, kaz = axz * cax + ayz * cay + azz * caz;
+      let kbx = bxx * cbx + bxy * cby + bxz * cbz, kby = bxy * cbx + byy * cby + byz * cbz, kbz = bxz * cbx + byz * cby + bzz * cbz;
+      R[o + R_KA_N] = kax; R[o + R_KA_N + 1] = kay; R[o + R_KA_N + 2] = kaz;
+      R[o + R_KB_N] = kbx; R[o + R_KB_N + 1] = kby; R[o + R_KB_N + 2] = kbz;
+      let kk = im + cax * kax + cay * kay + caz * kaz + cbx * kbx + cby * kby + cbz * kbz;
+      R[o + R_NORMAL_MASS] = kk > 0 ? 1 / kk : 0;
+      // d = t1; its normal coupling (R_COUPLE1) is (rA × n)·K_A,t1 + (rB × n)·K_B,t1.
+      let ux = ray * tz - raz * ty, uy = raz * tx - rax * tz, uz = rax * ty - ray * tx;
+      let wx = rby * tz - rbz * ty, wy = rbz * tx - rbx * tz, wz = rbx * ty - rby * tx;
+      kax = axx * ux + axy * uy + axz * uz; kay = axy * ux + ayy * uy + ayz * uz; kaz = axz * ux + ayz * uy + azz * uz;
+      kbx = bxx * wx + bxy * wy + bxz * wz; kby = bxy * wx + byy * wy + byz * wz; kbz = bxz * wx + byz * wy + bzz * wz;
+      R[o + R_KA_T1] = kax; R[o + R_KA_T1 + 1] = kay; R[o + R_KA_T1 + 2] = kaz;
+      R[o + R_KB_T1] = kbx; R[o + R_KB_T1 + 1] = kby; R[o + R_KB_T1 + 2] = kbz;
+      kk = im + ux * kax + uy * kay + uz * kaz + wx * kbx + wy * kby + wz * kbz;
+      R[o + R_TANGENT_MASS1] = kk > 0 ? 1 / kk : 0;
+      R[o + R_COUPLE1] = cax * kax + cay * kay + caz * kaz + cbx * kbx + cby * kby + cbz * kbz;
+      // d = t2.
+      ux = ray * sz - raz * sy; uy = raz * sx - rax * sz; uz = rax * sy - ray * sx;
+      wx = rby * sz - rbz * sy; wy = rbz * sx - rbx * sz; wz = rbx * sy - rby * sx;
+      kax = axx * ux + axy * uy + axz * uz; kay = axy * ux + ayy * uy + ayz * uz; kaz = axz * ux + ayz * uy + azz * uz;
+      kbx = bxx * wx + bxy * wy + bxz * wz; kby = bxy * wx + byy * wy + byz * wz; kbz = bxz * wx + byz * wy + bzz * wz;
+      R[o + R_KA_T2] = kax; R[o + R_KA_T2 + 1] = kay; R[o + R_KA_T2 + 2] = kaz;
+      R[o + R_KB_T2] = kbx; R[o + R_KB_T2 + 1] = kby; R[o + R_KB_T2 + 2] = kbz;
+      kk = im + ux * kax + uy * kay + uz * kaz + wx * kbx + wy * kby + wz * kbz;
+      R[o + R_TANGENT_MASS2] = kk > 0 ? 1 / kk : 0;
+      R[o + R_COUPLE2] = cax * kax + cay * kay + caz * kaz + cbx * kbx + cby * kby + cbz * kbz;
 
       const persisted = cp[PERSISTED + k] === 1;
       const lastNormal = persisted ? cp[NORMAL_IMPULSE + k]! : 0;
@@ -1003,17 +1055,6 @@ const MAX_BLOCK = 4;
 const ROTATION_MOD = new Int32Array(MAX_BLOCK + 1);
 const ANCHOR = new Float64Array(6);
 
-/** Local anchor q* r q of the world anchor r in ARGS[0..2], written to R[ro..ro+2]. */
-function setLocal(R: F64, ro: number, B: SolverBodies, slot: number): void {
-  const rx = ARGS[0]!, ry = ARGS[1]!, rz = ARGS[2]!;
-  // q* r q with q the body's rotation at the start of the step.
-  const qx = -B.qx[slot]!, qy = -B.qy[slot]!, qz = -B.qz[slot]!, qw = B.qw[slot]!;
-  const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
-  R[ro] = rx + qw * tx + (qy * tz - qz * ty);
-  R[ro + 1] = ry + qw * ty + (qz * tx - qx * tz);
-  R[ro + 2] = rz + qw * tz + (qx * ty - qy * tx);
-}
-
 /**
  * World anchor (current rotation) of the local anchor R[ro..ro+2] on the body
  * in `slot`, written to ANCHOR[offset..offset+2]. Typed-array scratch: stores
@@ -1088,36 +1129,6 @@ function effectiveMass(B: SolverBodies, ia: number, ib: number): void {
     bz * (B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz);
   const k = B.invMass[ia]! + B.invMass[ib]! + ka + kb;
   RESULT[0] = k > 0 ? 1 / k : 0;
-}
-
-/**
- * The K vectors of the row at R[o]: I⁻¹(r × d) for r = rA, rB (in
- * ARGS[0..5]) and d = n, t1, t2 (already in the row); and with them each
- * direction's effective mass 1 / (mA⁻¹ + mB⁻¹ + (rA × d)·K_A + (rB × d)·K_B).
- */
-function angularResponse(R: F64, o: number, B: SolverBodies, ia: number, ib: number): void {
-  const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!;
-  for (let d = 0; d < 3; d++) {
-    const dir = o + 3 * d; // R_N, R_T1, R_T2 are consecutive
-    const dx = R[dir]!, dy = R[dir + 1]!, dz = R[dir + 2]!;
-    const ka = o + R_KA_N + 6 * d, kb = o + R_KB_N + 6 * d;
-    const ax = ray * dz - raz * dy, ay = raz * dx - rax * dz, az = rax * dy - ray * dx;
-    R[ka] = B.ixx[ia]! * ax + B.ixy[ia]! * ay + B.ixz[ia]! * az;
-    R[ka + 1] = B.ixy[ia]! * ax + B.iyy[ia]! * ay + B.iyz[ia]! * az;
-    R[ka + 2] = B.ixz[ia]! * ax + B.iyz[ia]! * ay + B.izz[ia]! * az;
-    const bx = rby * dz - rbz * dy, by = rbz * dx - rbx * dz, bz = rbx * dy - rby * dx;
-    R[kb] = B.ixx[ib]! * bx + B.ixy[ib]! * by + B.ixz[ib]! * bz;
-    R[kb + 1] = B.ixy[ib]! * bx + B.iyy[ib]! * by + B.iyz[ib]! * bz;
-    R[kb + 2] = B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz;
-    const k = B.invMass[ia]! + B.invMass[ib]! + (ax * R[ka]! + ay * R[ka + 1]! + az * R[ka + 2]!) + (bx * R[kb]! + by * R[kb + 1]! + bz * R[kb + 2]!);
-    R[o + R_NORMAL_MASS + d] = k > 0 ? 1 / k : 0; // normal, tangent 1, tangent 2 masses are consecutive
-  }
-  const cax = R[o + R_CA]!, cay = R[o + R_CA + 1]!, caz = R[o + R_CA + 2]!;
-  const cbx = R[o + R_CB]!, cby = R[o + R_CB + 1]!, cbz = R[o + R_CB + 2]!;
-  R[o + R_COUPLE1] = cax * R[o + R_KA_T1]! + cay * R[o + R_KA_T1 + 1]! + caz * R[o + R_KA_T1 + 2]! +
-    cbx * R[o + R_KB_T1]! + cby * R[o + R_KB_T1 + 1]! + cbz * R[o + R_KB_T1 + 2]!;
-  R[o + R_COUPLE2] = cax * R[o + R_KA_T2]! + cay * R[o + R_KA_T2 + 1]! + caz * R[o + R_KA_T2 + 2]! +
-    cbx * R[o + R_KB_T2]! + cby * R[o + R_KB_T2 + 1]! + cbz * R[o + R_KB_T2 + 2]!;
 }
 
 /** Pseudo-impulse P at anchor r moves the pose: Δx = m⁻¹P, ½Δθ = ½ I⁻¹(r × P). */
