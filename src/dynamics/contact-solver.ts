@@ -61,6 +61,9 @@ function growI(a: I32, n: number): I32 {
   return b;
 }
 
+/** Doubles per slot in `SolverBodies.vel`. */
+export const VELOCITY_STRIDE = 8;
+
 /** Source of `SolverBodies.poseVersion`: shared by every world, so a version never repeats. */
 let poseEpoch = 0;
 
@@ -77,8 +80,13 @@ export class SolverBodies {
   poseVersion = 0;
   capacity = 0;
   bodies: (RigidBody | null)[] = [];
-  vx = new Float64Array(0) as F64; vy = new Float64Array(0) as F64; vz = new Float64Array(0) as F64;
-  wx = new Float64Array(0) as F64; wy = new Float64Array(0) as F64; wz = new Float64Array(0) as F64;
+  /**
+   * Velocities, VELOCITY_STRIDE doubles a slot: linear x, y, z, angular x, y,
+   * z (two unused). One slot is one cache line: the sweeps visit bodies in
+   * contact order, effectively at random in a pile, and six separate arrays
+   * cost six cache misses per body where this costs one.
+   */
+  vel = new Float64Array(0) as F64;
   px = new Float64Array(0) as F64; py = new Float64Array(0) as F64; pz = new Float64Array(0) as F64;
   qx = new Float64Array(0) as F64; qy = new Float64Array(0) as F64; qz = new Float64Array(0) as F64; qw = new Float64Array(0) as F64;
   /** Pose at the start of the step (soft step separation update). */
@@ -101,8 +109,7 @@ export class SolverBodies {
   reserve(n: number): void {
     if (n <= this.capacity) return;
     const c = Math.max(n, this.capacity * 2, 16);
-    this.vx = grow(this.vx, c); this.vy = grow(this.vy, c); this.vz = grow(this.vz, c);
-    this.wx = grow(this.wx, c); this.wy = grow(this.wy, c); this.wz = grow(this.wz, c);
+    this.vel = grow(this.vel, c * VELOCITY_STRIDE);
     this.px = grow(this.px, c); this.py = grow(this.py, c); this.pz = grow(this.pz, c);
     this.qx = grow(this.qx, c); this.qy = grow(this.qy, c); this.qz = grow(this.qz, c); this.qw = grow(this.qw, c);
     this.px0 = grow(this.px0, c); this.py0 = grow(this.py0, c); this.pz0 = grow(this.pz0, c);
@@ -131,8 +138,9 @@ export class SolverBodies {
     this.bodies[i] = body;
     body.solverIndex = i;
     const v = body.linearVelocity, w = body.angularVelocity, p = body.position, q = body.rotation;
-    this.vx[i] = v.x; this.vy[i] = v.y; this.vz[i] = v.z;
-    this.wx[i] = w.x; this.wy[i] = w.y; this.wz[i] = w.z;
+    const vo = i * VELOCITY_STRIDE;
+    this.vel[vo] = v.x; this.vel[vo + 1] = v.y; this.vel[vo + 2] = v.z;
+    this.vel[vo + 3] = w.x; this.vel[vo + 4] = w.y; this.vel[vo + 5] = w.z;
     this.px[i] = p.x; this.py[i] = p.y; this.pz[i] = p.z;
     this.px0[i] = p.x; this.py0[i] = p.y; this.pz0[i] = p.z;
     this.thx[i] = 0; this.thy[i] = 0; this.thz[i] = 0;
@@ -164,7 +172,7 @@ export class SolverBodies {
     if (body.awake || !body.isDynamic) return i;
     this.invMass[i] = 0;
     this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
-    this.vx[i] = 0; this.vy[i] = 0; this.vz[i] = 0; this.wx[i] = 0; this.wy[i] = 0; this.wz[i] = 0;
+    this.vel.fill(0, i * VELOCITY_STRIDE, i * VELOCITY_STRIDE + 6);
     this.moves[i] = 0;
     return i;
   }
@@ -369,8 +377,9 @@ export class ContactSolver {
     // stores V8 cannot keep a load from another Float64Array (they might
     // share a buffer), so each point would read it again.
     const pax = B.px[ia]!, pay = B.py[ia]!, paz = B.pz[ia]!, pbx = B.px[ib]!, pby = B.py[ib]!, pbz = B.pz[ib]!;
-    const vax = B.vx[ia]!, vay = B.vy[ia]!, vaz = B.vz[ia]!, wax = B.wx[ia]!, way = B.wy[ia]!, waz = B.wz[ia]!;
-    const vbx = B.vx[ib]!, vby = B.vy[ib]!, vbz = B.vz[ib]!, wbx = B.wx[ib]!, wby = B.wy[ib]!, wbz = B.wz[ib]!;
+    const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+    const vax = V[oa]!, vay = V[oa + 1]!, vaz = V[oa + 2]!, wax = V[oa + 3]!, way = V[oa + 4]!, waz = V[oa + 5]!;
+    const vbx = V[ob]!, vby = V[ob + 1]!, vbz = V[ob + 2]!, wbx = V[ob + 3]!, wby = V[ob + 4]!, wbz = V[ob + 5]!;
     // Conjugates of the start rotations (world → local).
     const qax = -B.qx[ia]!, qay = -B.qy[ia]!, qaz = -B.qz[ia]!, qaw = B.qw[ia]!;
     const qbx = -B.qx[ib]!, qby = -B.qy[ib]!, qbz = -B.qz[ib]!, qbw = B.qw[ib]!;
@@ -526,13 +535,14 @@ export class ContactSolver {
   /** Applies the accumulated impulses of every row (warm start), a manifold at a time. */
   warmStart(B: SolverBodies): void {
     const R = this.rows, I = this.ints;
-    const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
+    const V = B.vel;
     for (let first = 0; first < this.count;) {
       const size = I[first * INT_STRIDE + I_SIZE]!;
       const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-      let vax = vx[ia]!, vay = vy[ia]!, vaz = vz[ia]!, wax = wx[ia]!, way = wy[ia]!, waz = wz[ia]!;
-      let vbx = vx[ib]!, vby = vy[ib]!, vbz = vz[ib]!, wbx = wx[ib]!, wby = wy[ib]!, wbz = wz[ib]!;
+      const oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+      let vax = V[oa]!, vay = V[oa + 1]!, vaz = V[oa + 2]!, wax = V[oa + 3]!, way = V[oa + 4]!, waz = V[oa + 5]!;
+      let vbx = V[ob]!, vby = V[ob + 1]!, vbz = V[ob + 2]!, wbx = V[ob + 3]!, wby = V[ob + 4]!, wbz = V[ob + 5]!;
       for (let i = first; i < first + size; i++) {
         const o = i * ROW_STRIDE;
         const ln = R[o + R_NORMAL_IMPULSE]!, l1 = R[o + R_TANGENT_IMPULSE1]!, l2 = R[o + R_TANGENT_IMPULSE2]!;
@@ -548,8 +558,8 @@ export class ContactSolver {
         wby += ln * R[o + R_KB_N + 1]! + l1 * R[o + R_KB_T1 + 1]! + l2 * R[o + R_KB_T2 + 1]!;
         wbz += ln * R[o + R_KB_N + 2]! + l1 * R[o + R_KB_T1 + 2]! + l2 * R[o + R_KB_T2 + 2]!;
       }
-      vx[ia] = vax; vy[ia] = vay; vz[ia] = vaz; wx[ia] = wax; wy[ia] = way; wz[ia] = waz;
-      vx[ib] = vbx; vy[ib] = vby; vz[ib] = vbz; wx[ib] = wbx; wy[ib] = wby; wz[ib] = wbz;
+      V[oa] = vax; V[oa + 1] = vay; V[oa + 2] = vaz; V[oa + 3] = wax; V[oa + 4] = way; V[oa + 5] = waz;
+      V[ob] = vbx; V[ob + 1] = vby; V[ob + 2] = vbz; V[ob + 3] = wbx; V[ob + 4] = wby; V[ob + 5] = wbz;
       first += size;
     }
   }
@@ -616,7 +626,7 @@ export class ContactSolver {
     // end a sub-step (relax) or the step (rigid modes) see every impulse that lasts.
     const trackMax = mode !== 2;
     const R = this.rows, I = this.ints;
-    const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
+    const V = B.vel;
     // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order
     // biases the first rows of a manifold, which shows as a rotation that a
     // tall stack accumulates into a sway.
@@ -639,8 +649,9 @@ export class ContactSolver {
         e += size;
       }
       const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
-      let vax = vx[ia]!, vay = vy[ia]!, vaz = vz[ia]!, wax = wx[ia]!, way = wy[ia]!, waz = wz[ia]!;
-      let vbx = vx[ib]!, vby = vy[ib]!, vbz = vz[ib]!, wbx = wx[ib]!, wby = wy[ib]!, wbz = wz[ib]!;
+      const oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+      let vax = V[oa]!, vay = V[oa + 1]!, vaz = V[oa + 2]!, wax = V[oa + 3]!, way = V[oa + 4]!, waz = V[oa + 5]!;
+      let vbx = V[ob]!, vby = V[ob + 1]!, vbz = V[ob + 2]!, wbx = V[ob + 3]!, wby = V[ob + 4]!, wbz = V[ob + 5]!;
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
       const rot = ROTATION_MOD[size]!;
       for (let t = 0; t < size; t++) {
@@ -712,8 +723,8 @@ export class ContactSolver {
         wby += d1 * R[o + R_KB_T1 + 1]! + d2 * R[o + R_KB_T2 + 1]! + dl * R[o + R_KB_N + 1]!;
         wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]! + dl * R[o + R_KB_N + 2]!;
       }
-      vx[ia] = vax; vy[ia] = vay; vz[ia] = vaz; wx[ia] = wax; wy[ia] = way; wz[ia] = waz;
-      vx[ib] = vbx; vy[ib] = vby; vz[ib] = vbz; wx[ib] = wbx; wy[ib] = wby; wz[ib] = wbz;
+      V[oa] = vax; V[oa + 1] = vay; V[oa + 2] = vaz; V[oa + 3] = wax; V[oa + 4] = way; V[oa + 5] = waz;
+      V[ob] = vbx; V[ob + 1] = vby; V[ob + 2] = vbz; V[ob + 3] = wbx; V[ob + 4] = wby; V[ob + 5] = wbz;
     }
   }
 
@@ -737,11 +748,12 @@ export class ContactSolver {
       const dl = ln - old;
       R[o + R_NORMAL_IMPULSE] = ln;
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+      const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
       const px = dl * R[o + R_N]!, py = dl * R[o + R_N + 1]!, pz = dl * R[o + R_N + 2]!;
-      B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
-      B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
-      B.wx[ia] = B.wx[ia]! - dl * R[o + R_KA_N]!; B.wy[ia] = B.wy[ia]! - dl * R[o + R_KA_N + 1]!; B.wz[ia] = B.wz[ia]! - dl * R[o + R_KA_N + 2]!;
-      B.wx[ib] = B.wx[ib]! + dl * R[o + R_KB_N]!; B.wy[ib] = B.wy[ib]! + dl * R[o + R_KB_N + 1]!; B.wz[ib] = B.wz[ib]! + dl * R[o + R_KB_N + 2]!;
+      V[oa] = V[oa]! - px * ima; V[oa + 1] = V[oa + 1]! - py * ima; V[oa + 2] = V[oa + 2]! - pz * ima;
+      V[ob] = V[ob]! + px * imb; V[ob + 1] = V[ob + 1]! + py * imb; V[ob + 2] = V[ob + 2]! + pz * imb;
+      V[oa + 3] = V[oa + 3]! - dl * R[o + R_KA_N]!; V[oa + 4] = V[oa + 4]! - dl * R[o + R_KA_N + 1]!; V[oa + 5] = V[oa + 5]! - dl * R[o + R_KA_N + 2]!;
+      V[ob + 3] = V[ob + 3]! + dl * R[o + R_KB_N]!; V[ob + 4] = V[ob + 4]! + dl * R[o + R_KB_N + 1]!; V[ob + 5] = V[ob + 5]! + dl * R[o + R_KB_N + 2]!;
     }
   }
 
@@ -951,6 +963,7 @@ export class ContactSolver {
       const upperIsB = L[ib]! > L[ia]!;
       const u = upperIsB ? ib : ia;
       const im = B.invMass[u]!;
+      const V = B.vel, ou = u * VELOCITY_STRIDE;
       // Targets of this pass: no approach (or close a speculative gap).
       for (let i = first; i < end; i++) {
         acc[i] = 0;
@@ -981,8 +994,8 @@ export class ContactSolver {
           // +dl n on B raises vn; on A the same rise needs −dl n.
           const sg = upperIsB ? dl : -dl;
           const sm = sg * im;
-          B.vx[u] = B.vx[u]! + sm * R[o + R_N]!; B.vy[u] = B.vy[u]! + sm * R[o + R_N + 1]!; B.vz[u] = B.vz[u]! + sm * R[o + R_N + 2]!;
-          B.wx[u] = B.wx[u]! + sg * R[kv]!; B.wy[u] = B.wy[u]! + sg * R[kv + 1]!; B.wz[u] = B.wz[u]! + sg * R[kv + 2]!;
+          V[ou] = V[ou]! + sm * R[o + R_N]!; V[ou + 1] = V[ou + 1]! + sm * R[o + R_N + 1]!; V[ou + 2] = V[ou + 2]! + sm * R[o + R_N + 2]!;
+          V[ou + 3] = V[ou + 3]! + sg * R[kv]!; V[ou + 4] = V[ou + 4]! + sg * R[kv + 1]!; V[ou + 5] = V[ou + 5]! + sg * R[kv + 2]!;
         }
       }
     }
@@ -1110,9 +1123,10 @@ function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
  */
 function normalVelocity(S: ContactSolver, B: SolverBodies, i: number, ia: number, ib: number): void {
   const R = S.rows, o = i * ROW_STRIDE;
-  RESULT[0] = R[o + R_N]! * (B.vx[ib]! - B.vx[ia]!) + R[o + R_N + 1]! * (B.vy[ib]! - B.vy[ia]!) + R[o + R_N + 2]! * (B.vz[ib]! - B.vz[ia]!) +
-    R[o + R_CB]! * B.wx[ib]! + R[o + R_CB + 1]! * B.wy[ib]! + R[o + R_CB + 2]! * B.wz[ib]! -
-    R[o + R_CA]! * B.wx[ia]! - R[o + R_CA + 1]! * B.wy[ia]! - R[o + R_CA + 2]! * B.wz[ia]!;
+  const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+  RESULT[0] = R[o + R_N]! * (V[ob]! - V[oa]!) + R[o + R_N + 1]! * (V[ob + 1]! - V[oa + 1]!) + R[o + R_N + 2]! * (V[ob + 2]! - V[oa + 2]!) +
+    R[o + R_CB]! * V[ob + 3]! + R[o + R_CB + 1]! * V[ob + 4]! + R[o + R_CB + 2]! * V[ob + 5]! -
+    R[o + R_CA]! * V[oa + 3]! - R[o + R_CA + 1]! * V[oa + 4]! - R[o + R_CA + 2]! * V[oa + 5]!;
 }
 
 /** 1 / (J M⁻¹ Jᵀ) for anchors rA = ARGS[0..2], rB = ARGS[3..5] and direction ARGS[6..8]; result in RESULT[0]. */

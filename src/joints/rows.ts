@@ -21,7 +21,7 @@
  * frozen at the start of the step drifts for fast-spinning ragdoll limbs.
  */
 import type { SolverBodies } from '../dynamics/contact-solver';
-import { Softness } from '../dynamics/contact-solver';
+import { Softness, VELOCITY_STRIDE } from '../dynamics/contact-solver';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 
@@ -156,29 +156,31 @@ export function limitBias(ctx: JointStepContext): void {
 
 /** v_A −= m⁻¹P, ω_A −= I⁻¹(rA × P); v_B += m⁻¹P, ω_B += I⁻¹(rB × P) for P = F[0..2]. */
 function applyLinearF(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>): void {
+  const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
   const px = F[0]!, py = F[1]!, pz = F[2]!;
   const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-  B.vx[ia] = B.vx[ia]! - px * ima; B.vy[ia] = B.vy[ia]! - py * ima; B.vz[ia] = B.vz[ia]! - pz * ima;
-  B.vx[ib] = B.vx[ib]! + px * imb; B.vy[ib] = B.vy[ib]! + py * imb; B.vz[ib] = B.vz[ib]! + pz * imb;
+  V[oa] = V[oa]! - px * ima; V[oa + 1] = V[oa + 1]! - py * ima; V[oa + 2] = V[oa + 2]! - pz * ima;
+  V[ob] = V[ob]! + px * imb; V[ob + 1] = V[ob + 1]! + py * imb; V[ob + 2] = V[ob + 2]! + pz * imb;
   const tx = ra.y * pz - ra.z * py, ty = ra.z * px - ra.x * pz, tz = ra.x * py - ra.y * px;
-  B.wx[ia] = B.wx[ia]! - (B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz);
-  B.wy[ia] = B.wy[ia]! - (B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz);
-  B.wz[ia] = B.wz[ia]! - (B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz);
+  V[oa + 3] = V[oa + 3]! - (B.ixx[ia]! * tx + B.ixy[ia]! * ty + B.ixz[ia]! * tz);
+  V[oa + 4] = V[oa + 4]! - (B.ixy[ia]! * tx + B.iyy[ia]! * ty + B.iyz[ia]! * tz);
+  V[oa + 5] = V[oa + 5]! - (B.ixz[ia]! * tx + B.iyz[ia]! * ty + B.izz[ia]! * tz);
   const ux = rb.y * pz - rb.z * py, uy = rb.z * px - rb.x * pz, uz = rb.x * py - rb.y * px;
-  B.wx[ib] = B.wx[ib]! + B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
-  B.wy[ib] = B.wy[ib]! + B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
-  B.wz[ib] = B.wz[ib]! + B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
+  V[ob + 3] = V[ob + 3]! + B.ixx[ib]! * ux + B.ixy[ib]! * uy + B.ixz[ib]! * uz;
+  V[ob + 4] = V[ob + 4]! + B.ixy[ib]! * ux + B.iyy[ib]! * uy + B.iyz[ib]! * uz;
+  V[ob + 5] = V[ob + 5]! + B.ixz[ib]! * ux + B.iyz[ib]! * uy + B.izz[ib]! * uz;
 }
 
 /** ω_A −= I_A⁻¹ L, ω_B += I_B⁻¹ L for L = F[0..2] (an angular impulse L on B, −L on A). */
 function applyAngularF(B: SolverBodies, ia: number, ib: number): void {
+  const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
   const lx = F[0]!, ly = F[1]!, lz = F[2]!;
-  B.wx[ia] = B.wx[ia]! - (B.ixx[ia]! * lx + B.ixy[ia]! * ly + B.ixz[ia]! * lz);
-  B.wy[ia] = B.wy[ia]! - (B.ixy[ia]! * lx + B.iyy[ia]! * ly + B.iyz[ia]! * lz);
-  B.wz[ia] = B.wz[ia]! - (B.ixz[ia]! * lx + B.iyz[ia]! * ly + B.izz[ia]! * lz);
-  B.wx[ib] = B.wx[ib]! + B.ixx[ib]! * lx + B.ixy[ib]! * ly + B.ixz[ib]! * lz;
-  B.wy[ib] = B.wy[ib]! + B.ixy[ib]! * lx + B.iyy[ib]! * ly + B.iyz[ib]! * lz;
-  B.wz[ib] = B.wz[ib]! + B.ixz[ib]! * lx + B.iyz[ib]! * ly + B.izz[ib]! * lz;
+  V[oa + 3] = V[oa + 3]! - (B.ixx[ia]! * lx + B.ixy[ia]! * ly + B.ixz[ia]! * lz);
+  V[oa + 4] = V[oa + 4]! - (B.ixy[ia]! * lx + B.iyy[ia]! * ly + B.iyz[ia]! * lz);
+  V[oa + 5] = V[oa + 5]! - (B.ixz[ia]! * lx + B.iyz[ia]! * ly + B.izz[ia]! * lz);
+  V[ob + 3] = V[ob + 3]! + B.ixx[ib]! * lx + B.ixy[ib]! * ly + B.ixz[ib]! * lz;
+  V[ob + 4] = V[ob + 4]! + B.ixy[ib]! * lx + B.iyy[ib]! * ly + B.iyz[ib]! * lz;
+  V[ob + 5] = V[ob + 5]! + B.ixz[ib]! * lx + B.iyz[ib]! * ly + B.izz[ib]! * lz;
 }
 
 /** F[3] = a·I⁻¹_slot·a for a = F[0..2]. */
@@ -398,9 +400,9 @@ export class PointRow {
     if (this.version !== B.poseVersion) this.update(B, ia, ib);
     const ra = this.ra, rb = this.rb;
     const rax = ra.x, ray = ra.y, raz = ra.z, rbx = rb.x, rby = rb.y, rbz = rb.z;
-    const vx = B.vx, vy = B.vy, vz = B.vz, wx = B.wx, wy = B.wy, wz = B.wz;
-    const vax = vx[ia]!, vay = vy[ia]!, vaz = vz[ia]!, wax = wx[ia]!, way = wy[ia]!, waz = wz[ia]!;
-    const vbx = vx[ib]!, vby = vy[ib]!, vbz = vz[ib]!, wbx = wx[ib]!, wby = wy[ib]!, wbz = wz[ib]!;
+    const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+    const vax = V[oa]!, vay = V[oa + 1]!, vaz = V[oa + 2]!, wax = V[oa + 3]!, way = V[oa + 4]!, waz = V[oa + 5]!;
+    const vbx = V[ob]!, vby = V[ob + 1]!, vbz = V[ob + 2]!, wbx = V[ob + 3]!, wby = V[ob + 4]!, wbz = V[ob + 5]!;
     const dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
     const dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
     const dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
@@ -420,14 +422,14 @@ export class PointRow {
     this.lx += px; this.ly += py; this.lz += pz;
     // applyLinearF written out: the velocities are already in registers.
     const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-    vx[ia] = vax - px * ima; vy[ia] = vay - py * ima; vz[ia] = vaz - pz * ima;
-    vx[ib] = vbx + px * imb; vy[ib] = vby + py * imb; vz[ib] = vbz + pz * imb;
-    wx[ia] = wax - (this.a00 * px + this.a01 * py + this.a02 * pz);
-    wy[ia] = way - (this.a10 * px + this.a11 * py + this.a12 * pz);
-    wz[ia] = waz - (this.a20 * px + this.a21 * py + this.a22 * pz);
-    wx[ib] = wbx + this.b00 * px + this.b01 * py + this.b02 * pz;
-    wy[ib] = wby + this.b10 * px + this.b11 * py + this.b12 * pz;
-    wz[ib] = wbz + this.b20 * px + this.b21 * py + this.b22 * pz;
+    V[oa] = vax - px * ima; V[oa + 1] = vay - py * ima; V[oa + 2] = vaz - pz * ima;
+    V[ob] = vbx + px * imb; V[ob + 1] = vby + py * imb; V[ob + 2] = vbz + pz * imb;
+    V[oa + 3] = wax - (this.a00 * px + this.a01 * py + this.a02 * pz);
+    V[oa + 4] = way - (this.a10 * px + this.a11 * py + this.a12 * pz);
+    V[oa + 5] = waz - (this.a20 * px + this.a21 * py + this.a22 * pz);
+    V[ob + 3] = wbx + this.b00 * px + this.b01 * py + this.b02 * pz;
+    V[ob + 4] = wby + this.b10 * px + this.b11 * py + this.b12 * pz;
+    V[ob + 5] = wbz + this.b20 * px + this.b21 * py + this.b22 * pz;
   }
 
   /**
@@ -512,13 +514,14 @@ export class AngularRow {
    * (Box2D v3 limit rows).
    */
   solveLimit(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
     this.mass(B, ia, ib);
     const m = F[3]!;
     if (m === 0) return;
     LIMIT[0] = this.c;
     limitBias(ctx);
     const bias = LIMIT[0]!;
-    const cdot = this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!);
+    const cdot = this.ax * (V[ob + 3]! - V[oa + 3]!) + this.ay * (V[ob + 4]! - V[oa + 4]!) + this.az * (V[ob + 5]! - V[oa + 5]!);
     const old = this.impulse;
     let l = old - m * (cdot + bias);
     if (l < 0) l = 0;
@@ -529,10 +532,11 @@ export class AngularRow {
 
   /** Motor: drives Ċ to `speed` with |λ| ≤ `maxImpulse` (maxTorque·h). */
   solveMotor(B: SolverBodies, ia: number, ib: number): void {
+    const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
     this.mass(B, ia, ib);
     const m = F[3]!;
     if (m === 0) return;
-    const cdot = this.ax * (B.wx[ib]! - B.wx[ia]!) + this.ay * (B.wy[ib]! - B.wy[ia]!) + this.az * (B.wz[ib]! - B.wz[ia]!) - this.speed;
+    const cdot = this.ax * (V[ob + 3]! - V[oa + 3]!) + this.ay * (V[ob + 4]! - V[oa + 4]!) + this.az * (V[ob + 5]! - V[oa + 5]!) - this.speed;
     const old = this.impulse;
     const hi = this.maxImpulse;
     let l = old - m * cdot;
@@ -633,8 +637,9 @@ export class AngularLock2 {
   private r1 = 0; private r2 = 0;
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
     this.mass(B, ia, ib, this.k);
-    const dwx = B.wx[ib]! - B.wx[ia]!, dwy = B.wy[ib]! - B.wy[ia]!, dwz = B.wz[ib]! - B.wz[ia]!;
+    const dwx = V[ob + 3]! - V[oa + 3]!, dwy = V[ob + 4]! - V[oa + 4]!, dwz = V[ob + 5]! - V[oa + 5]!;
     let b1 = dwx * this.t1x + dwy * this.t1y + dwz * this.t1z + ctx.biasRate * this.c1;
     let b2 = dwx * this.t2x + dwy * this.t2y + dwz * this.t2z + ctx.biasRate * this.c2;
     if (ctx.mode === MODE_BAUMGARTE) {
@@ -688,12 +693,13 @@ export class AngularLock3 {
   }
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
     let bx = ctx.biasRate * this.cx, by = ctx.biasRate * this.cy, bz = ctx.biasRate * this.cz;
     if (ctx.mode === MODE_BAUMGARTE) {
       const cap = ctx.maxCorrectionVelocity;
       bx = Math.max(-cap, Math.min(cap, bx)); by = Math.max(-cap, Math.min(cap, by)); bz = Math.max(-cap, Math.min(cap, bz));
     }
-    F[6] = B.wx[ib]! - B.wx[ia]! + bx; F[7] = B.wy[ib]! - B.wy[ia]! + by; F[8] = B.wz[ib]! - B.wz[ia]! + bz;
+    F[6] = V[ob + 3]! - V[oa + 3]! + bx; F[7] = V[ob + 4]! - V[oa + 4]! + by; F[8] = V[ob + 5]! - V[oa + 5]! + bz;
     const x = this.solveK(B, ia, ib);
     const dx = -x.x, dy = -x.y, dz = -x.z;
     this.lx += dx; this.ly += dy; this.lz += dz;
@@ -734,8 +740,9 @@ export class AngularFriction3 {
   }
 
   solve(B: SolverBodies, ia: number, ib: number): void {
+    const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
     angularKF(B, ia, ib);
-    F[6] = B.wx[ib]! - B.wx[ia]!; F[7] = B.wy[ib]! - B.wy[ia]!; F[8] = B.wz[ib]! - B.wz[ia]!;
+    F[6] = V[ob + 3]! - V[oa + 3]!; F[7] = V[ob + 4]! - V[oa + 4]!; F[8] = V[ob + 5]! - V[oa + 5]!;
     const x = solveSym3F(this.x);
     const ox = this.lx, oy = this.ly, oz = this.lz;
     let lx = ox - x.x, ly = oy - x.y, lz = oz - x.z;
@@ -776,9 +783,10 @@ export class LinearRow {
     bias: number, massScale: number, impulseScale: number, lo: number, hi: number): void {
     const m = linearMass(B, ia, ib, ra, rb, nx, ny, nz);
     if (m === 0) return;
-    const dvx = B.vx[ib]! + (B.wy[ib]! * rb.z - B.wz[ib]! * rb.y) - B.vx[ia]! - (B.wy[ia]! * ra.z - B.wz[ia]! * ra.y);
-    const dvy = B.vy[ib]! + (B.wz[ib]! * rb.x - B.wx[ib]! * rb.z) - B.vy[ia]! - (B.wz[ia]! * ra.x - B.wx[ia]! * ra.z);
-    const dvz = B.vz[ib]! + (B.wx[ib]! * rb.y - B.wy[ib]! * rb.x) - B.vz[ia]! - (B.wx[ia]! * ra.y - B.wy[ia]! * ra.x);
+    const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+    const dvx = V[ob]! + (V[ob + 4]! * rb.z - V[ob + 5]! * rb.y) - V[oa]! - (V[oa + 4]! * ra.z - V[oa + 5]! * ra.y);
+    const dvy = V[ob + 1]! + (V[ob + 5]! * rb.x - V[ob + 3]! * rb.z) - V[oa + 1]! - (V[oa + 5]! * ra.x - V[oa + 3]! * ra.z);
+    const dvz = V[ob + 2]! + (V[ob + 3]! * rb.y - V[ob + 4]! * rb.x) - V[oa + 2]! - (V[oa + 3]! * ra.y - V[oa + 4]! * ra.x);
     const cdot = dvx * nx + dvy * ny + dvz * nz;
     const old = this.impulse;
     let l = old - massScale * m * (cdot + bias) - impulseScale * old;

@@ -23,7 +23,7 @@ import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
 import { Contact, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE } from '../dynamics/contact';
-import { ContactSolver, Softness, SolverBodies } from '../dynamics/contact-solver';
+import { ContactSolver, Softness, SolverBodies, VELOCITY_STRIDE } from '../dynamics/contact-solver';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
 import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
@@ -1003,12 +1003,13 @@ export class World implements BodyOwner {
       const f = body.force, t = body.torque;
       const ld = 1 / (1 + h * body.linearDamping);
       const ad = 1 / (1 + h * body.angularDamping);
-      B.vx[i] = (B.vx[i]! + h * (g.x * gs + f.x * im)) * ld;
-      B.vy[i] = (B.vy[i]! + h * (g.y * gs + f.y * im)) * ld;
-      B.vz[i] = (B.vz[i]! + h * (g.z * gs + f.z * im)) * ld;
-      B.wx[i] = (B.wx[i]! + h * (B.ixx[i]! * t.x + B.ixy[i]! * t.y + B.ixz[i]! * t.z)) * ad;
-      B.wy[i] = (B.wy[i]! + h * (B.ixy[i]! * t.x + B.iyy[i]! * t.y + B.iyz[i]! * t.z)) * ad;
-      B.wz[i] = (B.wz[i]! + h * (B.ixz[i]! * t.x + B.iyz[i]! * t.y + B.izz[i]! * t.z)) * ad;
+      const V = B.vel, o = i * VELOCITY_STRIDE;
+      V[o] = (V[o]! + h * (g.x * gs + f.x * im)) * ld;
+      V[o + 1] = (V[o + 1]! + h * (g.y * gs + f.y * im)) * ld;
+      V[o + 2] = (V[o + 2]! + h * (g.z * gs + f.z * im)) * ld;
+      V[o + 3] = (V[o + 3]! + h * (B.ixx[i]! * t.x + B.ixy[i]! * t.y + B.ixz[i]! * t.z)) * ad;
+      V[o + 4] = (V[o + 4]! + h * (B.ixy[i]! * t.x + B.iyy[i]! * t.y + B.iyz[i]! * t.z)) * ad;
+      V[o + 5] = (V[o + 5]! + h * (B.ixz[i]! * t.x + B.iyz[i]! * t.y + B.izz[i]! * t.z)) * ad;
     }
   }
 
@@ -1019,8 +1020,9 @@ export class World implements BodyOwner {
     for (let i = 0; i < B.count; i++) {
       if (B.moves[i] === 0) continue;
       const d = B.delta;
-      d[0] = h * B.vx[i]!; d[1] = h * B.vy[i]!; d[2] = h * B.vz[i]!;
-      d[3] = B.wx[i]! * hh; d[4] = B.wy[i]! * hh; d[5] = B.wz[i]! * hh;
+      const V = B.vel, o = i * VELOCITY_STRIDE;
+      d[0] = h * V[o]!; d[1] = h * V[o + 1]!; d[2] = h * V[o + 2]!;
+      d[3] = V[o + 3]! * hh; d[4] = V[o + 4]! * hh; d[5] = V[o + 5]! * hh;
       B.moveSlot(i);
     }
   }
@@ -1042,8 +1044,9 @@ export class World implements BodyOwner {
         r.x = B.qx[i]!; r.y = B.qy[i]!; r.z = B.qz[i]!; r.w = B.qw[i]!;
       }
       if (b.isDynamic) {
-        v.x = B.vx[i]!; v.y = B.vy[i]!; v.z = B.vz[i]!;
-        w.x = B.wx[i]!; w.y = B.wy[i]!; w.z = B.wz[i]!;
+        const V = B.vel, o = i * VELOCITY_STRIDE;
+        v.x = V[o]!; v.y = V[o + 1]!; v.z = V[o + 2]!;
+        w.x = V[o + 3]!; w.y = V[o + 4]!; w.z = V[o + 5]!;
         b.updateInertia();
       }
       b.force.x = 0; b.force.y = 0; b.force.z = 0;
