@@ -8,7 +8,7 @@ import { mat3, rotateDiagonal } from '../math/mat3';
 import type { Quat } from '../math/quat';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ConvexShape, type Shape } from '../shapes/shape';
+import { ConvexShape, ShapeKind, type Shape } from '../shapes/shape';
 
 export type BodyType = 'static' | 'dynamic' | 'kinematic';
 
@@ -102,20 +102,22 @@ export class RigidBody {
   readonly previousPosition: Readonly<Vec3>;
   readonly previousRotation: Readonly<Quat>;
   /** kg (0 for static and kinematic bodies). */
-  readonly mass: number;
-  readonly inverseMass: number;
+  // Numbers from the start (not undefined): V8 keeps a field that starts out
+  // undefined as a tagged slot, and then boxes every double written to it.
+  readonly mass: number = 0;
+  readonly inverseMass: number = 0;
   /** Principal moments of inertia in the local frame (kg·m²). */
   readonly inertia: Readonly<Vec3>;
   /** @internal */ readonly inverseInertiaLocal: Vec3;
   /** @internal World-space inverse inertia, refreshed when the rotation changes. */
   readonly inverseInertiaWorld: Mat3;
-  friction: number;
-  restitution: number;
-  linearDamping: number;
-  angularDamping: number;
-  gravityScale: number;
-  collisionGroup: number;
-  collisionMask: number;
+  friction = 0;
+  restitution = 0;
+  linearDamping = 0;
+  angularDamping = 0;
+  gravityScale = 1;
+  collisionGroup = 1;
+  collisionMask = -1;
   readonly isSensor: boolean;
   canSleep: boolean;
   userData: unknown;
@@ -137,6 +139,7 @@ export class RigidBody {
   /** @internal */ readonly kinematicTargetPosition: Vec3 = { x: 0, y: 0, z: 0 };
   /** @internal */ readonly kinematicTargetRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal radius of a sphere around the origin holding the shape (speculative margins) */ readonly boundingRadius: number;
+  /** @internal radius of the shape's rounded surface (sphere, capsule), 0 for flat-faced shapes: contact anchors sit at its centre */ readonly roundingRadius: number;
   /** @internal collision filtering between jointed bodies: ids of bodies not to collide with */ noCollide: number[] | null = null;
 
   /** @internal use World.createBody */
@@ -234,6 +237,7 @@ export class RigidBody {
     this.boundingRadius = sh.halfExtents
       ? Math.sqrt(sh.halfExtents.x ** 2 + sh.halfExtents.y ** 2 + sh.halfExtents.z ** 2)
       : (sh.radius ?? 0) + (sh.halfHeight ?? 0);
+    this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule ? sh.radius! : 0;
     this.updateInertia();
   }
 
@@ -256,8 +260,7 @@ export class RigidBody {
 
   /** @internal R diag(I⁻¹) Rᵀ */
   updateInertia(): void {
-    const i = this.inverseInertiaLocal;
-    rotateDiagonal(this.inverseInertiaWorld, this.rotation, i.x, i.y, i.z);
+    rotateDiagonal(this.inverseInertiaWorld, this.rotation, this.inverseInertiaLocal);
   }
 
   /** Teleports the body (wakes it). */

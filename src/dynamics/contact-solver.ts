@@ -27,9 +27,6 @@ import type { RigidBody } from './body';
 import { FRICTION_IMPULSE, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE, type Contact } from './contact';
 import type { SolverSettings } from '../world/settings';
 import type { Vec3 } from '../math/vec3';
-import { ShapeKind, type Shape } from '../shapes/shape';
-import type { Sphere } from '../shapes/sphere';
-import type { Capsule } from '../shapes/capsule';
 
 /**
  * Shock propagation applies to a contact whose upper body, with everything
@@ -369,7 +366,8 @@ export class ContactSolver {
     const fallbackBound = contact.friction * mc * gravityLength * h;
     const B = bodies;
     const cp = contact.data;
-    const roundA = roundingRadius(bodyA.shape), roundB = roundingRadius(bodyB.shape);
+    // (A field, not a call: a double returned by a call V8 does not inline is boxed.)
+    const roundA = bodyA.roundingRadius, roundB = bodyB.roundingRadius;
     const first = this.count;
     this.reserve(this.count + pointCount);
     const R = this.rows, I = this.ints;
@@ -515,7 +513,11 @@ export class ContactSolver {
       if (model === FRICTION_CONSTANT) {
         // Temporal coherence: last step's normal impulse carries the real load
         // (a stack's lower boxes hold the weight above them).
-        fb = useLastImpulse && lastNormal > 0 ? contact.friction * lastNormal : fallbackBound;
+        // A speculative point that carried nothing last step (apart at the
+        // step's start) gets μ × its current normal impulse instead of the
+        // weight-based guess: nothing rubs before it touches, and the sweep
+        // can pass over it cheaply while it stays apart.
+        fb = useLastImpulse && lastNormal > 0 ? contact.friction * lastNormal : depth < 0 ? -1 : fallbackBound;
       } else if (model === FRICTION_CATTO2005) {
         fb = fallbackBound;
       } else {
@@ -526,6 +528,10 @@ export class ContactSolver {
         // Warm-started friction must respect this step's bound.
         l1 = Math.max(-fb, Math.min(fb, l1));
         l2 = Math.max(-fb, Math.min(fb, l2));
+      } else if (model === FRICTION_CONSTANT) {
+        // Speculative and unloaded: its bound starts at μ × 0.
+        l1 = 0;
+        l2 = 0;
       }
       R[o + R_TANGENT_IMPULSE1] = l1;
       R[o + R_TANGENT_IMPULSE2] = l2;
@@ -611,7 +617,6 @@ export class ContactSolver {
     const slop = settings.linearSlop;
     const beta = settings.baumgarte;
     const maxBias = settings.maxCorrectionVelocity;
-    const coulomb = settings.frictionModel === 'coulomb';
     // Push-out of penetration, target = min(pushRate · max(depth − pushSlop, 0), maxBias):
     // 'baumgarte' β/h beyond the slop; soft-with-bias the spring's rate with
     // no slop (a dead zone of zero stiffness lets each contact of a tall stack
@@ -660,16 +665,33 @@ export class ContactSolver {
         if (r >= size) r -= size;
         const i = first + r;
         const o = i * ROW_STRIDE;
+        const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
+        const s = R[o + R_SEP_CUR]!;
+        const old = R[o + R_NORMAL_IMPULSE]!;
+        // Bound: a constant for the step, or (negative marker) μλn of the
+        // current accumulated normal impulse ('coulomb', and speculative
+        // points that carried nothing last step).
+        let bound = R[o + R_FRICTION_BOUND]!;
+        if (bound < 0) {
+          // A gap with nothing accumulated and no friction possible: the
+          // point stays idle unless the bodies would close the gap within
+          // the sub-step, which the normal velocity alone tells (r × n is
+          // R_CA / R_CB). Exactly what the full rows below would do then.
+          if (old === 0 && s > 0) {
+            const vn0 = nx * (vbx - vax) + ny * (vby - vay) + nz * (vbz - vaz) +
+              wbx * R[o + R_CB]! + wby * R[o + R_CB + 1]! + wbz * R[o + R_CB + 2]! -
+              wax * R[o + R_CA]! - way * R[o + R_CA + 1]! - waz * R[o + R_CA + 2]!;
+            if (vn0 >= -s * inv) continue;
+          }
+          bound = R[o + R_FRICTION]! * old;
+        }
         const rax = R[o + R_RA]!, ray = R[o + R_RA + 1]!, raz = R[o + R_RA + 2]!;
         const rbx = R[o + R_RB]!, rby = R[o + R_RB + 1]!, rbz = R[o + R_RB + 2]!;
-        const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
         const t1x = R[o + R_T1]!, t1y = R[o + R_T1 + 1]!, t1z = R[o + R_T1 + 2]!;
         const t2x = R[o + R_T2]!, t2y = R[o + R_T2 + 1]!, t2z = R[o + R_T2 + 2]!;
 
         // ---- friction rows first (Box2D order: non-penetration, solved last,
-        // wins when the rows disagree). Bound: a constant for the step, or μλn
-        // of the current accumulated normal impulse for 'coulomb'.
-        const bound = coulomb ? R[o + R_FRICTION]! * R[o + R_NORMAL_IMPULSE]! : R[o + R_FRICTION_BOUND]!;
+        // wins when the rows disagree).
         const dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
         const dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
         const dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
@@ -687,7 +709,6 @@ export class ContactSolver {
         R[o + R_TANGENT_IMPULSE2] = l2;
         // ---- normal row, at the velocity the friction impulses leave: the
         // same relative velocity along n plus their coupling (R_COUPLE1/2).
-        const s = R[o + R_SEP_CUR]!;
         const vn = dvx * nx + dvy * ny + dvz * nz + d1 * R[o + R_COUPLE1]! + d2 * R[o + R_COUPLE2]!;
         let target: number, massScale: number, impulseScale: number;
         if (s > 0) {
@@ -700,7 +721,6 @@ export class ContactSolver {
           massScale = modeMassScale;
           impulseScale = modeImpulseScale;
         }
-        const old = R[o + R_NORMAL_IMPULSE]!;
         let dl = omega * (R[o + R_NORMAL_MASS]! * massScale * (target - vn) - impulseScale * old);
         let ln = old + dl;
         if (ln < 0) ln = 0;
@@ -1095,13 +1115,6 @@ function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: numb
   const dy = (B.py[ib]! + ANCHOR[4]! - B.py0[ib]! - R[o + R_RB + 1]!) - (B.py[ia]! + ANCHOR[1]! - B.py0[ia]! - R[o + R_RA + 1]!);
   const dz = (B.pz[ib]! + ANCHOR[5]! - B.pz0[ib]! - R[o + R_RB + 2]!) - (B.pz[ia]! + ANCHOR[2]! - B.pz0[ia]! - R[o + R_RA + 2]!);
   RESULT[0] = R[o + R_SEPARATION]! + (dx * R[o + R_N]! + dy * R[o + R_N + 1]! + dz * R[o + R_N + 2]! - R[o + R_ROUND_OFFSET]!);
-}
-
-/** Radius of a shape's rounded surface (sphere, capsule), 0 for flat-faced shapes. */
-function roundingRadius(shape: Shape): number {
-  if (shape.kind === ShapeKind.Sphere) return (shape as Sphere).radius;
-  if (shape.kind === ShapeKind.Capsule) return (shape as Capsule).radius;
-  return 0;
 }
 
 /** Separation of row i now, from its anchors moved with the bodies, into RESULT[0]. */

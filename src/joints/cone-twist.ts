@@ -43,10 +43,12 @@ export interface ConeTwistJointDesc extends JointDescBase {
 
 export class ConeTwistJoint extends Joint {
   readonly kind = JointKind.ConeTwist;
-  swingLimitY: number;
-  swingLimitZ: number;
-  twistLower: number;
-  twistUpper: number;
+  // Numbers from the start (not undefined): V8 keeps a field that starts out
+  // undefined as a tagged slot, and then boxes every double written to it.
+  swingLimitY = 0;
+  swingLimitZ = 0;
+  twistLower = 0;
+  twistUpper = 0;
   /** @internal */ readonly point: PointRow;
   /** @internal */ readonly swing = new AngularRow();
   /** @internal */ readonly twistMin = new AngularRow();

@@ -36,11 +36,13 @@ export interface DistanceJointDesc extends JointDescBase {
 
 export class DistanceJoint extends Joint {
   readonly kind = JointKind.Distance;
-  length: number;
-  minLength: number;
-  maxLength: number;
-  frequency: number;
-  dampingRatio: number;
+  // Numbers from the start (not undefined): V8 keeps a field that starts out
+  // undefined as a tagged slot, and then boxes every double written to it.
+  length = 0;
+  minLength = 0;
+  maxLength = 0;
+  frequency = 0;
+  dampingRatio = 0;
   /** @internal */ readonly axial = new LinearRow();
   /** @internal */ readonly lower = new LinearRow();
   /** @internal */ readonly upper = new LinearRow();

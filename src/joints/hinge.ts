@@ -38,13 +38,15 @@ export interface HingeJointDesc extends JointDescBase {
 export class HingeJoint extends Joint {
   readonly kind = JointKind.Hinge;
   /** Radians (−Infinity: none). */
-  lowerAngle: number;
+  // Numbers from the start (not undefined): V8 keeps a field that starts out
+  // undefined as a tagged slot, and then boxes every double written to it.
+  lowerAngle = 0;
   /** Radians (+Infinity: none). */
-  upperAngle: number;
+  upperAngle = 0;
   /** rad/s. */
-  motorSpeed: number;
+  motorSpeed = 0;
   /** N·m (0: motor off). */
-  maxMotorTorque: number;
+  maxMotorTorque = 0;
   /** @internal */ readonly point: PointRow;
   /** @internal */ readonly lock = new AngularLock2();
   /** @internal */ readonly lower = new AngularRow();

@@ -44,9 +44,11 @@ export abstract class Joint {
   readonly localFrameA: Quat = { x: 0, y: 0, z: 0, w: 1 };
   readonly localFrameB: Quat = { x: 0, y: 0, z: 0, w: 1 };
   readonly collideConnected: boolean;
-  breakImpulse: number;
+  // Numbers from the start (not undefined): V8 keeps a field that starts out
+  // undefined as a tagged slot, and then boxes every double written to it.
+  breakImpulse = 0;
   /** N·m (see JointDescBase.frictionTorque). */
-  frictionTorque: number;
+  frictionTorque = 0;
   /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. */
   broken = false;
   /** @internal the World has emitted 'jointBreak' for it */ breakReported = false;

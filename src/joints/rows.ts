@@ -300,25 +300,41 @@ function angularKF(B: SolverBodies, ia: number, ib: number): void {
  * point"; Box2D v3 b2SolveSphericalJoint). Three scalar rows would need many
  * sweeps when the anchor arm couples the axes through the inertia.
  */
+// PointRow record layout (one Float64Array per row: V8 keeps a class's
+// double fields as separate boxed numbers, two dependent loads each, where a
+// typed array is one base load for the whole record).
+const P_L = 0; // accumulated impulse (3)
+const P_C = 3; // error C (3)
+const P_RA = 6; // world anchor arms at the last update (3 + 3)
+const P_RB = 9;
+const P_K = 12; // K, symmetric: 00 01 02 11 12 22
+const P_I = 18; // K⁻¹, same order
+/**
+ * Angular response of each body per unit impulse, from the last `update`:
+ * M = I⁻¹[r]× (row-major), so an impulse P on B turns it by M_B P and −P on A
+ * by −M_A P. Zero for an immovable body.
+ */
+const P_MA = 24;
+const P_MB = 33;
+const P_SIZE = 42;
+
 export class PointRow {
-  /** Accumulated impulse (N·s per sub-step). */
-  lx = 0; ly = 0; lz = 0;
+  /** The row's numbers (see P_L … P_MB). */
+  private readonly s = new Float64Array(P_SIZE);
+  /** World anchor arms, for the cold paths that take vectors (warm start, NGS). */
   readonly ra: Vec3 = { x: 0, y: 0, z: 0 };
   readonly rb: Vec3 = { x: 0, y: 0, z: 0 };
-  /** Current error C (m), set by `update`. */
-  cx = 0; cy = 0; cz = 0;
   private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
-  private k00 = 0; private k01 = 0; private k02 = 0; private k11 = 0; private k12 = 0; private k22 = 0;
-  private i00 = 0; private i01 = 0; private i02 = 0; private i11 = 0; private i12 = 0; private i22 = 0;
-  /**
-   * Angular response of each body per unit impulse, from the last `update`:
-   * M = I⁻¹[r]× (row-major), so an impulse P on B turns it by M_B P and −P
-   * on A by −M_A P. Zero for an immovable body.
-   */
-  private a00 = 0; private a01 = 0; private a02 = 0; private a10 = 0; private a11 = 0; private a12 = 0; private a20 = 0; private a21 = 0; private a22 = 0;
-  private b00 = 0; private b01 = 0; private b02 = 0; private b10 = 0; private b11 = 0; private b12 = 0; private b20 = 0; private b21 = 0; private b22 = 0;
 
   constructor(readonly localA: Vec3, readonly localB: Vec3) {}
+
+  /** Accumulated impulse (N·s per sub-step). */
+  get lx(): number { return this.s[P_L]!; }
+  set lx(v: number) { this.s[P_L] = v; }
+  get ly(): number { return this.s[P_L + 1]!; }
+  set ly(v: number) { this.s[P_L + 1] = v; }
+  get lz(): number { return this.s[P_L + 2]!; }
+  set lz(v: number) { this.s[P_L + 2] = v; }
 
   /** `SolverBodies.poseVersion` of the last `update`: anchors, error and K⁻¹ are reused until the poses move. */
   private version = -1;
@@ -326,65 +342,64 @@ export class PointRow {
   /** Anchors, error and K from the current poses. */
   update(B: SolverBodies, ia: number, ib: number): void {
     this.version = B.poseVersion;
+    const s = this.s;
     const ra = rotateBySlot(this.ra, B, ia, this.localA);
     const rb = rotateBySlot(this.rb, B, ib, this.localB);
-    this.cx = B.px[ib]! + rb.x - B.px[ia]! - ra.x;
-    this.cy = B.py[ib]! + rb.y - B.py[ia]! - ra.y;
-    this.cz = B.pz[ib]! + rb.z - B.pz[ia]! - ra.z;
+    s[P_RA] = ra.x; s[P_RA + 1] = ra.y; s[P_RA + 2] = ra.z;
+    s[P_RB] = rb.x; s[P_RB + 1] = rb.y; s[P_RB + 2] = rb.z;
+    s[P_C] = B.px[ib]! + rb.x - B.px[ia]! - ra.x;
+    s[P_C + 1] = B.py[ib]! + rb.y - B.py[ia]! - ra.y;
+    s[P_C + 2] = B.pz[ib]! + rb.z - B.pz[ia]! - ra.z;
     const m = B.invMass[ia]! + B.invMass[ib]!;
-    this.k00 = m; this.k01 = 0; this.k02 = 0; this.k11 = m; this.k12 = 0; this.k22 = m;
-    this.addArm(B, ia, ra, false);
-    this.addArm(B, ib, rb, true);
+    s[P_K] = m; s[P_K + 1] = 0; s[P_K + 2] = 0; s[P_K + 3] = m; s[P_K + 4] = 0; s[P_K + 5] = m;
+    this.addArm(B, ia, ra, P_MA);
+    this.addArm(B, ib, rb, P_MB);
     // K⁻¹ by the adjugate, kept for the sweeps that reuse this geometry.
-    const k00 = this.k00, k01 = this.k01, k02 = this.k02, k11 = this.k11, k12 = this.k12, k22 = this.k22;
+    const k00 = s[P_K]!, k01 = s[P_K + 1]!, k02 = s[P_K + 2]!, k11 = s[P_K + 3]!, k12 = s[P_K + 4]!, k22 = s[P_K + 5]!;
     const c00 = k11 * k22 - k12 * k12, c01 = k02 * k12 - k01 * k22, c02 = k01 * k12 - k02 * k11;
     const det = k00 * c00 + k01 * c01 + k02 * c02;
     if (!(Math.abs(det) > 1e-30)) {
-      this.i00 = 0; this.i01 = 0; this.i02 = 0; this.i11 = 0; this.i12 = 0; this.i22 = 0;
+      s.fill(0, P_I, P_I + 6);
       return;
     }
     const inv = 1 / det;
-    this.i00 = c00 * inv; this.i01 = c01 * inv; this.i02 = c02 * inv;
-    this.i11 = (k00 * k22 - k02 * k02) * inv; this.i12 = (k01 * k02 - k00 * k12) * inv; this.i22 = (k00 * k11 - k01 * k01) * inv;
+    s[P_I] = c00 * inv; s[P_I + 1] = c01 * inv; s[P_I + 2] = c02 * inv;
+    s[P_I + 3] = (k00 * k22 - k02 * k02) * inv; s[P_I + 4] = (k01 * k02 - k00 * k12) * inv; s[P_I + 5] = (k00 * k11 - k01 * k01) * inv;
   }
 
   /**
    * K += [r]×ᵀ I⁻¹ [r]×, entry (i, j) = u_i·I⁻¹u_j with u_i = r × e_i:
    * the three products w_j = I⁻¹u_j first (9 terms each with the zeros of u
-   * dropped), then the six dot products of the symmetric block.
+   * dropped), then the six dot products of the symmetric block. The columns
+   * w_j are the body's angular response M, stored at `m`.
    */
-  private addArm(B: SolverBodies, s: number, r: Vec3, isB: boolean): void {
-    if (B.invMass[s]! === 0) {
-      if (isB) { this.b00 = 0; this.b01 = 0; this.b02 = 0; this.b10 = 0; this.b11 = 0; this.b12 = 0; this.b20 = 0; this.b21 = 0; this.b22 = 0; }
-      else { this.a00 = 0; this.a01 = 0; this.a02 = 0; this.a10 = 0; this.a11 = 0; this.a12 = 0; this.a20 = 0; this.a21 = 0; this.a22 = 0; }
+  private addArm(B: SolverBodies, slot: number, r: Vec3, m: number): void {
+    const s = this.s;
+    if (B.invMass[slot]! === 0) {
+      s.fill(0, m, m + 9);
       return;
     }
     const rx = r.x, ry = r.y, rz = r.z;
-    const a = B.ixx[s]!, b = B.ixy[s]!, c = B.ixz[s]!, d = B.iyy[s]!, e = B.iyz[s]!, f = B.izz[s]!;
+    const a = B.ixx[slot]!, b = B.ixy[slot]!, c = B.ixz[slot]!, d = B.iyy[slot]!, e = B.iyz[slot]!, f = B.izz[slot]!;
     // u_i = r × e_i: u_x = (0, rz, −ry), u_y = (−rz, 0, rx), u_z = (ry, −rx, 0); w_i = I⁻¹ u_i, the columns of I⁻¹[r]×.
     const wxx = b * rz - c * ry, wxy = d * rz - e * ry, wxz = e * rz - f * ry;
     const wyx = c * rx - a * rz, wyy = e * rx - b * rz, wyz = f * rx - c * rz;
     const wzx = a * ry - b * rx, wzy = b * ry - d * rx, wzz = c * ry - e * rx;
-    this.k00 += rz * wxy - ry * wxz;
-    this.k01 += rz * wyy - ry * wyz;
-    this.k02 += rz * wzy - ry * wzz;
-    this.k11 += -rz * wyx + rx * wyz;
-    this.k12 += -rz * wzx + rx * wzz;
-    this.k22 += ry * wzx - rx * wzy;
-    if (isB) {
-      this.b00 = wxx; this.b01 = wyx; this.b02 = wzx;
-      this.b10 = wxy; this.b11 = wyy; this.b12 = wzy;
-      this.b20 = wxz; this.b21 = wyz; this.b22 = wzz;
-    } else {
-      this.a00 = wxx; this.a01 = wyx; this.a02 = wzx;
-      this.a10 = wxy; this.a11 = wyy; this.a12 = wzy;
-      this.a20 = wxz; this.a21 = wyz; this.a22 = wzz;
-    }
+    s[P_K] = s[P_K]! + (rz * wxy - ry * wxz);
+    s[P_K + 1] = s[P_K + 1]! + (rz * wyy - ry * wyz);
+    s[P_K + 2] = s[P_K + 2]! + (rz * wzy - ry * wzz);
+    s[P_K + 3] = s[P_K + 3]! + (-rz * wyx + rx * wyz);
+    s[P_K + 4] = s[P_K + 4]! + (-rz * wzx + rx * wzz);
+    s[P_K + 5] = s[P_K + 5]! + (ry * wzx - rx * wzy);
+    s[m] = wxx; s[m + 1] = wyx; s[m + 2] = wzx;
+    s[m + 3] = wxy; s[m + 4] = wyy; s[m + 5] = wzy;
+    s[m + 6] = wxz; s[m + 7] = wyz; s[m + 8] = wzz;
   }
 
   /** |C| from the last `update`. */
   errorLength(): number {
-    return Math.sqrt(this.cx * this.cx + this.cy * this.cy + this.cz * this.cz);
+    const s = this.s;
+    return Math.sqrt(s[P_C]! * s[P_C]! + s[P_C + 1]! * s[P_C + 1]! + s[P_C + 2]! * s[P_C + 2]!);
   }
 
   warmStart(B: SolverBodies, ia: number, ib: number): void {
@@ -392,44 +407,46 @@ export class PointRow {
       rotateBySlot(this.ra, B, ia, this.localA);
       rotateBySlot(this.rb, B, ib, this.localB);
     }
-    F[0] = this.lx; F[1] = this.ly; F[2] = this.lz;
+    const s = this.s;
+    F[0] = s[P_L]!; F[1] = s[P_L + 1]!; F[2] = s[P_L + 2]!;
     applyLinearF(B, ia, ib, this.ra, this.rb);
   }
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
     if (this.version !== B.poseVersion) this.update(B, ia, ib);
-    const ra = this.ra, rb = this.rb;
-    const rax = ra.x, ray = ra.y, raz = ra.z, rbx = rb.x, rby = rb.y, rbz = rb.z;
+    const s = this.s;
+    const rax = s[P_RA]!, ray = s[P_RA + 1]!, raz = s[P_RA + 2]!, rbx = s[P_RB]!, rby = s[P_RB + 1]!, rbz = s[P_RB + 2]!;
     const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
     const vax = V[oa]!, vay = V[oa + 1]!, vaz = V[oa + 2]!, wax = V[oa + 3]!, way = V[oa + 4]!, waz = V[oa + 5]!;
     const vbx = V[ob]!, vby = V[ob + 1]!, vbz = V[ob + 2]!, wbx = V[ob + 3]!, wby = V[ob + 4]!, wbz = V[ob + 5]!;
     const dvx = vbx + (wby * rbz - wbz * rby) - vax - (way * raz - waz * ray);
     const dvy = vby + (wbz * rbx - wbx * rbz) - vay - (waz * rax - wax * raz);
     const dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
-    let bx = ctx.biasRate * this.cx, by = ctx.biasRate * this.cy, bz = ctx.biasRate * this.cz;
+    const rate = ctx.biasRate;
+    let bx = rate * s[P_C]!, by = rate * s[P_C + 1]!, bz = rate * s[P_C + 2]!;
     if (ctx.mode === MODE_BAUMGARTE) {
       const len = Math.sqrt(bx * bx + by * by + bz * bz);
       if (len > ctx.maxCorrectionVelocity) {
-        const s = ctx.maxCorrectionVelocity / len;
-        bx *= s; by *= s; bz *= s;
+        const f = ctx.maxCorrectionVelocity / len;
+        bx *= f; by *= f; bz *= f;
       }
     }
     const rx = dvx + bx, ry = dvy + by, rz = dvz + bz;
-    const xx = this.i00 * rx + this.i01 * ry + this.i02 * rz;
-    const xy = this.i01 * rx + this.i11 * ry + this.i12 * rz;
-    const xz = this.i02 * rx + this.i12 * ry + this.i22 * rz;
-    const px = -xx, py = -xy, pz = -xz;
-    this.lx += px; this.ly += py; this.lz += pz;
+    const i00 = s[P_I]!, i01 = s[P_I + 1]!, i02 = s[P_I + 2]!, i11 = s[P_I + 3]!, i12 = s[P_I + 4]!, i22 = s[P_I + 5]!;
+    const px = -(i00 * rx + i01 * ry + i02 * rz);
+    const py = -(i01 * rx + i11 * ry + i12 * rz);
+    const pz = -(i02 * rx + i12 * ry + i22 * rz);
+    s[P_L] = s[P_L]! + px; s[P_L + 1] = s[P_L + 1]! + py; s[P_L + 2] = s[P_L + 2]! + pz;
     // applyLinearF written out: the velocities are already in registers.
     const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
     V[oa] = vax - px * ima; V[oa + 1] = vay - py * ima; V[oa + 2] = vaz - pz * ima;
     V[ob] = vbx + px * imb; V[ob + 1] = vby + py * imb; V[ob + 2] = vbz + pz * imb;
-    V[oa + 3] = wax - (this.a00 * px + this.a01 * py + this.a02 * pz);
-    V[oa + 4] = way - (this.a10 * px + this.a11 * py + this.a12 * pz);
-    V[oa + 5] = waz - (this.a20 * px + this.a21 * py + this.a22 * pz);
-    V[ob + 3] = wbx + this.b00 * px + this.b01 * py + this.b02 * pz;
-    V[ob + 4] = wby + this.b10 * px + this.b11 * py + this.b12 * pz;
-    V[ob + 5] = wbz + this.b20 * px + this.b21 * py + this.b22 * pz;
+    V[oa + 3] = wax - (s[P_MA]! * px + s[P_MA + 1]! * py + s[P_MA + 2]! * pz);
+    V[oa + 4] = way - (s[P_MA + 3]! * px + s[P_MA + 4]! * py + s[P_MA + 5]! * pz);
+    V[oa + 5] = waz - (s[P_MA + 6]! * px + s[P_MA + 7]! * py + s[P_MA + 8]! * pz);
+    V[ob + 3] = wbx + s[P_MB]! * px + s[P_MB + 1]! * py + s[P_MB + 2]! * pz;
+    V[ob + 4] = wby + s[P_MB + 3]! * px + s[P_MB + 4]! * py + s[P_MB + 5]! * pz;
+    V[ob + 5] = wbz + s[P_MB + 6]! * px + s[P_MB + 7]! * py + s[P_MB + 8]! * pz;
   }
 
   /**
@@ -464,12 +481,14 @@ export class PointRow {
     const err = this.errorLength();
     if (err <= slop) return err;
     const f = (err - slop) / err;
-    F[0] = this.k00; F[1] = this.k01; F[2] = this.k02; F[3] = this.k11; F[4] = this.k12; F[5] = this.k22;
-    F[6] = f * this.cx; F[7] = f * this.cy; F[8] = f * this.cz;
+    const s = this.s;
+    for (let k = 0; k < 6; k++) F[k] = s[P_K + k]!;
+    F[6] = f * s[P_C]!; F[7] = f * s[P_C + 1]!; F[8] = f * s[P_C + 2]!;
     const x = solveSym3F(this.x);
     moveLinear(B, ia, ib, this.ra, this.rb, -x.x, -x.y, -x.z);
     return err;
   }
+
 }
 
 // ------------------------------------------------------------ scalar angular row

@@ -111,9 +111,12 @@ export function transformVec3(out: Vec3, m: Readonly<Mat3>, v: Readonly<Vec3>): 
 
 /**
  * out = R diag(d) Rᵀ for the rotation matrix R of q: a body-frame diagonal
- * inertia (or inverse inertia) expressed in world space.
+ * inertia (or inverse inertia) expressed in world space. (The diagonal comes
+ * as a vector: doubles passed to a call V8 does not inline are boxed, one
+ * allocation each, and this runs for every awake body every step.)
  */
-export function rotateDiagonal(out: Mat3, q: Readonly<Quat>, dx: number, dy: number, dz: number): Mat3 {
+export function rotateDiagonal(out: Mat3, q: Readonly<Quat>, d: Readonly<Vec3>): Mat3 {
+  const dx = d.x, dy = d.y, dz = d.z;
   fromQuat(out, q);
   const r00 = out.m00, r01 = out.m01, r02 = out.m02;
   const r10 = out.m10, r11 = out.m11, r12 = out.m12;

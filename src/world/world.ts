@@ -304,9 +304,9 @@ export class World implements BodyOwner {
   readonly sleeping: SleepSettings;
   readonly gravity: Vec3;
   /** Step used by `advance` (s). */
-  fixedTimeStep: number;
+  fixedTimeStep = 1 / 60;
   /** Most steps per `advance` call. */
-  maxSubSteps: number;
+  maxSubSteps = 0;
   /** Time `advance` dropped on its last call because of maxSubSteps (s). */
   droppedTime = 0;
   /** Steps taken so far. */

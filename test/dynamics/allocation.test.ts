@@ -2,7 +2,11 @@
  * world.step allocates nothing in steady state. Measured on the built library
  * in a plain Node process (see test/helpers/built-library.ts): new-space bytes
  * over 100 steps of a 500-body pile of boxes, spheres and capsules in a walled
- * box whose floor carries four bumpy TriangleMesh tiles, after warm-up.
+ * box whose floor carries four bumpy TriangleMesh tiles, after warm-up; and
+ * over 100 steps of a pile of jointed humanoid ragdolls (ball, cone-twist and
+ * hinge joints in the same solver), whose step V8 compiles differently (it
+ * once left the inertia update out of line there, boxing three doubles per
+ * body per step: 30 KB a step in a 32-ragdoll pile).
  */
 import { describe, expect, it } from 'vitest';
 import { buildLibrary, MEASURE_SOURCE, runScenario } from '../helpers/built-library';
@@ -54,6 +58,30 @@ for (let attempt = 0; attempt < 40 && windows < 4; attempt++) {
 console.log(JSON.stringify({ bytes, overhead, windows, kinds: kinds.size, contacts: world.contactCount }));
 `;
 
+const RAGDOLL_SCENARIO = `
+import { World, Box, createRagdoll } from './footing.js';
+${MEASURE_SOURCE}
+const world = new World({ sleeping: { enabled: false } });
+world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 } });
+// Sixteen humanoids in four tilted layers, falling into one heap.
+for (let i = 0; i < 16; i++) {
+  const a = 0.7 * i;
+  createRagdoll(world, { position: { x: 0.3 * (i % 4) - 0.45, y: 1.2 + 0.6 * i, z: 0.2 * ((i >> 2) % 2) }, rotation: { x: Math.sin(a) * 0.6, y: 0, z: 0.3, w: 1 } });
+}
+for (let i = 0; i < 1500; i++) world.step(1 / 60);
+const overhead = emptyWindow();
+let bytes = 0, windows = 0;
+for (let attempt = 0; attempt < 40 && windows < 4; attempt++) {
+  const before = newSpace();
+  for (let i = 0; i < 25; i++) world.step(1 / 60);
+  const after = newSpace();
+  if (after < before) continue;
+  bytes += Math.max(0, after - before - overhead);
+  windows++;
+}
+console.log(JSON.stringify({ bytes, overhead, windows, joints: world.joints.length, contacts: world.contactCount }));
+`;
+
 describe('steady-state allocation', () => {
   it('world.step on a 500-body pile (boxes, spheres, capsules, mesh tiles) allocates < 16 KB per 100 steps', async () => {
     console.log(`[allocation pile] seed=${SEED}`);
@@ -62,6 +90,15 @@ describe('steady-state allocation', () => {
     console.log(`[allocation] 500-body pile: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.contacts} contacts, ${r.kinds} contact families`);
     // Every contact family the pile is meant to exercise is present.
     expect(r.kinds).toBeGreaterThanOrEqual(9);
+    expect(r.windows).toBe(4);
+    expect(r.bytes).toBeLessThan(16 * 1024);
+  });
+
+  it('world.step on a pile of 16 jointed ragdolls allocates < 16 KB per 100 steps', async () => {
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; joints: number; contacts: number }>(dir, 'ragdolls', RAGDOLL_SCENARIO);
+    console.log(`[allocation] 16 ragdolls: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.joints} joints, ${r.contacts} contacts`);
+    expect(r.joints).toBeGreaterThanOrEqual(16 * 11);
     expect(r.windows).toBe(4);
     expect(r.bytes).toBeLessThan(16 * 1024);
   });

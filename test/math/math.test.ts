@@ -82,7 +82,7 @@ describe('mat3', () => {
       m3.transpose(Rt, R);
       m3.multiply(t, R, D);
       m3.multiply(t, t, Rt);
-      m3.rotateDiagonal(M, r, d.x, d.y, d.z);
+      m3.rotateDiagonal(M, r, d);
       for (const k of ['m00', 'm01', 'm02', 'm10', 'm11', 'm12', 'm20', 'm21', 'm22'] as const) {
         expect(Math.abs(M[k] - t[k])).toBeLessThan(1e-12);
       }

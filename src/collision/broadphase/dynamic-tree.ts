@@ -67,7 +67,7 @@ const MAX_HEIGHT_IMBALANCE = 3;
 
 export class DynamicTree {
   /** Fattening added to every side of a proxy's box, metres. */
-  readonly margin: number;
+  readonly margin: number = 0;
 
   private capacity = 0;
   private root = NULL;

@@ -80,6 +80,16 @@ export function boxCapsuleContacts(
   const cx = segC[0]!, cy = segC[1]!, cz = segC[2]!;
   const ux = segU[0]!, uy = segU[1]!, uz = segU[2]!;
 
+  // Quick rejection on the box's face axes: the capsule's extent along each
+  // (segment ± h|u_i|, grown by r) beyond the box's ± half-extent and the
+  // margin. Most broadphase pairs of a pile end here, before the distance.
+  const reach = r + margin;
+  if (Math.abs(cx) - h * Math.abs(ux) - reach > half[0]! ||
+      Math.abs(cy) - h * Math.abs(uy) - reach > half[1]! ||
+      Math.abs(cz) - h * Math.abs(uz) - reach > half[2]!) {
+    return;
+  }
+
   // --- distance from the segment to the box: minimise each quadratic piece.
   let count = 0;
   breaks[count++] = -h;
