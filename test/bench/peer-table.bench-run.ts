@@ -3,7 +3,7 @@
  * shared scenes (test/scenes). Run with `npm run bench:peers`, i.e.
  *   npx vitest run --config test/bench/vitest.peers.config.ts
  * Optional environment: PEERS_SCENES=pyramid-20,pile-1000  PEERS_ENGINES=footing,Jolt
- * PEERS_STEPS=300 (timed steps)  PEERS_ROUNDS=2  PEER_TABLE_OUT=path.md (also write the table there).
+ * PEERS_STEPS=300 (timed steps)  PEERS_ROUNDS=3  PEER_TABLE_OUT=path.md (also write the table there).
  *
  * Per scene and engine, in one process, engines one after another (PEERS_ROUNDS
  * rounds, the order reversed every other round, each engine's best-median
@@ -46,7 +46,7 @@ const TIMED_STEPS = Math.max(Number(process.env.PEERS_STEPS ?? 300), 1);
  * lowest median. On a shared host whose speed drifts over minutes, a slow
  * phase then cannot fall on one engine only.
  */
-const ROUNDS = Math.max(1, Number(process.env.PEERS_ROUNDS ?? 2));
+const ROUNDS = Math.max(1, Number(process.env.PEERS_ROUNDS ?? 3));
 
 interface Row {
   scene: string;
