@@ -552,6 +552,9 @@ export class ContactSolver {
       for (let i = first; i < first + size; i++) {
         const o = i * ROW_STRIDE;
         const ln = R[o + R_NORMAL_IMPULSE]!, l1 = R[o + R_TANGENT_IMPULSE1]!, l2 = R[o + R_TANGENT_IMPULSE2]!;
+        // Nothing to apply (new points, and the speculative ones that
+        // carried nothing: half a ragdoll pile's rows).
+        if (ln === 0 && l1 === 0 && l2 === 0) continue;
         const px = ln * R[o + R_N]! + l1 * R[o + R_T1]! + l2 * R[o + R_T2]!;
         const py = ln * R[o + R_N + 1]! + l1 * R[o + R_T1 + 1]! + l2 * R[o + R_T2 + 1]!;
         const pz = ln * R[o + R_N + 2]! + l1 * R[o + R_T1 + 2]! + l2 * R[o + R_T2 + 2]!;
