@@ -13,6 +13,24 @@ import { buildLibrary, MEASURE_SOURCE, runScenario } from '../helpers/built-libr
 
 const SEED = 20240611;
 
+/**
+ * Source text: four windows of 25 steps of \`world\`, each measured in new
+ * space; a window in which a scavenge ran is measured again. Leaves
+ * \`bytes\`, \`overhead\` and \`windows\`.
+ */
+const STEP_WINDOWS = `
+const overhead = emptyWindow();
+let bytes = 0, windows = 0;
+for (let attempt = 0; attempt < 40 && windows < 4; attempt++) {
+  const before = newSpace();
+  for (let i = 0; i < 25; i++) world.step(1 / 60);
+  const after = newSpace();
+  if (after < before) continue; // a scavenge ran in this window: measure it again
+  bytes += Math.max(0, after - before - overhead);
+  windows++;
+}
+`;
+
 const SCENARIO = `
 import { World, Box, Sphere, Capsule, TriangleMesh } from './footing.js';
 ${MEASURE_SOURCE}
@@ -45,16 +63,7 @@ for (let i = 0; i < 1500; i++) world.step(1 / 60);
 const kinds = new Set();
 for (const c of world.contacts) { const ka = c.bodyA.shape.kind, kb = c.bodyB.shape.kind; kinds.add(Math.min(ka, kb) + '-' + Math.max(ka, kb)); }
 
-const overhead = emptyWindow();
-let bytes = 0, windows = 0;
-for (let attempt = 0; attempt < 40 && windows < 4; attempt++) {
-  const before = newSpace();
-  for (let i = 0; i < 25; i++) world.step(1 / 60);
-  const after = newSpace();
-  if (after < before) continue; // a scavenge ran in this window: measure it again
-  bytes += Math.max(0, after - before - overhead);
-  windows++;
-}
+${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, kinds: kinds.size, contacts: world.contactCount }));
 `;
 
@@ -69,16 +78,7 @@ for (let i = 0; i < 16; i++) {
   createRagdoll(world, { position: { x: 0.3 * (i % 4) - 0.45, y: 1.2 + 0.6 * i, z: 0.2 * ((i >> 2) % 2) }, rotation: { x: Math.sin(a) * 0.6, y: 0, z: 0.3, w: 1 } });
 }
 for (let i = 0; i < 1500; i++) world.step(1 / 60);
-const overhead = emptyWindow();
-let bytes = 0, windows = 0;
-for (let attempt = 0; attempt < 40 && windows < 4; attempt++) {
-  const before = newSpace();
-  for (let i = 0; i < 25; i++) world.step(1 / 60);
-  const after = newSpace();
-  if (after < before) continue;
-  bytes += Math.max(0, after - before - overhead);
-  windows++;
-}
+${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, joints: world.joints.length, contacts: world.contactCount }));
 `;
 
