@@ -14,9 +14,9 @@ import { buildLibrary, MEASURE_SOURCE, runScenario } from '../helpers/built-libr
 const SEED = 20240611;
 
 /**
- * Source text: four windows of 25 steps of \`world\`, each measured in new
+ * Source text: four windows of 25 steps of `world`, each measured in new
  * space; a window in which a scavenge ran is measured again. Leaves
- * \`bytes\`, \`overhead\` and \`windows\`.
+ * `bytes`, `overhead` and `windows`.
  */
 const STEP_WINDOWS = `
 const overhead = emptyWindow();
