@@ -124,6 +124,7 @@ export class RigidBody {
 
   /** @internal */ owner: BodyOwner | null = null;
   /** @internal slot in the world's body array */ index = -1;
+  /** @internal velocity or pose changed from outside a step: the fat box must be refitted to the motion before the next one */ proxyStale = true;
   /** @internal broadphase handle */ proxy = -1;
   /** @internal */ awake = true;
   /** @internal seconds spent below the sleep thresholds */ sleepTime = 0;
@@ -423,5 +424,8 @@ export class RigidBody {
   wakeUp(): void {
     if (!this.awake && this.owner) this.owner.wakeBody(this);
     this.sleepTime = 0;
+    // Every setter and impulse comes through here: the world refits the
+    // body's broadphase box to its new motion before the next step.
+    this.proxyStale = true;
   }
 }
