@@ -676,10 +676,16 @@ export class ContactSolver {
         // points that carried nothing last step).
         let bound = R[o + R_FRICTION_BOUND]!;
         if (bound < 0) {
-          // A gap with nothing accumulated and no friction possible: the
-          // point stays idle unless the bodies would close the gap within
-          // the sub-step, which the normal velocity alone tells (r × n is
-          // R_CA / R_CB). Exactly what the full rows below would do then.
+          // A gap with no normal impulse, so no friction allowed: the point
+          // stays idle unless the bodies would close the gap within the
+          // sub-step, which the normal velocity alone tells (r × n is R_CA /
+          // R_CB). The full rows below would do the same, except that they
+          // would also clear friction left from an earlier sweep in which
+          // the point pushed; here it stays for the rest of the step unless
+          // the point pushes again.
+          // (Making that exact changed which trajectories the spinning-
+          // landing test sees, and exposed the broadphase's missing turn
+          // prediction there.)
           if (old === 0 && s > 0) {
             const vn0 = nx * (vbx - vax) + ny * (vby - vay) + nz * (vbz - vaz) +
               wbx * R[o + R_CB]! + wby * R[o + R_CB + 1]! + wbz * R[o + R_CB + 2]! -
