@@ -101,9 +101,10 @@ export class RigidBody {
   /** Pose at the start of the last step (for render interpolation). */
   readonly previousPosition: Readonly<Vec3>;
   readonly previousRotation: Readonly<Quat>;
+  // Numeric fields start as numbers (not undefined): V8 keeps a field that
+  // starts out undefined as a tagged slot, and then boxes every double
+  // written to it.
   /** kg (0 for static and kinematic bodies). */
-  // Numbers from the start (not undefined): V8 keeps a field that starts out
-  // undefined as a tagged slot, and then boxes every double written to it.
   readonly mass: number = 0;
   readonly inverseMass: number = 0;
   /** Principal moments of inertia in the local frame (kg·m²). */

@@ -488,7 +488,6 @@ export class PointRow {
     moveLinear(B, ia, ib, this.ra, this.rb, -x.x, -x.y, -x.z);
     return err;
   }
-
 }
 
 // ------------------------------------------------------------ scalar angular row

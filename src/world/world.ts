@@ -692,17 +692,11 @@ export class World implements BodyOwner {
       b.proxyStale = false;
       if (b.isStatic || !b.awake) continue;
       const v = b.linearVelocity;
-      const box = b.shape.computeAabb(this.box, b.position, b.rotation);
+      b.shape.computeAabb(this.box, b.position, b.rotation);
       d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
-      // Only grow, with the same rule as writeBack (so this is a no-op for a
-      // body whose motion nobody changed since the last step): a fat box that
-      // already holds the swept box stays (one that reaches several moves
-      // ahead, set by setPosition, must not shrink).
-      const fat = this.broadphase.getFatAabb(b.proxy, this.box2);
-      if (fat.min.x <= box.min.x + (d.x < 0 ? d.x : 0) && fat.min.y <= box.min.y + (d.y < 0 ? d.y : 0) &&
-        fat.min.z <= box.min.z + (d.z < 0 ? d.z : 0) && fat.max.x >= box.max.x + (d.x > 0 ? d.x : 0) &&
-        fat.max.y >= box.max.y + (d.y > 0 ? d.y : 0) && fat.max.z >= box.max.z + (d.z > 0 ? d.z : 0)) continue;
-      this.broadphase.moveProxy(b.proxy, box, d);
+      // Only grow (a no-op for a body whose motion nobody changed since the
+      // last step; a box setPosition stretched ahead must not shrink).
+      this.broadphase.moveProxy(b.proxy, this.box, d, 1, true);
     }
   }
 

@@ -196,8 +196,8 @@ export class BroadPhase {
    * reaching `prediction` such moves ahead; see DynamicTree.moveProxy);
    * queues it for pair finding when its fat box was rebuilt.
    */
-  moveProxy(handle: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>, prediction = 1): void {
-    if (this.treeOf(handle).moveProxy(handle >> 1, box, displacement, prediction)) this.queue(handle);
+  moveProxy(handle: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>, prediction = 1, growOnly = false): void {
+    if (this.treeOf(handle).moveProxy(handle >> 1, box, displacement, prediction, growOnly)) this.queue(handle);
   }
 
   /**

@@ -150,9 +150,12 @@ export class DynamicTree {
    * what it would be rebuilt as). The new fat box is `box` grown by the
    * margin and extended by `prediction` × `displacement`, so a body moving
    * steadily is re-inserted every `prediction` steps or so, not every step.
+   * With `growOnly`, a stored box that still holds the swept box is kept
+   * however loose it is (the step-start refit of bodies pushed between
+   * steps must not shrink a box that setPosition stretched ahead).
    * Returns true when re-inserted.
    */
-  moveProxy(id: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>, prediction = 1): boolean {
+  moveProxy(id: number, box: Readonly<Aabb>, displacement: Readonly<Vec3>, prediction = 1, growOnly = false): boolean {
     this.assertLeaf(id);
     const b = this.bounds;
     const o = id * 6;
@@ -174,6 +177,7 @@ export class DynamicTree {
       b[o]! <= box.min.x + (dx < 0 ? dx : 0) && b[o + 1]! <= box.min.y + (dy < 0 ? dy : 0) && b[o + 2]! <= box.min.z + (dz < 0 ? dz : 0) &&
       b[o + 3]! >= box.max.x + (dx > 0 ? dx : 0) && b[o + 4]! >= box.max.y + (dy > 0 ? dy : 0) && b[o + 5]! >= box.max.z + (dz > 0 ? dz : 0);
     if (inside) {
+      if (growOnly) return false;
       // Stale test: the stored box must lie within the new one grown by
       // (4 - 1)·margin + |k·d| per axis; both sides get |k·d| so that a body
       // at constant velocity (whose old box trails behind) is not flagged.
