@@ -127,6 +127,13 @@ export class RigidBody {
   /** @internal slot in the world's body array */ index = -1;
   /** @internal velocity or pose changed from outside a step: the fat box must be refitted to the motion before the next one */ proxyStale = true;
   /** @internal broadphase handle */ proxy = -1;
+  /**
+   * @internal metres: a running upper bound on how far any point of the shape
+   * has moved since the body was made (each step's or set pose's translation
+   * plus the turn's chord at the bounding radius). Pairs compare it with the
+   * gap they last measured (World.updateContacts).
+   */
+  odometer = 0;
   /** @internal */ awake = true;
   /** @internal seconds spent below the sleep thresholds */ sleepTime = 0;
   /** @internal next member of this body's sleeping island (intrusive list) */ islandNext: RigidBody | null = null;

@@ -88,6 +88,14 @@ export class Contact {
   readonly manifold = new Manifold();
   /** Points this step (in `data`); a contact with none is skipped without touching its arrays. */
   pointCount = 0;
+  /**
+   * A lower bound on the shapes' distance from the last narrowphase that found
+   * them apart beyond its margin (0: none), and the sum of the two bodies'
+   * odometers then. Until the odometers have grown by more than the gap less
+   * the margin, the shapes cannot have come within the margin.
+   */
+  gap = 0;
+  gapOdometer = 0;
   /** A point within the linear slop of contact this step (speculative points further out do not count); drives the events. */
   touching = false;
   wasTouching = false;
@@ -145,6 +153,8 @@ export class Contact {
     this.data.fill(0);
     this.manifoldCached = false;
     this.pointCount = 0;
+    this.gap = 0;
+    this.gapOdometer = 0;
   }
 
   /**

@@ -19,6 +19,7 @@ import { BroadPhase, IdList, type BroadPhaseRayCallback, type PairCallback } fro
 import { PairMap } from '../collision/broadphase/pair-set';
 import { Manifold } from '../collision/narrowphase/manifold';
 import { collide } from '../collision/narrowphase/dispatch';
+import { narrowphaseGap } from '../collision/narrowphase/margin';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
@@ -542,6 +543,7 @@ export class World implements BodyOwner {
     d.x = body.position.x - pp.x; d.y = body.position.y - pp.y; d.z = body.position.z - pp.z;
     if (d.x * d.x + d.y * d.y + d.z * d.z >= 1) { d.x = 0; d.y = 0; d.z = 0; }
     this.broadphase.moveProxy(body.proxy, this.box, d, POSE_PREDICTION);
+    body.odometer += motionBound(body, pp, body.previousRotation);
     pp.x = body.position.x; pp.y = body.position.y; pp.z = body.position.z;
     quat.copy(body.previousRotation as Quat, body.rotation);
     if (body.isStatic) {
@@ -807,11 +809,18 @@ export class World implements BodyOwner {
         if (resting) MARGIN_ARG[0] = margin;
         if (resting && oldCount > 0 && c.reuseManifold()) {
           reused = true;
+        } else if (oldCount === 0 && c.gap - (a.odometer + b.odometer - c.gapOdometer) > margin) {
+          // Apart by more than the margin when last measured, and neither
+          // body has moved enough since to close the difference: no point
+          // within the margin now either (a third of a ragdoll pile's pairs).
+          c.manifoldCached = false;
         } else {
           collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
           if (resting && m.pointCount > 0) c.cacheManifold();
           else c.manifoldCached = false;
           count = m.pointCount;
+          c.gap = count === 0 ? narrowphaseGap[0]! : 0;
+          c.gapOdometer = a.odometer + b.odometer;
         }
       }
       let maxDepth = -Infinity;
@@ -1067,6 +1076,7 @@ export class World implements BodyOwner {
         p.x = B.px[i]!; p.y = B.py[i]!; p.z = B.pz[i]!;
         r.x = B.qx[i]!; r.y = B.qy[i]!; r.z = B.qz[i]!; r.w = B.qw[i]!;
       }
+      b.odometer += motionBound(b, b.previousPosition, b.previousRotation);
       if (b.isDynamic) {
         const V = B.vel, o = i * VELOCITY_STRIDE;
         v.x = V[o]!; v.y = V[o + 1]!; v.z = V[o + 2]!;
@@ -1440,6 +1450,7 @@ export class World implements BodyOwner {
         fat.min.x, fat.min.y, fat.min.z, fat.max.x, fat.max.y, fat.max.z,
         b.previousPosition.x, b.previousPosition.y, b.previousPosition.z,
         b.previousRotation.x, b.previousRotation.y, b.previousRotation.z, b.previousRotation.w,
+        b.odometer,
       ]);
     }
     const contacts: number[][] = [];
@@ -1455,6 +1466,8 @@ export class World implements BodyOwner {
       // The manifold cache decides whether the next step reuses the manifold.
       row.push(c.manifoldCached ? 1 : 0);
       for (let k = 0; k < c.cache.length; k++) row.push(c.cache[k]!);
+      // The measured gap decides whether the next step runs the narrowphase.
+      row.push(c.gap, c.gapOdometer);
       contacts.push(row);
     }
     const queued: number[] = [];
@@ -1499,6 +1512,7 @@ export class World implements BodyOwner {
       const pp = b.previousPosition as Vec3, pr = b.previousRotation as Quat;
       pp.x = row[29]!; pp.y = row[30]!; pp.z = row[31]!;
       pr.x = row[32]!; pr.y = row[33]!; pr.z = row[34]!; pr.w = row[35]!;
+      b.odometer = row[36] ?? 0;
       b.updateInertia();
       this.broadphase.destroyProxy(b.proxy);
       b.proxy = this.broadphase.createProxyWithFatAabb(fat, b.id, b.typeCode, false);
@@ -1529,15 +1543,36 @@ export class World implements BodyOwner {
         c.persisted[k] = row[o + 12]!;
         o += 13;
       }
-      if (row.length === o + 1 + c.cache.length) {
+      if (row.length >= o + 1 + c.cache.length) {
         c.manifoldCached = row[o] === 1;
         for (let k = 0; k < c.cache.length; k++) c.cache[k] = row[o + 1 + k]!;
+      }
+      if (row.length === o + 3 + c.cache.length) {
+        c.gap = row[o + 1 + c.cache.length]!;
+        c.gapOdometer = row[o + 2 + c.cache.length]!;
       }
       c.syncPoints();
     }
     this.stepCount = snapshot.stepCount;
     this.accumulator = snapshot.accumulator;
   }
+}
+
+/**
+ * How far any point of `body`'s shape can have moved from the pose (from,
+ * fromRotation) to its current one: the translation plus the chord of the
+ * turn at the bounding radius. A turn by θ moves a point at distance r by
+ * 2r·sin(θ/2) ≤ 2r·|q − q0| (q0's sign chosen nearer q, where |q − q0| =
+ * 2 sin(θ/4)). Takes no double argument (V8 would box it); small enough to
+ * be inlined, so its result is not boxed either (checked by the allocation
+ * test).
+ */
+function motionBound(body: RigidBody, from: Readonly<Vec3>, fromRotation: Readonly<Quat>): number {
+  const p = body.position, q = body.rotation;
+  const dx = p.x - from.x, dy = p.y - from.y, dz = p.z - from.z;
+  const s = q.x * fromRotation.x + q.y * fromRotation.y + q.z * fromRotation.z + q.w * fromRotation.w < 0 ? -1 : 1;
+  const ex = q.x - s * fromRotation.x, ey = q.y - s * fromRotation.y, ez = q.z - s * fromRotation.z, ew = q.w - s * fromRotation.w;
+  return Math.sqrt(dx * dx + dy * dy + dz * dz) + 2 * body.boundingRadius * Math.sqrt(ex * ex + ey * ey + ez * ez + ew * ew);
 }
 
 function checkInt(v: number, lo: number, hi: number, field: string): void {

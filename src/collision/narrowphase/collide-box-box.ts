@@ -28,7 +28,7 @@ import type { Vec3 } from '../../math/vec3';
 import type { Box } from '../../shapes/box';
 import { closestSegmentSegment, segmentArgs, segmentClosest } from './collide-capsule-capsule';
 import type { Manifold } from './manifold';
-import { narrowphaseMargin } from './margin';
+import { narrowphaseGap, narrowphaseMargin } from './margin';
 
 /** Relative part of the tolerance by which a later axis must beat the current one. */
 export const BOX_AXIS_RELATIVE_TOLERANCE = 0.05;
@@ -124,14 +124,20 @@ export function boxBoxContacts(
   let sepA = -Infinity, axisA = 0;
   for (let i = 0; i < 3; i++) {
     const s = Math.abs(tAB[i]!) - (hA[i]! + hB[0]! * Math.abs(rel[3 * i]!) + hB[1]! * Math.abs(rel[3 * i + 1]!) + hB[2]! * Math.abs(rel[3 * i + 2]!));
-    if (s > margin) return;
+    if (s > margin) {
+      narrowphaseGap[0] = s;
+      return;
+    }
     if (s > sepA) { sepA = s; axisA = i; }
   }
   // Face axes of B, measured in B's frame with the transposed matrix.
   let sepB = -Infinity, axisB = 0;
   for (let j = 0; j < 3; j++) {
     const s = Math.abs(tBA[j]!) - (hB[j]! + hA[0]! * Math.abs(relT[3 * j]!) + hA[1]! * Math.abs(relT[3 * j + 1]!) + hA[2]! * Math.abs(relT[3 * j + 2]!));
-    if (s > margin) return;
+    if (s > margin) {
+      narrowphaseGap[0] = s;
+      return;
+    }
     if (s > sepB) { sepB = s; axisB = j; }
   }
   // Edge axes a_i × b_j in A's frame (b_j = column j of R), normalised;
@@ -152,7 +158,10 @@ export function boxBoxContacts(
       for (let k = 0; k < 3; k++) rb += hB[k]! * Math.abs(lx * rel[k]! + ly * rel[3 + k]! + lz * rel[6 + k]!);
       const tl = tAB[0]! * lx + tAB[1]! * ly + tAB[2]! * lz;
       const s = Math.abs(tl) - ra - rb;
-      if (s > margin) return;
+      if (s > margin) {
+        narrowphaseGap[0] = s;
+        return;
+      }
       if (s > sepE) {
         sepE = s; edgeI = i; edgeJ = j;
         const sgn = tl >= 0 ? 1 : -1;

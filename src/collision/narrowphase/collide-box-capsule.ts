@@ -23,7 +23,7 @@ import type { Box } from '../../shapes/box';
 import type { Capsule } from '../../shapes/capsule';
 import { CAPSULE_FLAT_SIN, capsuleLineExtent, closestSegmentSegment, lineArgs, segmentArgs, segmentClosest } from './collide-capsule-capsule';
 import type { Manifold } from './manifold';
-import { narrowphaseMargin } from './margin';
+import { narrowphaseGap, narrowphaseMargin } from './margin';
 
 // Doubles cross function boundaries through the Float64Arrays below, never as
 // arguments or return values: V8 boxes a double passed to (or returned from)
@@ -83,10 +83,13 @@ export function boxCapsuleContacts(
   // Quick rejection on the box's face axes: the capsule's extent along each
   // (segment ± h|u_i|, grown by r) beyond the box's ± half-extent and the
   // margin. Most broadphase pairs of a pile end here, before the distance.
-  const reach = r + margin;
-  if (Math.abs(cx) - h * Math.abs(ux) - reach > half[0]! ||
-      Math.abs(cy) - h * Math.abs(uy) - reach > half[1]! ||
-      Math.abs(cz) - h * Math.abs(uz) - reach > half[2]!) {
+  // Each gap along a face axis is a lower bound on the distance.
+  const gx = Math.abs(cx) - h * Math.abs(ux) - r - half[0]!;
+  const gy = Math.abs(cy) - h * Math.abs(uy) - r - half[1]!;
+  const gz = Math.abs(cz) - h * Math.abs(uz) - r - half[2]!;
+  const gap = gx > gy ? (gx > gz ? gx : gz) : (gy > gz ? gy : gz);
+  if (gap > margin) {
+    narrowphaseGap[0] = gap;
     return;
   }
 
@@ -143,7 +146,10 @@ export function boxCapsuleContacts(
   }
 
   const dist = Math.sqrt(bestD2);
-  if (dist - r > margin) return;
+  if (dist - r > margin) {
+    narrowphaseGap[0] = dist - r;
+    return;
+  }
   const hx = half[0]!, hy = half[1]!, hz = half[2]!;
   let nx: number, ny: number, nz: number, depth: number;
   if (dist > 1e-9) {

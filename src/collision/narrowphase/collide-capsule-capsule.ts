@@ -15,7 +15,7 @@ import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Capsule } from '../../shapes/capsule';
 import type { Manifold } from './manifold';
-import { narrowphaseMargin } from './margin';
+import { narrowphaseGap, narrowphaseMargin } from './margin';
 
 // Doubles cross function boundaries through module-level Float64Arrays, not
 // arguments or return values: V8 boxes a double passed to (or returned from)
@@ -171,7 +171,10 @@ export function capsuleCapsuleContacts(
   let nx = pbx - pax, ny = pby - pay, nz = pbz - paz;
   const dist = Math.sqrt(nx * nx + ny * ny + nz * nz);
   const separation = dist - rA - rB;
-  if (separation > margin) return;
+  if (separation > margin) {
+    narrowphaseGap[0] = separation;
+    return;
+  }
 
   if (dist > 1e-9) {
     nx /= dist; ny /= dist; nz /= dist;

@@ -11,7 +11,7 @@ import type { Vec3 } from '../../math/vec3';
 import type { Box } from '../../shapes/box';
 import type { Sphere } from '../../shapes/sphere';
 import type { Manifold } from './manifold';
-import { narrowphaseMargin } from './margin';
+import { narrowphaseGap, narrowphaseMargin } from './margin';
 
 // The point goes to the manifold through a Float64Array (position xyz, normal
 // xyz, depth): V8 boxes each double passed to a call it does not inline.
@@ -58,7 +58,10 @@ export function sphereBoxContacts(
   let id = 6;
   if (dist > 1e-12) {
     depth = r - dist;
-    if (-depth > margin) return;
+    if (-depth > margin) {
+      narrowphaseGap[0] = -depth;
+      return;
+    }
     dx /= dist; dy /= dist; dz /= dist;
     if (cx === px && cy === py) id = dz < 0 ? 4 : 5;
     else if (cx === px && cz === pz) id = dy < 0 ? 2 : 3;

@@ -8,7 +8,7 @@ import type { Vec3 } from '../../math/vec3';
 import type { Capsule } from '../../shapes/capsule';
 import type { Sphere } from '../../shapes/sphere';
 import type { Manifold } from './manifold';
-import { narrowphaseMargin } from './margin';
+import { narrowphaseGap, narrowphaseMargin } from './margin';
 
 // The point goes to the manifold through a Float64Array (position xyz, normal
 // xyz, depth): V8 boxes each double passed to a call it does not inline.
@@ -42,7 +42,10 @@ export function sphereCapsuleContacts(
   const dist = Math.sqrt(nx * nx + ny * ny + nz * nz);
   const rA = a.radius, rB = b.radius;
   const separation = dist - rA - rB;
-  if (separation > margin) return;
+  if (separation > margin) {
+    narrowphaseGap[0] = separation;
+    return;
+  }
   if (dist > 1e-12) {
     nx /= dist; ny /= dist; nz /= dist;
   } else {

@@ -21,7 +21,7 @@ import { sphereCapsuleContacts } from './collide-sphere-capsule';
 import { sphereMeshContacts } from './collide-sphere-mesh';
 import { sphereSphereContacts } from './collide-sphere-sphere';
 import type { Manifold } from './manifold';
-import { narrowphaseMargin } from './margin';
+import { narrowphaseGap, narrowphaseMargin } from './margin';
 
 /**
  * A collide routine with the shapes typed loosely, as stored in the table.
@@ -137,5 +137,6 @@ export function collide(
   margin: number, manifold: Manifold,
 ): void {
   narrowphaseMargin[0] = margin;
+  narrowphaseGap[0] = 0;
   collideTable[shapeA.kind]![shapeB.kind]!(shapeA, posA, rotA, shapeB, posB, rotB, manifold);
 }

@@ -12,6 +12,10 @@
  *   bias of the brute-force 15-axis minimum (and equals it when a face axis wins
  *   clearly);
  * - collide(A, B) and collide(B, A) give the same points with flipped normals.
+ * And over 1000 separated poses (1.2–15 margins apart): when no point comes
+ * back, the gap the routine reports (narrowphaseGap, which lets the world
+ * skip the pair's narrowphase until the bodies could have closed it) exceeds
+ * the margin and never exceeds the true distance (GJK).
  */
 import { describe, expect, it } from 'vitest';
 import { Manifold } from '../../../src/collision/narrowphase/manifold';
@@ -20,6 +24,9 @@ import { Capsule } from '../../../src/shapes/capsule';
 import type { Shape } from '../../../src/shapes/shape';
 import { Sphere } from '../../../src/shapes/sphere';
 import { collide } from '../../../src/collision/narrowphase/dispatch';
+import { GjkResult, gjkDistance } from '../../../src/collision/narrowphase/gjk';
+import { narrowphaseGap } from '../../../src/collision/narrowphase/margin';
+import type { ConvexShape } from '../../../src/shapes/shape';
 import { seeded } from '../../helpers/random';
 import { boxBoxAxisSeparations, gap, maxDepth, randomPoses, smallestSize, surfaceErrors, symmetryError } from './sdf';
 
@@ -109,6 +116,40 @@ describe('convex narrowphase over random poses', () => {
       expect(worstSymmetry).toBeLessThan(1e-7);
       expect(worstBiasExcess).toBeLessThan(1e-4);
       expect(worstClear).toBeLessThan(1e-4);
+    });
+  }
+});
+
+describe('the gap reported with an empty manifold', () => {
+  for (const c of cases) {
+    it(`${c.name}: a lower bound of the distance, beyond the margin`, () => {
+      const rng = seeded(c.seed + 1000, `narrowphase gap ${c.name}`);
+      const m = new Manifold();
+      const result = new GjkResult();
+      let reported = 0, empty = 0, worstExcess = -Infinity, worstBelowMargin = Infinity, worstExact = 0;
+      for (let i = 0; i < POSES; i++) {
+        const [a, b] = c.make(i);
+        const [pa, pb] = randomPoses(rng, a, b, -rng.range(1.2, 15) * MARGIN);
+        collide(a, pa.position, pa.rotation, b, pb.position, pb.rotation, MARGIN, m);
+        if (m.pointCount > 0) continue;
+        empty++;
+        const g = narrowphaseGap[0]!;
+        if (g === 0) continue;
+        reported++;
+        const distance = gjkDistance(a as ConvexShape, pa.position, pa.rotation, b as ConvexShape, pb.position, pb.rotation, result).distance;
+        worstExcess = Math.max(worstExcess, g - distance);
+        worstBelowMargin = Math.min(worstBelowMargin, g - MARGIN);
+        if (c.exactDepth) worstExact = Math.max(worstExact, Math.abs(g - distance));
+      }
+      console.log(`[${c.name} gap] empty=${empty} reported=${reported} worst gap − distance=${worstExcess.toExponential(2)} ` +
+        `least gap − margin=${worstBelowMargin.toExponential(2)} worst |gap − distance| (exact pairs)=${worstExact.toExponential(2)}`);
+      expect(empty).toBeGreaterThan(0.9 * POSES);
+      // Every routine reports a gap on the separated poses it rejects.
+      expect(reported).toBeGreaterThan(0.9 * empty);
+      expect(worstExcess).toBeLessThan(1e-6);
+      expect(worstBelowMargin).toBeGreaterThan(0);
+      // Spheres and capsules report the distance itself.
+      expect(worstExact).toBeLessThan(1e-6);
     });
   }
 });
