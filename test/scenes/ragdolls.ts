@@ -26,13 +26,13 @@ export interface JointedScene extends Scene {
   readonly firstRagdollBody: number;
 }
 
-const FRICTION = 0.6;
-const DENSITY = 1000;
+export const FRICTION = 0.6;
+export const DENSITY = 1000;
 
-interface Bone { shape: ShapeDesc; position: Vec3; parent: number; anchor: Vec3 | null }
+export interface Bone { shape: ShapeDesc; position: Vec3; parent: number; anchor: Vec3 | null }
 
 /** One ragdoll in model space: standing, pelvis at the origin, Y up; about 1.75 m and 62 kg. */
-function skeleton(): Bone[] {
+export function skeleton(): Bone[] {
   const cap = (radius: number, halfHeight: number): ShapeDesc => ({ kind: 'capsule', radius, halfHeight });
   const bones: Bone[] = [
     { shape: { kind: 'box', halfExtents: { x: 0.17, y: 0.27, z: 0.1 } }, position: { x: 0, y: 0.27, z: 0 }, parent: -1, anchor: null },
@@ -52,7 +52,7 @@ function skeleton(): Bone[] {
   return bones;
 }
 
-function volume(shape: ShapeDesc): number {
+export function volume(shape: ShapeDesc): number {
   switch (shape.kind) {
     case 'box': return 8 * shape.halfExtents.x * shape.halfExtents.y * shape.halfExtents.z;
     case 'sphere': return (4 / 3) * Math.PI * shape.radius ** 3;
@@ -60,7 +60,7 @@ function volume(shape: ShapeDesc): number {
   }
 }
 
-function rotate(q: Readonly<Quat>, v: Readonly<Vec3>): Vec3 {
+export function rotate(q: Readonly<Quat>, v: Readonly<Vec3>): Vec3 {
   const tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
   return { x: v.x + q.w * tx + (q.y * tz - q.z * ty), y: v.y + q.w * ty + (q.z * tx - q.x * tz), z: v.z + q.w * tz + (q.x * ty - q.y * tx) };
 }

@@ -17,11 +17,22 @@ export const COMPARABLE = Object.freeze({
   sleeping: false,
 });
 
+/**
+ * Settings an adapter applies where its engine has them (`COMPARABLE` unless
+ * a caller passes others); a field left undefined keeps the engine's own default.
+ */
+export interface EngineSettings {
+  readonly velocityIterations?: number;
+  readonly sleeping?: boolean;
+}
+
 export interface EngineInstance {
   /** One fixed step of `scene.dt`. */
   step(): void;
   /** Writes the centre of every scene body (scene order) as x, y, z triples into `out`. */
   readPositions(out: Float64Array): void;
+  /** Writes every scene body's pose (scene order) as x, y, z, qx, qy, qz, qw into `out`. */
+  readPoses?(out: Float64Array): void;
   /** Frees engine memory (WASM engines); safe to call once. */
   dispose(): void;
   /** Jointed scenes: the largest distance (m) between a joint's two anchors in the current poses. */
@@ -34,7 +45,8 @@ export interface EngineAdapter {
   readonly version: string;
   /** How this adapter's settings differ from the engine's defaults or from the others. */
   readonly notes: string;
-  create(scene: Scene): Promise<EngineInstance>;
+  /** `settings` default to `COMPARABLE`; an adapter without the parameter (crashcat) always uses `COMPARABLE`. */
+  create(scene: Scene, settings?: EngineSettings): Promise<EngineInstance>;
   /** Builds the ball joints of a `JointedScene` (test/scenes/ragdolls.ts); engines without it skip those scenes. */
   readonly joints?: boolean;
 }

@@ -1,6 +1,6 @@
 import * as CANNON from 'cannon-es';
 import type { Scene, ShapeDesc } from '../../scenes/scene';
-import { COMPARABLE, JointErrorMeter, localPoint, sceneJoints, type EngineAdapter, type EngineInstance } from './adapter';
+import { COMPARABLE, JointErrorMeter, localPoint, sceneJoints, type EngineAdapter, type EngineInstance, type EngineSettings } from './adapter';
 
 // cannon-es has no capsule: a Y-aligned cylinder (8 segments) plus two end spheres.
 const CAPSULE_SEGMENTS = 8;
@@ -37,13 +37,13 @@ export const cannonAdapter: EngineAdapter = {
     'per-body material friction √μ so that cannon\'s product rule gives μ; default damping 0.01; ' +
     'ragdolls: box limbs (capsule → its bounding box), PointToPointConstraint (default max force) with collideConnected false.',
   joints: true,
-  async create(scene: Scene): Promise<EngineInstance> {
+  async create(scene: Scene, settings: EngineSettings = COMPARABLE): Promise<EngineInstance> {
     const world = new CANNON.World({
       gravity: new CANNON.Vec3(scene.gravity.x, scene.gravity.y, scene.gravity.z),
-      allowSleep: COMPARABLE.sleeping,
+      ...(settings.sleeping === undefined ? {} : { allowSleep: settings.sleeping }),
     });
     world.broadphase = new CANNON.SAPBroadphase(world);
-    (world.solver as CANNON.GSSolver).iterations = COMPARABLE.velocityIterations;
+    if (settings.velocityIterations !== undefined) (world.solver as CANNON.GSSolver).iterations = settings.velocityIterations;
     const materials = new Map<number, CANNON.Material>();
     const joints = sceneJoints(scene);
     const bodies: CANNON.Body[] = [];
@@ -59,7 +59,7 @@ export const cannonAdapter: EngineAdapter = {
         position: new CANNON.Vec3(b.position.x, b.position.y, b.position.z),
         quaternion: new CANNON.Quaternion(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w),
         material,
-        allowSleep: COMPARABLE.sleeping,
+        ...(settings.sleeping === undefined ? {} : { allowSleep: settings.sleeping }),
       });
       addShape(body, b.shape, joints.length > 0);
       world.addBody(body);
@@ -83,6 +83,13 @@ export const cannonAdapter: EngineAdapter = {
           out[3 * i] = p.x;
           out[3 * i + 1] = p.y;
           out[3 * i + 2] = p.z;
+        }
+      },
+      readPoses(out) {
+        for (let i = 0; i < bodies.length; i++) {
+          const p = bodies[i]!.position, q = bodies[i]!.quaternion;
+          out[7 * i] = p.x; out[7 * i + 1] = p.y; out[7 * i + 2] = p.z;
+          out[7 * i + 3] = q.x; out[7 * i + 4] = q.y; out[7 * i + 5] = q.z; out[7 * i + 6] = q.w;
         }
       },
       dispose() {

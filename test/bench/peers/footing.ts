@@ -3,7 +3,7 @@ import { buildFootingWorld } from '../../scenes/build-footing';
 import { buildFootingRagdolls } from '../../scenes/build-footing-ragdolls';
 import type { JointedScene } from '../../scenes/ragdolls';
 import type { Scene } from '../../scenes/scene';
-import { COMPARABLE, JointErrorMeter, sceneJoints, type EngineAdapter, type EngineInstance } from './adapter';
+import { COMPARABLE, JointErrorMeter, sceneJoints, type EngineAdapter, type EngineInstance, type EngineSettings } from './adapter';
 
 export const footingAdapter: EngineAdapter = {
   name: 'footing',
@@ -12,8 +12,8 @@ export const footingAdapter: EngineAdapter = {
     'shock propagation on (velocityIterations 10 is set but only used by ngs/baumgarte); sleeping.enabled false; ' +
     'ragdolls: BallJoint (collideConnected false), jointSettings at their defaults.',
   joints: true,
-  async create(scene: Scene): Promise<EngineInstance> {
-    const options = { velocityIterations: COMPARABLE.velocityIterations, sleeping: COMPARABLE.sleeping };
+  async create(scene: Scene, settings: EngineSettings = COMPARABLE): Promise<EngineInstance> {
+    const options = { velocityIterations: settings.velocityIterations, sleeping: settings.sleeping };
     const { world, bodies } = sceneJoints(scene).length > 0
       ? buildFootingRagdolls(scene as JointedScene, options)
       : buildFootingWorld(scene, options);
@@ -30,6 +30,13 @@ export const footingAdapter: EngineAdapter = {
           out[3 * i] = p.x;
           out[3 * i + 1] = p.y;
           out[3 * i + 2] = p.z;
+        }
+      },
+      readPoses(out) {
+        for (let i = 0; i < list.length; i++) {
+          const p = list[i]!.position, q = list[i]!.rotation;
+          out[7 * i] = p.x; out[7 * i + 1] = p.y; out[7 * i + 2] = p.z;
+          out[7 * i + 3] = q.x; out[7 * i + 4] = q.y; out[7 * i + 5] = q.z; out[7 * i + 6] = q.w;
         }
       },
       dispose() {

@@ -1,7 +1,7 @@
 import initJolt from 'jolt-physics';
 import type { JointedScene } from '../../scenes/ragdolls';
 import type { Scene, ShapeDesc } from '../../scenes/scene';
-import { COMPARABLE, JointErrorMeter, sceneJoints, type EngineAdapter, type EngineInstance } from './adapter';
+import { COMPARABLE, JointErrorMeter, sceneJoints, type EngineAdapter, type EngineInstance, type EngineSettings } from './adapter';
 
 type JoltModule = Awaited<ReturnType<typeof initJolt>>;
 
@@ -35,7 +35,7 @@ export const joltAdapter: EngineAdapter = {
     'ragdolls: PointConstraint (world-space point) per joint, collision between jointed bodies disabled by a GroupFilterTable ' +
     '(one group per ragdoll, one sub-group per bone).',
   joints: true,
-  async create(scene: Scene): Promise<EngineInstance> {
+  async create(scene: Scene, engineSettings: EngineSettings = COMPARABLE): Promise<EngineInstance> {
     joltPromise ??= initJolt();
     const Jolt = await joltPromise;
 
@@ -63,8 +63,8 @@ export const joltAdapter: EngineAdapter = {
 
     const system = jolt.GetPhysicsSystem();
     const physicsSettings = system.GetPhysicsSettings();
-    physicsSettings.mAllowSleeping = COMPARABLE.sleeping;
-    physicsSettings.mNumVelocitySteps = COMPARABLE.velocityIterations;
+    if (engineSettings.sleeping !== undefined) physicsSettings.mAllowSleeping = engineSettings.sleeping;
+    if (engineSettings.velocityIterations !== undefined) physicsSettings.mNumVelocitySteps = engineSettings.velocityIterations;
     system.SetPhysicsSettings(physicsSettings);
     const gravity = new Jolt.Vec3(scene.gravity.x, scene.gravity.y, scene.gravity.z);
     system.SetGravity(gravity);
@@ -98,7 +98,7 @@ export const joltAdapter: EngineAdapter = {
       );
       creation.mFriction = b.friction;
       creation.mRestitution = b.restitution;
-      creation.mAllowSleeping = COMPARABLE.sleeping;
+      if (engineSettings.sleeping !== undefined) creation.mAllowSleeping = engineSettings.sleeping;
       if (groupFilter !== undefined && bi >= first) {
         creation.mCollisionGroup.SetGroupFilter(groupFilter);
         creation.mCollisionGroup.SetGroupID(Math.floor((bi - first) / per));
@@ -142,6 +142,13 @@ export const joltAdapter: EngineAdapter = {
           out[3 * i] = p.GetX();
           out[3 * i + 1] = p.GetY();
           out[3 * i + 2] = p.GetZ();
+        }
+      },
+      readPoses(out) {
+        for (let i = 0; i < bodies.length; i++) {
+          const p = bodies[i]!.GetPosition(), q = bodies[i]!.GetRotation();
+          out[7 * i] = p.GetX(); out[7 * i + 1] = p.GetY(); out[7 * i + 2] = p.GetZ();
+          out[7 * i + 3] = q.GetX(); out[7 * i + 4] = q.GetY(); out[7 * i + 5] = q.GetZ(); out[7 * i + 6] = q.GetW();
         }
       },
       maxJointError() {

@@ -1,6 +1,6 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import type { Scene, ShapeDesc } from '../../scenes/scene';
-import { COMPARABLE, JointErrorMeter, localPoint, sceneJoints, type EngineAdapter, type EngineInstance } from './adapter';
+import { COMPARABLE, JointErrorMeter, localPoint, sceneJoints, type EngineAdapter, type EngineInstance, type EngineSettings } from './adapter';
 
 let ready: Promise<void> | undefined;
 
@@ -21,7 +21,7 @@ export const rapierAdapter: EngineAdapter = {
     'canSleep false on every body; friction combine = average (same μ everywhere, so μ); no damping (default); ' +
     'ragdolls: spherical impulse joints with contacts between the jointed bodies disabled.',
   joints: true,
-  async create(scene: Scene): Promise<EngineInstance> {
+  async create(scene: Scene, settings: EngineSettings = COMPARABLE): Promise<EngineInstance> {
     ready ??= RAPIER.init();
     await ready;
     const world = new RAPIER.World(new RAPIER.Vector3(scene.gravity.x, scene.gravity.y, scene.gravity.z));
@@ -30,8 +30,8 @@ export const rapierAdapter: EngineAdapter = {
     for (const b of scene.bodies) {
       const bodyDesc = (b.type === 'dynamic' ? RAPIER.RigidBodyDesc.dynamic() : RAPIER.RigidBodyDesc.fixed())
         .setTranslation(b.position.x, b.position.y, b.position.z)
-        .setRotation({ x: b.rotation.x, y: b.rotation.y, z: b.rotation.z, w: b.rotation.w })
-        .setCanSleep(COMPARABLE.sleeping);
+        .setRotation({ x: b.rotation.x, y: b.rotation.y, z: b.rotation.z, w: b.rotation.w });
+      if (settings.sleeping !== undefined) bodyDesc.setCanSleep(settings.sleeping);
       const body = world.createRigidBody(bodyDesc);
       const cd = colliderDesc(b.shape).setFriction(b.friction).setRestitution(b.restitution);
       if (b.type === 'dynamic') cd.setMass(b.mass);
@@ -56,6 +56,13 @@ export const rapierAdapter: EngineAdapter = {
           out[3 * i] = p.x;
           out[3 * i + 1] = p.y;
           out[3 * i + 2] = p.z;
+        }
+      },
+      readPoses(out) {
+        for (let i = 0; i < bodies.length; i++) {
+          const p = bodies[i]!.translation(), q = bodies[i]!.rotation();
+          out[7 * i] = p.x; out[7 * i + 1] = p.y; out[7 * i + 2] = p.z;
+          out[7 * i + 3] = q.x; out[7 * i + 4] = q.y; out[7 * i + 5] = q.z; out[7 * i + 6] = q.w;
         }
       },
       dispose() {
