@@ -79,6 +79,8 @@ export class Contact {
   restitution = 0;
   /** Either body is a sensor: detect only. */
   isSensor = false;
+  /** Both shapes are convex (bounding-sphere rejection applies). */
+  convexPair = false;
   /**
    * The narrowphase's output buffer: the manifold as last computed. The
    * current points are in `data` (read them with pointPosition, pointNormal,
@@ -145,6 +147,7 @@ export class Contact {
     this.restitution = Math.max(bodyA.restitution, bodyB.restitution);
     this.isSensor = bodyA.isSensor || bodyB.isSensor;
     const ka = bodyA.shape.kind, kb = bodyB.shape.kind;
+    this.convexPair = bodyA.shape.isConvex && bodyB.shape.isConvex;
     this.reusesManifold = ka !== ShapeKind.Sphere && kb !== ShapeKind.Sphere;
     this.manifold.reset();
     this.touching = false;
