@@ -372,12 +372,18 @@ function reduce(count: number, axis: number): number {
 
 /**
  * Edge–edge contact: A's edge along a_i and B's edge along b_j that are
- * extreme along the axis n (A's towards B, B's towards A), and one point at
+ * extreme along the axis n (A's towards B, B's towards A), and a point at
  * their closest points. Computed in A's frame.
+ *
+ * Then the same for the neighbours of each supporting edge across the
+ * direction it was chosen on most narrowly (the other box's edge kept): a
+ * box lying across another's edge crosses it with two parallel edges at
+ * nearly equal depth, and one point there would let it rock about that
+ * point until the other edge wins, then back (a pelvis lying across a stair
+ * nose never came to rest). Those points are kept within the margin.
  */
 function edgeContact(posA: Readonly<Vec3>, i: number, j: number, manifold: Manifold): void {
-  const margin = narrowphaseMargin[0]!;
-  let nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
+  const nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
   // A's supporting edge: centre Σ_{k≠i} sign(n_k) hA_k e_k.
   const sax = nx >= 0 ? 1 : -1, say = ny >= 0 ? 1 : -1, saz = nz >= 0 ? 1 : -1;
   const cax = i === 0 ? 0 : sax * hA[0]!;
@@ -387,40 +393,83 @@ function edgeContact(posA: Readonly<Vec3>, i: number, j: number, manifold: Manif
   let cbx = tAB[0]!, cby = tAB[1]!, cbz = tAB[2]!;
   let edgeB = j * 4;
   let bit = 0;
+  // B's narrowest choice: the axis k ≠ j with the smallest |n·b_k|, its bit and offset.
+  let flipBBit = 0, flipBDot = Infinity, fbx = 0, fby = 0, fbz = 0;
   for (let k = 0; k < 3; k++) {
     if (k === j) continue;
     const bx = rel[k]!, by = rel[3 + k]!, bz = rel[6 + k]!;
-    const s = nx * bx + ny * by + nz * bz > 0 ? -1 : 1;
+    const dot = nx * bx + ny * by + nz * bz;
+    const s = dot > 0 ? -1 : 1;
     cbx += s * hB[k]! * bx; cby += s * hB[k]! * by; cbz += s * hB[k]! * bz;
     if (s > 0) edgeB |= 1 << bit;
+    if (Math.abs(dot) < flipBDot) {
+      flipBDot = Math.abs(dot); flipBBit = bit;
+      // Moving to the neighbour edge: −2 s hB_k b_k.
+      fbx = -2 * s * hB[k]! * bx; fby = -2 * s * hB[k]! * by; fbz = -2 * s * hB[k]! * bz;
+    }
     bit++;
   }
   let edgeA = i * 4;
   bit = 0;
+  let flipABit = 0, flipADot = Infinity, fax = 0, fay = 0, faz = 0;
   for (let k = 0; k < 3; k++) {
     if (k === i) continue;
-    if ((k === 0 ? sax : k === 1 ? say : saz) > 0) edgeA |= 1 << bit;
+    const sk = k === 0 ? sax : k === 1 ? say : saz;
+    if (sk > 0) edgeA |= 1 << bit;
+    const dot = Math.abs(k === 0 ? nx : k === 1 ? ny : nz);
+    if (dot < flipADot) {
+      flipADot = dot; flipABit = bit;
+      fax = k === 0 ? -2 * sk * hA[0]! : 0; fay = k === 1 ? -2 * sk * hA[1]! : 0; faz = k === 2 ? -2 * sk * hA[2]! : 0;
+    }
     bit++;
   }
+  const E = edgeCentres;
+  E[0] = cax; E[1] = cay; E[2] = caz; E[3] = cbx; E[4] = cby; E[5] = cbz;
+  edgePoint(posA, i, j, (1 << 13) | (edgeA << 4) | edgeB, true, manifold);
+  E[3] = cbx + fbx; E[4] = cby + fby; E[5] = cbz + fbz;
+  edgePoint(posA, i, j, (1 << 13) | (edgeA << 4) | (edgeB ^ (1 << flipBBit)), false, manifold);
+  E[0] = cax + fax; E[1] = cay + fay; E[2] = caz + faz; E[3] = cbx; E[4] = cby; E[5] = cbz;
+  edgePoint(posA, i, j, (1 << 13) | ((edgeA ^ (1 << flipABit)) << 4) | edgeB, false, manifold);
+}
+
+/** edgePoint's edge centres (A's x, y, z, then B's), in A's frame: no double arguments (V8 boxes them). */
+const edgeCentres = new Float64Array(6);
+
+/**
+ * The point between A's edge along a_i and B's edge along b_j, centred at
+ * edgeCentres (A's frame), added when within the margin. `support`: the
+ * supporting pair, whose separated points may take the direction between
+ * them as their normal; a neighbour pair keeps the axis and needs a crossing.
+ */
+function edgePoint(posA: Readonly<Vec3>, i: number, j: number, id: number, support: boolean, manifold: Manifold): void {
+  const margin = narrowphaseMargin[0]!;
+  const E = edgeCentres;
+  const cax = E[0]!, cay = E[1]!, caz = E[2]!, cbx = E[3]!, cby = E[4]!, cbz = E[5]!;
+  let nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
   const ux = rel[j]!, uy = rel[3 + j]!, uz = rel[6 + j]!;
   const S = segmentArgs;
   S[0] = cax; S[1] = cay; S[2] = caz; S[3] = i === 0 ? 1 : 0; S[4] = i === 1 ? 1 : 0; S[5] = i === 2 ? 1 : 0; S[6] = hA[i]!;
   S[7] = cbx; S[8] = cby; S[9] = cbz; S[10] = ux; S[11] = uy; S[12] = uz; S[13] = hB[j]!;
   closestSegmentSegment();
   const s = segmentClosest[0]!, t = segmentClosest[1]!;
+  if (!support && (Math.abs(s) >= hA[i]! || Math.abs(t) >= hB[j]!)) return;
   const pax = cax + (i === 0 ? s : 0), pay = cay + (i === 1 ? s : 0), paz = caz + (i === 2 ? s : 0);
   const pbx = cbx + ux * t, pby = cby + uy * t, pbz = cbz + uz * t;
   let depth = (pax - pbx) * nx + (pay - pby) * ny + (paz - pbz) * nz;
   if (depth < 0) {
-    // Separated: when the closest points of the edge lines fall outside the
-    // edges the clamped points are not offset along the axis; the direction
-    // between them is then the honest normal and their distance the gap.
-    const gx = pbx - pax, gy = pby - pay, gz = pbz - paz;
-    const len = Math.sqrt(gx * gx + gy * gy + gz * gz);
-    if (len > margin) return;
-    if (len > 1e-12) {
-      nx = gx / len; ny = gy / len; nz = gz / len;
-      depth = -len;
+    if (!support) {
+      if (-depth > margin) return;
+    } else {
+      // Separated: when the closest points of the edge lines fall outside the
+      // edges the clamped points are not offset along the axis; the direction
+      // between them is then the honest normal and their distance the gap.
+      const gx = pbx - pax, gy = pby - pay, gz = pbz - paz;
+      const len = Math.sqrt(gx * gx + gy * gy + gz * gz);
+      if (len > margin) return;
+      if (len > 1e-12) {
+        nx = gx / len; ny = gy / len; nz = gz / len;
+        depth = -len;
+      }
     }
   }
   const mx = 0.5 * (pax + pbx), my = 0.5 * (pay + pby), mz = 0.5 * (paz + pbz);
@@ -431,5 +480,5 @@ function edgeContact(posA: Readonly<Vec3>, i: number, j: number, manifold: Manif
   point[4] = matA[3]! * nx + matA[4]! * ny + matA[5]! * nz;
   point[5] = matA[6]! * nx + matA[7]! * ny + matA[8]! * nz;
   point[6] = depth;
-  manifold.addPointFrom(point, 0, (1 << 13) | (edgeA << 4) | edgeB);
+  manifold.addPointFrom(point, 0, id);
 }
