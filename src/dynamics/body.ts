@@ -150,6 +150,7 @@ export class RigidBody {
   /** @internal radius of a sphere around the origin holding the shape (speculative margins) */ readonly boundingRadius: number;
   /** @internal radius of the shape's rounded surface (sphere, capsule), 0 for flat-faced shapes: contact anchors sit at its centre */ readonly roundingRadius: number;
   /** @internal collision filtering between jointed bodies: ids of bodies not to collide with */ noCollide: number[] | null = null;
+  /** @internal joints attached to this body (attachJoint / detachJoint; broken ones still count) */ jointCount = 0;
 
   /** @internal use World.createBody */
   constructor(id: number, desc: BodyDesc) {

@@ -285,7 +285,22 @@ const R_ROUND_OFFSET = 58;
  */
 const R_COUPLE1 = 59;
 const R_COUPLE2 = 60;
-const ROW_STRIDE = 61;
+/**
+ * Rate (1/s) at which a speculative gap s may close: the approach allowed in
+ * a sub-step is min(s/h, max(s·rate, JOINTED_FREE_APPROACH)). 1/h when
+ * neither body has joints (the gap closes within the sub-step and no
+ * further, which one row solves exactly), jointedSpeculativeRate/h when
+ * either has (see SolverSettings.jointedSpeculativeRate).
+ */
+const R_SPEC_RATE = 61;
+const ROW_STRIDE = 62;
+/**
+ * m/s: a jointed body approaching a surface slower than this closes the gap
+ * at the full rate. The slowed approach is for impacts; below this speed a
+ * limb settling onto the ground would only take longer, and every slow
+ * speculative point would leave the sweep's idle shortcut.
+ */
+const JOINTED_FREE_APPROACH = 0.5;
 /** Solver slots of body A and body B, first row and row count of the point's manifold. */
 const I_A = 0;
 const I_B = 1;
@@ -384,6 +399,7 @@ export class ContactSolver {
     const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
     const axx = B.ixx[ia]!, axy = B.ixy[ia]!, axz = B.ixz[ia]!, ayy = B.iyy[ia]!, ayz = B.iyz[ia]!, azz = B.izz[ia]!;
     const bxx = B.ixx[ib]!, bxy = B.ixy[ib]!, bxz = B.ixz[ib]!, byy = B.iyy[ib]!, byz = B.iyz[ib]!, bzz = B.izz[ib]!;
+    const specRate = (bodyA.jointCount > 0 || bodyB.jointCount > 0 ? settings.jointedSpeculativeRate : 1) / h;
     const ga = ima > 0 ? bodyA.gravityScale * stepDt : 0;
     const gb = imb > 0 ? bodyB.gravityScale * stepDt : 0;
     for (let k = 0; k < pointCount; k++) {
@@ -508,6 +524,7 @@ export class ContactSolver {
       R[o + R_SEPARATION] = -cp[c + 6]!;
       R[o + R_SEP_CUR] = -cp[c + 6]!;
       R[o + R_FRICTION] = contact.friction;
+      R[o + R_SPEC_RATE] = specRate;
       R[o + R_RESTITUTION] = contact.restitution;
       let fb: number;
       if (model === FRICTION_CONSTANT) {
@@ -677,9 +694,9 @@ export class ContactSolver {
         let bound = R[o + R_FRICTION_BOUND]!;
         if (bound < 0) {
           // A gap with no normal impulse, so no friction allowed: the point
-          // stays idle unless the bodies would close the gap within the
-          // sub-step, which the normal velocity alone tells (r × n is R_CA /
-          // R_CB). The full rows below would do the same, except that they
+          // stays idle unless the bodies would close the gap faster than
+          // its rows allow (R_SPEC_RATE), which the normal velocity alone
+          // tells (r × n is R_CA / R_CB). The full rows below would do the same, except that they
           // would also clear friction left from an earlier sweep in which
           // the point pushed; here it stays for the rest of the step unless
           // the point pushes again.
@@ -690,7 +707,8 @@ export class ContactSolver {
             const vn0 = nx * (vbx - vax) + ny * (vby - vay) + nz * (vbz - vaz) +
               wbx * R[o + R_CB]! + wby * R[o + R_CB + 1]! + wbz * R[o + R_CB + 2]! -
               wax * R[o + R_CA]! - way * R[o + R_CA + 1]! - waz * R[o + R_CA + 2]!;
-            if (vn0 >= -s * inv) continue;
+            const allow = Math.min(s * inv, Math.max(s * R[o + R_SPEC_RATE]!, JOINTED_FREE_APPROACH));
+            if (vn0 >= -allow) continue;
           }
           bound = R[o + R_FRICTION]! * old;
         }
@@ -721,8 +739,9 @@ export class ContactSolver {
         const vn = dvx * nx + dvy * ny + dvz * nz + d1 * R[o + R_COUPLE1]! + d2 * R[o + R_COUPLE2]!;
         let target: number, massScale: number, impulseScale: number;
         if (s > 0) {
-          // Speculative: allow the gap to close this step, no more.
-          target = -s * inv;
+          // Speculative: allow the gap to close this sub-step, no more (a
+          // jointed body: part of it; see R_SPEC_RATE).
+          target = -Math.min(s * inv, Math.max(s * R[o + R_SPEC_RATE]!, JOINTED_FREE_APPROACH));
           massScale = 1;
           impulseScale = 0;
         } else {

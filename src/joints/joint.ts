@@ -262,6 +262,8 @@ export function attachJoint(joint: Joint): void {
     a.noCollide.push(b.id);
     b.noCollide.push(a.id);
   }
+  joint.bodyA.jointCount++;
+  joint.bodyB.jointCount++;
   joint.resetImpulses();
   joint.broken = false;
   joint.breakReported = false;
@@ -275,6 +277,8 @@ export function detachJoint(joint: Joint): void {
     removeId(joint.bodyA, joint.bodyB.id);
     removeId(joint.bodyB, joint.bodyA.id);
   }
+  joint.bodyA.jointCount--;
+  joint.bodyB.jointCount--;
   joint.bodyA.wakeUp();
   joint.bodyB.wakeUp();
 }

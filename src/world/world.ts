@@ -650,6 +650,9 @@ export class World implements BodyOwner {
     checkNonNegative(s.contactDampingRatio, 'contactDampingRatio');
     checkNonNegative(s.restitutionThreshold, 'restitutionThreshold');
     checkNonNegative(s.speculativeDistance, 'speculativeDistance');
+    if (!(s.jointedSpeculativeRate > 0 && s.jointedSpeculativeRate <= 1)) {
+      throw new RangeError(`solver.jointedSpeculativeRate must be in (0, 1] (got ${String(s.jointedSpeculativeRate)})`);
+    }
   }
 
   /** Kinematic targets become the velocities that reach them in dt. */

@@ -67,6 +67,12 @@ describe('bad input', () => {
     expect(() => box.setPosition({ x: 0, y: 0, z: Number.NaN })).toThrow(/position\.z/);
     expect(() => (world.solver.velocityIterations = 0, world.step(DT))).toThrow(/velocityIterations/);
     world.solver.velocityIterations = 8;
+    expect(() => (world.solver.jointedSpeculativeRate = 0, world.step(DT))).toThrow(/jointedSpeculativeRate/);
+    expect(() => (world.solver.jointedSpeculativeRate = Number.NaN, world.step(DT))).toThrow(/jointedSpeculativeRate/);
+    expect(() => (world.solver.jointedSpeculativeRate = 1.5, world.step(DT))).toThrow(/jointedSpeculativeRate/);
+    world.solver.jointedSpeculativeRate = 1;
+    expect(() => world.step(DT)).not.toThrow();
+    world.solver.velocityIterations = 8;
     const other = new World();
     const foreign = other.createBody({ type: 'dynamic', shape: new Sphere(1) });
     expect(() => world.removeBody(foreign)).toThrow(/another world/);
