@@ -3,7 +3,8 @@
  * shared scenes (test/scenes). Run with `npm run bench:peers`, i.e.
  *   npx vitest run --config test/bench/vitest.peers.config.ts
  * Optional environment: PEERS_SCENES=pyramid-20,pile-1000  PEERS_ENGINES=footing,Jolt
- * PEERS_STEPS=300 (timed steps)  PEERS_ROUNDS=3  PEER_TABLE_OUT=path.md (also write the table there).
+ * PEERS_STEPS=300 (timed steps)  PEERS_ROUNDS=3  PEER_TABLE_OUT=path.md (also write the table there)
+ * PEERS_VARIANTS=1 (jointed scenes: also measure this many − 1 perturbed copies, see below).
  *
  * Per scene and engine, in one process, engines one after another (PEERS_ROUNDS
  * rounds, the order reversed every other round, each engine's best-median
@@ -18,6 +19,13 @@
  * whose adapter builds joints; their joint error is the largest anchor
  * separation after the last step, measured the same way for every engine
  * from the body poses (JointErrorMeter).
+ *
+ * A collapsing pile is chaotic: its cost over the timed window depends on the
+ * path it happens to take, and any change to an engine's physics moves that
+ * by ±20 % (measured on footing's ragdolls-32 under 0.1 mm perturbations).
+ * With PEERS_VARIANTS = V > 1 each jointed scene is also measured as V − 1
+ * copies whose dynamic bodies start up to 0.05 mm away (seeded: copy k uses
+ * seed k), and the table ends with each engine's mean median over the V.
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -25,6 +33,7 @@ import { describe, expect, it } from 'vitest';
 import { BENCHMARK_SCENE_NAMES, benchmarkScene } from '../scenes/benchmark-scenes';
 import { ragdollsScene } from '../scenes/ragdolls';
 import { countDynamic, type Scene } from '../scenes/scene';
+import { seeded } from '../helpers/random';
 import { COMPARABLE, sceneJoints, type EngineAdapter } from './peers/adapter';
 import { cannonAdapter } from './peers/cannon';
 import { crashcatAdapter } from './peers/crashcat';
@@ -47,6 +56,17 @@ const TIMED_STEPS = Math.max(Number(process.env.PEERS_STEPS ?? 300), 1);
  * phase then cannot fall on one engine only.
  */
 const ROUNDS = Math.max(1, Number(process.env.PEERS_ROUNDS ?? 3));
+const VARIANTS = Math.max(1, Number(process.env.PEERS_VARIANTS ?? 1));
+
+/** `scene` with every dynamic body moved by up to ±0.05 mm per axis (seeded), named `name~k`. */
+function perturbed(scene: Scene, k: number): Scene {
+  const rng = seeded(k, `peer variant ${scene.name}~${k}`);
+  const bodies = scene.bodies.map((b) => b.type !== 'dynamic' ? b : {
+    ...b,
+    position: { x: b.position.x + rng.range(-5e-5, 5e-5), y: b.position.y + rng.range(-5e-5, 5e-5), z: b.position.z + rng.range(-5e-5, 5e-5) },
+  });
+  return { ...scene, name: `${scene.name}~${k}`, bodies };
+}
 
 interface Row {
   scene: string;
@@ -196,6 +216,19 @@ function render(rows: Row[], adapters: EngineAdapter[], scenes: Scene[], missing
       'engines\' body poses; engines whose adapter builds no joints (crashcat) are not run on those scenes.',
   );
   for (const a of adapters) lines.push(`- ${a.name} (${a.version}): ${a.notes}`);
+  // Mean over the perturbed copies of a scene (PEERS_VARIANTS).
+  for (const s of scenes) {
+    const copies = rows.filter((r) => r.scene === s.name || r.scene.startsWith(`${s.name}~`));
+    if (s.name.includes('~') || copies.length === rows.filter((r) => r.scene === s.name).length) continue;
+    const parts: string[] = [];
+    for (const a of adapters) {
+      const mine = copies.filter((r) => r.engine === a.name && r.error === undefined);
+      if (mine.length === 0) continue;
+      const mean = mine.reduce((t, r) => t + r.median, 0) / mine.length;
+      parts.push(`${a.name} ${fmt(mean, 3)}`);
+    }
+    lines.push(`- ${s.name}, mean median ms/step over ${copies.length / Math.max(1, new Set(copies.map((r) => r.engine)).size)} copies (PEERS_VARIANTS): ${parts.join(', ')}`);
+  }
   for (const m of missing) lines.push(`- not measured — ${m}`);
   lines.push('');
   lines.push('Scenes:');
@@ -209,7 +242,12 @@ describe('peer table', () => {
     const names = BENCHMARK_SCENE_NAMES.filter((n) => !wantedScenes || wantedScenes.includes(n));
     const { adapters, missing } = await loadAdapters();
     const scenes: Scene[] = names.map((n) => benchmarkScene(n));
-    for (const [name, make] of Object.entries(JOINTED_SCENES)) if (!wantedScenes || wantedScenes.includes(name)) scenes.push(make());
+    for (const [name, make] of Object.entries(JOINTED_SCENES)) {
+      if (wantedScenes && !wantedScenes.includes(name)) continue;
+      const base = make();
+      scenes.push(base);
+      for (let k = 1; k < VARIANTS; k++) scenes.push(perturbed(base, k));
+    }
     const loadBefore = loadavg()[0]!.toFixed(2);
     const rows: Row[] = [];
     for (const scene of scenes) {
