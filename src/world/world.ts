@@ -178,6 +178,8 @@ export interface WorldSnapshot {
  * (Box2D v2's AABB multiplier is 4 for the same reason).
  */
 const POSE_PREDICTION = 4;
+/** Metres the broadphase's fat boxes reach beyond the shapes (and the predicted motion). */
+const FAT_MARGIN = 0.03;
 
 /**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
@@ -321,7 +323,7 @@ export class World implements BodyOwner {
    * pairs exist before their shapes come within it; 0.05 m found 48 % more
    * pairs in a settling 32-ragdoll pile for nothing.
    */
-  private readonly broadphase = new BroadPhase(0.03);
+  private readonly broadphase = new BroadPhase(FAT_MARGIN);
   private readonly pairs = new PairMap();
   private readonly contactList: Contact[] = [];
   private readonly contactPool: Contact[] = [];
@@ -699,11 +701,29 @@ export class World implements BodyOwner {
       b.proxyStale = false;
       if (b.isStatic || !b.awake) continue;
       const v = b.linearVelocity;
-      b.shape.computeAabb(this.box, b.position, b.rotation);
+      this.sweptShapeBox(b, dt);
       d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
       // Only grow (a no-op for a body whose motion nobody changed since the
       // last step; a box setPosition stretched ahead must not shrink).
       this.broadphase.moveProxy(b.proxy, this.box, d, 1, true);
+    }
+  }
+
+  /**
+   * this.box = the shape's box at its pose, grown for a fast turn: a body
+   * whose farthest point swings further than the fat margin in a step
+   * (|ω|·R·dt, the arc it can sweep) gets its box grown by that swing, or its
+   * pair with the floor could come a step late. (The linear motion is the
+   * broadphase's prediction, from the displacement.)
+   */
+  private sweptShapeBox(b: RigidBody, dt: number): void {
+    b.shape.computeAabb(this.box, b.position, b.rotation);
+    const w = b.angularVelocity;
+    const swing = Math.sqrt(w.x * w.x + w.y * w.y + w.z * w.z) * b.boundingRadius * dt;
+    if (swing > FAT_MARGIN) {
+      const bx = this.box;
+      bx.min.x -= swing; bx.min.y -= swing; bx.min.z -= swing;
+      bx.max.x += swing; bx.max.y += swing; bx.max.z += swing;
     }
   }
 
@@ -1121,7 +1141,7 @@ export class World implements BodyOwner {
       }
       b.force.x = 0; b.force.y = 0; b.force.z = 0;
       b.torque.x = 0; b.torque.y = 0; b.torque.z = 0;
-      b.shape.computeAabb(this.box, p, r);
+      this.sweptShapeBox(b, dt);
       // Predictive fat box: it must hold the next step's motion. (Reaching
       // two steps ahead left a ragdoll on stairs awake: more speculative
       // pairs against the step edges.)
