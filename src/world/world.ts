@@ -1159,6 +1159,15 @@ export class World implements BodyOwner {
     const B = this.solverBodies;
     const n = B.count;
     const sl = this.sleeping;
+    if (!sl.enabled) {
+      // No islands to build: only the timers (read by the kinematic rule and
+      // by a later switch back on) restart.
+      for (let i = 0; i < n; i++) {
+        const b = B.bodies[i]!;
+        if (!b.isStatic && b.awake) b.sleepTime = 0;
+      }
+      return;
+    }
     if (this.islandParent.length < n) {
       this.islandParent = new Int32Array(n * 2);
       this.islandMinSleep = new Float64Array(n * 2);
@@ -1173,7 +1182,7 @@ export class World implements BodyOwner {
       if (b.isStatic || !b.awake) continue;
       const v = b.linearVelocity, w = b.angularVelocity;
       const still = v.x * v.x + v.y * v.y + v.z * v.z <= lin2 && w.x * w.x + w.y * w.y + w.z * w.z <= ang2;
-      b.sleepTime = !sl.enabled || !b.canSleep || !still ? 0 : b.sleepTime + dt;
+      b.sleepTime = !b.canSleep || !still ? 0 : b.sleepTime + dt;
     }
     for (let i = 0; i < this.contactList.length; i++) {
       const c = this.contactList[i]!;
@@ -1194,7 +1203,6 @@ export class World implements BodyOwner {
       const a = j.bodyA, b = j.bodyB;
       if (a.isDynamic && b.isDynamic && a.solverIndex >= 0 && b.solverIndex >= 0 && a.solverIndex < n && b.solverIndex < n) union(parent, a.solverIndex, b.solverIndex);
     }
-    if (!sl.enabled) return;
     for (let i = 0; i < n; i++) minSleep[i] = Infinity;
     for (let i = 0; i < n; i++) {
       const b = B.bodies[i]!;
