@@ -65,8 +65,8 @@ export interface SolverSettings {
   /** Extra contact distance (m) kept as speculative points. Default 0.02. */
   speculativeDistance: number;
   /**
-   * 'soft': the fraction of a speculative gap that a contact on a body with
-   * joints (a ragdoll limb, a chain link) lets close in one sub-step, when
+   * The fraction of a speculative gap that a contact on a body with joints
+   * (a ragdoll limb, a chain link) lets close in one (sub-)step, when
    * the approach is faster than 0.5 m/s. Default 0.2, range (0, 1]; 1 is the
    * plain speculative contact (the whole gap, no more), which free bodies
    * always use. A limb hitting the ground is stopped by its contact and

@@ -814,7 +814,7 @@ export class World implements BodyOwner {
       const cp = c.data;
       if (oldCount === 0 && !c.isSensor && !c.touching) {
         // An empty pair that stays empty: the margin below is at most
-        // \`loose\` (|v_B − v_A| ≤ |v_A| + |v_B|), so either test passing here
+        // `loose` (|v_B − v_A| ≤ |v_A| + |v_B|), so either test passing here
         // passes there too, with the same outcome (no point, no event).
         const oa = 4 * a.index, ob = 4 * b.index;
         const loose = spec + (P[oa + 3]! + P[ob + 3]! + fall) * dt;
