@@ -4,7 +4,7 @@
  * accumulated impulses of its points from step to step, matched by feature id
  * (warm starting, and the 'constant' friction bound).
  */
-import { Manifold, MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
+import { type Manifold, MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
 import type { RigidBody } from './body';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
@@ -81,13 +81,6 @@ export class Contact {
   isSensor = false;
   /** Both shapes are convex (bounding-sphere rejection applies). */
   convexPair = false;
-  /**
-   * The narrowphase's output buffer: the manifold as last computed. The
-   * current points are in `data` (read them with pointPosition, pointNormal,
-   * pointDepth, pointId): a reused manifold (reuseManifold) updates only
-   * `data`.
-   */
-  readonly manifold = new Manifold();
   /** Points this step (in `data`); a contact with none is skipped without touching its arrays. */
   pointCount = 0;
   /**
@@ -101,7 +94,7 @@ export class Contact {
   /** A point within the linear slop of contact this step (speculative points further out do not count); drives the events. */
   touching = false;
   wasTouching = false;
-  // Persistent per-point state, parallel to manifold.points, all views of one
+  // Persistent per-point state, all views of one
   // ArrayBuffer: the solver's set-up reads every contact's numbers each step,
   // and one contiguous block per contact is a few cache lines where the
   // manifold's point objects are a dozen scattered ones (measured: most of
@@ -109,7 +102,7 @@ export class Contact {
   /**
    * All of the below in one array: per point world position x, y, z, normal
    * x, y, z, depth, feature id (8 × MAX_MANIFOLD_POINTS, copied from the
-   * manifold by syncPoints, or refreshed by reuseManifold), then the normal impulses, the friction impulses
+   * narrowphase's manifold by syncPoints, or refreshed by reuseManifold), then the normal impulses, the friction impulses
    * and the persisted flags (offsets NORMAL_IMPULSE, FRICTION_IMPULSE,
    * PERSISTED), so the solver's set-up reads a contact from one place.
    */
@@ -149,7 +142,6 @@ export class Contact {
     const ka = bodyA.shape.kind, kb = bodyB.shape.kind;
     this.convexPair = bodyA.shape.isConvex && bodyB.shape.isConvex;
     this.reusesManifold = ka !== ShapeKind.Sphere && kb !== ShapeKind.Sphere;
-    this.manifold.reset();
     this.touching = false;
     this.wasTouching = false;
     this.totalNormalImpulse = 0;
@@ -161,11 +153,11 @@ export class Contact {
   }
 
   /**
-   * Remembers the manifold just computed by the narrowphase with the margin
+   * Remembers `m`, the manifold just computed by the narrowphase with the margin
    * in MARGIN_ARG: per point the deepest point of A in A's frame, that of B
    * in B's frame and the normal in A's frame, with B's pose relative to A.
    */
-  cacheManifold(): void {
+  cacheManifold(m: Manifold): void {
     const a = this.bodyA!, b = this.bodyB!;
     const C = this.cache;
     relativePose(a, b);
@@ -173,7 +165,6 @@ export class Contact {
     C[CACHE_ROTATION] = REL_Q.x; C[CACHE_ROTATION + 1] = REL_Q.y; C[CACHE_ROTATION + 2] = REL_Q.z; C[CACHE_ROTATION + 3] = REL_Q.w;
     C[CACHE_MARGIN] = MARGIN_ARG[0]!;
     this.manifoldCached = true;
-    const m = this.manifold;
     for (let k = 0; k < m.pointCount; k++) {
       const pt = m.points[k]!;
       const o = CACHE_POINTS + CACHE_POINT_STRIDE * k;
@@ -213,8 +204,7 @@ export class Contact {
     const dot = REL_Q.x * C[CACHE_ROTATION]! + REL_Q.y * C[CACHE_ROTATION + 1]! + REL_Q.z * C[CACHE_ROTATION + 2]! + REL_Q.w * C[CACHE_ROTATION + 3]!;
     const r = b.boundingRadius;
     if (8 * (1 - Math.abs(dot)) * r * r > limit) return false;
-    // Written straight into `data` (ids and impulses stay): the manifold
-    // object keeps the narrowphase's last result.
+    // Written straight into `data` (ids and impulses stay).
     const d = this.data;
     for (let k = 0; k < this.pointCount; k++) {
       const o = CACHE_POINTS + CACHE_POINT_STRIDE * k;
@@ -264,9 +254,8 @@ export class Contact {
     this.persisted = this.data.subarray(PERSISTED, PERSISTED + n);
   }
 
-  /** Copies the manifold's points into `data` (after every change of the manifold). */
-  syncPoints(): void {
-    const m = this.manifold;
+  /** Copies the points of `m` (the narrowphase's result for this pair) into `data`. */
+  syncPoints(m: Manifold): void {
     const d = this.data;
     this.pointCount = m.pointCount;
     for (let k = 0; k < m.pointCount; k++) {

@@ -18,10 +18,11 @@ function pair(): { a: RigidBody; b: RigidBody; c: Contact } {
   const b = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0.2, y: 0.499, z: 0.1 }, rotation: { x: s, y: 0, z: 0, w: co } });
   const c = new Contact();
   c.reset(a, b);
-  collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, MARGIN, c.manifold);
-  c.syncPoints();
+  const m = new Manifold();
+  collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, MARGIN, m);
+  c.syncPoints(m);
   MARGIN_ARG[0] = MARGIN;
-  c.cacheManifold();
+  c.cacheManifold(m);
   return { a, b, c };
 }
 
@@ -85,10 +86,11 @@ describe('manifold reuse', () => {
       const c = new Contact();
       c.reset(a, b);
       expect(c.reusesManifold).toBe(true);
-      collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, MARGIN, c.manifold);
-      c.syncPoints();
+      const m = new Manifold();
+      collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, MARGIN, m);
+      c.syncPoints(m);
       MARGIN_ARG[0] = MARGIN;
-      c.cacheManifold();
+      c.cacheManifold(m);
       const d = 0.8 * MANIFOLD_REUSE_DISTANCE;
       b.setPosition({ x: b.position.x, y: b.position.y - d, z: b.position.z });
       MARGIN_ARG[0] = MARGIN;
