@@ -102,6 +102,19 @@ export class SolverBodies {
   iyy = new Float64Array(0) as F64; iyz = new Float64Array(0) as F64; izz = new Float64Array(0) as F64;
   /** 1 when the solver integrates this slot's pose (dynamic and kinematic). */
   moves = new Uint8Array(0);
+  /** 1 for a dynamic body's slot: the velocity integration applies gravity, forces and damping. */
+  dynamic = new Uint8Array(0);
+  /**
+   * Per slot, read from the body when it is added (the velocity integration
+   * then reads these arrays, not the bodies, every sub-step): the linear
+   * acceleration g·gravityScale + F/m, the angular one I⁻¹τ, and the linear
+   * and angular damping coefficients.
+   */
+  lax = new Float64Array(0) as F64; lay = new Float64Array(0) as F64; laz = new Float64Array(0) as F64;
+  aax = new Float64Array(0) as F64; aay = new Float64Array(0) as F64; aaz = new Float64Array(0) as F64;
+  linearDamping = new Float64Array(0) as F64; angularDamping = new Float64Array(0) as F64;
+  /** The world's gravity, for the accelerations (set by the world). */
+  gravity: Readonly<Vec3> = { x: 0, y: 0, z: 0 };
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -123,6 +136,12 @@ export class SolverBodies {
     const m = new Uint8Array(c);
     m.set(this.moves);
     this.moves = m;
+    const dyn = new Uint8Array(c);
+    dyn.set(this.dynamic);
+    this.dynamic = dyn;
+    this.lax = grow(this.lax, c); this.lay = grow(this.lay, c); this.laz = grow(this.laz, c);
+    this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
+    this.linearDamping = grow(this.linearDamping, c); this.angularDamping = grow(this.angularDamping, c);
     while (this.bodies.length < c) this.bodies.push(null);
     this.capacity = c;
   }
@@ -154,6 +173,16 @@ export class SolverBodies {
       this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
     }
     this.moves[i] = body.isStatic ? 0 : 1;
+    this.dynamic[i] = dynamic ? 1 : 0;
+    if (dynamic) {
+      const g = this.gravity, gs = body.gravityScale, im = body.inverseMass, f = body.force, t = body.torque;
+      this.lax[i] = g.x * gs + f.x * im; this.lay[i] = g.y * gs + f.y * im; this.laz[i] = g.z * gs + f.z * im;
+      this.aax[i] = I.m00 * t.x + I.m01 * t.y + I.m02 * t.z;
+      this.aay[i] = I.m01 * t.x + I.m11 * t.y + I.m12 * t.z;
+      this.aaz[i] = I.m02 * t.x + I.m12 * t.y + I.m22 * t.z;
+      this.linearDamping[i] = body.linearDamping;
+      this.angularDamping[i] = body.angularDamping;
+    }
     return i;
   }
 
@@ -169,6 +198,7 @@ export class SolverBodies {
     if (body.awake || !body.isDynamic) return i;
     this.invMass[i] = 0;
     this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
+    this.aax[i] = 0; this.aay[i] = 0; this.aaz[i] = 0;
     this.vel.fill(0, i * VELOCITY_STRIDE, i * VELOCITY_STRIDE + 6);
     this.moves[i] = 0;
     return i;

@@ -379,6 +379,15 @@ export class World implements BodyOwner {
    * box–capsule and capsule–capsule routines' time on the ragdoll pile.
    */
   private readonly pairManifold = new Manifold();
+  /**
+   * The contacts with points (sensors excluded) after updateContacts, in
+   * contact order: the solver's set-up walks these instead of every pair (a
+   * pile has two or three times as many pairs as manifolds, and each visit
+   * is a cache miss on the contact). Only grown; entries past
+   * solveContactCount are stale.
+   */
+  private readonly solveContacts: Contact[] = [];
+  private solveContactCount = 0;
 
   constructor(options: WorldOptions = {}) {
     const g = options.gravity ?? { x: 0, y: -9.81, z: 0 };
@@ -806,6 +815,7 @@ export class World implements BodyOwner {
     }
     const fall = gravityLength * dt;
     const spec = this.solver.speculativeDistance;
+    this.solveContactCount = 0;
     for (let i = 0; i < this.contactList.length; i++) {
       const c = this.contactList[i]!;
       const a = c.bodyA!, b = c.bodyB!;
@@ -816,7 +826,13 @@ export class World implements BodyOwner {
       }
       const activeA = a.awake && !a.isStatic;
       const activeB = b.awake && !b.isStatic;
-      if (!activeA && !activeB) continue; // both asleep (or asleep against static): keep as is
+      if (!activeA && !activeB) {
+        // Both asleep (or asleep against static): keep as is. Still listed for
+        // the solver: a later pair may wake one of the bodies this step.
+        c.totalNormalImpulse = 0;
+        if (c.pointCount > 0 && !c.isSensor) this.listForSolver(c);
+        continue;
+      }
       const m = this.pairManifold;
       const oldCount = c.pointCount;
       const cp = c.data;
@@ -833,6 +849,7 @@ export class World implements BodyOwner {
           c.manifoldCached = false;
           c.wasTouching = false;
           c.touching = false;
+          c.totalNormalImpulse = 0;
           continue;
         }
       }
@@ -972,7 +989,17 @@ export class World implements BodyOwner {
       }
       if (c.touching && !c.wasTouching) this.queueContactEvent(c, c.isSensor ? EVENT_SENSOR_ENTER : EVENT_BEGIN);
       else if (!c.touching && c.wasTouching) this.queueContactEvent(c, c.isSensor ? EVENT_SENSOR_EXIT : EVENT_END);
+      // (After the events, which report last step's impulse; the solver adds this step's.)
+      c.totalNormalImpulse = 0;
+      if (count > 0 && !c.isSensor) this.listForSolver(c);
     }
+  }
+
+  private listForSolver(c: Contact): void {
+    const list = this.solveContacts;
+    if (this.solveContactCount < list.length) list[this.solveContactCount] = c;
+    else list.push(c);
+    this.solveContactCount++;
   }
 
   private solve(dt: number): void {
@@ -981,6 +1008,7 @@ export class World implements BodyOwner {
     const C = this.contactSolver;
     B.clear();
     C.clear();
+    B.gravity = this.gravity;
     // Solver slots: every awake non-static body, in body order.
     for (let i = 0; i < this.bodyList.length; i++) {
       const b = this.bodyList[i]!;
@@ -988,9 +1016,9 @@ export class World implements BodyOwner {
       if (b.awake && !b.isStatic) B.add(b);
     }
     // Contact point counts (catto2005 m_c share) and static slots on demand.
-    for (let i = 0; i < this.contactList.length; i++) {
-      const c = this.contactList[i]!;
-      if (c.pointCount === 0 || c.isSensor) continue;
+    const list = this.solveContacts, listCount = this.solveContactCount;
+    for (let i = 0; i < listCount; i++) {
+      const c = list[i]!;
       const a = c.bodyA!, b = c.bodyB!;
       if (a.solverIndex < 0 && b.solverIndex < 0) continue;
       if (a.solverIndex < 0) B.addFixed(a);
@@ -1001,10 +1029,8 @@ export class World implements BodyOwner {
     const soft = S.positionCorrection === 'soft';
     const subSteps = soft ? S.subSteps : 1;
     const h = dt / subSteps;
-    for (let i = 0; i < this.contactList.length; i++) {
-      const c = this.contactList[i]!;
-      c.totalNormalImpulse = 0;
-      if (c.pointCount === 0 || c.isSensor) continue;
+    for (let i = 0; i < listCount; i++) {
+      const c = list[i]!;
       if (c.bodyA!.solverIndex < 0 || c.bodyB!.solverIndex < 0) continue;
       C.addContact(c, B, S, h, dt, this.gravity, true);
     }
@@ -1095,22 +1121,21 @@ export class World implements BodyOwner {
    */
   private integrateVelocities(h: number): void {
     const B = this.solverBodies;
-    const g = this.gravity;
+    // The accelerations were read from the bodies when their slots were
+    // added (SolverBodies.add): a loop over the body objects here missed the
+    // cache on most of them, every sub-step.
+    const V = B.vel;
     for (let i = 0; i < B.count; i++) {
-      const body = B.bodies[i]!;
-      if (body.typeCode !== BodyTypeCode.Dynamic) continue;
-      const im = body.inverseMass;
-      const gs = body.gravityScale;
-      const f = body.force, t = body.torque;
-      const ld = 1 / (1 + h * body.linearDamping);
-      const ad = 1 / (1 + h * body.angularDamping);
-      const V = B.vel, o = i * VELOCITY_STRIDE;
-      V[o] = (V[o]! + h * (g.x * gs + f.x * im)) * ld;
-      V[o + 1] = (V[o + 1]! + h * (g.y * gs + f.y * im)) * ld;
-      V[o + 2] = (V[o + 2]! + h * (g.z * gs + f.z * im)) * ld;
-      V[o + 3] = (V[o + 3]! + h * (B.ixx[i]! * t.x + B.ixy[i]! * t.y + B.ixz[i]! * t.z)) * ad;
-      V[o + 4] = (V[o + 4]! + h * (B.ixy[i]! * t.x + B.iyy[i]! * t.y + B.iyz[i]! * t.z)) * ad;
-      V[o + 5] = (V[o + 5]! + h * (B.ixz[i]! * t.x + B.iyz[i]! * t.y + B.izz[i]! * t.z)) * ad;
+      if (B.dynamic[i] === 0) continue;
+      const ld = 1 / (1 + h * B.linearDamping[i]!);
+      const ad = 1 / (1 + h * B.angularDamping[i]!);
+      const o = i * VELOCITY_STRIDE;
+      V[o] = (V[o]! + h * B.lax[i]!) * ld;
+      V[o + 1] = (V[o + 1]! + h * B.lay[i]!) * ld;
+      V[o + 2] = (V[o + 2]! + h * B.laz[i]!) * ld;
+      V[o + 3] = (V[o + 3]! + h * B.aax[i]!) * ad;
+      V[o + 4] = (V[o + 4]! + h * B.aay[i]!) * ad;
+      V[o + 5] = (V[o + 5]! + h * B.aaz[i]!) * ad;
     }
   }
 
