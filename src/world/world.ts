@@ -188,6 +188,12 @@ const FAT_MARGIN = 0.03;
  * cache (the ragdoll pile was 5–10 % slower per step without this filter).
  */
 const REUSE_MOTION = 1e-3;
+// World.pairBodies layout (doubles per body) and pairBodyInts (ints per body).
+const PB_X = 0, PB_Y = 1, PB_Z = 2, PB_SPEED = 3, PB_ODOMETER = 4, PB_RADIUS = 5, PB_STRIDE = 8;
+const PBI_PROXY = 0, PBI_ACTIVE = 1, PBI_STRIDE = 2;
+// World.pairInts layout (ints per contact) and pairNums (doubles per contact).
+const PI_A = 0, PI_B = 1, PI_CONVEX = 2, PI_IDLE = 3, PI_STRIDE = 4;
+const PN_GAP = 0, PN_GAP_ODOMETER = 1, PN_STRIDE = 2;
 
 /** Largest distance (m) between an old and a new contact point that still counts as the same point. */
 const MATCH_RADIUS = 0.02;
@@ -355,8 +361,24 @@ export class World implements BodyOwner {
   private readonly oldFriction = new Float64Array(12);
   private readonly oldPosition = new Float64Array(12);
   private readonly oldUsed = new Uint8Array(4);
-  /** Per body index: centre x, y, z and a speed bound (updateContacts). */
+  /**
+   * Per body index, refreshed at the start of updateContacts: centre x, y, z,
+   * a speed bound, the odometer and the bounding radius (PB_* offsets), and
+   * the broadphase proxy and whether the body is awake and not static.
+   */
   private pairBodies = new Float64Array(0);
+  private pairBodyInts = new Int32Array(0);
+  /**
+   * Per contact index (parallel to contactList): the two body indices, the
+   * convex flag and the idle flag (PI_*), and the last narrowphase gap and
+   * the odometer sum it was measured at (PN_*). An idle contact is an empty
+   * pair whose flags, impulse and manifold cache are all clear: the pair loop
+   * settles it from these arrays and pairBodies without reading the contact
+   * or its bodies (a pile has two empty pairs for each manifold, and each
+   * object read was a cache miss).
+   */
+  private pairInts = new Int32Array(0);
+  private pairNums = new Float64Array(0);
   private islandParent = new Int32Array(64);
   private islandMinSleep = new Float64Array(64);
   private readonly tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
@@ -473,6 +495,12 @@ export class World implements BodyOwner {
     if (last !== body) {
       this.bodyList[body.index] = last;
       last.index = body.index;
+      // The moved body's contacts hold its index (pairInts).
+      for (let i = 0; i < this.contactList.length; i++) {
+        const c = this.contactList[i]!;
+        if (c.bodyA === last) this.pairInts[PI_STRIDE * i + PI_A] = last.index;
+        if (c.bodyB === last) this.pairInts[PI_STRIDE * i + PI_B] = last.index;
+      }
     }
     this.bodyById.delete(body.id);
     body.index = -1;
@@ -779,7 +807,28 @@ export class World implements BodyOwner {
     c.index = this.contactList.length;
     this.contactList.push(c);
     this.pairs.set(a.id, b.id, 1);
+    if (this.pairInts.length < PI_STRIDE * this.contactList.length) {
+      const n = Math.max(64, 2 * this.contactList.length);
+      const ints = new Int32Array(PI_STRIDE * n);
+      ints.set(this.pairInts);
+      this.pairInts = ints;
+      const nums = new Float64Array(PN_STRIDE * n);
+      nums.set(this.pairNums);
+      this.pairNums = nums;
+    }
+    this.writePairState(c);
     return c;
+  }
+
+  /** The contact's row of pairInts / pairNums from the contact (not idle). */
+  private writePairState(c: Contact): void {
+    const ri = PI_STRIDE * c.index, rn = PN_STRIDE * c.index;
+    this.pairInts[ri + PI_A] = c.bodyA!.index;
+    this.pairInts[ri + PI_B] = c.bodyB!.index;
+    this.pairInts[ri + PI_CONVEX] = c.convexPair ? 1 : 0;
+    this.pairInts[ri + PI_IDLE] = 0;
+    this.pairNums[rn + PN_GAP] = c.gap;
+    this.pairNums[rn + PN_GAP_ODOMETER] = c.gapOdometer;
   }
 
   private destroyContact(c: Contact, queueEvents: boolean): void {
@@ -788,6 +837,9 @@ export class World implements BodyOwner {
     const lastContact = this.contactList.pop()!;
     if (lastContact !== c) {
       this.contactList[c.index] = lastContact;
+      const from = this.contactList.length;
+      this.pairInts.copyWithin(PI_STRIDE * c.index, PI_STRIDE * from, PI_STRIDE * (from + 1));
+      this.pairNums.copyWithin(PN_STRIDE * c.index, PN_STRIDE * from, PN_STRIDE * (from + 1));
       lastContact.index = c.index;
     }
     c.index = -1;
@@ -805,25 +857,47 @@ export class World implements BodyOwner {
     // these alone instead of from four vector objects per body (the pair loop
     // waits on memory, not on arithmetic).
     const bodies = this.bodyList;
-    if (this.pairBodies.length < 4 * bodies.length) this.pairBodies = new Float64Array(8 * bodies.length);
-    const P = this.pairBodies;
+    if (this.pairBodies.length < PB_STRIDE * bodies.length) {
+      this.pairBodies = new Float64Array(2 * PB_STRIDE * bodies.length);
+      this.pairBodyInts = new Int32Array(2 * PBI_STRIDE * bodies.length);
+    }
+    const P = this.pairBodies, PI = this.pairBodyInts;
     for (let i = 0; i < bodies.length; i++) {
       const b = bodies[i]!, p = b.position, v = b.linearVelocity, w = b.angularVelocity;
       const ww = w.x * w.x + w.y * w.y + w.z * w.z;
-      P[4 * i] = p.x; P[4 * i + 1] = p.y; P[4 * i + 2] = p.z;
-      P[4 * i + 3] = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z) + (ww > 0 ? Math.sqrt(ww) * b.boundingRadius : 0);
+      const o = PB_STRIDE * i;
+      P[o + PB_X] = p.x; P[o + PB_Y] = p.y; P[o + PB_Z] = p.z;
+      P[o + PB_SPEED] = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z) + (ww > 0 ? Math.sqrt(ww) * b.boundingRadius : 0);
+      P[o + PB_ODOMETER] = b.odometer;
+      P[o + PB_RADIUS] = b.boundingRadius;
+      PI[PBI_STRIDE * i + PBI_PROXY] = b.proxy;
+      PI[PBI_STRIDE * i + PBI_ACTIVE] = b.awake && !b.isStatic ? 1 : 0;
     }
     const fall = gravityLength * dt;
     const spec = this.solver.speculativeDistance;
     this.solveContactCount = 0;
     for (let i = 0; i < this.contactList.length; i++) {
-      const c = this.contactList[i]!;
-      const a = c.bodyA!, b = c.bodyB!;
-      if (!this.broadphase.testOverlap(a.proxy, b.proxy)) {
-        this.destroyContact(c, true);
+      const ri = PI_STRIDE * i, rn = PN_STRIDE * i;
+      const ia = this.pairInts[ri + PI_A]!, ib = this.pairInts[ri + PI_B]!;
+      if (!this.broadphase.testOverlap(PI[PBI_STRIDE * ia + PBI_PROXY]!, PI[PBI_STRIDE * ib + PBI_PROXY]!)) {
+        this.destroyContact(this.contactList[i]!, true);
         i--;
         continue;
       }
+      if (this.pairInts[ri + PI_IDLE] === 1) {
+        // An idle contact (empty, flags clear): settled here as below, but
+        // from the arrays alone; both bodies inactive keeps it as it is.
+        if (PI[PBI_STRIDE * ia + PBI_ACTIVE] === 0 && PI[PBI_STRIDE * ib + PBI_ACTIVE] === 0) continue;
+        const oa = PB_STRIDE * ia, ob = PB_STRIDE * ib;
+        const loose = spec + (P[oa + PB_SPEED]! + P[ob + PB_SPEED]! + fall) * dt;
+        const sx = P[ob + PB_X]! - P[oa + PB_X]!, sy = P[ob + PB_Y]! - P[oa + PB_Y]!, sz = P[ob + PB_Z]! - P[oa + PB_Z]!;
+        const reach = P[oa + PB_RADIUS]! + P[ob + PB_RADIUS]! + loose;
+        if (this.pairNums[rn + PN_GAP]! - (P[oa + PB_ODOMETER]! + P[ob + PB_ODOMETER]! - this.pairNums[rn + PN_GAP_ODOMETER]!) > loose ||
+            (this.pairInts[ri + PI_CONVEX] === 1 && sx * sx + sy * sy + sz * sz > reach * reach)) continue;
+        this.pairInts[ri + PI_IDLE] = 0;
+      }
+      const c = this.contactList[i]!;
+      const a = c.bodyA!, b = c.bodyB!;
       const activeA = a.awake && !a.isStatic;
       const activeB = b.awake && !b.isStatic;
       if (!activeA && !activeB) {
@@ -840,9 +914,9 @@ export class World implements BodyOwner {
         // An empty pair that stays empty: the margin below is at most
         // `loose` (|v_B − v_A| ≤ |v_A| + |v_B|), so either test passing here
         // passes there too, with the same outcome (no point, no event).
-        const oa = 4 * a.index, ob = 4 * b.index;
-        const loose = spec + (P[oa + 3]! + P[ob + 3]! + fall) * dt;
-        const sx = P[ob]! - P[oa]!, sy = P[ob + 1]! - P[oa + 1]!, sz = P[ob + 2]! - P[oa + 2]!;
+        const oa = PB_STRIDE * ia, ob = PB_STRIDE * ib;
+        const loose = spec + (P[oa + PB_SPEED]! + P[ob + PB_SPEED]! + fall) * dt;
+        const sx = P[ob + PB_X]! - P[oa + PB_X]!, sy = P[ob + PB_Y]! - P[oa + PB_Y]!, sz = P[ob + PB_Z]! - P[oa + PB_Z]!;
         const reach = a.boundingRadius + b.boundingRadius + loose;
         if (c.gap - (a.odometer + b.odometer - c.gapOdometer) > loose ||
             (c.convexPair && sx * sx + sy * sy + sz * sz > reach * reach)) {
@@ -850,6 +924,7 @@ export class World implements BodyOwner {
           c.wasTouching = false;
           c.touching = false;
           c.totalNormalImpulse = 0;
+          this.pairInts[ri + PI_IDLE] = 1;
           continue;
         }
       }
@@ -906,6 +981,8 @@ export class World implements BodyOwner {
           count = m.pointCount;
           c.gap = count === 0 ? narrowphaseGap[0]! : 0;
           c.gapOdometer = a.odometer + b.odometer;
+          this.pairNums[rn + PN_GAP] = c.gap;
+          this.pairNums[rn + PN_GAP_ODOMETER] = c.gapOdometer;
         }
       }
       let maxDepth = -Infinity;
@@ -1652,6 +1729,7 @@ export class World implements BodyOwner {
         c.gap = row[o + 1 + c.cache.length]!;
         c.gapOdometer = row[o + 2 + c.cache.length]!;
       }
+      this.writePairState(c);
       c.syncPoints(m);
     }
     this.stepCount = snapshot.stepCount;
