@@ -102,6 +102,8 @@ export class SolverBodies {
   iyy = new Float64Array(0) as F64; iyz = new Float64Array(0) as F64; izz = new Float64Array(0) as F64;
   /** 1 when the solver integrates this slot's pose (dynamic and kinematic). */
   moves = new Uint8Array(0);
+  /** 1 when the slot's pose moved since the contact separations were last measured (ContactSolver.measureSeparations clears it). */
+  moved = new Uint8Array(0);
   /** 1 for a dynamic body's slot: the velocity integration applies gravity, forces and damping. */
   dynamic = new Uint8Array(0);
   /**
@@ -139,6 +141,9 @@ export class SolverBodies {
     const dyn = new Uint8Array(c);
     dyn.set(this.dynamic);
     this.dynamic = dyn;
+    const mv = new Uint8Array(c);
+    mv.set(this.moved);
+    this.moved = mv;
     this.lax = grow(this.lax, c); this.lay = grow(this.lay, c); this.laz = grow(this.laz, c);
     this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
     this.linearDamping = grow(this.linearDamping, c); this.angularDamping = grow(this.angularDamping, c);
@@ -173,6 +178,7 @@ export class SolverBodies {
       this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
     }
     this.moves[i] = body.isStatic ? 0 : 1;
+    this.moved[i] = 0;
     this.dynamic[i] = dynamic ? 1 : 0;
     if (dynamic) {
       const g = this.gravity, gs = body.gravityScale, im = body.inverseMass, f = body.force, t = body.torque;
@@ -216,6 +222,7 @@ export class SolverBodies {
    */
   moveSlot(i: number): void {
     this.poseVersion = ++poseEpoch;
+    this.moved[i] = 1;
     const d = this.delta;
     const px = this.px[i]! + d[0]!, py = this.py[i]! + d[1]!, pz = this.pz[i]! + d[2]!;
     this.px[i] = px; this.py[i] = py; this.pz[i] = pz;
@@ -631,9 +638,17 @@ export class ContactSolver {
    */
   measureSeparations(B: SolverBodies): void {
     const R = this.rows, I = this.ints;
+    const moved = B.moved;
     for (let first = 0; first < this.count;) {
       const size = I[first * INT_STRIDE + I_SIZE]!;
       const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
+      if (moved[ia] === 0 && moved[ib] === 0) {
+        // Neither pose moved since the last measurement (the joint
+        // projection moves a few limbs after the sweeps have measured
+        // everything): the rows hold these separations already.
+        first += size;
+        continue;
+      }
       if (B.turned[ia] !== 0 || B.turned[ib] !== 0) {
         for (let i = first; i < first + size; i++) {
           currentSeparation(this, B, i);
@@ -652,6 +667,7 @@ export class ContactSolver {
       }
       first += size;
     }
+    moved.fill(0, 0, B.count);
   }
 
   /**
