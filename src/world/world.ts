@@ -189,7 +189,8 @@ const FAT_MARGIN = 0.03;
  */
 const REUSE_MOTION = 1e-3;
 // World.pairBodies layout (doubles per body) and pairBodyInts (ints per body).
-const PB_X = 0, PB_Y = 1, PB_Z = 2, PB_SPEED = 3, PB_ODOMETER = 4, PB_RADIUS = 5, PB_STRIDE = 8;
+// PB_TURN is |ω| × bounding radius.
+const PB_X = 0, PB_Y = 1, PB_Z = 2, PB_SPEED = 3, PB_ODOMETER = 4, PB_RADIUS = 5, PB_VX = 6, PB_VY = 7, PB_VZ = 8, PB_TURN = 9, PB_STRIDE = 10;
 const PBI_PROXY = 0, PBI_ACTIVE = 1, PBI_STRIDE = 2;
 // World.pairInts layout (ints per contact) and pairNums (doubles per contact).
 const PI_A = 0, PI_B = 1, PI_CONVEX = 2, PI_IDLE = 3, PI_STRIDE = 4;
@@ -610,11 +611,16 @@ export class World implements BodyOwner {
     if (body.awake) return;
     // Sleeping islands are circular lists through islandNext.
     let b: RigidBody | null = body;
+    const PI = this.pairBodyInts;
     do {
       const next: RigidBody | null = b!.islandNext;
       b!.awake = true;
       b!.sleepTime = 0;
       b!.islandNext = null;
+      // The pair loop reads activity from pairBodyInts: a pair can wake an
+      // island that later pairs of the same loop involve.
+      const o = PBI_STRIDE * b!.index + PBI_ACTIVE;
+      if (b!.index >= 0 && o < PI.length) PI[o] = b!.isStatic ? 0 : 1;
       b = next;
     } while (b !== null && b !== body);
     body.awake = true;
@@ -852,10 +858,11 @@ export class World implements BodyOwner {
     const slop = this.solver.linearSlop;
     const gv = this.gravity;
     const gravityLength = Math.sqrt(gv.x * gv.x + gv.y * gv.y + gv.z * gv.z);
-    // Each body's centre and a bound on its points' speed (|v| + |ω| × bounding
-    // radius), by body index: most pairs of a heap are apart, and settle from
-    // these alone instead of from four vector objects per body (the pair loop
-    // waits on memory, not on arithmetic).
+    // Each body's centre, velocity, |ω| × bounding radius, a bound on its
+    // points' speed (|v| + that), odometer and activity, by body index: the
+    // pair loop reads these instead of the bodies' vector objects (it waits
+    // on memory, not on arithmetic), and most pairs of a heap are apart and
+    // settle from them alone.
     const bodies = this.bodyList;
     if (this.pairBodies.length < PB_STRIDE * bodies.length) {
       this.pairBodies = new Float64Array(2 * PB_STRIDE * bodies.length);
@@ -870,6 +877,8 @@ export class World implements BodyOwner {
       P[o + PB_SPEED] = Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z) + (ww > 0 ? Math.sqrt(ww) * b.boundingRadius : 0);
       P[o + PB_ODOMETER] = b.odometer;
       P[o + PB_RADIUS] = b.boundingRadius;
+      P[o + PB_VX] = v.x; P[o + PB_VY] = v.y; P[o + PB_VZ] = v.z;
+      P[o + PB_TURN] = Math.sqrt(ww) * b.boundingRadius;
       PI[PBI_STRIDE * i + PBI_PROXY] = b.proxy;
       PI[PBI_STRIDE * i + PBI_ACTIVE] = b.awake && !b.isStatic ? 1 : 0;
     }
@@ -898,9 +907,8 @@ export class World implements BodyOwner {
       }
       const c = this.contactList[i]!;
       const a = c.bodyA!, b = c.bodyB!;
-      const activeA = a.awake && !a.isStatic;
-      const activeB = b.awake && !b.isStatic;
-      if (!activeA && !activeB) {
+      const oa = PB_STRIDE * ia, ob = PB_STRIDE * ib;
+      if (PI[PBI_STRIDE * ia + PBI_ACTIVE] === 0 && PI[PBI_STRIDE * ib + PBI_ACTIVE] === 0) {
         // Both asleep (or asleep against static): keep as is. Still listed for
         // the solver: a later pair may wake one of the bodies this step.
         c.totalNormalImpulse = 0;
@@ -914,11 +922,10 @@ export class World implements BodyOwner {
         // An empty pair that stays empty: the margin below is at most
         // `loose` (|v_B − v_A| ≤ |v_A| + |v_B|), so either test passing here
         // passes there too, with the same outcome (no point, no event).
-        const oa = PB_STRIDE * ia, ob = PB_STRIDE * ib;
         const loose = spec + (P[oa + PB_SPEED]! + P[ob + PB_SPEED]! + fall) * dt;
         const sx = P[ob + PB_X]! - P[oa + PB_X]!, sy = P[ob + PB_Y]! - P[oa + PB_Y]!, sz = P[ob + PB_Z]! - P[oa + PB_Z]!;
-        const reach = a.boundingRadius + b.boundingRadius + loose;
-        if (c.gap - (a.odometer + b.odometer - c.gapOdometer) > loose ||
+        const reach = P[oa + PB_RADIUS]! + P[ob + PB_RADIUS]! + loose;
+        if (c.gap - (P[oa + PB_ODOMETER]! + P[ob + PB_ODOMETER]! - c.gapOdometer) > loose ||
             (c.convexPair && sx * sx + sy * sy + sz * sz > reach * reach)) {
           c.manifoldCached = false;
           c.wasTouching = false;
@@ -935,19 +942,16 @@ export class World implements BodyOwner {
       // reused only for pairs at rest relative to each other.
       let motion = Infinity;
       if (!c.isSensor) {
-        const va = a.linearVelocity, vb = b.linearVelocity, wa = a.angularVelocity, wb = b.angularVelocity;
-        const dvx = vb.x - va.x, dvy = vb.y - va.y, dvz = vb.z - va.z;
-        const speed = Math.sqrt(dvx * dvx + dvy * dvy + dvz * dvz) + gravityLength * dt +
-          Math.sqrt(wa.x * wa.x + wa.y * wa.y + wa.z * wa.z) * a.boundingRadius +
-          Math.sqrt(wb.x * wb.x + wb.y * wb.y + wb.z * wb.z) * b.boundingRadius;
+        const dvx = P[ob + PB_VX]! - P[oa + PB_VX]!, dvy = P[ob + PB_VY]! - P[oa + PB_VY]!, dvz = P[ob + PB_VZ]! - P[oa + PB_VZ]!;
+        const speed = Math.sqrt(dvx * dvx + dvy * dvy + dvz * dvz) + gravityLength * dt + P[oa + PB_TURN]! + P[ob + PB_TURN]!;
         margin = spec + speed * dt;
         motion = (speed - gravityLength * dt) * dt;
       }
       // Convex shapes whose bounding spheres are further apart than the
       // margin have no point within it (about half the broadphase pairs of a
       // pile, whose fat boxes overlap while the shapes are well apart).
-      const sx = b.position.x - a.position.x, sy = b.position.y - a.position.y, sz = b.position.z - a.position.z;
-      const reach = a.boundingRadius + b.boundingRadius + margin;
+      const sx = P[ob + PB_X]! - P[oa + PB_X]!, sy = P[ob + PB_Y]! - P[oa + PB_Y]!, sz = P[ob + PB_Z]! - P[oa + PB_Z]!;
+      const reach = P[oa + PB_RADIUS]! + P[ob + PB_RADIUS]! + margin;
       let count = 0;
       let reused = false;
       if (c.convexPair && sx * sx + sy * sy + sz * sz > reach * reach) {
@@ -965,7 +969,7 @@ export class World implements BodyOwner {
         if (resting) MARGIN_ARG[0] = margin;
         if (resting && oldCount > 0 && c.reuseManifold()) {
           reused = true;
-        } else if (oldCount === 0 && c.gap - (a.odometer + b.odometer - c.gapOdometer) > margin) {
+        } else if (oldCount === 0 && c.gap - (P[oa + PB_ODOMETER]! + P[ob + PB_ODOMETER]! - c.gapOdometer) > margin) {
           // Apart by more than the margin when last measured, and neither
           // body has moved enough since to close the difference: no point
           // within the margin now either (a third of a ragdoll pile's pairs).
