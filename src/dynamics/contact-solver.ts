@@ -417,7 +417,7 @@ export class ContactSolver {
     if (!Number.isFinite(mc)) mc = 0;
     const fallbackBound = contact.friction * mc * gravityLength * h;
     const B = bodies;
-    const cp = contact.data;
+    const cp = contact.store.data, cb = contact.base;
     // (A field, not a call: a double returned by a call V8 does not inline is boxed.)
     const roundA = bodyA.roundingRadius, roundB = bodyB.roundingRadius;
     const first = this.count;
@@ -442,7 +442,7 @@ export class ContactSolver {
     for (let k = 0; k < pointCount; k++) {
       // The contact's packed copy of the manifold point (see Contact.data).
       const c = k * POINT_STRIDE;
-      const px0 = cp[c]!, py0 = cp[c + 1]!, pz0 = cp[c + 2]!;
+      const px0 = cp[cb + c]!, py0 = cp[cb + c + 1]!, pz0 = cp[cb + c + 2]!;
       const i = this.count++;
       const o = i * ROW_STRIDE;
       this.contact[i] = contact;
@@ -452,7 +452,7 @@ export class ContactSolver {
       I[io + I_B] = ib;
       I[io + I_FIRST] = first;
       I[io + I_SIZE] = pointCount;
-      const nx = cp[c + 3]!, ny = cp[c + 4]!, nz = cp[c + 5]!;
+      const nx = cp[cb + c + 3]!, ny = cp[cb + c + 4]!, nz = cp[cb + c + 5]!;
       R[o + R_N] = nx; R[o + R_N + 1] = ny; R[o + R_N + 2] = nz;
       const rax = px0 - pax, ray = py0 - pay, raz = pz0 - paz;
       const rbx = px0 - pbx, rby = py0 - pby, rbz = pz0 - pbz;
@@ -464,7 +464,7 @@ export class ContactSolver {
       R[o + R_CB] = cbx; R[o + R_CB + 1] = cby; R[o + R_CB + 2] = cbz;
       // Local anchors: q* r q, at the rounded surfaces' centres (see R_LA):
       // the point is midway between the surfaces, depth apart along n (A → B).
-      const depth = cp[c + 6]!;
+      const depth = cp[cb + c + 6]!;
       const ka = roundA > 0 ? 0.5 * depth - roundA : 0, kb = roundB > 0 ? roundB - 0.5 * depth : 0;
       {
         const rx = rax + ka * nx, ry = ray + ka * ny, rz = raz + ka * nz;
@@ -545,21 +545,21 @@ export class ContactSolver {
       R[o + R_TANGENT_MASS2] = kk > 0 ? 1 / kk : 0;
       R[o + R_COUPLE2] = cax * kax + cay * kay + caz * kaz + cbx * kbx + cby * kby + cbz * kbz;
 
-      const persisted = cp[PERSISTED + k] === 1;
-      const lastNormal = persisted ? cp[NORMAL_IMPULSE + k]! : 0;
+      const persisted = cp[cb + PERSISTED + k] === 1;
+      const lastNormal = persisted ? cp[cb + NORMAL_IMPULSE + k]! : 0;
       let l1 = 0, l2 = 0;
       if (settings.warmStarting && persisted) {
         R[o + R_NORMAL_IMPULSE] = lastNormal;
         const f = FRICTION_IMPULSE + 3 * k;
-        const fx = cp[f]!, fy = cp[f + 1]!, fz = cp[f + 2]!;
+        const fx = cp[cb + f]!, fy = cp[cb + f + 1]!, fz = cp[cb + f + 2]!;
         l1 = fx * tx + fy * ty + fz * tz;
         l2 = fx * sx + fy * sy + fz * sz;
       } else {
         R[o + R_NORMAL_IMPULSE] = 0;
       }
       R[o + R_MAX_NORMAL_IMPULSE] = 0;
-      R[o + R_SEPARATION] = -cp[c + 6]!;
-      R[o + R_SEP_CUR] = -cp[c + 6]!;
+      R[o + R_SEPARATION] = -cp[cb + c + 6]!;
+      R[o + R_SEP_CUR] = -cp[cb + c + 6]!;
       R[o + R_FRICTION] = contact.friction;
       R[o + R_SPEC_RATE] = specRate;
       R[o + R_RESTITUTION] = contact.restitution;
@@ -1104,11 +1104,10 @@ export class ContactSolver {
       const c = this.contact[i]!;
       const k = this.pointIndex[i]!;
       const ln = R[o + R_NORMAL_IMPULSE]!;
-      // Through `data`, not its subarray views: one array object fewer to load.
-      const d = c.data;
-      d[NORMAL_IMPULSE + k] = ln;
+      const d = c.store.data;
+      d[c.base + NORMAL_IMPULSE + k] = ln;
       const l1 = R[o + R_TANGENT_IMPULSE1]!, l2 = R[o + R_TANGENT_IMPULSE2]!;
-      const f = FRICTION_IMPULSE + 3 * k;
+      const f = c.base + FRICTION_IMPULSE + 3 * k;
       d[f] = l1 * R[o + R_T1]! + l2 * R[o + R_T2]!;
       d[f + 1] = l1 * R[o + R_T1 + 1]! + l2 * R[o + R_T2 + 1]!;
       d[f + 2] = l1 * R[o + R_T1 + 2]! + l2 * R[o + R_T2 + 2]!;

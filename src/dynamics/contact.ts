@@ -11,15 +11,15 @@ import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ShapeKind } from '../shapes/shape';
 
-/** Doubles per point at the start of Contact.data. */
+/** Doubles per point at the start of a contact's block (ContactStore). */
 export const POINT_STRIDE = 8;
-/** Offsets in Contact.data. */
+/** Offsets in a contact's block. */
 export const NORMAL_IMPULSE = POINT_STRIDE * MAX_MANIFOLD_POINTS;
 export const FRICTION_IMPULSE = NORMAL_IMPULSE + MAX_MANIFOLD_POINTS;
 export const PERSISTED = FRICTION_IMPULSE + 3 * MAX_MANIFOLD_POINTS;
 const DATA_LENGTH = PERSISTED + MAX_MANIFOLD_POINTS;
 
-// ---- Manifold reuse (Contact.reuseManifold): offsets in Contact.cache.
+// ---- Manifold reuse (Contact.reuseManifold): offsets in the cache (CACHE_OFFSET on in the block).
 /** Speculative margin the manifold was computed with. */
 const CACHE_MARGIN = 0;
 /** B's position and rotation in A's frame at that moment, 3 + 4. */
@@ -28,7 +28,33 @@ const CACHE_ROTATION = 4;
 /** Per point: A's deepest point in A's frame, B's in B's frame, the normal in A's frame, 3 + 3 + 3. */
 const CACHE_POINTS = 8;
 const CACHE_POINT_STRIDE = 9;
-const CACHE_LENGTH = CACHE_POINTS + CACHE_POINT_STRIDE * MAX_MANIFOLD_POINTS;
+/** Doubles of the manifold cache (after the points and impulses in a contact's block). */
+export const CACHE_LENGTH = CACHE_POINTS + CACHE_POINT_STRIDE * MAX_MANIFOLD_POINTS;
+/** Offset of the manifold cache in a contact's block. */
+export const CACHE_OFFSET = DATA_LENGTH;
+/** Doubles per contact in a ContactStore: points, impulses, flags, then the manifold cache. */
+export const CONTACT_STRIDE = DATA_LENGTH + CACHE_LENGTH;
+
+/**
+ * The numbers of many contacts in one array, a block of CONTACT_STRIDE
+ * doubles each. The world keeps its contacts' blocks in contact-list order,
+ * so the pair loop and the solver's set-up read them front to back instead
+ * of chasing one small array per contact. `data` is replaced when it grows:
+ * hold the store, not the array, across contact creation.
+ */
+export class ContactStore {
+  data: Float64Array;
+  constructor(capacity: number) {
+    this.data = new Float64Array(CONTACT_STRIDE * Math.max(1, capacity));
+  }
+  /** Makes room for `count` blocks, keeping the existing ones. */
+  reserve(count: number): void {
+    if (CONTACT_STRIDE * count <= this.data.length) return;
+    const grown = new Float64Array(CONTACT_STRIDE * Math.max(count, 2 * this.data.length / CONTACT_STRIDE, 64));
+    grown.set(this.data);
+    this.data = grown;
+  }
+}
 /**
  * How far (m) B may have moved relative to A, at its centre or at its
  * bounding sphere by turning, and the last manifold still be used as it is.
@@ -94,32 +120,22 @@ export class Contact {
   /** A point within the linear slop of contact this step (speculative points further out do not count); drives the events. */
   touching = false;
   wasTouching = false;
-  // Persistent per-point state, all views of one
-  // ArrayBuffer: the solver's set-up reads every contact's numbers each step,
-  // and one contiguous block per contact is a few cache lines where the
-  // manifold's point objects are a dozen scattered ones (measured: most of
-  // that set-up was waiting on them).
   /**
-   * All of the below in one array: per point world position x, y, z, normal
-   * x, y, z, depth, feature id (8 × MAX_MANIFOLD_POINTS, copied from the
-   * narrowphase's manifold by syncPoints, or refreshed by reuseManifold), then the normal impulses, the friction impulses
-   * and the persisted flags (offsets NORMAL_IMPULSE, FRICTION_IMPULSE,
-   * PERSISTED), so the solver's set-up reads a contact from one place.
+   * The contact's persistent numbers are the block of CONTACT_STRIDE doubles
+   * at `base` in `store.data` (the world keeps the blocks in contact-list
+   * order): per point world position x, y, z, normal x, y, z, depth, feature
+   * id (8 × MAX_MANIFOLD_POINTS, copied from the narrowphase's manifold by
+   * syncPoints, or refreshed by reuseManifold), then the normal impulses,
+   * the friction impulses as world vectors (re-projected onto each step's
+   * tangent basis) and the persisted flags (1 when the point matched a point
+   * of the previous step; offsets NORMAL_IMPULSE, FRICTION_IMPULSE,
+   * PERSISTED), then at CACHE_OFFSET the manifold in A's frame with the
+   * relative pose and margin it was computed at (CACHE_*), for reuseManifold.
    */
-  readonly data: Float64Array;
-  /** Views of `data`. */
-  readonly normalImpulse: Float64Array;
-  /** Friction impulse as a world vector (re-projected onto the new tangent basis each step). */
-  readonly frictionImpulse: Float64Array;
-  /** 1 when the point matched a point of the previous step. */
-  readonly persisted: Float64Array;
+  store: ContactStore;
+  base = 0;
   /** Last step's total normal impulse (for contact events). */
   totalNormalImpulse = 0;
-  /**
-   * The manifold in A's frame with the relative pose and margin it was
-   * computed at (offsets CACHE_*), for reuseManifold.
-   */
-  readonly cache = new Float64Array(CACHE_LENGTH);
   /**
    * Whether the manifold may be reused: pairs of boxes, capsules and meshes,
    * whose narrowphase (clipping, segment–box and triangle queries) costs far
@@ -145,7 +161,7 @@ export class Contact {
     this.touching = false;
     this.wasTouching = false;
     this.totalNormalImpulse = 0;
-    this.data.fill(0);
+    this.store.data.fill(0, this.base, this.base + DATA_LENGTH);
     this.manifoldCached = false;
     this.pointCount = 0;
     this.gap = 0;
@@ -159,15 +175,15 @@ export class Contact {
    */
   cacheManifold(m: Manifold): void {
     const a = this.bodyA!, b = this.bodyB!;
-    const C = this.cache;
+    const C = this.store.data, c0 = this.base + CACHE_OFFSET;
     relativePose(a, b);
-    C[CACHE_POSITION] = REL_P.x; C[CACHE_POSITION + 1] = REL_P.y; C[CACHE_POSITION + 2] = REL_P.z;
-    C[CACHE_ROTATION] = REL_Q.x; C[CACHE_ROTATION + 1] = REL_Q.y; C[CACHE_ROTATION + 2] = REL_Q.z; C[CACHE_ROTATION + 3] = REL_Q.w;
-    C[CACHE_MARGIN] = MARGIN_ARG[0]!;
+    C[c0 + CACHE_POSITION] = REL_P.x; C[c0 + CACHE_POSITION + 1] = REL_P.y; C[c0 + CACHE_POSITION + 2] = REL_P.z;
+    C[c0 + CACHE_ROTATION] = REL_Q.x; C[c0 + CACHE_ROTATION + 1] = REL_Q.y; C[c0 + CACHE_ROTATION + 2] = REL_Q.z; C[c0 + CACHE_ROTATION + 3] = REL_Q.w;
+    C[c0 + CACHE_MARGIN] = MARGIN_ARG[0]!;
     this.manifoldCached = true;
     for (let k = 0; k < m.pointCount; k++) {
       const pt = m.points[k]!;
-      const o = CACHE_POINTS + CACHE_POINT_STRIDE * k;
+      const o = c0 + CACHE_POINTS + CACHE_POINT_STRIDE * k;
       const p = pt.position, n = pt.normal, h = 0.5 * pt.depth;
       // A's deepest point is position + n·depth/2, B's position − n·depth/2.
       W.x = p.x + n.x * h - a.position.x; W.y = p.y + n.y * h - a.position.y; W.z = p.z + n.z * h - a.position.z;
@@ -192,29 +208,29 @@ export class Contact {
    * step, so most of its pairs take this path.
    */
   reuseManifold(): boolean {
-    const C = this.cache;
-    if (!this.manifoldCached || MARGIN_ARG[0]! > C[CACHE_MARGIN]! + MANIFOLD_REUSE_DISTANCE) return false;
+    const C = this.store.data, c0 = this.base + CACHE_OFFSET;
+    if (!this.manifoldCached || MARGIN_ARG[0]! > C[c0 + CACHE_MARGIN]! + MANIFOLD_REUSE_DISTANCE) return false;
     const a = this.bodyA!, b = this.bodyB!;
     relativePose(a, b);
-    const dx = REL_P.x - C[CACHE_POSITION]!, dy = REL_P.y - C[CACHE_POSITION + 1]!, dz = REL_P.z - C[CACHE_POSITION + 2]!;
+    const dx = REL_P.x - C[c0 + CACHE_POSITION]!, dy = REL_P.y - C[c0 + CACHE_POSITION + 1]!, dz = REL_P.z - C[c0 + CACHE_POSITION + 2]!;
     const limit = MANIFOLD_REUSE_DISTANCE * MANIFOLD_REUSE_DISTANCE;
     if (dx * dx + dy * dy + dz * dz > limit) return false;
     // Angle θ between the two relative rotations: |dot| = cos(θ/2), so
     // 1 − |dot| ≈ θ²/8, and a point at radius r moves by θ r.
-    const dot = REL_Q.x * C[CACHE_ROTATION]! + REL_Q.y * C[CACHE_ROTATION + 1]! + REL_Q.z * C[CACHE_ROTATION + 2]! + REL_Q.w * C[CACHE_ROTATION + 3]!;
+    const dot = REL_Q.x * C[c0 + CACHE_ROTATION]! + REL_Q.y * C[c0 + CACHE_ROTATION + 1]! + REL_Q.z * C[c0 + CACHE_ROTATION + 2]! + REL_Q.w * C[c0 + CACHE_ROTATION + 3]!;
     const r = b.boundingRadius;
     if (8 * (1 - Math.abs(dot)) * r * r > limit) return false;
-    // Written straight into `data` (ids and impulses stay).
-    const d = this.data;
+    // Written straight into the points (ids and impulses stay).
+    const d = C;
     for (let k = 0; k < this.pointCount; k++) {
-      const o = CACHE_POINTS + CACHE_POINT_STRIDE * k;
+      const o = c0 + CACHE_POINTS + CACHE_POINT_STRIDE * k;
       loadWorld(a.rotation, C, o + 6);
       const nx = L.x, ny = L.y, nz = L.z;
       loadWorld(a.rotation, C, o);
       const ax = a.position.x + L.x, ay = a.position.y + L.y, az = a.position.z + L.z;
       loadWorld(b.rotation, C, o + 3);
       const bx = b.position.x + L.x, by = b.position.y + L.y, bz = b.position.z + L.z;
-      const p = k * POINT_STRIDE;
+      const p = this.base + k * POINT_STRIDE;
       d[p] = 0.5 * (ax + bx); d[p + 1] = 0.5 * (ay + by); d[p + 2] = 0.5 * (az + bz);
       d[p + 3] = nx; d[p + 4] = ny; d[p + 5] = nz;
       d[p + 6] = (ax - bx) * nx + (ay - by) * ny + (az - bz) * nz;
@@ -224,43 +240,74 @@ export class Contact {
 
   /** World position of point k (midway between the two surfaces), into `out`. */
   pointPosition(k: number, out: Vec3): Vec3 {
-    const d = this.data, o = k * POINT_STRIDE;
+    const d = this.store.data, o = this.base + k * POINT_STRIDE;
     out.x = d[o]!; out.y = d[o + 1]!; out.z = d[o + 2]!;
     return out;
   }
 
   /** Normal of point k (from A towards B), into `out`. */
   pointNormal(k: number, out: Vec3): Vec3 {
-    const d = this.data, o = k * POINT_STRIDE;
+    const d = this.store.data, o = this.base + k * POINT_STRIDE;
     out.x = d[o + 3]!; out.y = d[o + 4]!; out.z = d[o + 5]!;
     return out;
   }
 
   /** Penetration depth of point k (negative: a speculative point that far apart). */
   pointDepth(k: number): number {
-    return this.data[k * POINT_STRIDE + 6]!;
+    return this.store.data[this.base + k * POINT_STRIDE + 6]!;
   }
 
   /** Feature id of point k. */
   pointId(k: number): number {
-    return this.data[k * POINT_STRIDE + 7]!;
+    return this.store.data[this.base + k * POINT_STRIDE + 7]!;
   }
 
-  constructor() {
-    const n = MAX_MANIFOLD_POINTS;
-    this.data = new Float64Array(DATA_LENGTH);
-    this.normalImpulse = this.data.subarray(NORMAL_IMPULSE, NORMAL_IMPULSE + n);
-    this.frictionImpulse = this.data.subarray(FRICTION_IMPULSE, FRICTION_IMPULSE + 3 * n);
-    this.persisted = this.data.subarray(PERSISTED, PERSISTED + n);
+  /** Accumulated normal impulse of point k (last step's, for warm starting). */
+  normalImpulse(k: number): number {
+    return this.store.data[this.base + NORMAL_IMPULSE + k]!;
   }
 
-  /** Copies the points of `m` (the narrowphase's result for this pair) into `data`. */
+  /** Component `axis` (0 x, 1 y, 2 z) of point k's accumulated friction impulse, a world vector. */
+  frictionImpulse(k: number, axis: number): number {
+    return this.store.data[this.base + FRICTION_IMPULSE + 3 * k + axis]!;
+  }
+
+  /** 1 when point k matched a point of the previous step. */
+  persisted(k: number): number {
+    return this.store.data[this.base + PERSISTED + k]!;
+  }
+
+  /** Sets point k's impulses and persisted flag (snapshot restore). */
+  setImpulses(k: number, normal: number, fx: number, fy: number, fz: number, persisted: number): void {
+    const d = this.store.data, o = this.base;
+    d[o + NORMAL_IMPULSE + k] = normal;
+    d[o + FRICTION_IMPULSE + 3 * k] = fx;
+    d[o + FRICTION_IMPULSE + 3 * k + 1] = fy;
+    d[o + FRICTION_IMPULSE + 3 * k + 2] = fz;
+    d[o + PERSISTED + k] = persisted;
+  }
+
+  /** The manifold cache's numbers (CACHE_LENGTH of them), for snapshots. */
+  cacheValue(i: number): number {
+    return this.store.data[this.base + CACHE_OFFSET + i]!;
+  }
+
+  setCacheValue(i: number, v: number): void {
+    this.store.data[this.base + CACHE_OFFSET + i] = v;
+  }
+
+  /** `store`: the world's (which sets `base`), or one of the contact's own. */
+  constructor(store?: ContactStore) {
+    this.store = store ?? new ContactStore(1);
+  }
+
+  /** Copies the points of `m` (the narrowphase's result for this pair) into the block. */
   syncPoints(m: Manifold): void {
-    const d = this.data;
+    const d = this.store.data;
     this.pointCount = m.pointCount;
     for (let k = 0; k < m.pointCount; k++) {
       const p = m.points[k]!;
-      const o = k * POINT_STRIDE;
+      const o = this.base + k * POINT_STRIDE;
       d[o] = p.position.x; d[o + 1] = p.position.y; d[o + 2] = p.position.z;
       d[o + 3] = p.normal.x; d[o + 4] = p.normal.y; d[o + 5] = p.normal.z;
       d[o + 6] = p.depth; d[o + 7] = p.id;

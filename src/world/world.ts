@@ -23,7 +23,7 @@ import { narrowphaseGap } from '../collision/narrowphase/margin';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
-import { Contact, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE } from '../dynamics/contact';
+import { CACHE_LENGTH, Contact, CONTACT_STRIDE, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE } from '../dynamics/contact';
 import { ContactSolver, Softness, SolverBodies, VELOCITY_STRIDE } from '../dynamics/contact-solver';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
 import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
@@ -334,6 +334,8 @@ export class World implements BodyOwner {
   private readonly pairs = new PairMap();
   private readonly contactList: Contact[] = [];
   private readonly contactPool: Contact[] = [];
+  /** Every contact's block (Contact.base = CONTACT_STRIDE × its index): the blocks follow the contact list. */
+  private readonly contactStore = new ContactStore(64);
   private readonly pairCollector = new PairCollector();
   private readonly solverBodies = new SolverBodies();
   private readonly contactSolver = new ContactSolver();
@@ -808,9 +810,11 @@ export class World implements BodyOwner {
   }
 
   private createContact(a: RigidBody, b: RigidBody): Contact {
-    const c = this.contactPool.pop() ?? new Contact();
-    c.reset(a, b);
+    const c = this.contactPool.pop() ?? new Contact(this.contactStore);
     c.index = this.contactList.length;
+    this.contactStore.reserve(c.index + 1);
+    c.base = CONTACT_STRIDE * c.index;
+    c.reset(a, b);
     this.contactList.push(c);
     this.pairs.set(a.id, b.id, 1);
     if (this.pairInts.length < PI_STRIDE * this.contactList.length) {
@@ -846,7 +850,9 @@ export class World implements BodyOwner {
       const from = this.contactList.length;
       this.pairInts.copyWithin(PI_STRIDE * c.index, PI_STRIDE * from, PI_STRIDE * (from + 1));
       this.pairNums.copyWithin(PN_STRIDE * c.index, PN_STRIDE * from, PN_STRIDE * (from + 1));
+      this.contactStore.data.copyWithin(CONTACT_STRIDE * c.index, CONTACT_STRIDE * from, CONTACT_STRIDE * (from + 1));
       lastContact.index = c.index;
+      lastContact.base = CONTACT_STRIDE * c.index;
     }
     c.index = -1;
     c.bodyA = null;
@@ -917,7 +923,7 @@ export class World implements BodyOwner {
       }
       const m = this.pairManifold;
       const oldCount = c.pointCount;
-      const cp = c.data;
+      const cp = this.contactStore.data, cb = c.base;
       if (oldCount === 0 && !c.isSensor && !c.touching) {
         // An empty pair that stays empty: the margin below is at most
         // `loose` (|v_B − v_A| ≤ |v_A| + |v_B|), so either test passing here
@@ -978,7 +984,7 @@ export class World implements BodyOwner {
           // The pair's last feature ids go in first: the box–box routine
           // prefers them in near-ties (see collide-box-box).
           m.pointCount = oldCount;
-          for (let k = 0; k < oldCount; k++) m.points[k]!.id = cp[k * POINT_STRIDE + 7]!;
+          for (let k = 0; k < oldCount; k++) m.points[k]!.id = cp[cb + k * POINT_STRIDE + 7]!;
           collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
           if (resting && m.pointCount > 0) c.cacheManifold(m);
           else c.manifoldCached = false;
@@ -994,22 +1000,22 @@ export class World implements BodyOwner {
         // The same points (ids, impulses) with refreshed positions and depths.
         count = oldCount;
         for (let k = 0; k < count; k++) {
-          const depth = cp[k * POINT_STRIDE + 6]!;
+          const depth = cp[cb + k * POINT_STRIDE + 6]!;
           if (depth > maxDepth) maxDepth = depth;
-          cp[PERSISTED + k] = 1;
+          cp[cb + PERSISTED + k] = 1;
         }
       } else {
         for (let k = 0; k < oldCount; k++) {
           const o = k * POINT_STRIDE;
-          this.oldIds[k] = cp[o + 7]!;
-          this.oldNormal[k] = cp[NORMAL_IMPULSE + k]!;
+          this.oldIds[k] = cp[cb + o + 7]!;
+          this.oldNormal[k] = cp[cb + NORMAL_IMPULSE + k]!;
           const f = FRICTION_IMPULSE + 3 * k;
-          this.oldFriction[k * 3] = cp[f]!;
-          this.oldFriction[k * 3 + 1] = cp[f + 1]!;
-          this.oldFriction[k * 3 + 2] = cp[f + 2]!;
-          this.oldPosition[k * 3] = cp[o]!;
-          this.oldPosition[k * 3 + 1] = cp[o + 1]!;
-          this.oldPosition[k * 3 + 2] = cp[o + 2]!;
+          this.oldFriction[k * 3] = cp[cb + f]!;
+          this.oldFriction[k * 3 + 1] = cp[cb + f + 1]!;
+          this.oldFriction[k * 3 + 2] = cp[cb + f + 2]!;
+          this.oldPosition[k * 3] = cp[cb + o]!;
+          this.oldPosition[k * 3 + 1] = cp[cb + o + 1]!;
+          this.oldPosition[k * 3 + 2] = cp[cb + o + 2]!;
           this.oldUsed[k] = 0;
         }
         for (let k = 0; k < count; k++) {
@@ -1041,17 +1047,17 @@ export class World implements BodyOwner {
           }
           if (matched >= 0) {
             this.oldUsed[matched] = 1;
-            cp[PERSISTED + k] = 1;
-            cp[NORMAL_IMPULSE + k] = this.oldNormal[matched]!;
-            cp[FRICTION_IMPULSE + k * 3] = this.oldFriction[matched * 3]!;
-            cp[FRICTION_IMPULSE + k * 3 + 1] = this.oldFriction[matched * 3 + 1]!;
-            cp[FRICTION_IMPULSE + k * 3 + 2] = this.oldFriction[matched * 3 + 2]!;
+            cp[cb + PERSISTED + k] = 1;
+            cp[cb + NORMAL_IMPULSE + k] = this.oldNormal[matched]!;
+            cp[cb + FRICTION_IMPULSE + k * 3] = this.oldFriction[matched * 3]!;
+            cp[cb + FRICTION_IMPULSE + k * 3 + 1] = this.oldFriction[matched * 3 + 1]!;
+            cp[cb + FRICTION_IMPULSE + k * 3 + 2] = this.oldFriction[matched * 3 + 2]!;
           } else {
-            cp[PERSISTED + k] = 0;
-            cp[NORMAL_IMPULSE + k] = 0;
-            cp[FRICTION_IMPULSE + k * 3] = 0;
-            cp[FRICTION_IMPULSE + k * 3 + 1] = 0;
-            cp[FRICTION_IMPULSE + k * 3 + 2] = 0;
+            cp[cb + PERSISTED + k] = 0;
+            cp[cb + NORMAL_IMPULSE + k] = 0;
+            cp[cb + FRICTION_IMPULSE + k * 3] = 0;
+            cp[cb + FRICTION_IMPULSE + k * 3 + 1] = 0;
+            cp[cb + FRICTION_IMPULSE + k * 3 + 2] = 0;
           }
         }
         if (count > 0 || oldCount > 0) c.syncPoints(m);
@@ -1643,11 +1649,11 @@ export class World implements BodyOwner {
         c.pointPosition(k, p);
         c.pointNormal(k, n);
         row.push(c.pointId(k), c.pointDepth(k), p.x, p.y, p.z, n.x, n.y, n.z,
-          c.normalImpulse[k]!, c.frictionImpulse[k * 3]!, c.frictionImpulse[k * 3 + 1]!, c.frictionImpulse[k * 3 + 2]!, c.persisted[k]!);
+          c.normalImpulse(k), c.frictionImpulse(k, 0), c.frictionImpulse(k, 1), c.frictionImpulse(k, 2), c.persisted(k));
       }
       // The manifold cache decides whether the next step reuses the manifold.
       row.push(c.manifoldCached ? 1 : 0);
-      for (let k = 0; k < c.cache.length; k++) row.push(c.cache[k]!);
+      for (let k = 0; k < CACHE_LENGTH; k++) row.push(c.cacheValue(k));
       // The measured gap decides whether the next step runs the narrowphase.
       row.push(c.gap, c.gapOdometer);
       contacts.push(row);
@@ -1718,20 +1724,16 @@ export class World implements BodyOwner {
       let o = 5;
       for (let k = 0; k < n; k++) {
         m.addPoint(row[o + 2]!, row[o + 3]!, row[o + 4]!, row[o + 5]!, row[o + 6]!, row[o + 7]!, row[o + 1]!, row[o]!);
-        c.normalImpulse[k] = row[o + 8]!;
-        c.frictionImpulse[k * 3] = row[o + 9]!;
-        c.frictionImpulse[k * 3 + 1] = row[o + 10]!;
-        c.frictionImpulse[k * 3 + 2] = row[o + 11]!;
-        c.persisted[k] = row[o + 12]!;
+        c.setImpulses(k, row[o + 8]!, row[o + 9]!, row[o + 10]!, row[o + 11]!, row[o + 12]!);
         o += 13;
       }
-      if (row.length >= o + 1 + c.cache.length) {
+      if (row.length >= o + 1 + CACHE_LENGTH) {
         c.manifoldCached = row[o] === 1;
-        for (let k = 0; k < c.cache.length; k++) c.cache[k] = row[o + 1 + k]!;
+        for (let k = 0; k < CACHE_LENGTH; k++) c.setCacheValue(k, row[o + 1 + k]!);
       }
-      if (row.length === o + 3 + c.cache.length) {
-        c.gap = row[o + 1 + c.cache.length]!;
-        c.gapOdometer = row[o + 2 + c.cache.length]!;
+      if (row.length === o + 3 + CACHE_LENGTH) {
+        c.gap = row[o + 1 + CACHE_LENGTH]!;
+        c.gapOdometer = row[o + 2 + CACHE_LENGTH]!;
       }
       this.writePairState(c);
       c.syncPoints(m);

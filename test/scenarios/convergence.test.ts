@@ -17,7 +17,7 @@ function sweepsNeeded(ratio: number): number {
     const g = 9.81;
     let bottom = 0, top = 0;
     for (const c of world.contacts) {
-      const sum = c.normalImpulse[0]!;
+      const sum = c.normalImpulse(0);
       if (c.bodyA!.isStatic || c.bodyB!.isStatic) bottom = sum;
       else top = sum;
     }
