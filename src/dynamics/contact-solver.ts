@@ -104,6 +104,8 @@ export class SolverBodies {
   moves = new Uint8Array(0);
   /** 1 when the slot's pose moved since the contact separations were last measured (ContactSolver.measureSeparations clears it). */
   moved = new Uint8Array(0);
+  /** The poseVersion at which the slot's pose last changed (add or moveSlot): per-body geometry caches (joint rows) compare it. */
+  slotVersion = new Float64Array(0) as F64;
   /** 1 for a dynamic body's slot: the velocity integration applies gravity, forces and damping. */
   dynamic = new Uint8Array(0);
   /**
@@ -144,6 +146,7 @@ export class SolverBodies {
     const mv = new Uint8Array(c);
     mv.set(this.moved);
     this.moved = mv;
+    this.slotVersion = grow(this.slotVersion, c);
     this.lax = grow(this.lax, c); this.lay = grow(this.lay, c); this.laz = grow(this.laz, c);
     this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
     this.linearDamping = grow(this.linearDamping, c); this.angularDamping = grow(this.angularDamping, c);
@@ -179,6 +182,7 @@ export class SolverBodies {
     }
     this.moves[i] = body.isStatic ? 0 : 1;
     this.moved[i] = 0;
+    this.slotVersion[i] = this.poseVersion;
     this.dynamic[i] = dynamic ? 1 : 0;
     if (dynamic) {
       const g = this.gravity, gs = body.gravityScale, im = body.inverseMass, f = body.force, t = body.torque;
@@ -222,6 +226,7 @@ export class SolverBodies {
    */
   moveSlot(i: number): void {
     this.poseVersion = ++poseEpoch;
+    this.slotVersion[i] = this.poseVersion;
     this.moved[i] = 1;
     const d = this.delta;
     const px = this.px[i]! + d[0]!, py = this.py[i]! + d[1]!, pz = this.pz[i]! + d[2]!;

@@ -336,12 +336,24 @@ export class PointRow {
   get lz(): number { return this.s[P_L + 2]!; }
   set lz(v: number) { this.s[P_L + 2] = v; }
 
-  /** `SolverBodies.poseVersion` of the last `update`: anchors, error and K⁻¹ are reused until the poses move. */
-  private version = -1;
+  /**
+   * The two slots' `SolverBodies.slotVersion` at the last `update`: anchors,
+   * error and K⁻¹ are reused until either body moves (per body, not per
+   * world: a joint projection that moves one limb leaves the other joints'
+   * geometry valid).
+   */
+  private versionA = -1;
+  private versionB = -1;
+
+  /** Whether either body moved since the last `update`. */
+  private stale(B: SolverBodies, ia: number, ib: number): boolean {
+    return B.slotVersion[ia] !== this.versionA || B.slotVersion[ib] !== this.versionB;
+  }
 
   /** Anchors, error and K from the current poses. */
   update(B: SolverBodies, ia: number, ib: number): void {
-    this.version = B.poseVersion;
+    this.versionA = B.slotVersion[ia]!;
+    this.versionB = B.slotVersion[ib]!;
     const s = this.s;
     const ra = rotateBySlot(this.ra, B, ia, this.localA);
     const rb = rotateBySlot(this.rb, B, ib, this.localB);
@@ -403,7 +415,7 @@ export class PointRow {
   }
 
   warmStart(B: SolverBodies, ia: number, ib: number): void {
-    if (this.version !== B.poseVersion) {
+    if (this.stale(B, ia, ib)) {
       rotateBySlot(this.ra, B, ia, this.localA);
       rotateBySlot(this.rb, B, ib, this.localB);
     }
@@ -413,7 +425,7 @@ export class PointRow {
   }
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
-    if (this.version !== B.poseVersion) this.update(B, ia, ib);
+    if (this.stale(B, ia, ib)) this.update(B, ia, ib);
     const s = this.s;
     const rax = s[P_RA]!, ray = s[P_RA + 1]!, raz = s[P_RA + 2]!, rbx = s[P_RB]!, rby = s[P_RB + 1]!, rbz = s[P_RB + 2]!;
     const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
@@ -459,11 +471,12 @@ export class PointRow {
   projectB(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
     const slop = ctx.anchorSlop;
     if (B.invMass[ib]! === 0) { this.solvePosition(B, ia, ib, slop); return; }
-    const ra = rotateBySlot(this.ra, B, ia, this.localA);
-    const rb = rotateBySlot(this.rb, B, ib, this.localB);
-    const cx = B.px[ib]! + rb.x - B.px[ia]! - ra.x;
-    const cy = B.py[ib]! + rb.y - B.py[ia]! - ra.y;
-    const cz = B.pz[ib]! + rb.z - B.pz[ia]! - ra.z;
+    // The error at the current poses, from `update` (which the sweep after
+    // the projection would run anyway; it then runs again only for the
+    // joints whose bodies this pass moves).
+    if (this.stale(B, ia, ib)) this.update(B, ia, ib);
+    const s = this.s;
+    const cx = s[P_C]!, cy = s[P_C + 1]!, cz = s[P_C + 2]!;
     const err2 = cx * cx + cy * cy + cz * cz;
     if (err2 <= slop * slop) return;
     const f = 1 - slop / Math.sqrt(err2);
