@@ -44,6 +44,7 @@ const FRICTION_COULOMB = 2;
 
 type F64 = Float64Array<ArrayBuffer>;
 type I32 = Int32Array<ArrayBuffer>;
+type U8 = Uint8Array<ArrayBuffer>;
 
 function grow(a: F64, n: number): F64 {
   if (a.length >= n) return a;
@@ -54,6 +55,12 @@ function grow(a: F64, n: number): F64 {
 function growI(a: I32, n: number): I32 {
   if (a.length >= n) return a;
   const b = new Int32Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+function growU8(a: U8, n: number): U8 {
+  if (a.length >= n) return a;
+  const b = new Uint8Array(Math.max(n, a.length * 2));
   b.set(a);
   return b;
 }
@@ -129,23 +136,13 @@ export class SolverBodies {
     this.px0 = grow(this.px0, c); this.py0 = grow(this.py0, c); this.pz0 = grow(this.pz0, c);
     this.thx = grow(this.thx, c); this.thy = grow(this.thy, c); this.thz = grow(this.thz, c);
     this.dpx = grow(this.dpx, c); this.dpy = grow(this.dpy, c); this.dpz = grow(this.dpz, c);
-    if (this.turned.length < c) {
-      const t = new Uint8Array(c);
-      t.set(this.turned);
-      this.turned = t;
-    }
+    this.turned = growU8(this.turned, c);
     this.invMass = grow(this.invMass, c);
     this.ixx = grow(this.ixx, c); this.ixy = grow(this.ixy, c); this.ixz = grow(this.ixz, c);
     this.iyy = grow(this.iyy, c); this.iyz = grow(this.iyz, c); this.izz = grow(this.izz, c);
-    const m = new Uint8Array(c);
-    m.set(this.moves);
-    this.moves = m;
-    const dyn = new Uint8Array(c);
-    dyn.set(this.dynamic);
-    this.dynamic = dyn;
-    const mv = new Uint8Array(c);
-    mv.set(this.moved);
-    this.moved = mv;
+    this.moves = growU8(this.moves, c);
+    this.dynamic = growU8(this.dynamic, c);
+    this.moved = growU8(this.moved, c);
     this.slotVersion = grow(this.slotVersion, c);
     this.lax = grow(this.lax, c); this.lay = grow(this.lay, c); this.laz = grow(this.laz, c);
     this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
