@@ -22,7 +22,7 @@ import { collide } from '../collision/narrowphase/dispatch';
 import { narrowphaseGap } from '../collision/narrowphase/margin';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
-import { BodyTypeCode, RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
+import { RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
 import { CACHE_LENGTH, Contact, CONTACT_STRIDE, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE } from '../dynamics/contact';
 import { ContactSolver, Softness, SolverBodies, VELOCITY_STRIDE } from '../dynamics/contact-solver';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
@@ -365,9 +365,10 @@ export class World implements BodyOwner {
   private readonly oldPosition = new Float64Array(12);
   private readonly oldUsed = new Uint8Array(4);
   /**
-   * Per body index, refreshed at the start of updateContacts: centre x, y, z,
-   * a speed bound, the odometer and the bounding radius (PB_* offsets), and
-   * the broadphase proxy and whether the body is awake and not static.
+   * Per body index, refreshed at the start of updateContacts: centre,
+   * velocity, |ω| × bounding radius, a speed bound, the odometer and the
+   * bounding radius (PB_* offsets); and in pairBodyInts the broadphase proxy
+   * and whether the body is awake and not static (kept current by wakeBody).
    */
   private pairBodies = new Float64Array(0);
   private pairBodyInts = new Int32Array(0);
