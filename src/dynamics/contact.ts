@@ -35,26 +35,56 @@ export const CACHE_OFFSET = DATA_LENGTH;
 /** Doubles per contact in a ContactStore: points, impulses, flags, then the manifold cache. */
 export const CONTACT_STRIDE = DATA_LENGTH + CACHE_LENGTH;
 
+// ---- ContactStore.ints, PAIR_INTS per contact: the two bodies' indices in
+// the world's body list, 1 when both shapes are convex, 1 when idle (an empty
+// pair whose flags, impulse and manifold cache are all clear: the pair loop
+// settles it from the store and the per-body summary alone).
+export const PAIR_A = 0, PAIR_B = 1, PAIR_CONVEX = 2, PAIR_IDLE = 3, PAIR_INTS = 4;
+// ---- ContactStore.gaps, PAIR_NUMS per contact: Contact.gap and gapOdometer.
+export const PAIR_GAP = 0, PAIR_GAP_ODOMETER = 1, PAIR_NUMS = 2;
+
 /**
- * The numbers of many contacts in one array, a block of CONTACT_STRIDE
- * doubles each. The world keeps its contacts' blocks in contact-list order,
- * so the pair loop and the solver's set-up read them front to back instead
- * of chasing one small array per contact. `data` is replaced when it grows:
- * hold the store, not the array, across contact creation.
+ * The numbers of many contacts, by contact index: in `data` a block of
+ * CONTACT_STRIDE doubles each, and the pair loop's dense `ints` and `gaps`
+ * (PAIR_*). The world keeps them in contact-list order, so the pair loop and
+ * the solver's set-up read them front to back instead of chasing one small
+ * array per contact. The arrays are replaced when they grow: hold the store,
+ * not an array, across contact creation.
  */
 export class ContactStore {
   data: Float64Array;
+  ints: Int32Array;
+  gaps: Float64Array;
   constructor(capacity: number) {
-    this.data = new Float64Array(CONTACT_STRIDE * Math.max(1, capacity));
+    const n = Math.max(1, capacity);
+    this.data = new Float64Array(CONTACT_STRIDE * n);
+    this.ints = new Int32Array(PAIR_INTS * n);
+    this.gaps = new Float64Array(PAIR_NUMS * n);
   }
-  /** Makes room for `count` blocks, keeping the existing ones. */
+
+  /** Makes room for `count` contacts, keeping the existing ones. */
   reserve(count: number): void {
     if (CONTACT_STRIDE * count <= this.data.length) return;
-    const grown = new Float64Array(CONTACT_STRIDE * Math.max(count, 2 * this.data.length / CONTACT_STRIDE, 64));
-    grown.set(this.data);
-    this.data = grown;
+    const n = Math.max(count, 2 * this.data.length / CONTACT_STRIDE, 64);
+    const data = new Float64Array(CONTACT_STRIDE * n);
+    data.set(this.data);
+    this.data = data;
+    const ints = new Int32Array(PAIR_INTS * n);
+    ints.set(this.ints);
+    this.ints = ints;
+    const gaps = new Float64Array(PAIR_NUMS * n);
+    gaps.set(this.gaps);
+    this.gaps = gaps;
+  }
+
+  /** Copies contact `from`'s numbers over contact `to`'s (the world's swap-removal). */
+  move(from: number, to: number): void {
+    this.data.copyWithin(CONTACT_STRIDE * to, CONTACT_STRIDE * from, CONTACT_STRIDE * (from + 1));
+    this.ints.copyWithin(PAIR_INTS * to, PAIR_INTS * from, PAIR_INTS * (from + 1));
+    this.gaps.copyWithin(PAIR_NUMS * to, PAIR_NUMS * from, PAIR_NUMS * (from + 1));
   }
 }
+
 /**
  * How far (m) B may have moved relative to A, at its centre or at its
  * bounding sphere by turning, and the last manifold still be used as it is.
@@ -98,7 +128,7 @@ function loadWorld(q: Readonly<Quat>, src: Float64Array, o: number): void {
 export class Contact {
   bodyA: RigidBody | null = null;
   bodyB: RigidBody | null = null;
-  /** Index in the world's contact array. */
+  /** Index in the world's contact array, and of this contact's numbers in `store`. */
   index = -1;
   /** Combined friction √(μa μb) and restitution max(ea, eb). */
   friction = 0;
@@ -115,8 +145,10 @@ export class Contact {
    * odometers then. Until the odometers have grown by more than the gap less
    * the margin, the shapes cannot have come within the margin.
    */
-  gap = 0;
-  gapOdometer = 0;
+  get gap(): number { return this.store.gaps[PAIR_NUMS * this.index + PAIR_GAP]!; }
+  set gap(v: number) { this.store.gaps[PAIR_NUMS * this.index + PAIR_GAP] = v; }
+  get gapOdometer(): number { return this.store.gaps[PAIR_NUMS * this.index + PAIR_GAP_ODOMETER]!; }
+  set gapOdometer(v: number) { this.store.gaps[PAIR_NUMS * this.index + PAIR_GAP_ODOMETER] = v; }
   /** A point within the linear slop of contact this step (speculative points further out do not count); drives the events. */
   touching = false;
   wasTouching = false;
@@ -133,7 +165,10 @@ export class Contact {
    * relative pose and margin it was computed at (CACHE_*), for reuseManifold.
    */
   store: ContactStore;
-  base = 0;
+  /** Offset of this contact's block in `store.data`. */
+  get base(): number {
+    return CONTACT_STRIDE * this.index;
+  }
   /** Last step's total normal impulse (for contact events). */
   totalNormalImpulse = 0;
   /**
@@ -166,6 +201,11 @@ export class Contact {
     this.pointCount = 0;
     this.gap = 0;
     this.gapOdometer = 0;
+    const ints = this.store.ints, o = PAIR_INTS * this.index;
+    ints[o + PAIR_A] = bodyA.index;
+    ints[o + PAIR_B] = bodyB.index;
+    ints[o + PAIR_CONVEX] = this.convexPair ? 1 : 0;
+    ints[o + PAIR_IDLE] = 0;
   }
 
   /**
@@ -296,9 +336,10 @@ export class Contact {
     this.store.data[this.base + CACHE_OFFSET + i] = v;
   }
 
-  /** `store`: the world's (which sets `base`), or one of the contact's own. */
+  /** `store`: the world's (which sets `index` before `reset`), or one of the contact's own (index 0). */
   constructor(store?: ContactStore) {
     this.store = store ?? new ContactStore(1);
+    if (store === undefined) this.index = 0;
   }
 
   /** Copies the points of `m` (the narrowphase's result for this pair) into the block. */

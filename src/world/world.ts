@@ -23,7 +23,10 @@ import { narrowphaseGap } from '../collision/narrowphase/margin';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
-import { CACHE_LENGTH, Contact, CONTACT_STRIDE, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE } from '../dynamics/contact';
+import {
+  CACHE_LENGTH, Contact, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PAIR_A, PAIR_B, PAIR_CONVEX, PAIR_GAP, PAIR_GAP_ODOMETER,
+  PAIR_IDLE, PAIR_INTS, PAIR_NUMS, PERSISTED, POINT_STRIDE,
+} from '../dynamics/contact';
 import { ContactSolver, Softness, SolverBodies, VELOCITY_STRIDE } from '../dynamics/contact-solver';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
 import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
@@ -192,9 +195,6 @@ const REUSE_MOTION = 1e-3;
 // PB_TURN is |ω| × bounding radius.
 const PB_X = 0, PB_Y = 1, PB_Z = 2, PB_SPEED = 3, PB_ODOMETER = 4, PB_RADIUS = 5, PB_VX = 6, PB_VY = 7, PB_VZ = 8, PB_TURN = 9, PB_STRIDE = 10;
 const PBI_PROXY = 0, PBI_ACTIVE = 1, PBI_STRIDE = 2;
-// World.pairInts layout (ints per contact) and pairNums (doubles per contact).
-const PI_A = 0, PI_B = 1, PI_CONVEX = 2, PI_IDLE = 3, PI_STRIDE = 4;
-const PN_GAP = 0, PN_GAP_ODOMETER = 1, PN_STRIDE = 2;
 
 /** Largest distance (m) between an old and a new contact point that still counts as the same point. */
 const MATCH_RADIUS = 0.02;
@@ -334,7 +334,7 @@ export class World implements BodyOwner {
   private readonly pairs = new PairMap();
   private readonly contactList: Contact[] = [];
   private readonly contactPool: Contact[] = [];
-  /** Every contact's block (Contact.base = CONTACT_STRIDE × its index): the blocks follow the contact list. */
+  /** Every contact's numbers, by contact index (ContactStore): they follow the contact list. */
   private readonly contactStore = new ContactStore(64);
   private readonly pairCollector = new PairCollector();
   private readonly solverBodies = new SolverBodies();
@@ -372,17 +372,8 @@ export class World implements BodyOwner {
    */
   private pairBodies = new Float64Array(0);
   private pairBodyInts = new Int32Array(0);
-  /**
-   * Per contact index (parallel to contactList): the two body indices, the
-   * convex flag and the idle flag (PI_*), and the last narrowphase gap and
-   * the odometer sum it was measured at (PN_*). An idle contact is an empty
-   * pair whose flags, impulse and manifold cache are all clear: the pair loop
-   * settles it from these arrays and pairBodies without reading the contact
-   * or its bodies (a pile has two empty pairs for each manifold, and each
-   * object read was a cache miss).
-   */
-  private pairInts = new Int32Array(0);
-  private pairNums = new Float64Array(0);
+  /** updateContacts' speculative distance, g·dt and dt, for emptyPairStaysApart (a typed array: V8 boxes double arguments). */
+  private readonly pairArgs = new Float64Array(3);
   private islandParent = new Int32Array(64);
   private islandMinSleep = new Float64Array(64);
   private readonly tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
@@ -499,11 +490,12 @@ export class World implements BodyOwner {
     if (last !== body) {
       this.bodyList[body.index] = last;
       last.index = body.index;
-      // The moved body's contacts hold its index (pairInts).
+      // The moved body's contacts hold its index (ContactStore.ints).
+      const ints = this.contactStore.ints;
       for (let i = 0; i < this.contactList.length; i++) {
         const c = this.contactList[i]!;
-        if (c.bodyA === last) this.pairInts[PI_STRIDE * i + PI_A] = last.index;
-        if (c.bodyB === last) this.pairInts[PI_STRIDE * i + PI_B] = last.index;
+        if (c.bodyA === last) ints[PAIR_INTS * i + PAIR_A] = last.index;
+        if (c.bodyB === last) ints[PAIR_INTS * i + PAIR_B] = last.index;
       }
     }
     this.bodyById.delete(body.id);
@@ -814,32 +806,10 @@ export class World implements BodyOwner {
     const c = this.contactPool.pop() ?? new Contact(this.contactStore);
     c.index = this.contactList.length;
     this.contactStore.reserve(c.index + 1);
-    c.base = CONTACT_STRIDE * c.index;
     c.reset(a, b);
     this.contactList.push(c);
     this.pairs.set(a.id, b.id, 1);
-    if (this.pairInts.length < PI_STRIDE * this.contactList.length) {
-      const n = Math.max(64, 2 * this.contactList.length);
-      const ints = new Int32Array(PI_STRIDE * n);
-      ints.set(this.pairInts);
-      this.pairInts = ints;
-      const nums = new Float64Array(PN_STRIDE * n);
-      nums.set(this.pairNums);
-      this.pairNums = nums;
-    }
-    this.writePairState(c);
     return c;
-  }
-
-  /** The contact's row of pairInts / pairNums from the contact (not idle). */
-  private writePairState(c: Contact): void {
-    const ri = PI_STRIDE * c.index, rn = PN_STRIDE * c.index;
-    this.pairInts[ri + PI_A] = c.bodyA!.index;
-    this.pairInts[ri + PI_B] = c.bodyB!.index;
-    this.pairInts[ri + PI_CONVEX] = c.convexPair ? 1 : 0;
-    this.pairInts[ri + PI_IDLE] = 0;
-    this.pairNums[rn + PN_GAP] = c.gap;
-    this.pairNums[rn + PN_GAP_ODOMETER] = c.gapOdometer;
   }
 
   private destroyContact(c: Contact, queueEvents: boolean): void {
@@ -848,12 +818,8 @@ export class World implements BodyOwner {
     const lastContact = this.contactList.pop()!;
     if (lastContact !== c) {
       this.contactList[c.index] = lastContact;
-      const from = this.contactList.length;
-      this.pairInts.copyWithin(PI_STRIDE * c.index, PI_STRIDE * from, PI_STRIDE * (from + 1));
-      this.pairNums.copyWithin(PN_STRIDE * c.index, PN_STRIDE * from, PN_STRIDE * (from + 1));
-      this.contactStore.data.copyWithin(CONTACT_STRIDE * c.index, CONTACT_STRIDE * from, CONTACT_STRIDE * (from + 1));
+      this.contactStore.move(this.contactList.length, c.index);
       lastContact.index = c.index;
-      lastContact.base = CONTACT_STRIDE * c.index;
     }
     c.index = -1;
     c.bodyA = null;
@@ -891,26 +857,24 @@ export class World implements BodyOwner {
     }
     const fall = gravityLength * dt;
     const spec = this.solver.speculativeDistance;
+    this.pairArgs[0] = spec; this.pairArgs[1] = fall; this.pairArgs[2] = dt;
     this.solveContactCount = 0;
+    // (No contact is created in this loop, so the store's arrays stay the same objects.)
+    const ints = this.contactStore.ints, gaps = this.contactStore.gaps;
     for (let i = 0; i < this.contactList.length; i++) {
-      const ri = PI_STRIDE * i, rn = PN_STRIDE * i;
-      const ia = this.pairInts[ri + PI_A]!, ib = this.pairInts[ri + PI_B]!;
+      const ri = PAIR_INTS * i, rg = PAIR_NUMS * i;
+      const ia = ints[ri + PAIR_A]!, ib = ints[ri + PAIR_B]!;
       if (!this.broadphase.testOverlap(PI[PBI_STRIDE * ia + PBI_PROXY]!, PI[PBI_STRIDE * ib + PBI_PROXY]!)) {
         this.destroyContact(this.contactList[i]!, true);
         i--;
         continue;
       }
-      if (this.pairInts[ri + PI_IDLE] === 1) {
-        // An idle contact (empty, flags clear): settled here as below, but
-        // from the arrays alone; both bodies inactive keeps it as it is.
+      if (ints[ri + PAIR_IDLE] === 1) {
+        // An idle contact (empty, flags clear): settled as below, from the
+        // arrays alone; both bodies inactive keeps it as it is.
         if (PI[PBI_STRIDE * ia + PBI_ACTIVE] === 0 && PI[PBI_STRIDE * ib + PBI_ACTIVE] === 0) continue;
-        const oa = PB_STRIDE * ia, ob = PB_STRIDE * ib;
-        const loose = spec + (P[oa + PB_SPEED]! + P[ob + PB_SPEED]! + fall) * dt;
-        const sx = P[ob + PB_X]! - P[oa + PB_X]!, sy = P[ob + PB_Y]! - P[oa + PB_Y]!, sz = P[ob + PB_Z]! - P[oa + PB_Z]!;
-        const reach = P[oa + PB_RADIUS]! + P[ob + PB_RADIUS]! + loose;
-        if (this.pairNums[rn + PN_GAP]! - (P[oa + PB_ODOMETER]! + P[ob + PB_ODOMETER]! - this.pairNums[rn + PN_GAP_ODOMETER]!) > loose ||
-            (this.pairInts[ri + PI_CONVEX] === 1 && sx * sx + sy * sy + sz * sz > reach * reach)) continue;
-        this.pairInts[ri + PI_IDLE] = 0;
+        if (this.emptyPairStaysApart(i, ia, ib)) continue;
+        ints[ri + PAIR_IDLE] = 0;
       }
       const c = this.contactList[i]!;
       const a = c.bodyA!, b = c.bodyB!;
@@ -925,22 +889,13 @@ export class World implements BodyOwner {
       const m = this.pairManifold;
       const oldCount = c.pointCount;
       const cp = this.contactStore.data, cb = c.base;
-      if (oldCount === 0 && !c.isSensor && !c.touching) {
-        // An empty pair that stays empty: the margin below is at most
-        // `loose` (|v_B − v_A| ≤ |v_A| + |v_B|), so either test passing here
-        // passes there too, with the same outcome (no point, no event).
-        const loose = spec + (P[oa + PB_SPEED]! + P[ob + PB_SPEED]! + fall) * dt;
-        const sx = P[ob + PB_X]! - P[oa + PB_X]!, sy = P[ob + PB_Y]! - P[oa + PB_Y]!, sz = P[ob + PB_Z]! - P[oa + PB_Z]!;
-        const reach = P[oa + PB_RADIUS]! + P[ob + PB_RADIUS]! + loose;
-        if (c.gap - (P[oa + PB_ODOMETER]! + P[ob + PB_ODOMETER]! - c.gapOdometer) > loose ||
-            (c.convexPair && sx * sx + sy * sy + sz * sz > reach * reach)) {
-          c.manifoldCached = false;
-          c.wasTouching = false;
-          c.touching = false;
-          c.totalNormalImpulse = 0;
-          this.pairInts[ri + PI_IDLE] = 1;
-          continue;
-        }
+      if (oldCount === 0 && !c.isSensor && !c.touching && this.emptyPairStaysApart(i, ia, ib)) {
+        c.manifoldCached = false;
+        c.wasTouching = false;
+        c.touching = false;
+        c.totalNormalImpulse = 0;
+        ints[ri + PAIR_IDLE] = 1;
+        continue;
       }
       // Speculative margin: the base distance plus how far the pair can close
       // in one step (relative speed, gravity, |ω| × bounding radius).
@@ -976,7 +931,7 @@ export class World implements BodyOwner {
         if (resting) MARGIN_ARG[0] = margin;
         if (resting && oldCount > 0 && c.reuseManifold()) {
           reused = true;
-        } else if (oldCount === 0 && c.gap - (P[oa + PB_ODOMETER]! + P[ob + PB_ODOMETER]! - c.gapOdometer) > margin) {
+        } else if (oldCount === 0 && gaps[rg + PAIR_GAP]! - (P[oa + PB_ODOMETER]! + P[ob + PB_ODOMETER]! - gaps[rg + PAIR_GAP_ODOMETER]!) > margin) {
           // Apart by more than the margin when last measured, and neither
           // body has moved enough since to close the difference: no point
           // within the margin now either (a third of a ragdoll pile's pairs).
@@ -990,10 +945,9 @@ export class World implements BodyOwner {
           if (resting && m.pointCount > 0) c.cacheManifold(m);
           else c.manifoldCached = false;
           count = m.pointCount;
-          c.gap = count === 0 ? narrowphaseGap[0]! : 0;
-          c.gapOdometer = a.odometer + b.odometer;
-          this.pairNums[rn + PN_GAP] = c.gap;
-          this.pairNums[rn + PN_GAP_ODOMETER] = c.gapOdometer;
+          // (Into the store directly: Contact.gap's setter, not inlined, would box the double.)
+          gaps[rg + PAIR_GAP] = count === 0 ? narrowphaseGap[0]! : 0;
+          gaps[rg + PAIR_GAP_ODOMETER] = a.odometer + b.odometer;
         }
       }
       let maxDepth = -Infinity;
@@ -1081,6 +1035,27 @@ export class World implements BodyOwner {
       c.totalNormalImpulse = 0;
       if (count > 0 && !c.isSensor) this.listForSolver(c);
     }
+  }
+
+  /**
+   * Whether empty contact `i` (bodies at indices ia, ib) stays empty this
+   * step, from the store and the per-body summary alone: its last measured
+   * gap less what the bodies' odometers have added since, or (convex shapes)
+   * the bounding spheres' distance, exceeds the loose margin. The exact
+   * margin of the narrowphase call is at most the loose one (|v_B − v_A| ≤
+   * |v_A| + |v_B|), so a pair settled here would have had no point there
+   * either, with the same outcome (no point, no event).
+   */
+  private emptyPairStaysApart(i: number, ia: number, ib: number): boolean {
+    const P = this.pairBodies, A = this.pairArgs;
+    const oa = PB_STRIDE * ia, ob = PB_STRIDE * ib;
+    const loose = A[0]! + (P[oa + PB_SPEED]! + P[ob + PB_SPEED]! + A[1]!) * A[2]!;
+    const gaps = this.contactStore.gaps;
+    if (gaps[PAIR_NUMS * i + PAIR_GAP]! - (P[oa + PB_ODOMETER]! + P[ob + PB_ODOMETER]! - gaps[PAIR_NUMS * i + PAIR_GAP_ODOMETER]!) > loose) return true;
+    if (this.contactStore.ints[PAIR_INTS * i + PAIR_CONVEX] !== 1) return false;
+    const sx = P[ob + PB_X]! - P[oa + PB_X]!, sy = P[ob + PB_Y]! - P[oa + PB_Y]!, sz = P[ob + PB_Z]! - P[oa + PB_Z]!;
+    const reach = P[oa + PB_RADIUS]! + P[ob + PB_RADIUS]! + loose;
+    return sx * sx + sy * sy + sz * sz > reach * reach;
   }
 
   private listForSolver(c: Contact): void {
@@ -1736,7 +1711,6 @@ export class World implements BodyOwner {
         c.gap = row[o + 1 + CACHE_LENGTH]!;
         c.gapOdometer = row[o + 2 + CACHE_LENGTH]!;
       }
-      this.writePairState(c);
       c.syncPoints(m);
     }
     this.stepCount = snapshot.stepCount;
