@@ -109,9 +109,11 @@ export class SolverBodies {
   iyy = new Float64Array(0) as F64; iyz = new Float64Array(0) as F64; izz = new Float64Array(0) as F64;
   /** 1 when the solver integrates this slot's pose (dynamic and kinematic). */
   moves = new Uint8Array(0);
-  /** 1 when the slot's pose moved since the contact separations were last measured (ContactSolver.measureSeparations clears it). */
-  moved = new Uint8Array(0);
-  /** The poseVersion at which the slot's pose last changed (add or moveSlot): per-body geometry caches (joint rows) compare it. */
+  /**
+   * The poseVersion at which the slot's pose last changed (add or moveSlot):
+   * per-body caches of geometry (the contact separations, the joint rows)
+   * compare it with the version they measured at.
+   */
   slotVersion = new Float64Array(0) as F64;
   /** 1 for a dynamic body's slot: the velocity integration applies gravity, forces and damping. */
   dynamic = new Uint8Array(0);
@@ -142,7 +144,6 @@ export class SolverBodies {
     this.iyy = grow(this.iyy, c); this.iyz = grow(this.iyz, c); this.izz = grow(this.izz, c);
     this.moves = growU8(this.moves, c);
     this.dynamic = growU8(this.dynamic, c);
-    this.moved = growU8(this.moved, c);
     this.slotVersion = grow(this.slotVersion, c);
     this.lax = grow(this.lax, c); this.lay = grow(this.lay, c); this.laz = grow(this.laz, c);
     this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
@@ -178,7 +179,6 @@ export class SolverBodies {
       this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
     }
     this.moves[i] = body.isStatic ? 0 : 1;
-    this.moved[i] = 0;
     this.slotVersion[i] = this.poseVersion;
     this.dynamic[i] = dynamic ? 1 : 0;
     if (dynamic) {
@@ -224,7 +224,6 @@ export class SolverBodies {
   moveSlot(i: number): void {
     this.poseVersion = ++poseEpoch;
     this.slotVersion[i] = this.poseVersion;
-    this.moved[i] = 1;
     const d = this.delta;
     const px = this.px[i]! + d[0]!, py = this.py[i]! + d[1]!, pz = this.pz[i]! + d[2]!;
     this.px[i] = px; this.py[i] = py; this.pz[i] = pz;
@@ -350,6 +349,11 @@ const INT_STRIDE = 4;
 /** Contact rows, rebuilt every step: one packed record per contact point (layout above). */
 export class ContactSolver {
   count = 0;
+  /**
+   * SolverBodies.poseVersion at which R_SEP_CUR was last right for every row
+   * (set by the world when the rows are built, and by measureSeparations).
+   */
+  measuredVersion = 0;
   capacity = 0;
   contact: (Contact | null)[] = [];
   pointIndex = new Int32Array(0) as I32;
@@ -637,17 +641,17 @@ export class ContactSolver {
    * (r_A × n)·θ_A, a fifth of the cost of rotating both anchors by
    * quaternions. Faster-turning bodies (a ragdoll limb hitting the floor)
    * take the exact path from the anchors: the linear error grows as θ².
+   * Only the manifolds with a body that moved since `measuredVersion` are
+   * measured (the sub-step's joint projection moves a few limbs after the
+   * sweeps have measured everything).
    */
   measureSeparations(B: SolverBodies): void {
     const R = this.rows, I = this.ints;
-    const moved = B.moved;
+    const since = this.measuredVersion, V = B.slotVersion;
     for (let first = 0; first < this.count;) {
       const size = I[first * INT_STRIDE + I_SIZE]!;
       const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
-      if (moved[ia] === 0 && moved[ib] === 0) {
-        // Neither pose moved since the last measurement (the joint
-        // projection moves a few limbs after the sweeps have measured
-        // everything): the rows hold these separations already.
+      if (V[ia]! <= since && V[ib]! <= since) {
         first += size;
         continue;
       }
@@ -669,7 +673,7 @@ export class ContactSolver {
       }
       first += size;
     }
-    moved.fill(0, 0, B.count);
+    this.measuredVersion = B.poseVersion;
   }
 
   /**

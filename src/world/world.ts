@@ -1117,7 +1117,7 @@ export class World implements BodyOwner {
       this.softness.set(Math.min(S.contactHertz, 0.25 / h), S.contactDampingRatio, h);
       // The rows hold the separations at the poses of this version (the
       // step's start); a sweep after any pose change measures them again.
-      let sepVersion = B.poseVersion;
+      C.measuredVersion = B.poseVersion;
       for (let sub = 0; sub < subSteps; sub++) {
         this.integrateVelocities(h);
         if (S.warmStarting) {
@@ -1138,14 +1138,14 @@ export class World implements BodyOwner {
         const flip = this.stepCount & 1;
         const rot = this.stepCount >> 1;
         for (let it = 0; it < S.subStepIterations; it++) {
-          if (B.poseVersion !== sepVersion) { C.measureSeparations(B); sepVersion = B.poseVersion; }
+          if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
           C.solveVelocities(B, S, h, 2, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
           J.solveVelocities(B, h, true);
         }
         if (shock) C.solveShock(B, h, 3);
         this.integratePositions(h);
         for (let it = 0; it < S.relaxIterations; it++) {
-          if (B.poseVersion !== sepVersion) { C.measureSeparations(B); sepVersion = B.poseVersion; }
+          if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
           C.solveVelocities(B, S, h, 3, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
           J.solveVelocities(B, h, false);
         }
