@@ -19,7 +19,7 @@ export const FRICTION_IMPULSE = NORMAL_IMPULSE + MAX_MANIFOLD_POINTS;
 export const PERSISTED = FRICTION_IMPULSE + 3 * MAX_MANIFOLD_POINTS;
 const DATA_LENGTH = PERSISTED + MAX_MANIFOLD_POINTS;
 
-// ---- Manifold reuse (Contact.reuseManifold): offsets in the cache (CACHE_OFFSET on in the block).
+// ---- Manifold reuse (Contact.reuseManifold): offsets within the cache, which starts at CACHE_OFFSET in the block.
 /** Speculative margin the manifold was computed with. */
 const CACHE_MARGIN = 0;
 /** B's position and rotation in A's frame at that moment, 3 + 4. */
@@ -135,8 +135,10 @@ export class Contact {
   restitution = 0;
   /** Either body is a sensor: detect only. */
   isSensor = false;
-  /** Both shapes are convex (bounding-sphere rejection applies). */
-  convexPair = false;
+  /** Both shapes are convex (bounding-sphere rejection applies); kept in the store's ints for the pair loop. */
+  get convexPair(): boolean {
+    return this.store.ints[PAIR_INTS * this.index + PAIR_CONVEX] === 1;
+  }
   /** Points this step (in `data`); a contact with none is skipped without touching its arrays. */
   pointCount = 0;
   /**
@@ -191,7 +193,6 @@ export class Contact {
     this.restitution = Math.max(bodyA.restitution, bodyB.restitution);
     this.isSensor = bodyA.isSensor || bodyB.isSensor;
     const ka = bodyA.shape.kind, kb = bodyB.shape.kind;
-    this.convexPair = bodyA.shape.isConvex && bodyB.shape.isConvex;
     this.reusesManifold = ka !== ShapeKind.Sphere && kb !== ShapeKind.Sphere;
     this.touching = false;
     this.wasTouching = false;
@@ -204,7 +205,7 @@ export class Contact {
     const ints = this.store.ints, o = PAIR_INTS * this.index;
     ints[o + PAIR_A] = bodyA.index;
     ints[o + PAIR_B] = bodyB.index;
-    ints[o + PAIR_CONVEX] = this.convexPair ? 1 : 0;
+    ints[o + PAIR_CONVEX] = bodyA.shape.isConvex && bodyB.shape.isConvex ? 1 : 0;
     ints[o + PAIR_IDLE] = 0;
   }
 

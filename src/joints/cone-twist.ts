@@ -115,7 +115,7 @@ export class ConeTwistJoint extends Joint {
   }
 
   private update(B: SolverBodies): void {
-    this.poseVersion = B.poseVersion;
+    this.markMeasured(B);
     const fa = frameOfSlot(this.frameA, B, this.slotA, this.localFrameA);
     const fb = frameOfSlot(this.frameB, B, this.slotB, this.localFrameB);
     const q = relativeRotation(this.relative, fa, fb);
@@ -192,7 +192,7 @@ export class ConeTwistJoint extends Joint {
       this.friction.maxImpulse = this.frictionTorque * ctx.h;
       this.friction.solve(B, ia, ib);
     }
-    if (this.poseVersion !== B.poseVersion) this.update(B);
+    if (this.geometryStale(B)) this.update(B);
     this.swing.c = this.swingC;
     this.swing.solveLimit(B, ia, ib, ctx);
     this.twistMin.c = this.twistValue - this.twistLower;

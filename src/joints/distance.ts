@@ -82,7 +82,7 @@ export class DistanceJoint extends Joint {
   }
 
   private update(B: SolverBodies): void {
-    this.poseVersion = B.poseVersion;
+    this.markMeasured(B);
     const ia = this.slotA, ib = this.slotB;
     const ra = rotateBySlot(this.ra, B, ia, this.localAnchorA);
     const rb = rotateBySlot(this.rb, B, ib, this.localAnchorB);
@@ -120,7 +120,7 @@ export class DistanceJoint extends Joint {
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
-    if (this.poseVersion !== B.poseVersion) this.update(B);
+    if (this.geometryStale(B)) this.update(B);
     const nx = this.nx, ny = this.ny, nz = this.nz;
     if (this.isRod()) {
       let bias = ctx.biasRate * (this.current - this.length);

@@ -38,7 +38,7 @@ export class FixedJoint extends Joint {
   }
 
   private update(B: SolverBodies): void {
-    this.poseVersion = B.poseVersion;
+    this.markMeasured(B);
     const fa = frameOfSlot(this.frameA, B, this.slotA, this.localFrameA);
     const fb = frameOfSlot(this.frameB, B, this.slotB, this.localFrameB);
     const q = relativeRotation(this.relative, fa, fb);
@@ -59,7 +59,7 @@ export class FixedJoint extends Joint {
 
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
-    if (this.poseVersion !== B.poseVersion) this.update(B);
+    if (this.geometryStale(B)) this.update(B);
     this.lock.solve(B, this.slotA, this.slotB, ctx);
     this.point.solve(B, this.slotA, this.slotB, ctx);
   }

@@ -92,7 +92,7 @@ export class HingeJoint extends Joint {
 
   /** Geometry from the slot poses: axes, lock basis, angle. */
   private update(B: SolverBodies): void {
-    this.poseVersion = B.poseVersion;
+    this.markMeasured(B);
     const fa = frameOfSlot(this.frameA, B, this.slotA, this.localFrameA);
     const fb = frameOfSlot(this.frameB, B, this.slotB, this.localFrameB);
     const q = relativeRotation(this.relative, fa, fb);
@@ -129,7 +129,7 @@ export class HingeJoint extends Joint {
   /** @internal */
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
-    if (this.poseVersion !== B.poseVersion) this.update(B);
+    if (this.geometryStale(B)) this.update(B);
     if (this.maxMotorTorque > 0) {
       this.motor.speed = this.motorSpeed;
       this.motor.maxImpulse = this.maxMotorImpulse;

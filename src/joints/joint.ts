@@ -66,8 +66,9 @@ export abstract class Joint {
   /** @internal set by the World while the joint is added */ owner: unknown = null;
   /** @internal solver slots during a step */ slotA = -1;
   /** @internal */ slotB = -1;
-  /** @internal `SolverBodies.poseVersion` the joint's geometry (axes, angles, errors) was last measured at. */
-  poseVersion = -1;
+  /** @internal the two slots' `SolverBodies.slotVersion` when the joint's geometry (axes, angles, errors) was last measured. */
+  poseVersionA = -1;
+  /** @internal */ poseVersionB = -1;
   /** @internal scratch owned by this joint */ protected readonly frameA: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal */ protected readonly frameB: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal */ protected readonly relative: Quat = { x: 0, y: 0, z: 0, w: 1 };
@@ -106,6 +107,17 @@ export abstract class Joint {
    * JointSolver.solveVelocities). The default does nothing.
    */
   projectLimits(_B: SolverBodies, _ctx: JointStepContext): void {}
+
+  /** @internal the geometry is being measured at the slots' current poses. */
+  protected markMeasured(B: SolverBodies): void {
+    this.poseVersionA = B.slotVersion[this.slotA]!;
+    this.poseVersionB = B.slotVersion[this.slotB]!;
+  }
+
+  /** @internal either body moved since the geometry was last measured. */
+  protected geometryStale(B: SolverBodies): boolean {
+    return B.slotVersion[this.slotA] !== this.poseVersionA || B.slotVersion[this.slotB] !== this.poseVersionB;
+  }
 
   /** World position of the anchor on A (current body pose). */
   getAnchorA(out: Vec3): Vec3 {
