@@ -2,9 +2,21 @@
 // keeps each fat box reaching the pose predicted for the next step, so the
 // speculative contact exists before the impact. 60 Hz, default settings.
 import { describe, expect, it } from 'vitest';
-import { Box, Capsule, Sphere, World, type Shape } from '../../src/index';
+import { Box, Capsule, Sphere, World, type RigidBody, type Shape } from '../../src/index';
 import type { Aabb } from '../../src/collision/aabb';
 import { DT } from '../helpers/world';
+
+/** Steps `world` `steps` times; the lowest y of `body`'s bounding box over those steps (m). */
+function lowestOver(world: World, body: RigidBody, steps: number): number {
+  const box = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } } as Aabb;
+  let lowest = Infinity;
+  for (let i = 0; i < steps; i++) {
+    world.step(DT);
+    body.shape.computeAabb(box, body.position, body.rotation);
+    lowest = Math.min(lowest, box.min.y);
+  }
+  return lowest;
+}
 
 describe('falling onto the floor', () => {
   it('boxes, spheres and capsules dropped from 1–8 m never sink more than 2 mm into the floor', () => {
@@ -13,7 +25,6 @@ describe('falling onto the floor', () => {
       ['sphere', () => new Sphere(0.15)],
       ['capsule', () => new Capsule(0.06, 0.15)],
     ];
-    const box = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } } as Aabb;
     let worst = 0;
     const rows: string[] = [];
     for (const [name, make] of shapes) {
@@ -22,12 +33,7 @@ describe('falling onto the floor', () => {
         world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
         // Tilted a little, so boxes and capsules land on a corner or an end.
         const body = world.createBody({ type: 'dynamic', shape: make(), position: { x: 0, y: height, z: 0 }, rotation: { x: 0.1, y: 0, z: 0.05, w: 0.9937 } });
-        let lowest = Infinity;
-        for (let i = 0; i < 120 + 60 * height; i++) {
-          world.step(DT);
-          body.shape.computeAabb(box, body.position, body.rotation);
-          lowest = Math.min(lowest, box.min.y);
-        }
+        const lowest = lowestOver(world, body, 120 + 60 * height);
         worst = Math.max(worst, -lowest);
         rows.push(`${name} ${height} m: ${(lowest * 1000).toFixed(2)} mm`);
       }
@@ -39,7 +45,6 @@ describe('falling onto the floor', () => {
   it('capsules and spheres spinning at 25 rad/s as they land sink less than 2 mm', () => {
     // A body-fixed point on a rounded end lifts off the floor as the end turns
     // (ρ(1 − cos φ), 0.4 rad a step at 25 rad/s); the contact tracks the end's centre.
-    const box = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } } as Aabb;
     let worst = 0;
     const rows: string[] = [];
     for (const [name, shape] of [['capsule', new Capsule(0.06, 0.2)], ['sphere', new Sphere(0.1)]] as const) {
@@ -51,12 +56,7 @@ describe('falling onto the floor', () => {
             type: 'dynamic', shape, position: { x: 0, y: 0.45, z: 0 }, rotation: { x: 0, y: 0, z: 0.6, w: 0.8 },
             linearVelocity: { x: 0, y: vy, z: 0 }, angularVelocity: { x: 0, y: 0, z: spin },
           });
-          let lowest = Infinity;
-          for (let i = 0; i < 90; i++) {
-            world.step(DT);
-            body.shape.computeAabb(box, body.position, body.rotation);
-            lowest = Math.min(lowest, box.min.y);
-          }
+          const lowest = lowestOver(world, body, 90);
           worst = Math.max(worst, -lowest);
           rows.push(`${name} ω ${spin} v ${vy}: ${(lowest * 1000).toFixed(2)} mm`);
         }
@@ -71,7 +71,6 @@ describe('falling onto the floor', () => {
     // across, 20 rad/s: a 17 cm swing a step) to the floor. Its box, refitted
     // to the current pose each step, stays clear of the floor until the end
     // is within the 3 cm margin; the next step can swing it 5 cm deeper.
-    const box = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } } as Aabb;
     let worst = 0;
     const rows: string[] = [];
     for (const height of [0.42, 0.44, 0.46, 0.48]) {
@@ -81,12 +80,7 @@ describe('falling onto the floor', () => {
         // Lying along x (the capsule's axis is its local y), turning about z.
         const body = world.createBody({ type: 'dynamic', shape: new Capsule(0.1, 0.4), position: { x: 0, y: height, z: 0 }, rotation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 } });
         body.setAngularVelocity({ x: 0, y: 0, z: spin });
-        let lowest = Infinity;
-        for (let i = 0; i < 30; i++) {
-          world.step(DT);
-          body.shape.computeAabb(box, body.position, body.rotation);
-          lowest = Math.min(lowest, box.min.y);
-        }
+        const lowest = lowestOver(world, body, 30);
         worst = Math.max(worst, -lowest);
         rows.push(`${height} m, ${spin} rad/s: ${(lowest * 1000).toFixed(1)} mm`);
       }

@@ -6,7 +6,7 @@
  * measures how deep the limbs dip into the floor.
  */
 import { Random } from '../helpers/random';
-import { DENSITY, FRICTION, RAGDOLL_BODIES, rotate, skeleton, volume, type BallJointSceneDesc, type JointedScene } from './ragdolls';
+import { DENSITY, FRICTION, placeRagdoll, RAGDOLL_BODIES, rotate, skeleton, type BallJointSceneDesc, type JointedScene } from './ragdolls';
 import { DT, EARTH_GRAVITY, staticBox, type BodyDesc, type ShapeDesc } from './scene';
 import type { Quat, Vec3 } from '../../src/index';
 
@@ -40,27 +40,11 @@ export function ragdollDropScene(seed: number): JointedScene {
   const q = rng.quat();
   const bones = skeleton();
   let lowest = Infinity;
-  const offsets: Vec3[] = [];
-  for (const bone of bones) {
-    const p = rotate(q, bone.position);
-    offsets.push(p);
-    lowest = Math.min(lowest, lowestPoint(bone.shape, p, q));
-  }
-  const lift = DROP_HEIGHT - lowest;
+  for (const bone of bones) lowest = Math.min(lowest, lowestPoint(bone.shape, rotate(q, bone.position), q));
   const bodies: BodyDesc[] = [staticBox({ x: 30, y: 0.5, z: 30 }, { x: 0, y: -0.5, z: 0 }, FRICTION)];
   const joints: BallJointSceneDesc[] = [];
   const first = bodies.length;
-  for (let i = 0; i < bones.length; i++) {
-    const bone = bones[i]!, p = offsets[i]!;
-    bodies.push({
-      shape: bone.shape, type: 'dynamic', position: { x: p.x, y: p.y + lift, z: p.z }, rotation: q,
-      mass: DENSITY * volume(bone.shape), friction: FRICTION, restitution: 0,
-    });
-    if (bone.anchor !== null) {
-      const a = rotate(q, bone.anchor);
-      joints.push({ bodyA: first + bone.parent, bodyB: bodies.length - 1, anchor: { x: a.x, y: a.y + lift, z: a.z } });
-    }
-  }
+  placeRagdoll(bodies, joints, bones, q, { x: 0, y: DROP_HEIGHT - lowest, z: 0 });
   return {
     name: `ragdoll-drop-${seed}`,
     description: `one ragdoll of ${RAGDOLL_BODIES} bodies (as ragdolls-32: ${DENSITY} kg/m³, μ = ${FRICTION}, 9 ball joints) ` +

@@ -76,6 +76,25 @@ function multiply(a: Readonly<Quat>, b: Readonly<Quat>): Quat {
 
 export const RAGDOLL_BODIES = 10;
 
+/**
+ * Appends one ragdoll's bodies (`bones` turned by `q`, the model origin at
+ * `root`) and its ball joints to the scene lists.
+ */
+export function placeRagdoll(bodies: BodyDesc[], joints: BallJointSceneDesc[], bones: readonly Bone[], q: Readonly<Quat>, root: Readonly<Vec3>): void {
+  const first = bodies.length;
+  for (const bone of bones) {
+    const p = rotate(q, bone.position);
+    bodies.push({
+      shape: bone.shape, type: 'dynamic', position: { x: root.x + p.x, y: root.y + p.y, z: root.z + p.z }, rotation: q,
+      mass: DENSITY * volume(bone.shape), friction: FRICTION, restitution: 0,
+    });
+    if (bone.anchor !== null) {
+      const a = rotate(q, bone.anchor);
+      joints.push({ bodyA: first + bone.parent, bodyB: bodies.length - 1, anchor: { x: root.x + a.x, y: root.y + a.y, z: root.z + a.z } });
+    }
+  }
+}
+
 export function ragdollsScene(count = 32): JointedScene {
   const bodies: BodyDesc[] = [staticBox({ x: 30, y: 0.5, z: 30 }, { x: 0, y: -0.5, z: 0 }, FRICTION)];
   const joints: BallJointSceneDesc[] = [];
@@ -91,19 +110,7 @@ export function ragdollsScene(count = 32): JointedScene {
     const head = side < 0 ? IDENTITY : { x: 0, y: 1, z: 0, w: 0 };
     const q = multiply(layer % 2 === 0 ? IDENTITY : yaw90, multiply(head, lieDown));
     const offset = rotate(layer % 2 === 0 ? IDENTITY : yaw90, { x: 0.45 * side, y: 0, z: 0 });
-    const root: Vec3 = { x: offset.x, y: 0.35 + 0.5 * layer, z: offset.z };
-    const first = bodies.length;
-    for (const bone of bones) {
-      const p = rotate(q, bone.position);
-      bodies.push({
-        shape: bone.shape, type: 'dynamic', position: { x: root.x + p.x, y: root.y + p.y, z: root.z + p.z }, rotation: q,
-        mass: DENSITY * volume(bone.shape), friction: FRICTION, restitution: 0,
-      });
-      if (bone.anchor !== null) {
-        const a = rotate(q, bone.anchor);
-        joints.push({ bodyA: first + bone.parent, bodyB: bodies.length - 1, anchor: { x: root.x + a.x, y: root.y + a.y, z: root.z + a.z } });
-      }
-    }
+    placeRagdoll(bodies, joints, bones, q, { x: offset.x, y: 0.35 + 0.5 * layer, z: offset.z });
   }
   return {
     name: `ragdolls-${count}`,
