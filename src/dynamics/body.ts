@@ -110,6 +110,12 @@ export class RigidBody {
   /** Principal moments of inertia in the local frame (kg·m²). */
   readonly inertia: Readonly<Vec3>;
   /** @internal */ readonly inverseInertiaLocal: Vec3;
+  /**
+   * @internal cos(½ θ_max): within a step the solver recomputes this body's
+   * world inertia and contact rows once it has turned θ_max (see
+   * SolverBodies.refreshInertia and MAX_STALE_ANGLE).
+   */
+  readonly staleTurnCos: number;
   /** @internal World-space inverse inertia, refreshed when the rotation changes. */
   readonly inverseInertiaWorld: Mat3;
   friction = 0;
@@ -232,6 +238,7 @@ export class RigidBody {
       y: inertia.y > 0 ? 1 / inertia.y : 0,
       z: inertia.z > 0 ? 1 / inertia.z : 0,
     };
+    this.staleTurnCos = staleTurnCos(this.inverseInertiaLocal.x, this.inverseInertiaLocal.y, this.inverseInertiaLocal.z);
     this.inverseInertiaWorld = mat3();
     this.friction = friction;
     this.restitution = restitution;
@@ -437,4 +444,25 @@ export class RigidBody {
     // body's broadphase box to its new motion before the next step.
     this.proxyStale = true;
   }
+}
+
+/**
+ * Turn (rad) after which a slot's world inertia and its contact rows are
+ * recomputed within a step, for a body with equal principal moments.
+ */
+const MAX_STALE_ANGLE = 0.3;
+/**
+ * Relative error allowed in the world inertia before it is recomputed. Turned
+ * by θ, the inertia about an axis grows from λ_min by up to (λ_max − λ_min)
+ * sin²θ, a relative error of about (λ_max/λ_min − 1) θ².
+ */
+const STALE_INERTIA_ERROR = 0.05;
+
+/** cos(½ θ_max) for a body with principal inverse inertia (a, b, c); see MAX_STALE_ANGLE. @internal */
+export function staleTurnCos(a: number, b: number, c: number): number {
+  const hi = Math.max(a, b, c), lo = Math.min(a, b, c);
+  if (!(lo > 0)) return Math.cos(0.5 * MAX_STALE_ANGLE);
+  const ratio = hi / lo - 1;
+  const angle = ratio > 0 ? Math.min(MAX_STALE_ANGLE, Math.sqrt(STALE_INERTIA_ERROR / ratio)) : MAX_STALE_ANGLE;
+  return Math.cos(0.5 * angle);
 }

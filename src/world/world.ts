@@ -1120,10 +1120,8 @@ export class World implements BodyOwner {
       C.measuredVersion = B.poseVersion;
       for (let sub = 0; sub < subSteps; sub++) {
         this.integrateVelocities(h);
-        if (S.warmStarting) {
-          J.warmStart(B);
-          C.warmStart(B);
-        }
+        if (S.warmStarting) J.warmStart(B);
+        C.warmStart(B, S);
         // Joints after contacts: the last rows solved win, and a ragdoll's
         // joints must not be pulled apart by its limbs' ground contacts.
         // Sweep directions and the first corner of each manifold. Gauss-Seidel
@@ -1144,24 +1142,27 @@ export class World implements BodyOwner {
         }
         if (shock) C.solveShock(B, h, 3);
         this.integratePositions(h);
+        // Bodies that turned far since their world inertia was taken get it
+        // and their contact rows anew (SolverBodies.refreshInertia).
+        if (B.refreshInertia() > 0) C.refreshRows(B);
         for (let it = 0; it < S.relaxIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
           C.solveVelocities(B, S, h, 3, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
           J.solveVelocities(B, h, false);
         }
+        C.endSubStep();
       }
       C.applyRestitution(B, S.restitutionThreshold);
     } else {
       this.integrateVelocities(h);
-      if (S.warmStarting) {
-        J.warmStart(B);
-        C.warmStart(B);
-      }
+      if (S.warmStarting) J.warmStart(B);
+      C.warmStart(B, S);
       const mode = S.positionCorrection === 'baumgarte' ? 1 : 0;
       for (let it = 0; it < S.velocityIterations; it++) {
         C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it);
         J.solveVelocities(B, h, mode === 1);
       }
+      C.endSubStep();
       C.applyRestitution(B, S.restitutionThreshold);
       this.integratePositions(h);
       if (S.positionCorrection === 'ngs') {
