@@ -40,7 +40,8 @@ import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type S
 /**
  * Something the World steps after the rigid bodies each step (e.g. a Verlet
  * ParticleSystem). `postStep` may run queries on the world and apply impulses
- * to bodies (they take effect next step); it must not add or remove bodies.
+ * to bodies (they take effect next step); it must not add bodies, and a body
+ * it removes is removed at the end of the step (see `removeBody`).
  */
 export interface WorldStepper {
   postStep(world: World, dt: number): void;
