@@ -9,7 +9,7 @@ export { Box } from './shapes/box';
 export { Capsule } from './shapes/capsule';
 export { massFromDensity, massFromMass } from './shapes/mass';
 export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrowphase/manifold';
-export { TriangleMesh, MeshRayHit } from './shapes/triangle-mesh';
+export { TriangleMesh, MeshRayHit, type TriangleMeshOptions } from './shapes/triangle-mesh';
 export { RigidBody, type BodyDesc, type BodyType } from './dynamics/body';
 export {
   World, OverlapCollector, QueryRegion, type WorldStepper,

@@ -40,7 +40,8 @@ import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type S
 /**
  * Something the World steps after the rigid bodies each step (e.g. a Verlet
  * ParticleSystem). `postStep` may run queries on the world and apply impulses
- * to bodies (they take effect next step); it must not add or remove bodies.
+ * to bodies (they take effect next step); it must not add bodies, and a body
+ * it removes is removed at the end of the step (see `removeBody`).
  */
 export interface WorldStepper {
   postStep(world: World, dt: number): void;
@@ -341,7 +342,8 @@ export class World implements BodyOwner {
   private readonly contactSolver = new ContactSolver();
   private readonly jointSolver = new JointSolver();
   private readonly jointList: Joint[] = [];
-  private readonly steppers: WorldStepper[] = [];
+  /** Replaced, never mutated in place, so that a step running over it is not disturbed by add/removeStepper. */
+  private steppers: WorldStepper[] = [];
   private readonly softness = new Softness();
   private accumulator = 0;
   private stepping = false;
@@ -349,12 +351,15 @@ export class World implements BodyOwner {
   private readonly pendingRemovals: RigidBody[] = [];
   private readonly events: QueuedEvent[] = [];
   private eventCount = 0;
+  /** Each list is replaced, never mutated in place, so that a delivery in progress keeps its own list. */
   private readonly listeners: { [K in WorldEventName]: WorldListener<K>[] } = {
     contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [], jointBreak: [],
   };
   private readonly contactEvent: ContactEvent = { bodyA: null as unknown as RigidBody, bodyB: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0 };
   private readonly jointEvent: JointBreakEvent = { joint: null as unknown as Joint, impulse: 0 };
   private readonly sensorEvent: SensorEvent = { sensor: null as unknown as RigidBody, body: null as unknown as RigidBody };
+  /** Errors thrown by listeners during the current dispatch (null when none: no allocation in steady state). */
+  private listenerErrors: unknown[] | null = null;
   // step scratch
   private readonly box = aabb();
   private readonly box2 = aabb();
@@ -454,8 +459,15 @@ export class World implements BodyOwner {
   }
 
   /**
-   * Removes a body, its contacts, and wakes what it touched. Inside an event
-   * listener the removal is deferred to the end of the step.
+   * Removes a body, its joints and its contacts, and wakes what it touched.
+   * Inside a step (a stepper) or an event listener the removal is deferred
+   * to the end of the step's event delivery.
+   *
+   * Each contact the body was touching ends with a `contactEnd` (or
+   * `sensorExit`) event. Events are never delivered from inside this call:
+   * they are queued, and delivered with the next step's events (before
+   * them); a removal deferred from a listener or a stepper delivers them
+   * in the same delivery, after the events already queued.
    */
   removeBody(body: RigidBody): void {
     this.queryVersion++;
@@ -481,7 +493,7 @@ export class World implements BodyOwner {
       if (c.bodyA === body || c.bodyB === body) {
         const other = c.bodyA === body ? c.bodyB! : c.bodyA!;
         other.wakeUp();
-        this.destroyContact(c, false);
+        this.destroyContact(c, true);
       }
     }
     this.broadphase.destroyProxy(body.proxy);
@@ -508,15 +520,24 @@ export class World implements BodyOwner {
     return this.jointSolver.settings;
   }
 
-  /** Registers something stepped after the rigid bodies in every `step` (a Verlet ParticleSystem). */
+  /**
+   * Registers something stepped after the rigid bodies in every `step` (a
+   * Verlet ParticleSystem), in the order added. Added from inside a
+   * stepper, it runs from the next step on.
+   */
   addStepper(stepper: WorldStepper): void {
     if (!stepper || typeof stepper.postStep !== 'function') throw new TypeError('addStepper: stepper must have a postStep(world, dt) method');
-    if (this.steppers.indexOf(stepper) < 0) this.steppers.push(stepper);
+    if (this.steppers.indexOf(stepper) < 0) this.steppers = this.steppers.concat(stepper);
   }
 
+  /** Unregisters a stepper. Removed from inside a stepper, it is not run again, not even later in the same step. */
   removeStepper(stepper: WorldStepper): void {
     const i = this.steppers.indexOf(stepper);
-    if (i >= 0) this.steppers.splice(i, 1);
+    if (i >= 0) {
+      const next = this.steppers.slice();
+      next.splice(i, 1);
+      this.steppers = next;
+    }
   }
 
   /** All joints in the world. Do not modify. */
@@ -555,18 +576,40 @@ export class World implements BodyOwner {
     detachJoint(joint);
   }
 
-  /** Subscribes to an event; returns a function that unsubscribes. */
+  /**
+   * Subscribes to an event; returns a function that unsubscribes.
+   *
+   * Every listener subscribed when an event's delivery starts gets it
+   * exactly once, whatever the others do: one added during a delivery gets
+   * the events after it; one removed during a delivery is not called again.
+   * A listener that throws does not stop the delivery: all events reach all
+   * listeners, then the error is rethrown from `step` (an AggregateError
+   * when several threw). The step itself has completed by then and the
+   * world can be stepped again.
+   */
   on<K extends WorldEventName>(name: K, listener: WorldListener<K>): () => void {
-    const list = this.listeners[name] as WorldListener<K>[];
-    if (!list) throw new TypeError(`on: unknown event '${String(name)}'`);
-    list.push(listener);
+    const list = this.listenerList(name, 'on');
+    if (typeof listener !== 'function') throw new TypeError(`on('${name}'): listener must be a function (got ${listener === null ? 'null' : typeof listener})`);
+    (this.listeners as Record<string, unknown[]>)[name] = list.concat(listener);
     return () => this.off(name, listener);
   }
 
+  /** Unsubscribes a listener (one subscription of it); unknown listeners are ignored. */
   off<K extends WorldEventName>(name: K, listener: WorldListener<K>): void {
-    const list = this.listeners[name] as WorldListener<K>[];
+    const list = this.listenerList(name, 'off');
+    if (typeof listener !== 'function') throw new TypeError(`off('${name}'): listener must be a function (got ${listener === null ? 'null' : typeof listener})`);
     const i = list.indexOf(listener);
-    if (i >= 0) list.splice(i, 1);
+    if (i < 0) return;
+    const next = list.slice();
+    next.splice(i, 1);
+    (this.listeners as Record<string, unknown[]>)[name] = next;
+  }
+
+  private listenerList(name: unknown, caller: string): unknown[] {
+    if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(this.listeners, name)) {
+      throw new RangeError(`${caller}: unknown event ${typeof name === 'string' ? `'${name}'` : String(name)} (events: ${Object.keys(this.listeners).join(', ')})`);
+    }
+    return (this.listeners as Record<string, unknown[]>)[name]!;
   }
 
   /** @internal BodyOwner */
@@ -660,14 +703,20 @@ export class World implements BodyOwner {
     this.checkSettings();
     this.stepping = true;
     try {
-      this.eventCount = 0;
+      // (Events queued between steps by removeBody or addJoint stay queued: they are delivered below.)
       this.prepareKinematics(dt);
       this.refitStaleProxies(dt);
       this.findNewContacts();
       this.updateContacts(dt);
       this.solve(dt);
       this.updateSleep(dt);
-      for (let i = 0; i < this.steppers.length; i++) this.steppers[i]!.postStep(this, dt);
+      const steppers = this.steppers;
+      for (let i = 0; i < steppers.length; i++) {
+        const s = steppers[i]!;
+        // removeStepper replaces the list: skip a stepper removed by an earlier one.
+        if (this.steppers !== steppers && this.steppers.indexOf(s) < 0) continue;
+        s.postStep(this, dt);
+      }
       this.stepCount++;
     } finally {
       this.stepping = false;
@@ -1374,47 +1423,84 @@ export class World implements BodyOwner {
     e.impulse = c.totalNormalImpulse;
   }
 
+  /**
+   * Delivers the queued events in order, each to the listeners subscribed
+   * when its delivery starts (see `on`). Removals deferred during the step or
+   * by a listener are done here, and the contactEnd / sensorExit events they
+   * queue are delivered in the same pass.
+   */
   private dispatchEvents(): void {
     this.dispatching = true;
     try {
       // Begin events report the impulse of the step they happened in.
-      for (let i = 0; i < this.eventCount; i++) {
-        const e = this.events[i]!;
-        if (e.type === EVENT_JOINT_BREAK) {
-          const ev = this.jointEvent;
-          ev.joint = e.joint!;
-          ev.impulse = e.impulse;
-          const list = this.listeners.jointBreak;
-          for (let j = 0; j < list.length; j++) list[j]!(ev);
-          e.joint = null;
-        } else if (e.type === EVENT_BEGIN || e.type === EVENT_END) {
-          const ev = this.contactEvent;
-          ev.bodyA = e.bodyA!;
-          ev.bodyB = e.bodyB!;
-          ev.point.x = e.point.x; ev.point.y = e.point.y; ev.point.z = e.point.z;
-          ev.normal.x = e.normal.x; ev.normal.y = e.normal.y; ev.normal.z = e.normal.z;
-          ev.impulse = e.impulse;
-          const list = e.type === EVENT_BEGIN ? this.listeners.contactBegin : this.listeners.contactEnd;
-          for (let j = 0; j < list.length; j++) list[j]!(ev);
-        } else {
-          const ev = this.sensorEvent;
-          const aSensor = e.bodyA!.isSensor;
-          ev.sensor = aSensor ? e.bodyA! : e.bodyB!;
-          ev.body = aSensor ? e.bodyB! : e.bodyA!;
-          const list = e.type === EVENT_SENSOR_ENTER ? this.listeners.sensorEnter : this.listeners.sensorExit;
-          for (let j = 0; j < list.length; j++) list[j]!(ev);
+      let i = 0;
+      for (;;) {
+        for (; i < this.eventCount; i++) {
+          const e = this.events[i]!;
+          if (e.type === EVENT_JOINT_BREAK) {
+            const ev = this.jointEvent;
+            ev.joint = e.joint!;
+            ev.impulse = e.impulse;
+            this.deliver('jointBreak', ev);
+            e.joint = null;
+          } else if (e.type === EVENT_BEGIN || e.type === EVENT_END) {
+            const ev = this.contactEvent;
+            ev.bodyA = e.bodyA!;
+            ev.bodyB = e.bodyB!;
+            ev.point.x = e.point.x; ev.point.y = e.point.y; ev.point.z = e.point.z;
+            ev.normal.x = e.normal.x; ev.normal.y = e.normal.y; ev.normal.z = e.normal.z;
+            ev.impulse = e.impulse;
+            this.deliver(e.type === EVENT_BEGIN ? 'contactBegin' : 'contactEnd', ev);
+          } else {
+            const ev = this.sensorEvent;
+            const aSensor = e.bodyA!.isSensor;
+            ev.sensor = aSensor ? e.bodyA! : e.bodyB!;
+            ev.body = aSensor ? e.bodyB! : e.bodyA!;
+            this.deliver(e.type === EVENT_SENSOR_ENTER ? 'sensorEnter' : 'sensorExit', ev);
+          }
+          e.bodyA = null;
+          e.bodyB = null;
         }
-        e.bodyA = null;
-        e.bodyB = null;
+        if (this.pendingRemovals.length === 0) break;
+        this.removePending();
       }
     } finally {
       this.eventCount = 0;
       this.dispatching = false;
-      while (this.pendingRemovals.length > 0) {
-        const b = this.pendingRemovals.pop()!;
-        if (b.owner === this) this.removeNow(b);
+      // Only reached with removals left if something other than a listener threw.
+      this.removePending();
+    }
+    const errors = this.listenerErrors;
+    if (errors !== null) {
+      this.listenerErrors = null;
+      if (errors.length === 1) throw errors[0];
+      throw new AggregateError(errors, `${errors.length} event listeners threw`);
+    }
+  }
+
+  /** Calls each listener of `name` with `ev`; a throw is kept for dispatchEvents to rethrow. */
+  private deliver(name: WorldEventName, ev: ContactEvent | SensorEvent | JointBreakEvent): void {
+    const list = this.listeners[name] as ((e: typeof ev) => void)[];
+    for (let j = 0; j < list.length; j++) {
+      const listener = list[j]!;
+      // on/off replace the list: skip a listener an earlier one removed.
+      if (this.listeners[name] !== list && (this.listeners[name] as unknown[]).indexOf(listener) < 0) continue;
+      try {
+        listener(ev);
+      } catch (err) {
+        if (this.listenerErrors === null) this.listenerErrors = [];
+        this.listenerErrors.push(err);
       }
     }
+  }
+
+  private removePending(): void {
+    const list = this.pendingRemovals;
+    for (let k = 0; k < list.length; k++) {
+      const b = list[k]!;
+      if (b.owner === this) this.removeNow(b);
+    }
+    list.length = 0;
   }
 
   // ------------------------------------------------------------------ queries
