@@ -423,8 +423,9 @@ export class CharacterController {
   /**
    * Carries the character with the body the last move left it standing on
    * (a lift, a turntable, a crate): that body's rigid motion since then,
-   * p' = c₁ + R₁ R₀ᵀ (p − c₀) for its pose (c₀, R₀) at the end of the last
-   * move and (c₁, R₁) now. Call it after `world.step` and before the next
+   * f' = c₁ + R₁ R₀ᵀ (f − c₀) for its pose (c₀, R₀) at the end of the last
+   * move and (c₁, R₁) now, applied to the centre f of the capsule's lower
+   * sphere (the capsule itself stays upright). Call it after `world.step` and before the next
    * `move`: the character then keeps its place on the body exactly, whatever
    * moved the body (velocities, kinematic targets, several steps, a
    * teleport). Its own velocity times dt would instead be next step's motion,
@@ -452,11 +453,16 @@ export class CharacterController {
     const p = this.pos;
     const local = this.carryLocal;
     const d = this.delta;
-    // character: R₀ᵀ(p − c₀), then c₁ + R₁ · that
-    local.x = p.x - c0.x; local.y = p.y - c0.y; local.z = p.z - c0.z;
+    // The centre f = p − h·up of the capsule's lower sphere is the point
+    // carried (R₀ᵀ(f − c₀), then c₁ + R₁ · that): a sphere keeps its distance
+    // to a surface that moves with it, so on a tilting platform the feet
+    // stay on the floor; the upright capsule follows f.
+    const up = this.up;
+    const h = this.halfHeightValue;
+    local.x = p.x - h * up.x - c0.x; local.y = p.y - h * up.y - c0.y; local.z = p.z - h * up.z - c0.z;
     quat.inverseRotate(local, q0, local);
     quat.rotate(local, q1, local);
-    d.x = c1.x + local.x - p.x; d.y = c1.y + local.y - p.y; d.z = c1.z + local.z - p.z;
+    d.x = c1.x + local.x + h * up.x - p.x; d.y = c1.y + local.y + h * up.y - p.y; d.z = c1.z + local.z + h * up.z - p.z;
     // the ground point rides along
     const g = r.groundPoint;
     local.x = g.x - c0.x; local.y = g.y - c0.y; local.z = g.z - c0.z;
@@ -465,7 +471,6 @@ export class CharacterController {
     g.x = c1.x + local.x; g.y = c1.y + local.y; g.z = c1.z + local.z;
     body.getPointVelocity(r.groundVelocity, g);
     // turn about up: the twist of ΔR = R₁ R₀ᵀ, angle 2 atan2(v · up, w), wrapped to (−π, π]
-    const up = this.up;
     const dq = quat.multiply(this.carryTurn, q1, quat.conjugate(this.carryTurn, q0));
     let turn = 2 * Math.atan2(dq.x * up.x + dq.y * up.y + dq.z * up.z, dq.w);
     if (turn > Math.PI) turn -= 2 * Math.PI;

@@ -166,10 +166,12 @@ export class Walker {
       jumped = true;
       this.jumpUsed = true;
       if (wasGrounded) {
-        // Leave with the platform's velocity (relative → absolute).
+        // Leave with the platform's velocity (relative → absolute), its
+        // horizontal part into h and its part along up into vu.
         const gv = before.groundVelocity;
-        hx += gv.x; hy += gv.y; hz += gv.z;
-        vu += gv.x * up.x + gv.y * up.y + gv.z * up.z;
+        const gu = gv.x * up.x + gv.y * up.y + gv.z * up.z;
+        hx += gv.x - gu * up.x; hy += gv.y - gu * up.y; hz += gv.z - gu * up.z;
+        vu += gu;
       }
     }
     this.jumpRequested = false;
