@@ -267,3 +267,37 @@ describe('Jumping off a moving lift', () => {
     expect(walker.velocity.y).toBeCloseTo(5 + 5 * 31 * DT, 9);
   });
 });
+
+describe('Riding a platform into obstacles', () => {
+  it('a platform sliding into a wall: the wall stops the character skinWidth from its face, grounded, not overlapping', () => {
+    const s = liftScene(0.3, 0.2);
+    const { world, lift, walker, c } = s;
+    // wall face at x = 2.9; the lift (half width 2) passes under it
+    world.createBody({ type: 'static', shape: new Box({ x: 0.1, y: 2, z: 5 }), position: { x: 3, y: 2.5, z: 0 } });
+    let deepest = 0;
+    for (let i = 0; i < 120; i++) {
+      lift.setLinearVelocity({ x: 1.5, y: 0, z: 0 });
+      world.step(DT);
+      walker.update(DT);
+      expect(walker.state).toBe('grounded');
+      deepest = Math.max(deepest, penetration(world, c));
+    }
+    expect(lift.position.x).toBeCloseTo(3, 6);
+    expect(c.position.x).toBeCloseTo(2.9 - c.radius - SKIN, 4);
+    expect(deepest).toBeLessThan(1e-3);
+  });
+
+  it('the lift removed under a riding walker: it falls from where it was, nothing thrown', () => {
+    const s = liftScene();
+    const { world, lift, walker, c } = s;
+    for (let i = 0; i < 10; i++) { lift.setLinearVelocity({ x: 0, y: 1, z: 0 }); world.step(DT); walker.update(DT); }
+    const y0 = c.position.y;
+    world.removeBody(lift);
+    world.step(DT);
+    walker.update(DT);
+    expect(walker.state).toBe('airborne');
+    // walked off a lift rising at 1 m/s: leaves with its velocity
+    expect(walker.velocity.y).toBeCloseTo(1, 9);
+    expect(c.position.y).toBeCloseTo(y0, 9);
+  });
+});
