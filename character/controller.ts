@@ -425,11 +425,12 @@ export class CharacterController {
    * (a lift, a turntable, a crate): that body's rigid motion since then,
    * f' = c₁ + R₁ R₀ᵀ (f − c₀) for its pose (c₀, R₀) at the end of the last
    * move and (c₁, R₁) now, applied to the centre f of the capsule's lower
-   * sphere (the capsule itself stays upright). Call it after `world.step` and before the next
-   * `move`: the character then keeps its place on the body exactly, whatever
-   * moved the body (velocities, kinematic targets, several steps, a
-   * teleport). Its own velocity times dt would instead be next step's motion,
-   * and would leave the character a step ahead of a lift, above or inside it.
+   * sphere (the capsule itself stays upright). Call it after `world.step`
+   * and before the next `move`: the character then keeps its place on the
+   * body exactly, whatever moved the body (velocities, kinematic targets,
+   * several steps, a teleport). The body's velocity times dt would be the
+   * next step's motion instead, and would keep the character a step ahead of
+   * a lift: above it or inside it.
    *
    * The motion is swept against everything except the carrying body and stops
    * skinWidth short of a hit (a wall or a ceiling in the way). Updates
