@@ -268,6 +268,39 @@ describe('Jumping off a moving lift', () => {
   });
 });
 
+describe('CharacterController.followGround without the walker', () => {
+  it("followGround before each move rides a rising lift: grounded, gap = skin, ground velocity = the lift's", () => {
+    const s = liftScene();
+    const { world, lift, c } = s;
+    const still = { x: 0, y: 0, z: 0 };
+    for (let i = 0; i < 30; i++) {
+      lift.setLinearVelocity({ x: 0, y: 2, z: 0 });
+      world.step(DT);
+      expect(c.followGround()).toBe(true);
+      const r = c.move(still, DT);
+      expect(r.grounded).toBe(true);
+      expect(r.groundBody).toBe(lift);
+      expect(r.groundVelocity.y).toBeCloseTo(2, 9);
+      expect(Math.abs(c.position.y - FEET - (lift.position.y + HALF_THICKNESS) - SKIN)).toBeLessThan(GAP_TOLERANCE);
+    }
+    expect(lift.position.y).toBeCloseTo(1, 9);
+  });
+
+  it('does nothing on static ground or after a teleport', () => {
+    const world = new World({ gravity: { x: 0, y: -G, z: 0 } });
+    world.createBody({ type: 'static', shape: new Box({ x: 5, y: 0.5, z: 5 }), position: { x: 0, y: -0.5, z: 0 } });
+    const c = new CharacterController(world, { position: { x: 0, y: FEET + SKIN, z: 0 } });
+    expect(c.move({ x: 0, y: -0.005, z: 0 }).grounded).toBe(true);
+    expect(c.followGround()).toBe(false);
+    const s = liftScene();
+    s.c.setPosition({ x: 0.3, y: 5, z: 0.2 });
+    s.lift.setLinearVelocity({ x: 0, y: 2, z: 0 });
+    s.world.step(DT);
+    expect(s.c.followGround()).toBe(false);
+    expect(s.c.position.y).toBe(5);
+  });
+});
+
 describe('Riding a platform into obstacles', () => {
   it('a platform sliding into a wall: the wall stops the character skinWidth from its face, grounded, not overlapping', () => {
     const s = liftScene(0.3, 0.2);
