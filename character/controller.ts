@@ -218,6 +218,15 @@ export class CharacterController {
   private readonly impulse: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly pointVel: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly tmpNormal: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly carryLocal: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Turn of the ground body about `up` during the last `followGround`, radians (right-handed). */
+  groundTurn = 0;
+  /** The non-static body the last move ended grounded on, and its pose at that moment (see followGround). */
+  private carrier: RigidBody | null = null;
+  private readonly carrierPosition: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly carrierRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  private readonly carryTurn: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  private readonly carryOptions: ShapeCastOptions;
 
   constructor(world: World, options: CharacterControllerOptions = {}) {
     this.world = world;
@@ -249,6 +258,9 @@ export class CharacterController {
     this.rayHit = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1 };
     this.castOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.castHit, region: this.region };
     this.rayOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.rayHit, region: this.region };
+    // The carry sweep ignores the body that carries: the character starts
+    // inside a lift that rose during the step (see followGround).
+    this.carryOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.castHit, filter: (b) => b !== this.carrier };
     this.checkSettings();
     if (options.createBody ?? true) this.createOwnBody();
     const r = this.result;
@@ -270,6 +282,7 @@ export class CharacterController {
     if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) throw new RangeError('CharacterController: position must be finite');
     this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
     this.result.grounded = false;
+    this.carrier = null;
     this.body?.setPosition(this.pos);
   }
 
@@ -397,7 +410,83 @@ export class CharacterController {
     this.pos.x = moved.x; this.pos.y = moved.y; this.pos.z = moved.z;
     r.position.x = moved.x; r.position.y = moved.y; r.position.z = moved.z;
     if (this.body) this.body.setPosition(moved);
+    const carrier = r.grounded && r.groundBody !== null && !r.groundBody.isStatic ? r.groundBody : null;
+    this.carrier = carrier;
+    if (carrier !== null) {
+      const cp = carrier.position, cq = carrier.rotation;
+      this.carrierPosition.x = cp.x; this.carrierPosition.y = cp.y; this.carrierPosition.z = cp.z;
+      quat.copy(this.carrierRotation, cq);
+    }
     return r;
+  }
+
+  /**
+   * Carries the character with the body the last move left it standing on
+   * (a lift, a turntable, a crate): that body's rigid motion since then,
+   * f' = c₁ + R₁ R₀ᵀ (f − c₀) for its pose (c₀, R₀) at the end of the last
+   * move and (c₁, R₁) now, applied to the centre f of the capsule's lower
+   * sphere (the capsule itself stays upright). Call it after `world.step`
+   * and before the next `move`: the character then keeps its place on the
+   * body exactly, whatever moved the body (velocities, kinematic targets,
+   * several steps, a teleport). The body's velocity times dt would be the
+   * next step's motion instead, and would keep the character a step ahead of
+   * a lift: above it or inside it.
+   *
+   * The motion is swept against everything except the carrying body and stops
+   * skinWidth short of a hit (a wall or a ceiling in the way). Updates
+   * `result.groundPoint` (moved with the body) and `result.groundVelocity`
+   * (the body's velocity there now), and sets `groundTurn`. Returns false and
+   * does nothing when there is nothing to follow: the last move did not end
+   * grounded on a non-static body, or that body was removed.
+   */
+  followGround(): boolean {
+    this.checkSettings();
+    this.groundTurn = 0;
+    const body = this.carrier;
+    if (body === null) return false;
+    if (body.world !== this.world) {
+      this.carrier = null;
+      return false;
+    }
+    const r = this.result;
+    const c0 = this.carrierPosition, q0 = this.carrierRotation;
+    const c1 = body.position, q1 = body.rotation;
+    const p = this.pos;
+    const local = this.carryLocal;
+    const d = this.delta;
+    // The centre f = p − h·up of the capsule's lower sphere is the point
+    // carried (R₀ᵀ(f − c₀), then c₁ + R₁ · that): a sphere keeps its distance
+    // to a surface that moves with it, so on a tilting platform the feet
+    // stay on the floor; the upright capsule follows f.
+    const up = this.up;
+    const h = this.halfHeightValue;
+    local.x = p.x - h * up.x - c0.x; local.y = p.y - h * up.y - c0.y; local.z = p.z - h * up.z - c0.z;
+    quat.inverseRotate(local, q0, local);
+    quat.rotate(local, q1, local);
+    d.x = c1.x + local.x + h * up.x - p.x; d.y = c1.y + local.y + h * up.y - p.y; d.z = c1.z + local.z + h * up.z - p.z;
+    // the ground point rides along
+    const g = r.groundPoint;
+    local.x = g.x - c0.x; local.y = g.y - c0.y; local.z = g.z - c0.z;
+    quat.inverseRotate(local, q0, local);
+    quat.rotate(local, q1, local);
+    g.x = c1.x + local.x; g.y = c1.y + local.y; g.z = c1.z + local.z;
+    body.getPointVelocity(r.groundVelocity, g);
+    // turn about up: the twist of ΔR = R₁ R₀ᵀ, angle 2 atan2(v · up, w), wrapped to (−π, π]
+    const dq = quat.multiply(this.carryTurn, q1, quat.conjugate(this.carryTurn, q0));
+    let turn = 2 * Math.atan2(dq.x * up.x + dq.y * up.y + dq.z * up.z, dq.w);
+    if (turn > Math.PI) turn -= 2 * Math.PI;
+    else if (turn < -Math.PI) turn += 2 * Math.PI;
+    this.groundTurn = turn;
+    this.carrierPosition.x = c1.x; this.carrierPosition.y = c1.y; this.carrierPosition.z = c1.z;
+    quat.copy(this.carrierRotation, q1);
+    const len = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+    if (len < 1e-9) return true;
+    this.syncQueryOptions();
+    const hit = this.world.shapeCast(this.shape, p, this.rotation, d, this.carryOptions);
+    const f = hit === null ? 1 : Math.max(0, hit.fraction - this.settings.skinWidth / len);
+    p.x += d.x * f; p.y += d.y * f; p.z += d.z * f;
+    r.position.x = p.x; r.position.y = p.y; r.position.z = p.z;
+    return true;
   }
 
   // ------------------------------------------------------------------ internals
@@ -458,6 +547,8 @@ export class CharacterController {
     this.castOptions.exclude = this.body;
     this.rayOptions.collisionMask = mask;
     this.rayOptions.exclude = this.body;
+    this.carryOptions.collisionMask = mask;
+    this.carryOptions.exclude = this.body;
   }
 
   private isSoft(body: RigidBody): boolean {

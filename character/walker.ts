@@ -8,10 +8,11 @@
  *   - horizontal velocity accelerates towards input × speed (ground or air
  *     acceleration); on the ground the vertical part is zero, in the air
  *     gravity integrates it (semi-implicit Euler);
- *   - the displacement v·dt plus the ground body's motion under the character
- *     (exact rigid motion over dt: p' = c + R(ω dt)(p − c) + v_c dt, Rodrigues'
- *     formula, so riding a turntable does not spiral outwards the way
- *     p + v_point dt does) goes to `move`;
+ *   - first, while grounded, the character rides the ground body's motion
+ *     since the last update (`CharacterController.followGround`: the body's
+ *     rigid motion between its two poses, so a turntable does not spiral the
+ *     character outwards and a lift neither leaves it behind nor sinks it);
+ *   - the displacement v·dt goes to `move`;
  *   - v is clipped against the planes that pushed (Catto / Box2D
  *     b2ClipVector): the walker stops accelerating into walls, a ceiling
  *     cancels upward speed. On the ground, walkable planes are not clipped so
@@ -125,6 +126,10 @@ export class Walker {
     const up = c.up;
     const v = this.velocity;
     const wasGrounded = this.state === 'grounded';
+    // Ride the ground's motion of the step just taken before anything else:
+    // the ground probe, the jump's inherited velocity and the walk all see
+    // the character where the ground now carries it.
+    if (wasGrounded && c.followGround()) this.yaw += c.groundTurn;
     const before = c.result;
     const groundBody = wasGrounded ? before.groundBody : null;
 
@@ -161,10 +166,12 @@ export class Walker {
       jumped = true;
       this.jumpUsed = true;
       if (wasGrounded) {
-        // Leave with the platform's velocity (relative → absolute).
+        // Leave with the platform's velocity (relative → absolute), its
+        // horizontal part into h and its part along up into vu.
         const gv = before.groundVelocity;
-        hx += gv.x; hy += gv.y; hz += gv.z;
-        vu += gv.x * up.x + gv.y * up.y + gv.z * up.z;
+        const gu = gv.x * up.x + gv.y * up.y + gv.z * up.z;
+        hx += gv.x - gu * up.x; hy += gv.y - gu * up.y; hz += gv.z - gu * up.z;
+        vu += gu;
       }
     }
     this.jumpRequested = false;
@@ -172,7 +179,6 @@ export class Walker {
     v.x = hx + vu * up.x; v.y = hy + vu * up.y; v.z = hz + vu * up.z;
     const d = this.disp;
     d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
-    if (wasGrounded && !jumped && groundBody !== null && !groundBody.isStatic) this.addCarry(d, groundBody, dt);
 
     const fallSpeed = -vu;
     const r = c.move(d, dt);
@@ -212,34 +218,6 @@ export class Walker {
       }
     }
     return r;
-  }
-
-  /**
-   * Adds the ground body's rigid motion over dt at the character's position:
-   * r = p − c, r' = r cos θ + (k × r) sin θ + k (k · r)(1 − cos θ) with
-   * θ = |ω| dt, k = ω / |ω| (Rodrigues), plus the body's v dt. Also turns yaw
-   * by the part of ω about up.
-   */
-  private addCarry(d: Vec3, body: RigidBody, dt: number): void {
-    const p = this.controller.position;
-    const cpos = body.position;
-    const lv = body.linearVelocity;
-    const w = body.angularVelocity;
-    d.x += lv.x * dt; d.y += lv.y * dt; d.z += lv.z * dt;
-    const wl = Math.sqrt(w.x * w.x + w.y * w.y + w.z * w.z);
-    if (wl < 1e-12) return;
-    const up = this.controller.up;
-    this.yaw += (w.x * up.x + w.y * up.y + w.z * up.z) * dt;
-    const kx = w.x / wl, ky = w.y / wl, kz = w.z / wl;
-    const th = wl * dt;
-    const cs = Math.cos(th), sn = Math.sin(th);
-    const rx = p.x - cpos.x, ry = p.y - cpos.y, rz = p.z - cpos.z;
-    const kr = kx * rx + ky * ry + kz * rz;
-    const cx = ky * rz - kz * ry, cy = kz * rx - kx * rz, cz = kx * ry - ky * rx;
-    const nx = rx * cs + cx * sn + kx * kr * (1 - cs);
-    const ny = ry * cs + cy * sn + ky * kr * (1 - cs);
-    const nz = rz * cs + cz * sn + kz * kr * (1 - cs);
-    d.x += nx - rx; d.y += ny - ry; d.z += nz - rz;
   }
 
   /** Calls the listeners of `type` with the reused event (its speed already written). */
