@@ -284,6 +284,9 @@ export class ParticleSystem implements WorldStepper {
       if (!(i >= 0 && i < n)) throw new SnapshotError(`restore: particle index ${i} out of range [0, ${n})`);
     }
     for (let k = 0; k < p; k++) {
+      for (let l = 0; l < k; l++) {
+        if (i32[3 + 2 * m + l] === i32[3 + 2 * m + k]) throw new SnapshotError(`restore: particle ${i32[3 + 2 * m + k]} is pinned twice`);
+      }
       const id = i32[3 + 2 * m + p + k]!;
       if (id !== -1 && world.getBodyById(id) === undefined) throw new SnapshotError(`restore: a particle is pinned to body ${id}, which is not in this world`);
     }
