@@ -161,27 +161,6 @@ export class BroadPhase {
     return handle;
   }
 
-  /**
-   * Like createProxy, but stores `fatBox` as the fat box exactly, and queues
-   * the proxy only when `queued` (restoring a snapshot bit for bit).
-   */
-  createProxyWithFatAabb(fatBox: Readonly<Aabb>, userData: number, category: BodyCategoryValue, queued: boolean): number {
-    const isStatic = category === BodyCategory.Static;
-    const tree = isStatic ? this.staticTree : this.movingTree;
-    const id = tree.createProxyWithFatAabb(fatBox, userData);
-    const handle = id * 2 + (isStatic ? STATIC_TREE : MOVING_TREE);
-    this.ensureHandle(handle);
-    this.categories[handle] = category;
-    this.moveIndex[handle] = NOT_QUEUED;
-    if (queued) this.queue(handle);
-    return handle;
-  }
-
-  /** Queues a proxy for pair finding (snapshot restore). */
-  requeue(handle: number): void {
-    this.queue(handle);
-  }
-
   destroyProxy(handle: number): void {
     const q = this.moveIndex[handle]!;
     if (q !== NOT_QUEUED) {

@@ -113,14 +113,6 @@ export class DynamicTree {
     return this.createProxyWithMargin(box, userData, this.margin);
   }
 
-  /**
-   * Inserts a leaf whose stored fat box is exactly `fatBox` (restoring a
-   * snapshot: later re-insertion decisions depend on the stored box bit for bit).
-   */
-  createProxyWithFatAabb(fatBox: Readonly<Aabb>, userData: number): number {
-    return this.createProxyWithMargin(fatBox, userData, 0);
-  }
-
   private createProxyWithMargin(box: Readonly<Aabb>, userData: number, m: number): number {
     const id = this.allocateNode();
     const b = this.bounds;
