@@ -4,7 +4,7 @@
  * FNV-1a hash over the bytes of every body's pose and velocities, every
  * particle position and every character's position and velocity.
  *
- * The scene: two humanoid ragdolls kicked every second, a paddle on a
+ * The scene: two humanoid ragdolls (one of them kicked every second), a paddle on a
  * motorised hinge sweeping through boxes, a cloth hanging onto a dynamic
  * box, a rope hanging from a dynamic box and lying on a static one, a
  * tetrahedral particle body, a kinematic lift driven by kinematic targets
