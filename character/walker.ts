@@ -19,8 +19,8 @@
  *     that a slope does not eat the horizontal speed (the position solver
  *     already follows the slope: speed along a slope of angle α is speed·cos α).
  */
-import type { RigidBody, Vec3 } from '../src/index';
-import type { CharacterController, MoveResult } from './controller';
+import { SnapshotError, type RigidBody, type Vec3 } from '../src/index';
+import { CHARACTER_SNAPSHOT_VERSION, type CharacterController, type CharacterSnapshot, type MoveResult } from './controller';
 
 export type WalkerState = 'grounded' | 'airborne' | 'sliding';
 export type WalkerEventName = 'landed' | 'jumped' | 'hit';
@@ -57,6 +57,20 @@ export interface WalkerSettings {
 const WALKER_FIELDS: readonly ('speed' | 'acceleration' | 'airAcceleration' | 'jumpSpeed' | 'coyoteTime' | 'maxFallSpeed')[] =
   ['speed', 'acceleration', 'airAcceleration', 'jumpSpeed', 'coyoteTime', 'maxFallSpeed'];
 
+/**
+ * A walker's state with its controller's (see `Walker.snapshot`). `f64`:
+ * velocity 3, input 3, yaw, air time, ground velocity 3; `i32`: state
+ * (0 grounded, 1 airborne, 2 sliding), jump requested, jump used.
+ */
+export interface WalkerSnapshot {
+  readonly version: number;
+  readonly f64: Float64Array;
+  readonly i32: Int32Array;
+  readonly controller: CharacterSnapshot;
+}
+
+const WALKER_STATES: readonly WalkerState[] = ['grounded', 'airborne', 'sliding'];
+
 export class Walker {
   readonly controller: CharacterController;
   readonly settings: WalkerSettings;
@@ -91,6 +105,47 @@ export class Walker {
     };
     this.checkSettings();
     if (controller.result.grounded) this.state = 'grounded';
+  }
+
+  /**
+   * The walker's state and its controller's (`controller.snapshot()`), as
+   * typed arrays: restore both with `walker.restore`. The world's bodies
+   * are in `world.snapshot()`. Settings and listeners are not included.
+   */
+  snapshot(): WalkerSnapshot {
+    const f64 = new Float64Array(11);
+    const v = this.velocity, i = this.input, g = this.groundVelocity;
+    f64[0] = v.x; f64[1] = v.y; f64[2] = v.z;
+    f64[3] = i.x; f64[4] = i.y; f64[5] = i.z;
+    f64[6] = this.yaw; f64[7] = this.airTime;
+    f64[8] = g.x; f64[9] = g.y; f64[10] = g.z;
+    const i32 = new Int32Array(3);
+    i32[0] = WALKER_STATES.indexOf(this.state);
+    i32[1] = this.jumpRequested ? 1 : 0;
+    i32[2] = this.jumpUsed ? 1 : 0;
+    return { version: CHARACTER_SNAPSHOT_VERSION, f64, i32, controller: this.controller.snapshot() };
+  }
+
+  /** Restores `snapshot()` (walker and controller); throws a SnapshotError and changes nothing when it does not fit. */
+  restore(snapshot: WalkerSnapshot): void {
+    if (snapshot === null || typeof snapshot !== 'object') throw new SnapshotError('Walker.restore: not a walker snapshot');
+    if (snapshot.version !== CHARACTER_SNAPSHOT_VERSION) throw new SnapshotError(`Walker.restore: snapshot version ${String(snapshot.version)}; this footing restores version ${CHARACTER_SNAPSHOT_VERSION}`);
+    const f64 = snapshot.f64, i32 = snapshot.i32;
+    if (!(f64 instanceof Float64Array) || f64.length !== 11 || !(i32 instanceof Int32Array) || i32.length !== 3) {
+      throw new SnapshotError('Walker.restore: f64 must be 11 doubles and i32 3 ints');
+    }
+    for (let k = 0; k < 11; k++) if (!Number.isFinite(f64[k]!)) throw new SnapshotError(`Walker.restore: value ${k} is ${f64[k]}`);
+    if (!(i32[0]! >= 0 && i32[0]! <= 2)) throw new SnapshotError(`Walker.restore: state ${i32[0]}`);
+    this.controller.validateSnapshot(snapshot.controller);
+    this.controller.restore(snapshot.controller);
+    const v = this.velocity, i = this.input, g = this.groundVelocity;
+    v.x = f64[0]!; v.y = f64[1]!; v.z = f64[2]!;
+    i.x = f64[3]!; i.y = f64[4]!; i.z = f64[5]!;
+    this.yaw = f64[6]!; this.airTime = f64[7]!;
+    g.x = f64[8]!; g.y = f64[9]!; g.z = f64[10]!;
+    this.state = WALKER_STATES[i32[0]!]!;
+    this.jumpRequested = i32[1] === 1;
+    this.jumpUsed = i32[2] === 1;
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */

@@ -14,8 +14,9 @@ export { RigidBody, type BodyDesc, type BodyType } from './dynamics/body';
 export {
   World, OverlapCollector, QueryRegion, type WorldStepper,
   type WorldOptions, type QueryOptions, type RaycastHit, type RaycastOptions, type ShapeCastHit, type ShapeCastOptions,
-  type OverlapContact, type OverlapOptions, type WorldSnapshot,
+  type OverlapContact, type OverlapOptions,
 } from './world/world';
+export { SnapshotError, SNAPSHOT_VERSION, snapshotTransferList, type WorldSnapshot, type StepperSnapshot } from './world/snapshot';
 export type { SolverSettings, SleepSettings, FrictionModel, PositionCorrection } from './world/settings';
 export type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './world/events';
 export { collide } from './collision/narrowphase/dispatch';

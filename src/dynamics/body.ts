@@ -89,7 +89,12 @@ function requireNonNegative(value: number, field: string): void {
 export const validate = { requireFiniteVec, requireFiniteQuat, requireNonNegative };
 
 export class RigidBody {
-  /** Unique within the world, never reused. */
+  /**
+   * Unique within the world, never reused, except that `World.restore`
+   * rewinds the id counter to the snapshot's: a body created after the
+   * snapshot and removed before the restore gives its id again, so a replay
+   * creates the same ids.
+   */
   readonly id: number;
   readonly type: BodyType;
   /** @internal */ readonly typeCode: BodyTypeCode;

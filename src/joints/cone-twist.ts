@@ -242,6 +242,28 @@ export class ConeTwistJoint extends Joint {
     this.stepImpulses[1] = (this.swing.impulse + this.twistMin.impulse + this.twistMax.impulse) * ctx.stepScale;
   }
 
+  /** @internal */
+  protected saveRows(out: number[]): void {
+    out.push(this.swingLimitY, this.swingLimitZ, this.twistLower, this.twistUpper, this.swingC, this.twistValue);
+    out.push(this.axisA.x, this.axisA.y, this.axisA.z, this.axisB.x, this.axisB.y, this.axisB.z);
+    this.point.save(out);
+    this.swing.save(out);
+    this.twistMin.save(out);
+    this.twistMax.save(out);
+    this.friction.save(out);
+  }
+
+  /** @internal */
+  protected loadRows(src: Float64Array, o: number): number {
+    this.swingLimitY = src[o]!; this.swingLimitZ = src[o + 1]!; this.twistLower = src[o + 2]!; this.twistUpper = src[o + 3]!;
+    this.swingC = src[o + 4]!; this.twistValue = src[o + 5]!;
+    this.axisA.x = src[o + 6]!; this.axisA.y = src[o + 7]!; this.axisA.z = src[o + 8]!;
+    this.axisB.x = src[o + 9]!; this.axisB.y = src[o + 10]!; this.axisB.z = src[o + 11]!;
+    o = this.swing.load(src, this.point.load(src, o + 12));
+    o = this.twistMax.load(src, this.twistMin.load(src, o));
+    return this.friction.load(src, o);
+  }
+
   resetImpulses(): void {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.swing.impulse = 0; this.twistMin.impulse = 0; this.twistMax.impulse = 0;

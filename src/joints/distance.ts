@@ -163,6 +163,28 @@ export class DistanceJoint extends Joint {
     this.stepImpulses[1] = 0;
   }
 
+  /** @internal */
+  protected saveRows(out: number[]): void {
+    out.push(this.length, this.minLength, this.maxLength, this.frequency, this.dampingRatio);
+    // The last direction is kept while the anchors coincide, and `current` is read before the next update.
+    out.push(this.nx, this.ny, this.nz, this.current);
+    out.push(this.ra.x, this.ra.y, this.ra.z, this.rb.x, this.rb.y, this.rb.z);
+    out.push(this.spring.biasRate, this.spring.massScale, this.spring.impulseScale);
+    this.axial.save(out);
+    this.lower.save(out);
+    this.upper.save(out);
+  }
+
+  /** @internal */
+  protected loadRows(src: Float64Array, o: number): number {
+    this.length = src[o]!; this.minLength = src[o + 1]!; this.maxLength = src[o + 2]!; this.frequency = src[o + 3]!; this.dampingRatio = src[o + 4]!;
+    this.nx = src[o + 5]!; this.ny = src[o + 6]!; this.nz = src[o + 7]!; this.current = src[o + 8]!;
+    this.ra.x = src[o + 9]!; this.ra.y = src[o + 10]!; this.ra.z = src[o + 11]!;
+    this.rb.x = src[o + 12]!; this.rb.y = src[o + 13]!; this.rb.z = src[o + 14]!;
+    this.spring.biasRate = src[o + 15]!; this.spring.massScale = src[o + 16]!; this.spring.impulseScale = src[o + 17]!;
+    return this.upper.load(src, this.lower.load(src, this.axial.load(src, o + 18)));
+  }
+
   resetImpulses(): void {
     this.axial.impulse = 0; this.lower.impulse = 0; this.upper.impulse = 0;
   }

@@ -191,6 +191,29 @@ export class HingeJoint extends Joint {
     this.stepImpulses[1] = Math.sqrt(l.l1 * l.l1 + l.l2 * l.l2 + ax * ax) * ctx.stepScale;
   }
 
+  /** @internal */
+  protected saveRows(out: number[]): void {
+    out.push(this.lowerAngle, this.upperAngle, this.motorSpeed, this.maxMotorTorque, this.solverAngle, this.maxMotorImpulse);
+    out.push(this.axisA.x, this.axisA.y, this.axisA.z, this.axisB.x, this.axisB.y, this.axisB.z);
+    this.point.save(out);
+    this.lock.save(out);
+    this.lower.save(out);
+    this.upper.save(out);
+    this.motor.save(out);
+    this.friction.save(out);
+  }
+
+  /** @internal */
+  protected loadRows(src: Float64Array, o: number): number {
+    this.lowerAngle = src[o]!; this.upperAngle = src[o + 1]!; this.motorSpeed = src[o + 2]!; this.maxMotorTorque = src[o + 3]!;
+    this.solverAngle = src[o + 4]!; this.maxMotorImpulse = src[o + 5]!;
+    this.axisA.x = src[o + 6]!; this.axisA.y = src[o + 7]!; this.axisA.z = src[o + 8]!;
+    this.axisB.x = src[o + 9]!; this.axisB.y = src[o + 10]!; this.axisB.z = src[o + 11]!;
+    o = this.lock.load(src, this.point.load(src, o + 12));
+    o = this.upper.load(src, this.lower.load(src, o));
+    return this.friction.load(src, this.motor.load(src, o));
+  }
+
   resetImpulses(): void {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.lock.l1 = 0; this.lock.l2 = 0;

@@ -100,6 +100,32 @@ export abstract class Joint {
   abstract finishStep(ctx: JointStepContext): void;
   /** Resets the accumulated impulses (no warm start on the next step). */
   abstract resetImpulses(): void;
+
+  /**
+   * @internal Appends everything of the joint that the next step reads (World.snapshot):
+   * the settings any code may change, the step impulses, then the rows'
+   * accumulated impulses and cached geometry (saveRows). The flags go
+   * separately (broken, breakReported).
+   */
+  saveState(out: number[]): void {
+    out.push(this.breakImpulse, this.frictionTorque, this.stepImpulses[0]!, this.stepImpulses[1]!);
+    this.saveRows(out);
+  }
+
+  /** @internal Reads what saveState wrote at `o` (already validated); returns the offset after it. */
+  loadState(src: Float64Array, o: number): number {
+    this.breakImpulse = src[o]!;
+    this.frictionTorque = src[o + 1]!;
+    this.stepImpulses[0] = src[o + 2]!;
+    this.stepImpulses[1] = src[o + 3]!;
+    this.poseVersionA = -1;
+    this.poseVersionB = -1;
+    return this.loadRows(src, o + 4);
+  }
+
+  /** @internal the kind's own part of saveState. */
+  protected abstract saveRows(out: number[]): void;
+  /** @internal */ protected abstract loadRows(src: Float64Array, o: number): number;
   /**
    * @internal 'soft' only, once per sub-step after the position integration:
    * rotates B back to within `ctx.limitSlop` (rad) of violated angular limits

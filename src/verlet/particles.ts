@@ -17,6 +17,7 @@
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
 import { OverlapCollector, type World, type WorldStepper } from '../world/world';
+import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
 import { DistanceConstraints, PinConstraints, solveBounds, solveDistanceConstraints } from './constraints';
 
@@ -231,6 +232,97 @@ export class ParticleSystem implements WorldStepper {
     out.y = (this.positions[3 * i + 1]! - this.previousPositions[3 * i + 1]!) * inv;
     out.z = (this.positions[3 * i + 2]! - this.previousPositions[3 * i + 2]!) * inv;
     return out;
+  }
+
+  /**
+   * WorldStepper, for `World.snapshot`: the particles' positions, previous
+   * positions and inverse masses, the last step (the implied velocity's
+   * time base), the distance constraints and the pins. Layout: `i32`
+   * particle, stick and pin counts, each stick's particles (all A, then all
+   * B), each pin's particle, each pin's body id (−1: the world); `f64` the
+   * last dt, positions, previous positions, inverse masses, the sticks'
+   * minimum and maximum lengths and stiffnesses, the pins' points and
+   * targets. The settings (iterations, damping, radius, …) are not included.
+   */
+  snapshotState(): StepperSnapshot {
+    const n = this.count, m = this.sticks.count, p = this.pins.count;
+    const i32 = new Int32Array(3 + 2 * m + 2 * p);
+    i32[0] = n; i32[1] = m; i32[2] = p;
+    i32.set(this.sticks.particleA.subarray(0, m), 3);
+    i32.set(this.sticks.particleB.subarray(0, m), 3 + m);
+    i32.set(this.pins.particle.subarray(0, p), 3 + 2 * m);
+    for (let k = 0; k < p; k++) i32[3 + 2 * m + p + k] = this.pins.body[k]?.id ?? -1;
+    const f64 = new Float64Array(1 + 7 * n + 3 * m + 6 * p);
+    f64[0] = this.lastDt;
+    let o = 1;
+    f64.set(this.positions.subarray(0, 3 * n), o); o += 3 * n;
+    f64.set(this.previousPositions.subarray(0, 3 * n), o); o += 3 * n;
+    f64.set(this.inverseMasses.subarray(0, n), o); o += n;
+    f64.set(this.sticks.minLength.subarray(0, m), o); o += m;
+    f64.set(this.sticks.maxLength.subarray(0, m), o); o += m;
+    f64.set(this.sticks.stiffness.subarray(0, m), o); o += m;
+    f64.set(this.pins.point.subarray(0, 3 * p), o); o += 3 * p;
+    f64.set(this.pins.target.subarray(0, 3 * p), o);
+    return { f64, i32 };
+  }
+
+  /** WorldStepper: throws a SnapshotError unless `restoreState(state)` fits this system (same particles and sticks) and `world`. */
+  validateState(state: StepperSnapshot, world: World): void {
+    const i32 = state.i32, f64 = state.f64;
+    if (i32.length < 3) throw new SnapshotError('restore: particle state truncated');
+    const n = i32[0]!, m = i32[1]!, p = i32[2]!;
+    if (n !== this.count) throw new SnapshotError(`restore: the snapshot's particle system has ${n} particles, the world's ${this.count}`);
+    if (m !== this.sticks.count) throw new SnapshotError(`restore: the snapshot's particle system has ${m} distance constraints, the world's ${this.sticks.count}`);
+    if (!(p >= 0 && p <= n)) throw new SnapshotError(`restore: particle system with ${p} pins`);
+    if (i32.length !== 3 + 2 * m + 2 * p || f64.length !== 1 + 7 * n + 3 * m + 6 * p) throw new SnapshotError('restore: particle state truncated or of another size');
+    for (let k = 0; k < f64.length; k++) {
+      if (!Number.isFinite(f64[k]!)) throw new SnapshotError(`restore: particle state value ${k} is ${f64[k]}`);
+    }
+    if (!(f64[0]! >= 0)) throw new SnapshotError(`restore: particle system last dt ${f64[0]}`);
+    for (let k = 0; k < 2 * m + p; k++) {
+      const i = i32[3 + k]!;
+      if (!(i >= 0 && i < n)) throw new SnapshotError(`restore: particle index ${i} out of range [0, ${n})`);
+    }
+    for (let k = 0; k < p; k++) {
+      for (let l = 0; l < k; l++) {
+        if (i32[3 + 2 * m + l] === i32[3 + 2 * m + k]) throw new SnapshotError(`restore: particle ${i32[3 + 2 * m + k]} is pinned twice`);
+      }
+      const id = i32[3 + 2 * m + p + k]!;
+      if (id !== -1 && world.getBodyById(id) === undefined) throw new SnapshotError(`restore: a particle is pinned to body ${id}, which is not in this world`);
+    }
+    const wo = 1 + 6 * n, so = 1 + 7 * n;
+    for (let i = 0; i < n; i++) if (!(f64[wo + i]! >= 0)) throw new SnapshotError(`restore: particle ${i} inverse mass ${f64[wo + i]}`);
+    for (let k = 0; k < m; k++) {
+      const lo = f64[so + k]!, hi = f64[so + m + k]!, st = f64[so + 2 * m + k]!;
+      if (!(lo >= 0 && hi >= lo && st > 0 && st <= 1)) throw new SnapshotError(`restore: distance constraint ${k} has lengths ${lo}, ${hi} and stiffness ${st}`);
+    }
+  }
+
+  /** WorldStepper: restores what `snapshotState` saved (checked by `validateState`). */
+  restoreState(state: StepperSnapshot, world: World): void {
+    const i32 = state.i32, f64 = state.f64;
+    const n = i32[0]!, m = i32[1]!, p = i32[2]!;
+    this.lastDt = f64[0]!;
+    let o = 1;
+    this.positions.set(f64.subarray(o, o + 3 * n)); o += 3 * n;
+    this.previousPositions.set(f64.subarray(o, o + 3 * n)); o += 3 * n;
+    this.inverseMasses.set(f64.subarray(o, o + n)); o += n;
+    const sticks = this.sticks;
+    sticks.particleA.set(i32.subarray(3, 3 + m));
+    sticks.particleB.set(i32.subarray(3 + m, 3 + 2 * m));
+    sticks.minLength.set(f64.subarray(o, o + m)); o += m;
+    sticks.maxLength.set(f64.subarray(o, o + m)); o += m;
+    sticks.stiffness.set(f64.subarray(o, o + m)); o += m;
+    const pins = this.pins;
+    pins.count = 0;
+    pins.body.length = 0;
+    const point = this.scratchPoint;
+    for (let k = 0; k < p; k++) {
+      const id = i32[3 + 2 * m + p + k]!;
+      point.x = f64[o + 3 * k]!; point.y = f64[o + 3 * k + 1]!; point.z = f64[o + 3 * k + 2]!;
+      pins.add(i32[3 + 2 * m + k]!, id === -1 ? null : world.getBodyById(id)!, point);
+    }
+    pins.target.set(f64.subarray(o + 3 * p, o + 6 * p));
   }
 
   /** WorldStepper: called by the world after the rigid bodies. */

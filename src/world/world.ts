@@ -17,14 +17,14 @@
 import { aabb, aabbContains, aabbOverlaps, aabbRayEntry, type Aabb } from '../collision/aabb';
 import { BroadPhase, IdList, type BroadPhaseRayCallback, type PairCallback } from '../collision/broadphase/broadphase';
 import { PairMap } from '../collision/broadphase/pair-set';
-import { Manifold } from '../collision/narrowphase/manifold';
+import { Manifold, MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
 import { collide } from '../collision/narrowphase/dispatch';
 import { narrowphaseGap } from '../collision/narrowphase/margin';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
 import {
-  CACHE_LENGTH, Contact, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PAIR_A, PAIR_B, PAIR_CONVEX, PAIR_GAP, PAIR_GAP_ODOMETER,
+  CONTACT_STRIDE, Contact, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PAIR_A, PAIR_B, PAIR_CONVEX, PAIR_GAP, PAIR_GAP_ODOMETER,
   PAIR_IDLE, PAIR_INTS, PAIR_NUMS, PERSISTED, POINT_STRIDE,
 } from '../dynamics/contact';
 import { ContactSolver, Softness, SolverBodies, VELOCITY_STRIDE } from '../dynamics/contact-solver';
@@ -36,6 +36,15 @@ import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
+import {
+  B_ANGULAR, B_ANGULAR_DAMPING, B_FORCE, B_FRICTION, B_GRAVITY_SCALE, B_LINEAR_DAMPING, B_MASS, B_ODOMETER, B_POSITION, B_PREV_POSITION, B_PREV_ROTATION,
+  B_RESTITUTION, B_ROTATION, B_SHAPE, B_SLEEP_TIME, B_TARGET_POSITION, B_TARGET_ROTATION, B_TORQUE, B_VELOCITY, BI_FLAGS, BI_GROUP, BI_ID, BI_ISLAND_NEXT,
+  BI_MASK, BI_PROXY, BI_SHAPE, BI_TYPE, BODY_AWAKE, BODY_CAN_SLEEP, BODY_INTS, BODY_KINEMATIC_TARGET, BODY_PROXY_STALE, BODY_SENSOR, BODY_STRIDE,
+  C_FRICTION, C_GAP, C_GAP_ODOMETER, C_RESTITUTION, C_TOTAL_IMPULSE, CI_A, CI_B, CI_FLAGS, CI_POINTS, CONTACT_CACHED, CONTACT_EXTRA, CONTACT_IDLE,
+  CONTACT_INTS, CONTACT_TOUCHING, CONTACT_WAS_TOUCHING, getQuat, getVec, JI_A, JI_B, JI_FLAGS, JI_KIND, JI_LENGTH, JI_OFFSET, JOINT_BREAK_REPORTED,
+  JOINT_BROKEN, JOINT_INTS, putQuat, putVec, requireF64, requireI32, requireSameBody, requireUnitQuat, shapeParams, SNAPSHOT_VERSION, SnapshotError,
+  W_ACCUMULATOR, W_BODIES, W_CONTACTS, W_DROPPED, W_GRAVITY, W_JOINTS, W_NEXT_BODY_ID, W_STEP_COUNT, WORLD_LENGTH, type StepperSnapshot, type WorldSnapshot,
+} from './snapshot';
 
 /**
  * Something the World steps after the rigid bodies each step (e.g. a Verlet
@@ -45,6 +54,15 @@ import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type S
  */
 export interface WorldStepper {
   postStep(world: World, dt: number): void;
+  /**
+   * Optional, for `World.snapshot`: the stepper's state as typed arrays (its
+   * own layout). A stepper without it is left as it is by `restore`.
+   */
+  snapshotState?(): StepperSnapshot;
+  /** Throws (a SnapshotError naming the problem) when `state` cannot be restored; changes nothing. */
+  validateState?(state: StepperSnapshot, world: World): void;
+  /** Restores a state `validateState` accepted. */
+  restoreState?(state: StepperSnapshot, world: World): void;
 }
 
 export interface WorldOptions {
@@ -164,17 +182,6 @@ export class OverlapCollector {
     this.contacts.push(c);
     return c;
   }
-}
-
-/** Plain, structured-cloneable world state (see `World.snapshot`). */
-export interface WorldSnapshot {
-  version: 1;
-  stepCount: number;
-  accumulator: number;
-  nextBodyId: number;
-  bodies: number[][];
-  contacts: number[][];
-  queuedProxies: number[];
 }
 
 /**
@@ -1685,123 +1692,272 @@ export class World implements BodyOwner {
   // ------------------------------------------------------------------ snapshots
 
   /**
-   * The complete simulation state as plain arrays (structured-cloneable: send
-   * it to a worker or keep it for rollback). `restore` continues bit-for-bit.
+   * The whole simulation state as typed arrays (layout: WorldSnapshot;
+   * `snapshotTransferList` gives its buffers, to post it to a worker without
+   * a copy): bodies with their sleep, kinematic-target and broadphase state,
+   * contacts with their warm-start impulses and caches, joints with their
+   * accumulated impulses, motor and limit settings and broken flags, the
+   * state of every stepper with `snapshotState` (cloth, rope, particles),
+   * the step count and `advance`'s accumulator. `restore` continues bit for
+   * bit, in this world or in one built the same way. Not included: the
+   * settings objects (solver, sleeping, jointSettings), fixedTimeStep,
+   * maxSubSteps and event listeners; character controllers and walkers
+   * snapshot themselves.
    */
   snapshot(): WorldSnapshot {
-    const fat = aabb();
-    const bodies: number[][] = [];
-    for (const b of this.bodyList) {
-      this.broadphase.getFatAabb(b.proxy, fat);
-      bodies.push([
-        b.id, b.position.x, b.position.y, b.position.z, b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w,
-        b.linearVelocity.x, b.linearVelocity.y, b.linearVelocity.z, b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z,
-        b.awake ? 1 : 0, b.sleepTime, b.islandNext ? b.islandNext.id : -1,
-        b.force.x, b.force.y, b.force.z, b.torque.x, b.torque.y, b.torque.z,
-        fat.min.x, fat.min.y, fat.min.z, fat.max.x, fat.max.y, fat.max.z,
-        b.previousPosition.x, b.previousPosition.y, b.previousPosition.z,
-        b.previousRotation.x, b.previousRotation.y, b.previousRotation.z, b.previousRotation.w,
-        b.odometer,
-      ]);
+    if (this.stepping || this.dispatching) throw new Error('snapshot: cannot snapshot during a step or an event listener');
+    const nb = this.bodyList.length, nc = this.contactList.length, nj = this.jointList.length;
+    const world = new Float64Array(WORLD_LENGTH);
+    world[W_STEP_COUNT] = this.stepCount;
+    world[W_ACCUMULATOR] = this.accumulator;
+    world[W_NEXT_BODY_ID] = this.nextBodyId;
+    putVec(world, W_GRAVITY, this.gravity);
+    world[W_DROPPED] = this.droppedTime;
+    world[W_BODIES] = nb; world[W_CONTACTS] = nc; world[W_JOINTS] = nj;
+    const bodies = new Float64Array(BODY_STRIDE * nb), bodyInts = new Int32Array(BODY_INTS * nb);
+    for (let i = 0; i < nb; i++) {
+      const b = this.bodyList[i]!, o = BODY_STRIDE * i, oi = BODY_INTS * i;
+      putVec(bodies, o + B_POSITION, b.position); putQuat(bodies, o + B_ROTATION, b.rotation);
+      putVec(bodies, o + B_VELOCITY, b.linearVelocity); putVec(bodies, o + B_ANGULAR, b.angularVelocity);
+      putVec(bodies, o + B_PREV_POSITION, b.previousPosition); putQuat(bodies, o + B_PREV_ROTATION, b.previousRotation);
+      putVec(bodies, o + B_FORCE, b.force); putVec(bodies, o + B_TORQUE, b.torque);
+      bodies[o + B_SLEEP_TIME] = b.sleepTime;
+      bodies[o + B_ODOMETER] = b.odometer;
+      putVec(bodies, o + B_TARGET_POSITION, b.kinematicTargetPosition); putQuat(bodies, o + B_TARGET_ROTATION, b.kinematicTargetRotation);
+      bodies[o + B_FRICTION] = b.friction; bodies[o + B_RESTITUTION] = b.restitution;
+      bodies[o + B_LINEAR_DAMPING] = b.linearDamping; bodies[o + B_ANGULAR_DAMPING] = b.angularDamping;
+      bodies[o + B_GRAVITY_SCALE] = b.gravityScale; bodies[o + B_MASS] = b.mass;
+      shapeParams(b.shape, bodies, o + B_SHAPE);
+      bodyInts[oi + BI_ID] = b.id;
+      bodyInts[oi + BI_TYPE] = b.typeCode;
+      bodyInts[oi + BI_SHAPE] = b.shape.kind;
+      bodyInts[oi + BI_FLAGS] = (b.awake ? BODY_AWAKE : 0) | (b.proxyStale ? BODY_PROXY_STALE : 0) | (b.hasKinematicTarget ? BODY_KINEMATIC_TARGET : 0) |
+        (b.canSleep ? BODY_CAN_SLEEP : 0) | (b.isSensor ? BODY_SENSOR : 0);
+      bodyInts[oi + BI_ISLAND_NEXT] = b.islandNext !== null ? b.islandNext.id : -1;
+      bodyInts[oi + BI_PROXY] = b.proxy;
+      bodyInts[oi + BI_GROUP] = b.collisionGroup;
+      bodyInts[oi + BI_MASK] = b.collisionMask;
     }
-    const contacts: number[][] = [];
-    const p = { x: 0, y: 0, z: 0 }, n = { x: 0, y: 0, z: 0 };
-    for (const c of this.contactList) {
-      const row = [c.bodyA!.id, c.bodyB!.id, c.touching ? 1 : 0, c.wasTouching ? 1 : 0, c.pointCount];
-      for (let k = 0; k < c.pointCount; k++) {
-        c.pointPosition(k, p);
-        c.pointNormal(k, n);
-        row.push(c.pointId(k), c.pointDepth(k), p.x, p.y, p.z, n.x, n.y, n.z,
-          c.normalImpulse(k), c.frictionImpulse(k, 0), c.frictionImpulse(k, 1), c.frictionImpulse(k, 2), c.persisted(k));
-      }
-      // The manifold cache decides whether the next step reuses the manifold.
-      row.push(c.manifoldCached ? 1 : 0);
-      for (let k = 0; k < CACHE_LENGTH; k++) row.push(c.cacheValue(k));
-      // The measured gap decides whether the next step runs the narrowphase.
-      row.push(c.gap, c.gapOdometer);
-      contacts.push(row);
+    const row = CONTACT_STRIDE + CONTACT_EXTRA;
+    const contacts = new Float64Array(row * nc), contactInts = new Int32Array(CONTACT_INTS * nc);
+    const store = this.contactStore;
+    for (let i = 0; i < nc; i++) {
+      const c = this.contactList[i]!, o = row * i, e = o + CONTACT_STRIDE, oi = CONTACT_INTS * i;
+      contacts.set(store.data.subarray(CONTACT_STRIDE * i, CONTACT_STRIDE * (i + 1)), o);
+      contacts[e + C_GAP] = store.gaps[PAIR_NUMS * i + PAIR_GAP]!;
+      contacts[e + C_GAP_ODOMETER] = store.gaps[PAIR_NUMS * i + PAIR_GAP_ODOMETER]!;
+      contacts[e + C_FRICTION] = c.friction;
+      contacts[e + C_RESTITUTION] = c.restitution;
+      contacts[e + C_TOTAL_IMPULSE] = c.totalNormalImpulse;
+      contactInts[oi + CI_A] = c.bodyA!.id;
+      contactInts[oi + CI_B] = c.bodyB!.id;
+      contactInts[oi + CI_POINTS] = c.pointCount;
+      contactInts[oi + CI_FLAGS] = (c.touching ? CONTACT_TOUCHING : 0) | (c.wasTouching ? CONTACT_WAS_TOUCHING : 0) |
+        (c.manifoldCached ? CONTACT_CACHED : 0) | (store.ints[PAIR_INTS * i + PAIR_IDLE] === 1 ? CONTACT_IDLE : 0);
     }
-    const queued: number[] = [];
-    for (const b of this.bodyList) if (this.broadphase.isQueued(b.proxy)) queued.push(b.id);
-    return { version: 1, stepCount: this.stepCount, accumulator: this.accumulator, nextBodyId: this.nextBodyId, bodies, contacts, queuedProxies: queued };
+    const broadphase = this.broadphase.saveState();
+    const jointNumbers: number[] = [];
+    const jointInts = new Int32Array(JOINT_INTS * nj);
+    for (let i = 0; i < nj; i++) {
+      const j = this.jointList[i]!, oi = JOINT_INTS * i;
+      const start = jointNumbers.length;
+      j.saveState(jointNumbers);
+      jointInts[oi + JI_KIND] = j.kind;
+      jointInts[oi + JI_A] = j.bodyA.id;
+      jointInts[oi + JI_B] = j.bodyB.id;
+      jointInts[oi + JI_FLAGS] = (j.broken ? JOINT_BROKEN : 0) | (j.breakReported ? JOINT_BREAK_REPORTED : 0);
+      jointInts[oi + JI_OFFSET] = start;
+      jointInts[oi + JI_LENGTH] = jointNumbers.length - start;
+    }
+    const steppers: (StepperSnapshot | null)[] = [];
+    for (const s of this.steppers) steppers.push(s.snapshotState ? s.snapshotState() : null);
+    return {
+      version: SNAPSHOT_VERSION, world, bodies, bodyInts, contacts, contactInts,
+      broadphaseInts: broadphase.ints, broadphaseBounds: broadphase.bounds,
+      joints: Float64Array.from(jointNumbers), jointInts, steppers,
+    };
   }
 
   /**
-   * Restores a snapshot taken from this world (or from an identically built
-   * one: same bodies, same ids). Throws if the body set does not match.
+   * Restores a snapshot taken from this world or from one built the same
+   * way: the same bodies (ids, types, shapes, masses), the same joints in
+   * the same order (kind and bodies) and the same steppers. The whole
+   * snapshot is checked first; anything wrong (another version, unknown or
+   * missing body ids, NaN, truncated arrays, other types, shapes or joint
+   * kinds, a broken broadphase) throws a SnapshotError and leaves the world
+   * as it was.
    */
   restore(snapshot: WorldSnapshot): void {
+    if (this.stepping || this.dispatching) throw new Error('restore: cannot restore during a step or an event listener');
+    this.validateSnapshot(snapshot);
+    const s = snapshot;
     this.queryVersion++;
-    if (!snapshot || snapshot.version !== 1) throw new TypeError('restore: not a footing world snapshot');
-    if (this.stepping || this.dispatching) throw new Error('restore: cannot restore during a step');
-    if (snapshot.bodies.length !== this.bodyList.length) {
-      throw new Error(`restore: snapshot has ${snapshot.bodies.length} bodies, the world ${this.bodyList.length}`);
-    }
-    for (const row of snapshot.bodies) {
-      if (!this.bodyById.has(row[0]!)) throw new Error(`restore: body ${row[0]} of the snapshot is not in this world`);
-    }
-    // Contacts: rebuilt exactly, in the snapshot's order.
-    while (this.contactList.length > 0) this.destroyContact(this.contactList[this.contactList.length - 1]!, false);
-    const fat = aabb();
-    // Bodies in the snapshot's order (the body array order feeds the solver order).
-    for (let i = 0; i < snapshot.bodies.length; i++) {
-      const row = snapshot.bodies[i]!;
-      const b = this.bodyById.get(row[0]!)!;
+    const nb = this.bodyList.length;
+    const f = s.bodies, fi = s.bodyInts;
+    // Bodies in the snapshot's order (the body order feeds the solver order).
+    for (let i = 0; i < nb; i++) {
+      const o = BODY_STRIDE * i, oi = BODY_INTS * i;
+      const b = this.bodyById.get(fi[oi + BI_ID]!)!;
       this.bodyList[i] = b;
       b.index = i;
-      const p = b.position as Vec3, r = b.rotation as Quat, v = b.linearVelocity as Vec3, w = b.angularVelocity as Vec3;
-      p.x = row[1]!; p.y = row[2]!; p.z = row[3]!;
-      r.x = row[4]!; r.y = row[5]!; r.z = row[6]!; r.w = row[7]!;
-      v.x = row[8]!; v.y = row[9]!; v.z = row[10]!;
-      w.x = row[11]!; w.y = row[12]!; w.z = row[13]!;
-      b.awake = row[14] === 1;
-      b.sleepTime = row[15]!;
-      b.force.x = row[17]!; b.force.y = row[18]!; b.force.z = row[19]!;
-      b.torque.x = row[20]!; b.torque.y = row[21]!; b.torque.z = row[22]!;
-      fat.min.x = row[23]!; fat.min.y = row[24]!; fat.min.z = row[25]!;
-      fat.max.x = row[26]!; fat.max.y = row[27]!; fat.max.z = row[28]!;
-      const pp = b.previousPosition as Vec3, pr = b.previousRotation as Quat;
-      pp.x = row[29]!; pp.y = row[30]!; pp.z = row[31]!;
-      pr.x = row[32]!; pr.y = row[33]!; pr.z = row[34]!; pr.w = row[35]!;
-      b.odometer = row[36] ?? 0;
+      getVec(b.position as Vec3, f, o + B_POSITION); getQuat(b.rotation as Quat, f, o + B_ROTATION);
+      getVec(b.linearVelocity as Vec3, f, o + B_VELOCITY); getVec(b.angularVelocity as Vec3, f, o + B_ANGULAR);
+      getVec(b.previousPosition as Vec3, f, o + B_PREV_POSITION); getQuat(b.previousRotation as Quat, f, o + B_PREV_ROTATION);
+      getVec(b.force, f, o + B_FORCE); getVec(b.torque, f, o + B_TORQUE);
+      b.sleepTime = f[o + B_SLEEP_TIME]!;
+      b.odometer = f[o + B_ODOMETER]!;
+      getVec(b.kinematicTargetPosition, f, o + B_TARGET_POSITION); getQuat(b.kinematicTargetRotation, f, o + B_TARGET_ROTATION);
+      b.friction = f[o + B_FRICTION]!; b.restitution = f[o + B_RESTITUTION]!;
+      b.linearDamping = f[o + B_LINEAR_DAMPING]!; b.angularDamping = f[o + B_ANGULAR_DAMPING]!;
+      b.gravityScale = f[o + B_GRAVITY_SCALE]!;
+      const flags = fi[oi + BI_FLAGS]!;
+      b.awake = (flags & BODY_AWAKE) !== 0;
+      b.proxyStale = (flags & BODY_PROXY_STALE) !== 0;
+      b.hasKinematicTarget = (flags & BODY_KINEMATIC_TARGET) !== 0;
+      b.endsOnKinematicTarget = false;
+      b.canSleep = (flags & BODY_CAN_SLEEP) !== 0;
+      b.proxy = fi[oi + BI_PROXY]!;
+      b.collisionGroup = fi[oi + BI_GROUP]!;
+      b.collisionMask = fi[oi + BI_MASK]!;
       b.updateInertia();
-      this.broadphase.destroyProxy(b.proxy);
-      b.proxy = this.broadphase.createProxyWithFatAabb(fat, b.id, b.typeCode, false);
     }
-    for (const row of snapshot.bodies) {
-      const b = this.bodyById.get(row[0]!)!;
-      b.islandNext = row[16]! >= 0 ? this.bodyById.get(row[16]!) ?? null : null;
+    for (let i = 0; i < nb; i++) {
+      const next = fi[BODY_INTS * i + BI_ISLAND_NEXT]!;
+      this.bodyList[i]!.islandNext = next >= 0 ? this.bodyById.get(next)! : null;
     }
-    for (const id of snapshot.queuedProxies) {
+    this.broadphase.loadState(s.broadphaseInts, s.broadphaseBounds);
+    // Contacts: rebuilt exactly, in the snapshot's order.
+    while (this.contactList.length > 0) this.destroyContact(this.contactList[this.contactList.length - 1]!, false);
+    const nc = s.world[W_CONTACTS]!, row = CONTACT_STRIDE + CONTACT_EXTRA, cf = s.contacts, ci = s.contactInts;
+    for (let i = 0; i < nc; i++) {
+      const o = row * i, e = o + CONTACT_STRIDE, oi = CONTACT_INTS * i;
+      const c = this.createContact(this.bodyById.get(ci[oi + CI_A]!)!, this.bodyById.get(ci[oi + CI_B]!)!);
+      const store = this.contactStore;
+      store.data.set(cf.subarray(o, o + CONTACT_STRIDE), CONTACT_STRIDE * i);
+      store.gaps[PAIR_NUMS * i + PAIR_GAP] = cf[e + C_GAP]!;
+      store.gaps[PAIR_NUMS * i + PAIR_GAP_ODOMETER] = cf[e + C_GAP_ODOMETER]!;
+      const flags = ci[oi + CI_FLAGS]!;
+      store.ints[PAIR_INTS * i + PAIR_IDLE] = (flags & CONTACT_IDLE) !== 0 ? 1 : 0;
+      c.friction = cf[e + C_FRICTION]!;
+      c.restitution = cf[e + C_RESTITUTION]!;
+      c.totalNormalImpulse = cf[e + C_TOTAL_IMPULSE]!;
+      c.pointCount = ci[oi + CI_POINTS]!;
+      c.touching = (flags & CONTACT_TOUCHING) !== 0;
+      c.wasTouching = (flags & CONTACT_WAS_TOUCHING) !== 0;
+      c.manifoldCached = (flags & CONTACT_CACHED) !== 0;
+    }
+    for (let i = 0; i < this.jointList.length; i++) {
+      const j = this.jointList[i]!, oi = JOINT_INTS * i;
+      j.loadState(s.joints, s.jointInts[oi + JI_OFFSET]!);
+      const flags = s.jointInts[oi + JI_FLAGS]!;
+      j.broken = (flags & JOINT_BROKEN) !== 0;
+      j.breakReported = (flags & JOINT_BREAK_REPORTED) !== 0;
+    }
+    for (let i = 0; i < this.steppers.length; i++) {
+      const st = s.steppers[i];
+      if (st) this.steppers[i]!.restoreState!(st, this);
+    }
+    const w = s.world;
+    this.stepCount = w[W_STEP_COUNT]!;
+    this.accumulator = w[W_ACCUMULATOR]!;
+    this.nextBodyId = w[W_NEXT_BODY_ID]!;
+    getVec(this.gravity, w, W_GRAVITY);
+    this.droppedTime = w[W_DROPPED]!;
+  }
+
+  /** Throws a SnapshotError unless `restore(s)` can apply every part of `s` to this world. Changes nothing. */
+  private validateSnapshot(s: WorldSnapshot): void {
+    if (s === null || typeof s !== 'object') throw new SnapshotError('restore: not a footing world snapshot');
+    if (s.version !== SNAPSHOT_VERSION) throw new SnapshotError(`restore: snapshot version ${String(s.version)}; this footing restores version ${SNAPSHOT_VERSION}`);
+    const w = requireF64(s.world, WORLD_LENGTH, 'world', false);
+    const nb = w[W_BODIES]!, nc = w[W_CONTACTS]!, nj = w[W_JOINTS]!;
+    if (nb !== this.bodyList.length) throw new SnapshotError(`restore: the snapshot has ${nb} bodies, the world ${this.bodyList.length}`);
+    if (nj !== this.jointList.length) throw new SnapshotError(`restore: the snapshot has ${nj} joints, the world ${this.jointList.length}`);
+    if (!Number.isInteger(nc) || nc < 0) throw new SnapshotError(`restore: contact count ${nc}`);
+    if (!Number.isInteger(w[W_STEP_COUNT]) || w[W_STEP_COUNT]! < 0) throw new SnapshotError(`restore: step count ${w[W_STEP_COUNT]}`);
+    if (!(w[W_ACCUMULATOR]! >= 0) || !(w[W_DROPPED]! >= 0)) throw new SnapshotError('restore: negative accumulator or dropped time');
+    const nextId = w[W_NEXT_BODY_ID]!;
+    if (!Number.isInteger(nextId) || nextId < 0 || nextId > PAIR_KEY_SCALE) throw new SnapshotError(`restore: next body id ${nextId}`);
+
+    const f = requireF64(s.bodies, BODY_STRIDE * nb, 'bodies', false);
+    const fi = requireI32(s.bodyInts, BODY_INTS * nb, 'bodyInts');
+    const seen = new Set<number>();
+    const scratch = new Float64Array(3);
+    for (let i = 0; i < nb; i++) {
+      const o = BODY_STRIDE * i, oi = BODY_INTS * i;
+      const id = fi[oi + BI_ID]!;
       const b = this.bodyById.get(id);
-      if (b) this.broadphase.requeue(b.proxy);
+      if (!b) throw new SnapshotError(`restore: body ${id} of the snapshot is not in this world`);
+      if (seen.has(id)) throw new SnapshotError(`restore: body ${id} appears twice in the snapshot`);
+      seen.add(id);
+      if (id >= nextId) throw new SnapshotError(`restore: body ${id} is not below the snapshot's next body id ${nextId}`);
+      requireSameBody(b, f, fi, i, scratch);
+      requireUnitQuat(f, o + B_ROTATION, `body ${id} rotation`);
+      requireUnitQuat(f, o + B_PREV_ROTATION, `body ${id} previousRotation`);
+      requireUnitQuat(f, o + B_TARGET_ROTATION, `body ${id} kinematic target rotation`);
+      const next = fi[oi + BI_ISLAND_NEXT]!;
+      if (next !== -1 && !this.bodyById.has(next)) throw new SnapshotError(`restore: body ${id}'s island link names body ${next}, which is not in this world`);
     }
-    for (const row of snapshot.contacts) {
-      const a = this.bodyById.get(row[0]!)!, b = this.bodyById.get(row[1]!)!;
-      const c = this.createContact(a, b);
-      c.touching = row[2] === 1;
-      c.wasTouching = row[3] === 1;
-      const n = row[4]!;
-      const m = this.pairManifold;
-      m.reset();
-      let o = 5;
-      for (let k = 0; k < n; k++) {
-        m.addPoint(row[o + 2]!, row[o + 3]!, row[o + 4]!, row[o + 5]!, row[o + 6]!, row[o + 7]!, row[o + 1]!, row[o]!);
-        c.setImpulses(k, row[o + 8]!, row[o + 9]!, row[o + 10]!, row[o + 11]!, row[o + 12]!);
-        o += 13;
-      }
-      if (row.length >= o + 1 + CACHE_LENGTH) {
-        c.manifoldCached = row[o] === 1;
-        for (let k = 0; k < CACHE_LENGTH; k++) c.setCacheValue(k, row[o + 1 + k]!);
-      }
-      if (row.length === o + 3 + CACHE_LENGTH) {
-        c.gap = row[o + 1 + CACHE_LENGTH]!;
-        c.gapOdometer = row[o + 2 + CACHE_LENGTH]!;
-      }
-      c.syncPoints(m);
+
+    const row = CONTACT_STRIDE + CONTACT_EXTRA;
+    requireF64(s.contacts, row * nc, 'contacts', false);
+    const ci = requireI32(s.contactInts, CONTACT_INTS * nc, 'contactInts');
+    const pairs = new Set<number>();
+    for (let i = 0; i < nc; i++) {
+      const oi = CONTACT_INTS * i;
+      const a = ci[oi + CI_A]!, b = ci[oi + CI_B]!;
+      if (!this.bodyById.has(a) || !this.bodyById.has(b)) throw new SnapshotError(`restore: contact ${i} names body ${this.bodyById.has(a) ? b : a}, which is not in this world`);
+      const key = a < b ? a * PAIR_KEY_SCALE + b : b * PAIR_KEY_SCALE + a;
+      if (a === b || pairs.has(key)) throw new SnapshotError(`restore: contact ${i} (bodies ${a}, ${b}) repeats a pair or a body`);
+      pairs.add(key);
+      const n = ci[oi + CI_POINTS]!;
+      if (!(n >= 0 && n <= MAX_MANIFOLD_POINTS)) throw new SnapshotError(`restore: contact ${i} has ${n} points`);
     }
-    this.stepCount = snapshot.stepCount;
-    this.accumulator = snapshot.accumulator;
+
+    // The broadphase is checked by loading it into a scratch one.
+    const scratchBroadphase = new BroadPhase(FAT_MARGIN);
+    if (!(s.broadphaseInts instanceof Int32Array)) throw new SnapshotError('restore: broadphaseInts must be an Int32Array');
+    const bounds = s.broadphaseBounds;
+    requireF64(bounds, bounds instanceof Float64Array ? bounds.length : 0, 'broadphaseBounds', false);
+    try {
+      scratchBroadphase.loadState(s.broadphaseInts, bounds);
+    } catch (e) {
+      throw new SnapshotError(`restore: the broadphase state is inconsistent (${(e as Error).message})`);
+    }
+    if (scratchBroadphase.proxyCount !== nb) throw new SnapshotError(`restore: the broadphase holds ${scratchBroadphase.proxyCount} proxies for ${nb} bodies`);
+    for (let i = 0; i < nb; i++) {
+      const oi = BODY_INTS * i, h = fi[oi + BI_PROXY]!;
+      if (!scratchBroadphase.isLeaf(h) || scratchBroadphase.getUserData(h) !== fi[oi + BI_ID] || scratchBroadphase.getCategory(h) !== fi[oi + BI_TYPE]) {
+        throw new SnapshotError(`restore: body ${fi[oi + BI_ID]}'s broadphase handle ${h} is not its proxy`);
+      }
+    }
+
+    const ji = requireI32(s.jointInts, JOINT_INTS * nj, 'jointInts');
+    let total = 0;
+    const own: number[] = [];
+    for (let i = 0; i < nj; i++) {
+      const j = this.jointList[i]!, oi = JOINT_INTS * i;
+      if (ji[oi + JI_KIND] !== j.kind || ji[oi + JI_A] !== j.bodyA.id || ji[oi + JI_B] !== j.bodyB.id) {
+        throw new SnapshotError(`restore: joint ${i} is of kind ${ji[oi + JI_KIND]} between bodies ${ji[oi + JI_A]} and ${ji[oi + JI_B]} in the snapshot, of kind ${j.kind} between ${j.bodyA.id} and ${j.bodyB.id} in the world`);
+      }
+      own.length = 0;
+      j.saveState(own);
+      if (ji[oi + JI_OFFSET] !== total || ji[oi + JI_LENGTH] !== own.length) throw new SnapshotError(`restore: joint ${i}'s row is truncated or misplaced`);
+      total += own.length;
+    }
+    // Infinity is a joint setting's "none" (limits, break impulse).
+    requireF64(s.joints, total, 'joints', true);
+
+    if (!Array.isArray(s.steppers) || s.steppers.length !== this.steppers.length) {
+      throw new SnapshotError(`restore: the snapshot has ${Array.isArray(s.steppers) ? s.steppers.length : 'no'} steppers, the world ${this.steppers.length}`);
+    }
+    for (let i = 0; i < this.steppers.length; i++) {
+      const st = this.steppers[i]!, data = s.steppers[i];
+      if ((st.snapshotState !== undefined) !== (data !== null && data !== undefined)) throw new SnapshotError(`restore: stepper ${i} has state in only one of the snapshot and the world`);
+      if (!data) continue;
+      if (!(data.f64 instanceof Float64Array) || !(data.i32 instanceof Int32Array)) throw new SnapshotError(`restore: stepper ${i}'s state must be a Float64Array and an Int32Array`);
+      if (st.validateState) st.validateState(data, this);
+    }
   }
 }
 
@@ -1848,4 +2004,4 @@ function union(parent: Int32Array, a: number, b: number): void {
   else parent[ra] = rb;
 }
 
-export type { WorldEventMap };
+export type { WorldEventMap, WorldSnapshot, StepperSnapshot };
