@@ -400,7 +400,11 @@ const R_IMPACT = 62;
 const R_ROUND_A = 63;
 /** Σ of the normal impulse over the step's sub-steps so far (see endSubStep): what the point has pushed. */
 const R_PUSHED = 64;
-const ROW_STRIDE = 65;
+/** Restitution: the bounce impulse applied so far, or −1 for a point that does not bounce (see applyRestitution). */
+const R_BOUNCE = 65;
+const ROW_STRIDE = 66;
+/** Gauss-Seidel passes of the restitution over each manifold (see applyRestitution). */
+const RESTITUTION_PASSES = 4;
 /**
  * m/s: a point approaching faster than this at the start of a (sub-)step is
  * being hit, not resting (gravity adds |g|·h ≈ 0.04 m/s a sub-step; bodies settling in a pile hit at up to about a metre a second, and their warm start is worth keeping).
@@ -422,13 +426,16 @@ const I_SIZE = 3;
 const I_PASSES = 4;
 const INT_STRIDE = 5;
 /**
- * Gauss-Seidel passes over a manifold in each sweep while one of its points
- * is being hit. A sweep visits a manifold's points one at a time, and the
- * first point visited stops most of a flat impact alone; the two biased
- * sweeps of a sub-step leave the points unequal, which is spin the impact
- * did not have and, for a fast body, a corner that goes through.
+ * Most Gauss-Seidel passes over a manifold in each sweep while one of its
+ * points is being hit; they stop once converged (IMPACT_TOLERANCE). A sweep
+ * visits a manifold's points one at a time, and the first point visited
+ * stops most of a flat impact alone; one pass leaves the points unequal,
+ * which is spin the impact did not have and, for a fast body, a corner
+ * that goes through.
  */
-const IMPACT_PASSES = 6;
+const IMPACT_PASSES = 32;
+/** m/s: the impact passes stop once a pass changes no point's normal velocity by more than this. */
+const IMPACT_TOLERANCE = 1e-3;
 
 /** Contact rows, rebuilt every step: one packed record per contact point (layout above). */
 export class ContactSolver {
@@ -885,10 +892,15 @@ export class ContactSolver {
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
       const rot = ROTATION_MOD[size]!;
       const passes = I[first * INT_STRIDE + I_PASSES]!;
-      for (let t = 0, tEnd = size * passes; t < tEnd; t++) {
+      // Largest normal velocity change (m/s) a pass made, for the impact passes' early exit.
+      let passChange = 0;
+      for (let t = 0, tt = 0, tEnd = size * passes; t < tEnd; t++, tt++) {
+        if (tt === size) {
+          if (passChange < IMPACT_TOLERANCE) break;
+          tt = 0;
+          passChange = 0;
+        }
         // first + (position + rotation) mod size, without an integer division per row.
-        let tt = t;
-        while (tt >= size) tt -= size;
         let r = (reverse ? size - 1 - tt : tt) + rot;
         if (r >= size) r -= size;
         const i = first + r;
@@ -979,6 +991,10 @@ export class ContactSolver {
         wbx += d1 * R[o + R_KB_T1]! + d2 * R[o + R_KB_T2]! + dl * R[o + R_KB_N]!;
         wby += d1 * R[o + R_KB_T1 + 1]! + d2 * R[o + R_KB_T2 + 1]! + dl * R[o + R_KB_N + 1]!;
         wbz += d1 * R[o + R_KB_T1 + 2]! + d2 * R[o + R_KB_T2 + 2]! + dl * R[o + R_KB_N + 2]!;
+        if (passes > 1) {
+          const change = Math.abs(dl) / R[o + R_NORMAL_MASS]!;
+          if (change > passChange) passChange = change;
+        }
       }
       V[oa] = vax; V[oa + 1] = vay; V[oa + 2] = vaz; V[oa + 3] = wax; V[oa + 4] = way; V[oa + 5] = waz;
       V[ob] = vbx; V[ob + 1] = vby; V[ob + 2] = vbz; V[ob + 3] = wbx; V[ob + 4] = wby; V[ob + 5] = wbz;
@@ -987,37 +1003,66 @@ export class ContactSolver {
 
   /**
    * Restitution (after the iterations): a point that was approaching faster
-   * than the threshold and received an impulse gets the normal velocity
-   * −e·v_approach, with accumulated clamping so it only pushes.
+   * than the threshold and received an impulse is driven to the normal
+   * velocity −e·v_approach (Newton), with accumulated clamping so it only
+   * pushes, in RESTITUTION_PASSES Gauss-Seidel passes over its manifold so
+   * the points of a flat landing bounce evenly. The manifold's bounce
+   * impulses together stay within e times the impulse its points pushed
+   * during the step (Poisson's bound): v_approach is predicted at the step's
+   * start, and a body that turned during the step meets the surface
+   * elsewhere and slower — the Newton target alone would throw it off with
+   * energy it never brought in.
    */
   applyRestitution(B: SolverBodies, threshold: number): void {
     const R = this.rows, I = this.ints;
-    for (let i = 0; i < this.count; i++) {
-      const o = i * ROW_STRIDE;
-      const e = R[o + R_RESTITUTION]!;
-      const v0 = R[o + R_APPROACH]!;
-      if (e === 0 || v0 > -threshold || R[o + R_MAX_NORMAL_IMPULSE]! === 0) continue;
-      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
-      normalVelocity(this, B, i, ia, ib);
-      const old = R[o + R_NORMAL_IMPULSE]!;
-      let ln = old - R[o + R_NORMAL_MASS]! * (RESULT[0]! + e * v0);
-      // Poisson's bound: the bounce impulse is at most e times the impulse
-      // that stopped the approach. v0 is the approach predicted at the step's
-      // start; a body that turned during the step meets the surface elsewhere
-      // and slower, and the −e·v0 target alone would throw it off with energy
-      // it never brought in.
-      const cap = old + e * R[o + R_PUSHED]!;
-      if (ln > cap) ln = cap;
-      if (ln < 0) ln = 0;
-      const dl = ln - old;
-      R[o + R_NORMAL_IMPULSE] = ln;
+    const V = B.vel;
+    for (let first = 0; first < this.count;) {
+      const size = I[first * INT_STRIDE + I_SIZE]!;
+      let budget = 0;
+      for (let i = first; i < first + size; i++) {
+        const o = i * ROW_STRIDE;
+        const e = R[o + R_RESTITUTION]!;
+        R[o + R_BOUNCE] = 0;
+        if (e === 0 || R[o + R_APPROACH]! > -threshold || R[o + R_MAX_NORMAL_IMPULSE]! === 0) {
+          R[o + R_BOUNCE] = -1;
+          continue;
+        }
+        budget += e * R[o + R_PUSHED]!;
+      }
+      if (budget <= 0) {
+        first += size;
+        continue;
+      }
+      const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-      const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
-      const px = dl * R[o + R_N]!, py = dl * R[o + R_N + 1]!, pz = dl * R[o + R_N + 2]!;
-      V[oa] = V[oa]! - px * ima; V[oa + 1] = V[oa + 1]! - py * ima; V[oa + 2] = V[oa + 2]! - pz * ima;
-      V[ob] = V[ob]! + px * imb; V[ob + 1] = V[ob + 1]! + py * imb; V[ob + 2] = V[ob + 2]! + pz * imb;
-      V[oa + 3] = V[oa + 3]! - dl * R[o + R_KA_N]!; V[oa + 4] = V[oa + 4]! - dl * R[o + R_KA_N + 1]!; V[oa + 5] = V[oa + 5]! - dl * R[o + R_KA_N + 2]!;
-      V[ob + 3] = V[ob + 3]! + dl * R[o + R_KB_N]!; V[ob + 4] = V[ob + 4]! + dl * R[o + R_KB_N + 1]!; V[ob + 5] = V[ob + 5]! + dl * R[o + R_KB_N + 2]!;
+      const oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+      let used = 0;
+      for (let pass = 0; pass < RESTITUTION_PASSES; pass++) {
+        for (let i = first; i < first + size; i++) {
+          const o = i * ROW_STRIDE;
+          const bounce = R[o + R_BOUNCE]!;
+          if (bounce < 0) continue;
+          normalVelocity(this, B, i, ia, ib);
+          const old = R[o + R_NORMAL_IMPULSE]!;
+          let ln = old - R[o + R_NORMAL_MASS]! * (RESULT[0]! + R[o + R_RESTITUTION]! * R[o + R_APPROACH]!);
+          if (ln > old + budget - used) ln = old + budget - used;
+          // The bounce only adds to the push: never below the impulse the
+          // point had before restitution.
+          if (ln < old - bounce) ln = old - bounce;
+          if (ln < 0) ln = 0;
+          const dl = ln - old;
+          if (dl === 0) continue;
+          used += dl;
+          R[o + R_BOUNCE] = bounce + dl;
+          R[o + R_NORMAL_IMPULSE] = ln;
+          const px = dl * R[o + R_N]!, py = dl * R[o + R_N + 1]!, pz = dl * R[o + R_N + 2]!;
+          V[oa] = V[oa]! - px * ima; V[oa + 1] = V[oa + 1]! - py * ima; V[oa + 2] = V[oa + 2]! - pz * ima;
+          V[ob] = V[ob]! + px * imb; V[ob + 1] = V[ob + 1]! + py * imb; V[ob + 2] = V[ob + 2]! + pz * imb;
+          V[oa + 3] = V[oa + 3]! - dl * R[o + R_KA_N]!; V[oa + 4] = V[oa + 4]! - dl * R[o + R_KA_N + 1]!; V[oa + 5] = V[oa + 5]! - dl * R[o + R_KA_N + 2]!;
+          V[ob + 3] = V[ob + 3]! + dl * R[o + R_KB_N]!; V[ob + 4] = V[ob + 4]! + dl * R[o + R_KB_N + 1]!; V[ob + 5] = V[ob + 5]! + dl * R[o + R_KB_N + 2]!;
+        }
+      }
+      first += size;
     }
   }
 

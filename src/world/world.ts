@@ -191,6 +191,8 @@ export class OverlapCollector {
 const POSE_PREDICTION = 4;
 /** Metres the broadphase's fat boxes reach beyond the shapes (and the predicted motion). */
 const FAT_MARGIN = 0.03;
+/** Most parts a step is split into for fast-turning bodies (see World.turnSplit). */
+const MAX_STEP_PARTS = 16;
 
 /**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
@@ -354,6 +356,10 @@ export class World implements BodyOwner {
   private readonly softness = new Softness();
   private accumulator = 0;
   private stepping = false;
+  /** False while a split step (turnSplit) has parts to go: kinematic bodies reach their targets in the last. */
+  private finalPart = true;
+  /** The dt of the step being taken (World.step's argument, not a split part's). */
+  private stepDt = 1 / 60;
   private dispatching = false;
   private readonly pendingRemovals: RigidBody[] = [];
   private readonly events: QueuedEvent[] = [];
@@ -714,17 +720,29 @@ export class World implements BodyOwner {
       this.prepareKinematics(dt);
       this.refitStaleProxies(dt);
       this.findNewContacts();
-      this.updateContacts(dt);
-      this.solve(dt);
-      this.updateSleep(dt);
-      const steppers = this.steppers;
-      for (let i = 0; i < steppers.length; i++) {
-        const s = steppers[i]!;
-        // removeStepper replaces the list: skip a stepper removed by an earlier one.
-        if (this.steppers !== steppers && this.steppers.indexOf(s) < 0) continue;
-        s.postStep(this, dt);
+      // A body turning fast near others splits the step (see maxTurnPerStep);
+      // every part runs the whole pipeline, the narrowphase included.
+      this.stepDt = dt;
+      const parts = this.turnSplit(dt);
+      const h = dt / parts;
+      for (let k = 0; k < parts; k++) {
+        this.finalPart = k === parts - 1;
+        if (k > 0) {
+          this.refitStaleProxies(h);
+          this.findNewContacts();
+        }
+        this.updateContacts(h);
+        this.solve(h);
+        this.updateSleep(h);
+        const steppers = this.steppers;
+        for (let i = 0; i < steppers.length; i++) {
+          const s = steppers[i]!;
+          // removeStepper replaces the list: skip a stepper removed by an earlier one.
+          if (this.steppers !== steppers && this.steppers.indexOf(s) < 0) continue;
+          s.postStep(this, h);
+        }
+        this.stepCount++;
       }
-      this.stepCount++;
     } finally {
       this.stepping = false;
     }
@@ -740,6 +758,7 @@ export class World implements BodyOwner {
     checkInt(s.relaxIterations, 0, 100, 'relaxIterations');
     if (typeof s.warmStarting !== 'boolean') throw new TypeError(`solver.warmStarting must be a boolean (got ${String(s.warmStarting)})`);
     if (typeof s.shockPropagation !== 'boolean') throw new TypeError(`solver.shockPropagation must be a boolean (got ${String(s.shockPropagation)})`);
+    if (!(s.maxTurnPerStep > 0)) throw new RangeError(`solver.maxTurnPerStep must be a number > 0 or Infinity (got ${String(s.maxTurnPerStep)})`);
     if (!(s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);
     if (s.frictionModel !== 'constant' && s.frictionModel !== 'catto2005' && s.frictionModel !== 'coulomb') {
       throw new RangeError(`solver.frictionModel must be 'constant', 'catto2005' or 'coulomb' (got ${String(s.frictionModel)})`);
@@ -760,6 +779,35 @@ export class World implements BodyOwner {
   }
 
   /** Kinematic targets become the velocities that reach them in dt. */
+  /**
+   * Parts to split a step of dt into: ⌈θ / maxTurnPerStep⌉ for the largest
+   * turn θ = |ω|·dt of an awake dynamic body in a pair, at most MAX_STEP_PARTS.
+   * The narrowphase finds a body's contact points once per step, at its
+   * start pose; a thin body that turns through a large angle in the step
+   * brings other parts of itself to the surface, which no point holds.
+   */
+  private turnSplit(dt: number): number {
+    const limit = this.solver.maxTurnPerStep;
+    const list = this.contactList;
+    let most = 0;
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i]!;
+      const a = c.bodyA!, b = c.bodyB!;
+      if (a.isDynamic && a.awake) {
+        const w = a.angularVelocity;
+        const t = w.x * w.x + w.y * w.y + w.z * w.z;
+        if (t > most) most = t;
+      }
+      if (b.isDynamic && b.awake) {
+        const w = b.angularVelocity;
+        const t = w.x * w.x + w.y * w.y + w.z * w.z;
+        if (t > most) most = t;
+      }
+    }
+    const parts = Math.ceil(Math.sqrt(most) * dt / limit);
+    return parts > 1 ? Math.min(parts, MAX_STEP_PARTS) : 1;
+  }
+
   private prepareKinematics(dt: number): void {
     const inv = 1 / dt;
     for (let i = 0; i < this.bodyList.length; i++) {
@@ -1231,7 +1279,7 @@ export class World implements BodyOwner {
     }
     C.storeImpulses();
     if (J.storeImpulses() > 0) this.queueJointBreaks();
-    this.writeBack(dt);
+    this.writeBack(this.stepDt);
   }
 
   /**
@@ -1273,6 +1321,7 @@ export class World implements BodyOwner {
     }
   }
 
+  /** `dt` is the whole step's (a split step's parts are shorter): the fat boxes hold the next step's motion. */
   private writeBack(dt: number): void {
     const B = this.solverBodies;
     const d = this.displacement;
@@ -1280,7 +1329,7 @@ export class World implements BodyOwner {
       const b = B.bodies[i]!;
       if (b.isStatic || !b.awake) continue;
       const p = b.position as Vec3, r = b.rotation as Quat, v = b.linearVelocity as Vec3, w = b.angularVelocity as Vec3;
-      if (b.endsOnKinematicTarget) {
+      if (b.endsOnKinematicTarget && this.finalPart) {
         b.endsOnKinematicTarget = false;
         const tp = b.kinematicTargetPosition, tq = b.kinematicTargetRotation;
         p.x = tp.x; p.y = tp.y; p.z = tp.z;
