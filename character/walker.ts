@@ -102,8 +102,11 @@ export class Walker {
     };
   }
 
-  /** Sets the horizontal input (world space, length clamped to 1). */
+  /** Sets the horizontal input (world space, finite, length clamped to 1). */
   setInput(x: number, y: number, z: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
+      throw new RangeError(`Walker.setInput: x, y and z must be finite numbers (got ${String(x)}, ${String(y)}, ${String(z)})`);
+    }
     this.input.x = x; this.input.y = y; this.input.z = z;
   }
 
@@ -126,7 +129,8 @@ export class Walker {
     const v = this.velocity;
     const wasGrounded = this.state === 'grounded';
     const before = c.result;
-    const groundBody = wasGrounded ? before.groundBody : null;
+    // A ground body removed from the world no longer carries the walker.
+    const groundBody = wasGrounded && before.groundBody !== null && before.groundBody.world !== null ? before.groundBody : null;
 
     // Desired horizontal velocity.
     const iu = this.input.x * up.x + this.input.y * up.y + this.input.z * up.z;
@@ -262,7 +266,8 @@ export class Walker {
       s.speed >= 0 && s.speed - s.speed === 0 && s.acceleration >= 0 && s.acceleration - s.acceleration === 0 &&
       s.airAcceleration >= 0 && s.airAcceleration - s.airAcceleration === 0 && s.jumpSpeed >= 0 && s.jumpSpeed - s.jumpSpeed === 0 &&
       s.coyoteTime >= 0 && s.coyoteTime - s.coyoteTime === 0 && s.maxFallSpeed >= 0 && s.maxFallSpeed - s.maxFallSpeed === 0 &&
-      g && g.x - g.x === 0 && g.y - g.y === 0 && g.z - g.z === 0
+      g && g.x - g.x === 0 && g.y - g.y === 0 && g.z - g.z === 0 &&
+      this.checkState()
     ) return;
     for (let i = 0; i < WALKER_FIELDS.length; i++) {
       const k = WALKER_FIELDS[i]!;
@@ -272,5 +277,15 @@ export class Walker {
       }
     }
     if (!g || !Number.isFinite(g.x) || !Number.isFinite(g.y) || !Number.isFinite(g.z)) throw new RangeError('Walker: gravity must be a finite vector');
+    const i = this.input, v = this.velocity;
+    if (!Number.isFinite(i.x) || !Number.isFinite(i.y) || !Number.isFinite(i.z)) throw new RangeError(`Walker: input must be finite (got (${i.x}, ${i.y}, ${i.z}))`);
+    if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`Walker: velocity must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+    if (!Number.isFinite(this.yaw)) throw new RangeError(`Walker: yaw must be finite (got ${this.yaw})`);
+  }
+
+  /** The public state fields (input, velocity, yaw) can be written directly: all finite. */
+  private checkState(): boolean {
+    const i = this.input, v = this.velocity;
+    return i.x - i.x === 0 && i.y - i.y === 0 && i.z - i.z === 0 && v.x - v.x === 0 && v.y - v.y === 0 && v.z - v.z === 0 && this.yaw - this.yaw === 0;
   }
 }
