@@ -6,8 +6,11 @@
 import type { Quat } from './quat';
 import type { Vec3 } from './vec3';
 
-/** Longest step `World.step` and `ParticleSystem.step` accept, seconds. */
-export const MAX_TIME_STEP = 0.1;
+/**
+ * Longest step `World.step` and `ParticleSystem.step` accept, seconds (20 Hz).
+ * Longer steps are refused, not sub-divided (see README, "Limits").
+ */
+export const MAX_TIME_STEP = 0.05;
 /** Smallest and largest shape dimension (radius, half extent, half height) accepted, metres. */
 export const MIN_SHAPE_SIZE = 1e-6;
 export const MAX_SHAPE_SIZE = 1e6;

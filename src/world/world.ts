@@ -54,7 +54,7 @@ export interface WorldOptions {
   solver?: Partial<SolverSettings>;
   /** Initial sleep settings (see {@link SleepSettings}). */
   sleeping?: Partial<SleepSettings>;
-  /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP = 0.1]. Default 1/60. */
+  /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP = 0.05]. Default 1/60. */
   fixedTimeStep?: number;
   /** Most steps one `advance` call takes, integer in [1, 1000]; the rest of the time is dropped. Default 4. */
   maxSubSteps?: number;
