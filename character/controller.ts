@@ -439,7 +439,11 @@ export class CharacterController {
     });
   }
 
-  private checkSettings(): void {
+  /**
+   * Throws a RangeError naming the first setting out of range; `move` calls
+   * it first (and the Walker before it changes anything).
+   */
+  checkSettings(): void {
     const s = this.settings;
     // Fast path (every move): every setting equals the value last validated
     // (a NaN never equals anything, so it is always validated and rejected).

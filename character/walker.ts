@@ -123,6 +123,8 @@ export class Walker {
   update(dt: number): MoveResult {
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`Walker.update: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
+    // Before anything changes: a bad controller setting would otherwise throw from move() with the velocity already updated.
+    this.controller.checkSettings();
     const s = this.settings;
     const c = this.controller;
     const up = c.up;
