@@ -39,7 +39,7 @@
 import { Capsule, OverlapCollector, QueryRegion, quat, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
 import { CharacterPlane, clipVector, solvePlanesWith } from './plane-solver';
 
-/** Live-tunable settings (read at the start of every move). Units: metres, kilograms, seconds, newtons. */
+/** Live-tunable settings (checked at the start of every move; length settings at most MAX_CHARACTER_LENGTH = 1000 m). Units: metres, kilograms, seconds, newtons. */
 export interface CharacterSettings {
   /** Steepest walkable slope, degrees in [0, 90]. Default 45 (Rapier 45°, Jolt 50°). */
   maxSlopeDegrees: number;
@@ -55,7 +55,7 @@ export interface CharacterSettings {
   maxIterations: number;
   /** Sweep + solve rounds per move, integer in [1, 100]. Default 5 (Jolt's collision iterations 5). */
   maxSweeps: number;
-  /** Convergence tolerance of NGS and of successive solve points, metres > 0. Default 1e-4. */
+  /** Convergence tolerance of NGS and of successive solve points, metres in (0, 1]. Default 1e-4. */
   tolerance: number;
   /** Extra contact distance: a plane within skinWidth + slop counts as touching (grounding, clipping) so that resting contacts do not flicker, metres ≥ 0. Default 0.002. */
   slop: number;
@@ -63,9 +63,9 @@ export interface CharacterSettings {
   gatherDistance: number;
   /** Groups the character collides with (32 bits: an integer in [0, 2³² − 1]). Default 0xffffffff. */
   collisionMask: number;
-  /** Largest force the character exerts on dynamic bodies, newtons ≥ 0. Default 100 (Jolt's mMaxStrength). */
+  /** Largest force the character exerts on dynamic bodies, newtons in [0, 1e6]. Default 100 (Jolt's mMaxStrength). */
   pushStrength: number;
-  /** Mass used for pushing (impulse = mass × approach speed, capped by pushStrength·dt), kg > 0. Default 80 (Jolt 70). */
+  /** Mass used for pushing (impulse = mass × approach speed, capped by pushStrength·dt), kg in (0, 1e6]. Default 80 (Jolt 70). */
   characterMass: number;
 }
 
@@ -87,6 +87,13 @@ export interface CharacterControllerOptions extends Partial<CharacterSettings> {
 /** Upper bounds of maxIterations and maxSweeps: each sweep is a shape cast plus a solve, and a move runs up to two sets of them. */
 export const MAX_CHARACTER_ITERATIONS = 1000;
 export const MAX_CHARACTER_SWEEPS = 100;
+
+/** Largest length setting (stepHeight, snapDistance, skinWidth, …), metres: they inflate the capsule and the query region. */
+export const MAX_CHARACTER_LENGTH = 1000;
+/** Longest displacement one move accepts, metres. */
+export const MAX_CHARACTER_DISPLACEMENT = 1e6;
+const LENGTH_FIELDS: readonly ('stepHeight' | 'minStepForward' | 'snapDistance' | 'skinWidth' | 'slop' | 'gatherDistance')[] =
+  ['stepHeight', 'minStepForward', 'snapDistance', 'skinWidth', 'slop', 'gatherDistance'];
 
 const DEFAULT_SETTINGS: Readonly<CharacterSettings> = {
   maxSlopeDegrees: 45, stepHeight: 0.3, minStepForward: 0.1, snapDistance: 0.3, skinWidth: 0.01, maxIterations: 32, maxSweeps: 5,
@@ -354,8 +361,8 @@ export class CharacterController {
     if (displacement === null || typeof displacement !== 'object') {
       throw new TypeError(`CharacterController.move: displacement must be a { x, y, z } object (got ${String(displacement)})`);
     }
-    if (!Number.isFinite(displacement.x) || !Number.isFinite(displacement.y) || !Number.isFinite(displacement.z)) {
-      throw new RangeError(`CharacterController.move: displacement must be finite (got (${displacement.x}, ${displacement.y}, ${displacement.z}))`);
+    if (!(Math.abs(displacement.x) <= MAX_CHARACTER_DISPLACEMENT && Math.abs(displacement.y) <= MAX_CHARACTER_DISPLACEMENT && Math.abs(displacement.z) <= MAX_CHARACTER_DISPLACEMENT)) {
+      throw new RangeError(`CharacterController.move: displacement must be finite, each component within ±${MAX_CHARACTER_DISPLACEMENT} m (got (${displacement.x}, ${displacement.y}, ${displacement.z}))`);
     }
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
@@ -464,6 +471,13 @@ export class CharacterController {
       checkSetting(k, s[k]);
     }
     if (s.maxSlopeDegrees > 90) throw new RangeError(`CharacterController: maxSlopeDegrees must be in [0, 90] (got ${s.maxSlopeDegrees})`);
+    for (let i = 0; i < LENGTH_FIELDS.length; i++) {
+      const k = LENGTH_FIELDS[i]!;
+      if (s[k] > MAX_CHARACTER_LENGTH) throw new RangeError(`CharacterController: ${k} must be in [0, ${MAX_CHARACTER_LENGTH}] m (got ${s[k]})`);
+    }
+    if (s.tolerance > 1) throw new RangeError(`CharacterController: tolerance must be in (0, 1] m (got ${s.tolerance})`);
+    if (s.pushStrength > 1e6) throw new RangeError(`CharacterController: pushStrength must be in [0, 1e6] N (got ${s.pushStrength})`);
+    if (s.characterMass > 1e6) throw new RangeError(`CharacterController: characterMass must be in (0, 1e6] kg (got ${s.characterMass})`);
     if (s.maxIterations < 1 || s.maxIterations > MAX_CHARACTER_ITERATIONS || !Number.isInteger(s.maxIterations)) {
       throw new RangeError(`CharacterController: maxIterations must be an integer in [1, ${MAX_CHARACTER_ITERATIONS}] (got ${s.maxIterations})`);
     }

@@ -50,8 +50,7 @@ export abstract class Joint {
   // undefined as a tagged slot, and then boxes every double written to it.
   private breakImpulseValue = 0;
   private frictionTorqueValue = 0;
-  /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. */
-  broken = false;
+  private brokenValue = false;
   /** @internal the World has emitted 'jointBreak' for it */ breakReported = false;
   /**
    * @internal [linear, angular] step impulses, written by `finishStep`. A
@@ -85,6 +84,13 @@ export abstract class Joint {
     this.breakImpulse = desc.breakImpulse ?? Infinity;
     this.frictionTorque = desc.frictionTorque ?? 0;
     this.userData = desc.userData;
+  }
+
+  /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. Writable (a boolean) to break or mend it. */
+  get broken(): boolean { return this.brokenValue; }
+  set broken(v: boolean) {
+    if (typeof v !== 'boolean') throw new TypeError(`joint.broken must be a boolean (got ${String(v)})`);
+    this.brokenValue = v;
   }
 
   /** N·s / N·m·s, > 0 (Infinity: unbreakable); see JointDescBase.breakImpulse. */

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Box, type World } from '../../src/index';
-import { CharacterController, MAX_CHARACTER_ITERATIONS, MAX_CHARACTER_SWEEPS, Walker } from '../../character/index';
+import { CharacterController, MAX_CHARACTER_ITERATIONS, MAX_CHARACTER_LENGTH, MAX_CHARACTER_SWEEPS, Walker } from '../../character/index';
 import { DT, REST_Y, flatWorld, staticBox } from './helpers';
 
 interface Rig { world: World; controller: CharacterController; walker: Walker }
@@ -57,6 +57,14 @@ describe('CharacterController settings', () => {
     refused((r) => { r.controller.settings.maxSweeps = NaN; r.walker.update(DT); }, /maxSweeps/, (r) => { r.controller.settings.maxSweeps = 5; });
     refused((r) => { r.controller.settings.collisionMask = 1.5; r.walker.update(DT); }, /collisionMask must be an integer/, (r) => { r.controller.settings.collisionMask = 0xffffffff; });
     refused((r) => { r.controller.settings.skinWidth = -1; r.walker.update(DT); }, /skinWidth must be a finite number ≥ 0/, (r) => { r.controller.settings.skinWidth = 0.01; });
+    // Every other option: lengths up to MAX_CHARACTER_LENGTH (they inflate the capsule and the query region), forces and masses up to 1e6.
+    for (const k of ['stepHeight', 'minStepForward', 'snapDistance', 'skinWidth', 'slop', 'gatherDistance'] as const) {
+      refused((r) => { r.controller.settings[k] = 1e300; r.walker.update(DT); }, new RegExp(`${k} must be in \\[0, ${MAX_CHARACTER_LENGTH}\\] m`), (r) => { r.controller.settings[k] = build().controller.settings[k]; });
+    }
+    refused((r) => { r.controller.settings.tolerance = 5; r.walker.update(DT); }, /tolerance must be in \(0, 1\] m/, (r) => { r.controller.settings.tolerance = 1e-4; });
+    refused((r) => { r.controller.settings.pushStrength = 1e300; r.walker.update(DT); }, /pushStrength must be in \[0, 1e6\] N/, (r) => { r.controller.settings.pushStrength = 100; });
+    refused((r) => { r.controller.settings.characterMass = 1e300; r.walker.update(DT); }, /characterMass/, (r) => { r.controller.settings.characterMass = 80; });
+    refused((r) => { r.controller.settings.maxSlopeDegrees = 91; r.walker.update(DT); }, /maxSlopeDegrees must be in \[0, 90\]/, (r) => { r.controller.settings.maxSlopeDegrees = 45; });
     expect(() => new CharacterController(flatWorld().world, { maxSweeps: 1e7 })).toThrow(/maxSweeps/);
     expect(() => new CharacterController(flatWorld().world, { collisionGroup: NaN })).toThrow(/collisionGroup must be an integer/);
   });
@@ -64,6 +72,7 @@ describe('CharacterController settings', () => {
   it('move() and setPosition() without an argument name it instead of reading a property of undefined', () => {
     refused((r) => { (r.controller.move as (d?: unknown) => void)(); }, /CharacterController\.move: displacement must be a \{ x, y, z \} object \(got undefined\)/);
     refused((r) => { r.controller.move({ x: NaN, y: 0, z: 0 }); }, /displacement must be finite/);
+    refused((r) => { r.controller.move({ x: 1e300, y: 0, z: 0 }); }, /displacement must be finite, each component within ±1000000 m/);
     refused((r) => { (r.controller.setPosition as (p?: unknown) => void)(); }, /setPosition: position must be a \{ x, y, z \} object/);
   });
 });
@@ -78,6 +87,10 @@ describe('Walker inputs', () => {
     refused((r) => { r.walker.input.x = NaN; r.walker.update(DT); }, /Walker: input must be finite/, (r) => { r.walker.input.x = 1; });
     refused((r) => { r.walker.velocity.y = Infinity; r.walker.update(DT); }, /Walker: velocity must be finite/, (r) => { r.walker.velocity.y = 0; });
     refused((r) => { r.walker.settings.speed = NaN; r.walker.update(DT); }, /Walker: speed must be a finite number ≥ 0/, (r) => { r.walker.settings.speed = 4; });
+    refused((r) => { r.walker.settings.speed = 1e300; r.walker.update(DT); }, /Walker: speed must be in \[0, 10000\]/, (r) => { r.walker.settings.speed = 4; });
+    refused((r) => { r.walker.settings.jumpSpeed = 1e300; r.walker.update(DT); }, /Walker: jumpSpeed/, (r) => { r.walker.settings.jumpSpeed = 5; });
+    refused((r) => { r.walker.settings.acceleration = 1e300; r.walker.update(DT); }, /Walker: acceleration must be in \[0, 1000000\]/, (r) => { r.walker.settings.acceleration = 40; });
+    refused((r) => { r.walker.settings.gravity.y = -1e300; r.walker.update(DT); }, /Walker: gravity/, (r) => { r.walker.settings.gravity.y = -9.81; });
   });
 });
 

@@ -185,6 +185,7 @@ describe('joints: checked accessors and constructors', () => {
     ['joint.frictionTorque Infinity', (s) => { s.ballJoint.frictionTorque = Infinity; }, /joint\.frictionTorque/],
     ['joint.breakImpulse NaN', (s) => { s.fixed.breakImpulse = NaN; }, /joint\.breakImpulse must be a number > 0 or Infinity/],
     ['joint.breakImpulse 0', (s) => { s.fixed.breakImpulse = 0; }, /joint\.breakImpulse/],
+    ["joint.broken 'yes'", (s) => { (s.hinge as { broken: unknown }).broken = 'yes'; }, /joint\.broken must be a boolean/],
     ['DistanceJoint.length Infinity', (s) => { s.dist.length = Infinity; }, /DistanceJoint\.length must be a finite number in \[0, 1000000\]/],
     ['DistanceJoint.length NaN', (s) => { s.dist.length = NaN; }, /DistanceJoint\.length/],
     ['DistanceJoint.minLength Infinity', (s) => { s.dist.minLength = Infinity; }, /DistanceJoint\.minLength/],
