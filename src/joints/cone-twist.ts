@@ -75,6 +75,7 @@ export class ConeTwistJoint extends Joint {
       setFrames(this, w);
     }
     const cone = desc.swingLimit ?? Math.PI / 4;
+    requireSwingLimit(cone, 'ConeTwistJoint.swingLimit');
     this.swingLimitY = desc.swingLimitY ?? cone;
     this.swingLimitZ = desc.swingLimitZ ?? cone;
     this.twistLower = desc.twistLower ?? -Math.PI / 4;
