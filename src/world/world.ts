@@ -671,7 +671,7 @@ export class World implements BodyOwner {
   /** Advances the simulation by `dt` seconds (> 0). */
   step(dt: number): void {
     this.queryVersion++;
-    checkTimeStep(dt, 'dt');
+    if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) checkTimeStep(dt, 'dt');
     if (this.stepping || this.dispatching) throw new Error('step: cannot step from inside a step or an event listener');
     this.checkSettings();
     this.stepping = true;
@@ -703,19 +703,36 @@ export class World implements BodyOwner {
       requireFinite(g.y, 'world.gravity.y');
       requireFinite(g.z, 'world.gravity.z');
     }
-    const sl = this.sleeping;
-    requireBoolean(sl.enabled, 'sleeping.enabled');
-    requireNonNegative(sl.linearThreshold, 'sleeping.linearThreshold');
-    requireNonNegative(sl.angularThreshold, 'sleeping.angularThreshold');
-    if (!(sl.timeToSleep > 0 && sl.timeToSleep < Infinity)) throw new RangeError(`sleeping.timeToSleep must be a finite number > 0 (got ${String(sl.timeToSleep)})`);
-    const js = this.jointSolver.settings;
-    requireInRange(js.jointHertz, 0, 1e6, 'jointSettings.jointHertz');
-    requireInRange(js.jointDampingRatio, 0, 1000, 'jointSettings.jointDampingRatio');
-    requireInteger(js.jointIterations, 1, MAX_JOINT_ITERATIONS, 'jointSettings.jointIterations');
-    requireBoolean(js.projection, 'jointSettings.projection');
-    requireInRange(js.limitSlop, 0, Math.PI, 'jointSettings.limitSlop');
-    requireNonNegative(js.anchorSlop, 'jointSettings.anchorSlop');
-    for (let i = 0; i < this.jointList.length; i++) this.jointList[i]!.checkFrames();
+    // Inline comparisons first: a double passed to a call V8 does not inline is boxed (an allocation per step).
+    const sl = this.sleeping, js = this.jointSolver.settings;
+    if (!(
+      (sl.enabled === true || sl.enabled === false) && sl.linearThreshold >= 0 && sl.linearThreshold < Infinity &&
+      sl.angularThreshold >= 0 && sl.angularThreshold < Infinity && sl.timeToSleep > 0 && sl.timeToSleep < Infinity &&
+      js.jointHertz >= 0 && js.jointHertz <= 1e6 && js.jointDampingRatio >= 0 && js.jointDampingRatio <= 1000 &&
+      js.jointIterations >= 1 && js.jointIterations <= MAX_JOINT_ITERATIONS && Math.floor(js.jointIterations) === js.jointIterations &&
+      (js.projection === true || js.projection === false) && js.limitSlop >= 0 && js.limitSlop <= Math.PI && js.anchorSlop >= 0 && js.anchorSlop < Infinity
+    )) {
+      requireBoolean(sl.enabled, 'sleeping.enabled');
+      requireNonNegative(sl.linearThreshold, 'sleeping.linearThreshold');
+      requireNonNegative(sl.angularThreshold, 'sleeping.angularThreshold');
+      if (!(sl.timeToSleep > 0 && sl.timeToSleep < Infinity)) throw new RangeError(`sleeping.timeToSleep must be a finite number > 0 (got ${String(sl.timeToSleep)})`);
+      requireInRange(js.jointHertz, 0, 1e6, 'jointSettings.jointHertz');
+      requireInRange(js.jointDampingRatio, 0, 1000, 'jointSettings.jointDampingRatio');
+      requireInteger(js.jointIterations, 1, MAX_JOINT_ITERATIONS, 'jointSettings.jointIterations');
+      requireBoolean(js.projection, 'jointSettings.projection');
+      requireInRange(js.limitSlop, 0, Math.PI, 'jointSettings.limitSlop');
+      requireNonNegative(js.anchorSlop, 'jointSettings.anchorSlop');
+    }
+    const joints = this.jointList;
+    for (let i = 0; i < joints.length; i++) {
+      const j = joints[i]!;
+      const a = j.localAnchorA, b = j.localAnchorB, fa = j.localFrameA, fb = j.localFrameB;
+      if (!(
+        a.x - a.x === 0 && a.y - a.y === 0 && a.z - a.z === 0 && b.x - b.x === 0 && b.y - b.y === 0 && b.z - b.z === 0 &&
+        Math.abs(fa.x * fa.x + fa.y * fa.y + fa.z * fa.z + fa.w * fa.w - 1) < 1e-6 &&
+        Math.abs(fb.x * fb.x + fb.y * fb.y + fb.z * fb.z + fb.w * fb.w - 1) < 1e-6
+      )) j.checkFrames();
+    }
     const s = this.solver;
     checkInt(s.velocityIterations, 1, 1000, 'velocityIterations');
     checkInt(s.positionIterations, 0, 1000, 'positionIterations');
