@@ -91,7 +91,7 @@ export class RigidBody {
   /** @internal World-space inverse inertia, refreshed when the rotation changes. */
   readonly inverseInertiaWorld: Mat3;
   // The material, damping, gravity scale and filter are accessors that
-  // check what is written (a NaN here used to poison the solver a step later).
+  // check what is written (a NaN would otherwise reach the solver at the next step).
   private frictionValue = 0;
   private restitutionValue = 0;
   private linearDampingValue = 0;

@@ -79,7 +79,7 @@ export class ParticleSystem implements WorldStepper {
   readonly pins = new PinConstraints();
 
   // The settings are accessors that check what is written (see
-  // ParticleSystemOptions for ranges): a NaN used to make every later step throw.
+  // ParticleSystemOptions for ranges): a NaN would otherwise poison every later step.
   private iterationsValue = 10;
   private dampingValue = 0.01;
   private gravityScaleValue = 1;
