@@ -254,6 +254,7 @@ export class CharacterController {
     }
     this.settings = s;
     const up = options.up ?? { x: 0, y: 1, z: 0 };
+    requireVec(up, 'CharacterController: up');
     const ul = Math.hypot(up.x, up.y, up.z);
     if (!(ul > 1e-9) || !Number.isFinite(ul)) throw new RangeError('CharacterController: up must be a finite non-zero vector');
     this.up = { x: up.x / ul, y: up.y / ul, z: up.z / ul };

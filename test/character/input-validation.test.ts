@@ -67,6 +67,8 @@ describe('CharacterController settings', () => {
     refused((r) => { r.controller.settings.maxSlopeDegrees = 91; r.walker.update(DT); }, /maxSlopeDegrees must be in \[0, 90\]/, (r) => { r.controller.settings.maxSlopeDegrees = 45; });
     expect(() => new CharacterController(flatWorld().world, { maxSweeps: 1e7 })).toThrow(/maxSweeps/);
     expect(() => new CharacterController(flatWorld().world, { collisionGroup: NaN })).toThrow(/collisionGroup must be an integer/);
+    expect(() => new CharacterController(flatWorld().world, { up: { x: 0, y: NaN, z: 0 } })).toThrow(/CharacterController: up must be finite/);
+    expect(() => new CharacterController(flatWorld().world, { radius: 1e300 })).toThrow(/radius/);
   });
 
   it('move() and setPosition() without an argument name it instead of reading a property of undefined', () => {
