@@ -39,7 +39,7 @@
 import { Capsule, OverlapCollector, QueryRegion, quat, SnapshotError, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
 import { CharacterPlane, clipVector, solvePlanesWith } from './plane-solver';
 
-/** Live-tunable settings (read at the start of every move). Units: metres, kilograms, seconds, newtons. */
+/** Live-tunable settings (checked at the start of every move; length settings at most MAX_CHARACTER_LENGTH = 1000 m). Units: metres, kilograms, seconds, newtons. */
 export interface CharacterSettings {
   /** Steepest walkable slope, degrees in [0, 90]. Default 45 (Rapier 45°, Jolt 50°). */
   maxSlopeDegrees: number;
@@ -51,21 +51,21 @@ export interface CharacterSettings {
   snapDistance: number;
   /** Gap kept between the capsule and geometry, metres ≥ 0. Default 0.01 (Rapier offset 0.01, Jolt padding 0.02). */
   skinWidth: number;
-  /** NGS iterations per solve, integer ≥ 1. Default 32 (a 30° wedge converges by 0.75 per iteration). */
+  /** NGS iterations per solve, integer in [1, 1000]. Default 32 (a 30° wedge converges by 0.75 per iteration). */
   maxIterations: number;
-  /** Sweep + solve rounds per move, integer ≥ 1. Default 5 (Jolt's collision iterations 5). */
+  /** Sweep + solve rounds per move, integer in [1, 100]. Default 5 (Jolt's collision iterations 5). */
   maxSweeps: number;
-  /** Convergence tolerance of NGS and of successive solve points, metres > 0. Default 1e-4. */
+  /** Convergence tolerance of NGS and of successive solve points, metres in (0, 1]. Default 1e-4. */
   tolerance: number;
   /** Extra contact distance: a plane within skinWidth + slop counts as touching (grounding, clipping) so that resting contacts do not flicker, metres ≥ 0. Default 0.002. */
   slop: number;
   /** Extra radius of the overlap scan that gathers planes before sweeping, metres ≥ 0. Default 0.05. */
   gatherDistance: number;
-  /** Groups the character collides with (32 bits). Default 0xffffffff. */
+  /** Groups the character collides with (32 bits: an integer in [0, 2³² − 1]). Default 0xffffffff. */
   collisionMask: number;
-  /** Largest force the character exerts on dynamic bodies, newtons ≥ 0. Default 100 (Jolt's mMaxStrength). */
+  /** Largest force the character exerts on dynamic bodies, newtons in [0, 1e6]. Default 100 (Jolt's mMaxStrength). */
   pushStrength: number;
-  /** Mass used for pushing (impulse = mass × approach speed, capped by pushStrength·dt), kg > 0. Default 80 (Jolt 70). */
+  /** Mass used for pushing (impulse = mass × approach speed, capped by pushStrength·dt), kg in (0, 1e6]. Default 80 (Jolt 70). */
   characterMass: number;
 }
 
@@ -83,6 +83,17 @@ export interface CharacterControllerOptions extends Partial<CharacterSettings> {
   /** Create a kinematic capsule body so that other controllers and rigid bodies see the character. Default true. */
   createBody?: boolean;
 }
+
+/** Upper bounds of maxIterations and maxSweeps: each sweep is a shape cast plus a solve, and a move runs up to two sets of them. */
+export const MAX_CHARACTER_ITERATIONS = 1000;
+export const MAX_CHARACTER_SWEEPS = 100;
+
+/** Largest length setting (stepHeight, snapDistance, skinWidth, …), metres: they inflate the capsule and the query region. */
+export const MAX_CHARACTER_LENGTH = 1000;
+/** Longest displacement one move accepts, metres. */
+export const MAX_CHARACTER_DISPLACEMENT = 1e6;
+const LENGTH_FIELDS: readonly ('stepHeight' | 'minStepForward' | 'snapDistance' | 'skinWidth' | 'slop' | 'gatherDistance')[] =
+  ['stepHeight', 'minStepForward', 'snapDistance', 'skinWidth', 'slop', 'gatherDistance'];
 
 const DEFAULT_SETTINGS: Readonly<CharacterSettings> = {
   maxSlopeDegrees: 45, stepHeight: 0.3, minStepForward: 0.1, snapDistance: 0.3, skinWidth: 0.01, maxIterations: 32, maxSweeps: 5,
@@ -173,6 +184,11 @@ const SETTING_FIELDS: readonly (keyof CharacterSettings)[] = [
   'gatherDistance', 'collisionMask', 'pushStrength', 'characterMass',
 ];
 
+function requireVec(v: Readonly<Vec3>, field: string): void {
+  if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object (got ${String(v)})`);
+  if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`${field} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+}
+
 function checkSetting(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new RangeError(`CharacterController: ${name} must be a finite number ≥ 0 (got ${String(value)})`);
@@ -187,7 +203,11 @@ export class CharacterController {
   readonly up: Readonly<Vec3>;
   /** Capsule orientation (local Y along up). */
   readonly rotation: Readonly<Quat>;
-  /** The character's kinematic body (null with createBody: false). */
+  /**
+   * The character's kinematic body (null with createBody: false). If the
+   * body is removed from the world (world.removeBody), the controller
+   * carries on without one (as with createBody: false) from its next call.
+   */
   body: RigidBody | null = null;
   /** The last move's result (also returned by move). */
   readonly result = new MoveResult();
@@ -264,13 +284,18 @@ export class CharacterController {
     }
     this.settings = s;
     const up = options.up ?? { x: 0, y: 1, z: 0 };
+    requireVec(up, 'CharacterController: up');
     const ul = Math.hypot(up.x, up.y, up.z);
     if (!(ul > 1e-9) || !Number.isFinite(ul)) throw new RangeError('CharacterController: up must be a finite non-zero vector');
     this.up = { x: up.x / ul, y: up.y / ul, z: up.z / ul };
     this.rotation = quat.fromUnitVectors(quat.quat(), { x: 0, y: 1, z: 0 }, this.up);
-    this.collisionGroup = options.collisionGroup ?? 1;
+    const group = options.collisionGroup ?? 1;
+    if (typeof group !== 'number' || !Number.isInteger(group) || group < -0x80000000 || group > 0xffffffff) {
+      throw new RangeError(`CharacterController: collisionGroup must be an integer in [-2^31, 2^32 - 1] (got ${String(group)})`);
+    }
+    this.collisionGroup = group | 0;
     const p = options.position ?? { x: 0, y: 0, z: 0 };
-    if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) throw new RangeError('CharacterController: position must be finite');
+    requireVec(p, 'CharacterController: position');
     this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
     this.shape = new Capsule(radius, halfHeight);
     this.gatherShape = this.shape;
@@ -300,11 +325,11 @@ export class CharacterController {
 
   /** Teleports the character (no collision); clears the grounded state. */
   setPosition(p: Readonly<Vec3>): void {
-    if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) throw new RangeError('CharacterController: position must be finite');
+    requireVec(p, 'CharacterController.setPosition: position');
     this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
     this.result.grounded = false;
     this.carrier = null;
-    this.body?.setPosition(this.pos);
+    this.liveBody()?.setPosition(this.pos);
   }
 
   /**
@@ -318,6 +343,7 @@ export class CharacterController {
     if (dh === 0) return true;
     const c = { x: this.pos.x + this.up.x * dh, y: this.pos.y + this.up.y * dh, z: this.pos.z + this.up.z * dh };
     const candidate = new Capsule(this.radiusValue, halfHeight);
+    this.liveBody();
     if (dh > 0) {
       this.syncQueryOptions();
       const contacts = this.world.overlap(candidate, c, this.rotation, this.overlapOptions);
@@ -435,8 +461,16 @@ export class CharacterController {
 
   /** Removes the character's body from the world. */
   dispose(): void {
-    if (this.body) this.world.removeBody(this.body);
+    const body = this.liveBody();
+    if (body) this.world.removeBody(body);
     this.body = null;
+  }
+
+  /** The body, after forgetting it if it was removed from the world. */
+  private liveBody(): RigidBody | null {
+    const b = this.body;
+    if (b !== null && b.world !== this.world) this.body = null;
+    return this.body;
   }
 
   /**
@@ -456,11 +490,15 @@ export class CharacterController {
    * Returns the reused result object.
    */
   move(displacement: Readonly<Vec3>, dt = 1 / 60): MoveResult {
-    if (!Number.isFinite(displacement.x) || !Number.isFinite(displacement.y) || !Number.isFinite(displacement.z)) {
-      throw new RangeError('CharacterController.move: displacement must be finite');
+    if (displacement === null || typeof displacement !== 'object') {
+      throw new TypeError(`CharacterController.move: displacement must be a { x, y, z } object (got ${String(displacement)})`);
+    }
+    if (!(Math.abs(displacement.x) <= MAX_CHARACTER_DISPLACEMENT && Math.abs(displacement.y) <= MAX_CHARACTER_DISPLACEMENT && Math.abs(displacement.z) <= MAX_CHARACTER_DISPLACEMENT)) {
+      throw new RangeError(`CharacterController.move: displacement must be finite, each component within ±${MAX_CHARACTER_DISPLACEMENT} m (got (${displacement.x}, ${displacement.y}, ${displacement.z}))`);
     }
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
+    this.liveBody();
     this.syncQueryOptions();
     const s = this.settings;
     const r = this.result;
@@ -616,7 +654,11 @@ export class CharacterController {
     });
   }
 
-  private checkSettings(): void {
+  /**
+   * Throws a RangeError naming the first setting out of range; `move` calls
+   * it first (and the Walker before it changes anything).
+   */
+  checkSettings(): void {
     const s = this.settings;
     // Fast path (every move): every setting equals the value last validated
     // (a NaN never equals anything, so it is always validated and rejected).
@@ -637,8 +679,22 @@ export class CharacterController {
       checkSetting(k, s[k]);
     }
     if (s.maxSlopeDegrees > 90) throw new RangeError(`CharacterController: maxSlopeDegrees must be in [0, 90] (got ${s.maxSlopeDegrees})`);
-    if (s.maxIterations < 1 || !Number.isInteger(s.maxIterations)) throw new RangeError(`CharacterController: maxIterations must be an integer ≥ 1 (got ${s.maxIterations})`);
-    if (s.maxSweeps < 1 || !Number.isInteger(s.maxSweeps)) throw new RangeError(`CharacterController: maxSweeps must be an integer ≥ 1 (got ${s.maxSweeps})`);
+    for (let i = 0; i < LENGTH_FIELDS.length; i++) {
+      const k = LENGTH_FIELDS[i]!;
+      if (s[k] > MAX_CHARACTER_LENGTH) throw new RangeError(`CharacterController: ${k} must be in [0, ${MAX_CHARACTER_LENGTH}] m (got ${s[k]})`);
+    }
+    if (s.tolerance > 1) throw new RangeError(`CharacterController: tolerance must be in (0, 1] m (got ${s.tolerance})`);
+    if (s.pushStrength > 1e6) throw new RangeError(`CharacterController: pushStrength must be in [0, 1e6] N (got ${s.pushStrength})`);
+    if (s.characterMass > 1e6) throw new RangeError(`CharacterController: characterMass must be in (0, 1e6] kg (got ${s.characterMass})`);
+    if (s.maxIterations < 1 || s.maxIterations > MAX_CHARACTER_ITERATIONS || !Number.isInteger(s.maxIterations)) {
+      throw new RangeError(`CharacterController: maxIterations must be an integer in [1, ${MAX_CHARACTER_ITERATIONS}] (got ${s.maxIterations})`);
+    }
+    if (s.maxSweeps < 1 || s.maxSweeps > MAX_CHARACTER_SWEEPS || !Number.isInteger(s.maxSweeps)) {
+      throw new RangeError(`CharacterController: maxSweeps must be an integer in [1, ${MAX_CHARACTER_SWEEPS}] (got ${s.maxSweeps})`);
+    }
+    if (!Number.isInteger(s.collisionMask) || s.collisionMask > 0xffffffff) {
+      throw new RangeError(`CharacterController: collisionMask must be an integer in [0, 2^32 - 1] (got ${s.collisionMask})`);
+    }
     if (!(s.tolerance > 0)) throw new RangeError(`CharacterController: tolerance must be > 0 (got ${s.tolerance})`);
     if (!(s.characterMass > 0)) throw new RangeError(`CharacterController: characterMass must be > 0 (got ${s.characterMass})`);
     this.cosMaxSlope = Math.cos((s.maxSlopeDegrees * Math.PI) / 180);

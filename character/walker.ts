@@ -38,21 +38,26 @@ export type WalkerListener = (event: WalkerEvent) => void;
 
 /** Live-tunable walker settings. */
 export interface WalkerSettings {
-  /** Walking speed at full input, m/s ≥ 0. Default 4. */
+  /** Walking speed at full input, m/s in [0, 1e4]. Default 4. */
   speed: number;
-  /** Ground acceleration, m/s² ≥ 0. Default 40 (full speed in 0.1 s). */
+  /** Ground acceleration, m/s² in [0, 1e6]. Default 40 (full speed in 0.1 s). */
   acceleration: number;
-  /** Air acceleration (air control), m/s² ≥ 0. Default 10. */
+  /** Air acceleration (air control), m/s² in [0, 1e6]. Default 10. */
   airAcceleration: number;
-  /** Gravity, m/s². Default (0, −9.81, 0) rotated to −up. */
+  /** Gravity, m/s², each component within ±1e6. Default (0, −9.81, 0) rotated to −up. */
   gravity: Vec3;
-  /** Upward speed of a jump, m/s ≥ 0. Default 5 (≈ 1.27 m high). */
+  /** Upward speed of a jump, m/s in [0, 1e4]. Default 5 (≈ 1.27 m high). */
   jumpSpeed: number;
   /** A jump still works this long after walking off a ledge, seconds ≥ 0. Default 0.1. */
   coyoteTime: number;
-  /** Terminal falling speed, m/s > 0. Default 60. */
+  /** Terminal falling speed, m/s in [0, 1e4]. Default 60. */
   maxFallSpeed: number;
 }
+
+/** Largest walker speed setting (speed, jumpSpeed, maxFallSpeed), m/s. */
+export const MAX_WALKER_SPEED = 1e4;
+/** Largest walker acceleration setting (acceleration, airAcceleration, each gravity component), m/s². */
+export const MAX_WALKER_ACCELERATION = 1e6;
 
 const WALKER_FIELDS: readonly ('speed' | 'acceleration' | 'airAcceleration' | 'jumpSpeed' | 'coyoteTime' | 'maxFallSpeed')[] =
   ['speed', 'acceleration', 'airAcceleration', 'jumpSpeed', 'coyoteTime', 'maxFallSpeed'];
@@ -158,8 +163,11 @@ export class Walker {
     };
   }
 
-  /** Sets the horizontal input (world space, length clamped to 1). */
+  /** Sets the horizontal input (world space, finite, length clamped to 1). */
   setInput(x: number, y: number, z: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
+      throw new RangeError(`Walker.setInput: x, y and z must be finite numbers (got ${String(x)}, ${String(y)}, ${String(z)})`);
+    }
     this.input.x = x; this.input.y = y; this.input.z = z;
   }
 
@@ -176,6 +184,8 @@ export class Walker {
   update(dt: number): MoveResult {
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`Walker.update: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
+    // Before anything changes: a bad controller setting would otherwise throw from move() with the velocity already updated.
+    this.controller.checkSettings();
     const s = this.settings;
     const c = this.controller;
     const up = c.up;
@@ -186,7 +196,8 @@ export class Walker {
     // the character where the ground now carries it.
     if (wasGrounded && c.followGround()) this.yaw += c.groundTurn;
     const before = c.result;
-    const groundBody = wasGrounded ? before.groundBody : null;
+    // A ground body removed from the world no longer carries the walker.
+    const groundBody = wasGrounded && before.groundBody !== null && before.groundBody.world !== null ? before.groundBody : null;
 
     // Desired horizontal velocity.
     const iu = this.input.x * up.x + this.input.y * up.y + this.input.z * up.z;
@@ -291,11 +302,13 @@ export class Walker {
     // Fast path (every update), with named loads only: a keyed load s[k] of a
     // double-valued field boxes the value on the heap. x ≥ 0 and x − x === 0
     // is false for NaN, ±∞ and negatives.
+    // x ≤ max is false for NaN as well.
     if (
-      s.speed >= 0 && s.speed - s.speed === 0 && s.acceleration >= 0 && s.acceleration - s.acceleration === 0 &&
-      s.airAcceleration >= 0 && s.airAcceleration - s.airAcceleration === 0 && s.jumpSpeed >= 0 && s.jumpSpeed - s.jumpSpeed === 0 &&
-      s.coyoteTime >= 0 && s.coyoteTime - s.coyoteTime === 0 && s.maxFallSpeed >= 0 && s.maxFallSpeed - s.maxFallSpeed === 0 &&
-      g && g.x - g.x === 0 && g.y - g.y === 0 && g.z - g.z === 0
+      s.speed >= 0 && s.speed <= MAX_WALKER_SPEED && s.acceleration >= 0 && s.acceleration <= MAX_WALKER_ACCELERATION &&
+      s.airAcceleration >= 0 && s.airAcceleration <= MAX_WALKER_ACCELERATION && s.jumpSpeed >= 0 && s.jumpSpeed <= MAX_WALKER_SPEED &&
+      s.coyoteTime >= 0 && s.coyoteTime - s.coyoteTime === 0 && s.maxFallSpeed >= 0 && s.maxFallSpeed <= MAX_WALKER_SPEED &&
+      g && Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION &&
+      this.checkState()
     ) return;
     for (let i = 0; i < WALKER_FIELDS.length; i++) {
       const k = WALKER_FIELDS[i]!;
@@ -303,7 +316,21 @@ export class Walker {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
         throw new RangeError(`Walker: ${k} must be a finite number ≥ 0 (got ${String(value)})`);
       }
+      const max = k === 'acceleration' || k === 'airAcceleration' ? MAX_WALKER_ACCELERATION : k === 'coyoteTime' ? Infinity : MAX_WALKER_SPEED;
+      if (value > max) throw new RangeError(`Walker: ${k} must be in [0, ${max}] (got ${value})`);
     }
-    if (!g || !Number.isFinite(g.x) || !Number.isFinite(g.y) || !Number.isFinite(g.z)) throw new RangeError('Walker: gravity must be a finite vector');
+    if (!g || !(Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION)) {
+      throw new RangeError(`Walker: gravity must be a finite vector, each component within ±${MAX_WALKER_ACCELERATION} m/s²`);
+    }
+    const i = this.input, v = this.velocity;
+    if (!Number.isFinite(i.x) || !Number.isFinite(i.y) || !Number.isFinite(i.z)) throw new RangeError(`Walker: input must be finite (got (${i.x}, ${i.y}, ${i.z}))`);
+    if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`Walker: velocity must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+    if (!Number.isFinite(this.yaw)) throw new RangeError(`Walker: yaw must be finite (got ${this.yaw})`);
+  }
+
+  /** The public state fields (input, velocity, yaw) can be written directly: all finite. */
+  private checkState(): boolean {
+    const i = this.input, v = this.velocity;
+    return i.x - i.x === 0 && i.y - i.y === 0 && i.z - i.z === 0 && v.x - v.x === 0 && v.y - v.y === 0 && v.z - v.z === 0 && this.yaw - this.yaw === 0;
   }
 }

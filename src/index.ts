@@ -3,6 +3,7 @@ export type { Vec3 } from './math/vec3';
 export type { Quat } from './math/quat';
 export type { Mat3 } from './math/mat3';
 export type { Aabb } from './collision/aabb';
+export { MAX_TIME_STEP, MIN_SHAPE_SIZE, MAX_SHAPE_SIZE } from './math/validate';
 export { Shape, ConvexShape, ShapeKind, type MassProperties } from './shapes/shape';
 export { Sphere } from './shapes/sphere';
 export { Box } from './shapes/box';
@@ -22,7 +23,7 @@ export type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldLis
 export { collide } from './collision/narrowphase/dispatch';
 export * as vec3 from './math/vec3';
 export * as quat from './math/quat';
-export { Joint, JointKind, type JointDescBase } from './joints/joint';
+export { Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, MAX_JOINT_LENGTH, type JointDescBase } from './joints/joint';
 export { BallJoint, type BallJointDesc } from './joints/ball';
 export { HingeJoint, type HingeJointDesc } from './joints/hinge';
 export { ConeTwistJoint, type ConeTwistJointDesc } from './joints/cone-twist';

@@ -28,6 +28,7 @@
 import type { Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import { MAX_SHAPE_SIZE } from '../math/validate';
 import { Shape, ShapeKind } from './shape';
 
 /** Result of `TriangleMesh.raycastLocal`. */
@@ -120,6 +121,10 @@ export class TriangleMesh extends Shape {
       const v = positions[i]!;
       if (typeof v !== 'number' || !Number.isFinite(v)) {
         throw new RangeError(`TriangleMesh.positions[${i}] must be a finite number (got ${String(v)})`);
+      }
+      // Beyond this the cross products of the area test and the narrowphase overflow.
+      if (Math.abs(v) > MAX_SHAPE_SIZE) {
+        throw new RangeError(`TriangleMesh.positions[${i}] must be within ±${MAX_SHAPE_SIZE} m (got ${v})`);
       }
       vertices[i] = v;
     }

@@ -94,14 +94,15 @@ export interface SolverSettings {
   maxTurnPerStep: number;
 }
 
+/** Checked at the start of every step (a named RangeError/TypeError before anything moves). */
 export interface SleepSettings {
-  /** Default true. */
+  /** A boolean. Default true. */
   enabled: boolean;
-  /** m/s. Default 0.05. */
+  /** m/s, finite ≥ 0. Default 0.05. */
   linearThreshold: number;
-  /** rad/s. Default 0.05. */
+  /** rad/s, finite ≥ 0. Default 0.05. */
   angularThreshold: number;
-  /** Seconds an island must stay below the thresholds. Default 0.5. */
+  /** Seconds an island must stay below the thresholds, finite > 0. Default 0.5. */
   timeToSleep: number;
 }
 

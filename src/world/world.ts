@@ -33,6 +33,7 @@ import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import { MAX_TIME_STEP, requireBoolean, requireFinite, requireInteger, requireNonNegative, requireInRange } from '../math/validate';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
@@ -72,9 +73,9 @@ export interface WorldOptions {
   solver?: Partial<SolverSettings>;
   /** Initial sleep settings (see {@link SleepSettings}). */
   sleeping?: Partial<SleepSettings>;
-  /** Step used by `advance`, seconds. Default 1/60. */
+  /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP = 0.05]. Default 1/60. */
   fixedTimeStep?: number;
-  /** Most steps one `advance` call takes; the rest of the time is dropped. Default 4. */
+  /** Most steps one `advance` call takes, integer in [1, 1000]; the rest of the time is dropped. Default 4. */
   maxSubSteps?: number;
 }
 
@@ -320,13 +321,12 @@ function passesFilter(body: RigidBody, o: QueryOptions | undefined): boolean {
 export class World implements BodyOwner {
   /** Live solver settings, read at the start of every step. */
   readonly solver: SolverSettings;
-  /** Live sleep settings. */
+  /** Live sleep settings, checked at the start of every step. */
   readonly sleeping: SleepSettings;
+  /** m/s², live; checked at the start of every step (a non-finite component throws there, before anything moves). */
   readonly gravity: Vec3;
-  /** Step used by `advance` (s). */
-  fixedTimeStep = 1 / 60;
-  /** Most steps per `advance` call. */
-  maxSubSteps = 0;
+  private fixedTimeStepValue = 1 / 60;
+  private maxSubStepsValue = 4;
   /** Time `advance` dropped on its last call because of maxSubSteps (s). */
   droppedTime = 0;
   /** Steps taken so far. */
@@ -432,9 +432,22 @@ export class World implements BodyOwner {
     this.sleeping = { ...defaultSleepSettings(), ...(options.sleeping ?? {}) };
     this.fixedTimeStep = options.fixedTimeStep ?? 1 / 60;
     this.maxSubSteps = options.maxSubSteps ?? 4;
-    if (!(this.fixedTimeStep > 0) || !Number.isFinite(this.fixedTimeStep)) throw new RangeError(`fixedTimeStep must be a finite number > 0 (got ${String(options.fixedTimeStep)})`);
-    if (!Number.isInteger(this.maxSubSteps) || this.maxSubSteps < 1) throw new RangeError(`maxSubSteps must be an integer ≥ 1 (got ${String(options.maxSubSteps)})`);
+    this.checkSettings();
     this.rayQuery.world = this;
+  }
+
+  /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP]. */
+  get fixedTimeStep(): number { return this.fixedTimeStepValue; }
+  set fixedTimeStep(h: number) {
+    checkTimeStep(h, 'fixedTimeStep');
+    this.fixedTimeStepValue = h;
+  }
+
+  /** Most steps per `advance` call, integer in [1, 1000]. */
+  get maxSubSteps(): number { return this.maxSubStepsValue; }
+  set maxSubSteps(n: number) {
+    requireInteger(n, 1, 1000, 'maxSubSteps');
+    this.maxSubStepsValue = n;
   }
 
   /** All bodies, in creation order modulo removals. Do not modify. */
@@ -460,13 +473,17 @@ export class World implements BodyOwner {
   createBody(desc: BodyDesc): RigidBody {
     this.queryVersion++;
     if (this.nextBodyId >= PAIR_KEY_SCALE) throw new RangeError('createBody: too many bodies created in this world');
+    // Everything that can throw runs before the body is inserted anywhere.
     const body = new RigidBody(this.nextBodyId, desc);
+    const box = body.shape.computeAabb(this.box, body.position, body.rotation);
+    if (!(box.min.x - box.min.x === 0 && box.min.y - box.min.y === 0 && box.min.z - box.min.z === 0 && box.max.x - box.max.x === 0 && box.max.y - box.max.y === 0 && box.max.z - box.max.z === 0)) {
+      throw new RangeError('createBody: the shape at this position has non-finite bounds (position too far from the origin for the shape)');
+    }
     this.nextBodyId++;
     body.owner = this;
     body.index = this.bodyList.length;
     this.bodyList.push(body);
     this.bodyById.set(body.id, body);
-    body.shape.computeAabb(this.box, body.position, body.rotation);
     body.proxy = this.broadphase.createProxy(this.box, body.id, body.typeCode);
     return body;
   }
@@ -709,9 +726,7 @@ export class World implements BodyOwner {
   /** Advances the simulation by `dt` seconds (> 0). */
   step(dt: number): void {
     this.queryVersion++;
-    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) {
-      throw new RangeError(`dt must be a finite number > 0 (got ${String(dt)})`);
-    }
+    if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) checkTimeStep(dt, 'dt');
     if (this.stepping || this.dispatching) throw new Error('step: cannot step from inside a step or an event listener');
     this.checkSettings();
     this.stepping = true;
@@ -731,7 +746,8 @@ export class World implements BodyOwner {
           this.refitStaleProxies(h);
           this.findNewContacts();
         }
-        this.updateContacts(h);
+        // The speculative margins cover the whole step's motion in every part.
+        this.updateContacts(dt);
         this.solve(h);
         this.updateSleep(h);
         const steppers = this.steppers;
@@ -741,15 +757,56 @@ export class World implements BodyOwner {
           if (this.steppers !== steppers && this.steppers.indexOf(s) < 0) continue;
           s.postStep(this, h);
         }
-        this.stepCount++;
       }
+      this.stepCount++;
     } finally {
       this.stepping = false;
     }
     this.dispatchEvents();
   }
 
+  /**
+   * The live settings objects (solver, sleeping, jointSettings, gravity) and
+   * the joints' frames are plain writable fields: they are checked here, at
+   * the start of each step, before anything changes.
+   */
   private checkSettings(): void {
+    const g = this.gravity;
+    if (!(g.x - g.x === 0 && g.y - g.y === 0 && g.z - g.z === 0)) {
+      requireFinite(g.x, 'world.gravity.x');
+      requireFinite(g.y, 'world.gravity.y');
+      requireFinite(g.z, 'world.gravity.z');
+    }
+    // Inline comparisons on the fast path, calls only to name a bad field (see the contributor notes on boxed doubles).
+    const sl = this.sleeping, js = this.jointSolver.settings;
+    if (!(
+      (sl.enabled === true || sl.enabled === false) && sl.linearThreshold >= 0 && sl.linearThreshold < Infinity &&
+      sl.angularThreshold >= 0 && sl.angularThreshold < Infinity && sl.timeToSleep > 0 && sl.timeToSleep < Infinity &&
+      js.jointHertz >= 0 && js.jointHertz <= 1e6 && js.jointDampingRatio >= 0 && js.jointDampingRatio <= 1000 &&
+      js.jointIterations >= 1 && js.jointIterations <= MAX_JOINT_ITERATIONS && Math.floor(js.jointIterations) === js.jointIterations &&
+      (js.projection === true || js.projection === false) && js.limitSlop >= 0 && js.limitSlop <= Math.PI && js.anchorSlop >= 0 && js.anchorSlop < Infinity
+    )) {
+      requireBoolean(sl.enabled, 'sleeping.enabled');
+      requireNonNegative(sl.linearThreshold, 'sleeping.linearThreshold');
+      requireNonNegative(sl.angularThreshold, 'sleeping.angularThreshold');
+      if (!(sl.timeToSleep > 0 && sl.timeToSleep < Infinity)) throw new RangeError(`sleeping.timeToSleep must be a finite number > 0 (got ${String(sl.timeToSleep)})`);
+      requireInRange(js.jointHertz, 0, 1e6, 'jointSettings.jointHertz');
+      requireInRange(js.jointDampingRatio, 0, 1000, 'jointSettings.jointDampingRatio');
+      requireInteger(js.jointIterations, 1, MAX_JOINT_ITERATIONS, 'jointSettings.jointIterations');
+      requireBoolean(js.projection, 'jointSettings.projection');
+      requireInRange(js.limitSlop, 0, Math.PI, 'jointSettings.limitSlop');
+      requireNonNegative(js.anchorSlop, 'jointSettings.anchorSlop');
+    }
+    const joints = this.jointList;
+    for (let i = 0; i < joints.length; i++) {
+      const j = joints[i]!;
+      const a = j.localAnchorA, b = j.localAnchorB, fa = j.localFrameA, fb = j.localFrameB;
+      if (!(
+        a.x - a.x === 0 && a.y - a.y === 0 && a.z - a.z === 0 && b.x - b.x === 0 && b.y - b.y === 0 && b.z - b.z === 0 &&
+        Math.abs(fa.x * fa.x + fa.y * fa.y + fa.z * fa.z + fa.w * fa.w - 1) < 1e-6 &&
+        Math.abs(fb.x * fb.x + fb.y * fb.y + fb.z * fb.z + fb.w * fb.w - 1) < 1e-6
+      )) j.checkFrames();
+    }
     const s = this.solver;
     checkInt(s.velocityIterations, 1, 1000, 'velocityIterations');
     checkInt(s.positionIterations, 0, 1000, 'positionIterations');
@@ -2025,6 +2082,21 @@ function motionBound(body: RigidBody, from: Readonly<Vec3>, fromRotation: Readon
   const s = q.x * fromRotation.x + q.y * fromRotation.y + q.z * fromRotation.z + q.w * fromRotation.w < 0 ? -1 : 1;
   const ex = q.x - s * fromRotation.x, ey = q.y - s * fromRotation.y, ez = q.z - s * fromRotation.z, ew = q.w - s * fromRotation.w;
   return Math.sqrt(dx * dx + dy * dy + dz * dz) + 2 * body.boundingRadius * Math.sqrt(ex * ex + ey * ey + ez * ez + ew * ew);
+}
+
+/** jointSettings.jointIterations' upper bound: each sweep costs about as much as the rest of a ragdoll step. */
+const MAX_JOINT_ITERATIONS = 100;
+
+/**
+ * A step in (0, MAX_TIME_STEP]. Longer steps are refused rather than
+ * sub-divided: `step` is one fixed step of the pipeline (one set of events,
+ * one stepper call); `advance` is the call that splits frame time.
+ */
+function checkTimeStep(dt: number, field: string): void {
+  if (typeof dt !== 'number' || !(dt > 0) || !(dt <= MAX_TIME_STEP)) {
+    const hint = field === 'dt' ? '; world.advance(seconds) covers longer times in fixed steps' : '';
+    throw new RangeError(`${field} must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${String(dt)})${hint}`);
+  }
 }
 
 function checkInt(v: number, lo: number, hi: number, field: string): void {
