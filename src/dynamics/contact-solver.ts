@@ -422,7 +422,7 @@ const I_A = 0;
 const I_B = 1;
 const I_FIRST = 2;
 const I_SIZE = 3;
-/** Sweeps over the manifold per sweep of the rows (first row only): 1, or IMPACT_PASSES while a point is hit. */
+/** Sweeps over the manifold per sweep of the rows (first row only): 1, or IMPACT_PASSES / FAST_IMPACT_PASSES while a point is hit. */
 const I_PASSES = 4;
 const INT_STRIDE = 5;
 /**
@@ -433,7 +433,14 @@ const INT_STRIDE = 5;
  * which is spin the impact did not have and, for a fast body, a corner
  * that goes through.
  */
-const IMPACT_PASSES = 32;
+const IMPACT_PASSES = 6;
+/**
+ * m/s: an impact faster than this gets up to FAST_IMPACT_PASSES: what a pass
+ * leaves scales with the speed stopped (six left 1 % of 600 m/s: a cube at
+ * 1000 m/s landed spinning at 8 rad/s and bounced at 3 m/s).
+ */
+const FAST_IMPACT_SPEED = 10;
+const FAST_IMPACT_PASSES = 32;
 /** m/s: the impact passes stop once a pass changes no point's normal velocity by more than this. */
 const IMPACT_TOLERANCE = 1e-3;
 
@@ -717,7 +724,7 @@ export class ContactSolver {
       const oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
       const dvx = V[ob]! - V[oa]!, dvy = V[ob + 1]! - V[oa + 1]!, dvz = V[ob + 2]! - V[oa + 2]!;
       const wax = V[oa + 3]!, way = V[oa + 4]!, waz = V[oa + 5]!, wbx = V[ob + 3]!, wby = V[ob + 4]!, wbz = V[ob + 5]!;
-      let hit = false;
+      let hit = 0;
       for (let i = first; i < first + size; i++) {
         const o = i * ROW_STRIDE;
         const apart = R[o + R_SEP_CUR]! > slop;
@@ -729,9 +736,9 @@ export class ContactSolver {
           wax * R[o + R_CA]! - way * R[o + R_CA + 1]! - waz * R[o + R_CA + 2]!;
         const approaching = vn < -IMPACT_SPEED;
         R[o + R_IMPACT] = apart || approaching ? 1 : 0;
-        if (approaching) hit = true;
+        if (approaching && -vn > hit) hit = -vn;
       }
-      I[first * INT_STRIDE + I_PASSES] = hit && size > 1 ? IMPACT_PASSES : 1;
+      I[first * INT_STRIDE + I_PASSES] = hit === 0 || size === 1 ? 1 : hit > FAST_IMPACT_SPEED ? FAST_IMPACT_PASSES : IMPACT_PASSES;
       first += size;
     }
     for (let first = 0; first < this.count;) {
