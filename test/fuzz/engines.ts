@@ -115,12 +115,14 @@ export function buildFooting(spec: FuzzWorldSpec): FuzzInstance {
   }
   const systems: ParticleSystem[] = [];
   const cl = spec.cloth;
-  systems.push(createCloth(world, {
-    width: cl.width, height: cl.height, segments: cl.segments, pinned: cl.pinned, position: cl.position, rotation: cl.rotation,
-    mass: cl.mass, collisionMask: ~CHARACTER_GROUP,
-  }).system);
+  if (cl) {
+    systems.push(createCloth(world, {
+      width: cl.width, height: cl.height, segments: cl.segments, pinned: cl.pinned, position: cl.position, rotation: cl.rotation,
+      mass: cl.mass, collisionMask: ~CHARACTER_GROUP,
+    }).system);
+  }
   const r = spec.rope;
-  systems.push(createRope(world, { from: r.from, to: r.to, segments: r.segments, mass: r.mass, pinned: 'start', collisionMask: ~CHARACTER_GROUP }).system);
+  if (r) systems.push(createRope(world, { from: r.from, to: r.to, segments: r.segments, mass: r.mass, pinned: 'start', collisionMask: ~CHARACTER_GROUP }).system);
   let particleCapacity = 0;
   for (const s of systems) particleCapacity += s.count;
   const v: Vec3 = { x: 0, y: 0, z: 0 };

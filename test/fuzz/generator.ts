@@ -120,14 +120,34 @@ export interface FuzzWorldSpec {
   readonly bodies: readonly BodySpec[];
   readonly jointSpecs: readonly JointSpec[];
   readonly characters: readonly CharacterSpec[];
-  readonly cloth: ClothSpec;
-  readonly rope: RopeSpec;
+  /** null: left out (subsetWorld). */
+  readonly cloth: ClothSpec | null;
+  readonly rope: RopeSpec | null;
 }
 
 export interface GeneratorOptions {
   readonly joints: boolean;
   /** Override the body count (default: 20–200 from the seed). */
   readonly bodies?: number;
+}
+
+/**
+ * A world reduced to some of its bodies (spec order kept, joints whose bodies
+ * are gone dropped), optionally without its characters, cloth and rope: for
+ * narrowing a failure down to the bodies that show it.
+ */
+export function subsetWorld(spec: FuzzWorldSpec, keep: readonly number[], extras = true): FuzzWorldSpec {
+  const index = new Map<number, number>();
+  keep.forEach((b, k) => index.set(b, k));
+  const jointSpecs: JointSpec[] = [];
+  for (const j of spec.jointSpecs) {
+    if ((j.a >= 0 && !index.has(j.a)) || !index.has(j.b)) continue;
+    jointSpecs.push({ ...j, a: j.a >= 0 ? index.get(j.a)! : -1, b: index.get(j.b)! });
+  }
+  return {
+    ...spec, bodies: keep.map((b) => spec.bodies[b]!), jointSpecs,
+    characters: extras ? spec.characters : [], cloth: extras ? spec.cloth : null, rope: extras ? spec.rope : null,
+  };
 }
 
 /** Terrain height at (x, z): smooth hills, 0 along z = 0 where the terrain meets the floor box. */

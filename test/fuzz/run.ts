@@ -5,7 +5,7 @@
  */
 import { buildFooting, BODY_STRIDE, type EngineName, type FuzzInstance } from './engines';
 import { CHECK_NAMES, ENERGY_ABS_TOLERANCE, ENERGY_TOLERANCE, WorldChecker, describeBody, type CheckName, type Failure } from './checks';
-import { generateWorld, type FuzzWorldSpec } from './generator';
+import { generateWorld, subsetWorld, type FuzzWorldSpec } from './generator';
 
 export interface WorldResult {
   readonly seed: number;
@@ -20,6 +20,7 @@ export interface WorldResult {
   readonly maxDepthRatio: number;
   readonly omitted: string;
   readonly ms: number;
+  readonly subset: Subset;
 }
 
 export interface RunOptions {
@@ -46,18 +47,30 @@ export async function buildEngine(spec: FuzzWorldSpec, engine: EngineName): Prom
   return build(spec);
 }
 
-export function reproduction(seed: number, joints: boolean, engine: EngineName): string {
-  return `npm run fuzz -- --seed ${seed} --worlds 1${joints ? ' --joints' : ''}${engine !== 'footing' ? ` --engine ${engine}` : ''} --verbose`;
+/** Narrowing a world down: only these bodies (spec indices), and whether characters, cloth and rope stay. */
+export interface Subset {
+  readonly keep?: readonly number[];
+  readonly extras?: boolean;
 }
 
-export async function runWorld(seed: number, joints: boolean, options: RunOptions = {}, history?: Float64Array[]): Promise<WorldResult> {
+export function reproduction(seed: number, joints: boolean, engine: EngineName, subset: Subset = {}): string {
+  return `npm run fuzz -- --seed ${seed} --worlds 1${joints ? ' --joints' : ''}${engine !== 'footing' ? ` --engine ${engine}` : ''}` +
+    `${subset.keep ? ` --keep ${subset.keep.join(',')}` : ''}${subset.extras === false ? ' --bodies-only' : ''} --verbose`;
+}
+
+export function worldSpec(seed: number, joints: boolean, subset: Subset = {}): FuzzWorldSpec {
+  const spec = generateWorld(seed, { joints });
+  if (!subset.keep && subset.extras !== false) return spec;
+  return subsetWorld(spec, subset.keep ?? spec.bodies.map((_, i) => i), subset.extras ?? true);
+}
+
+export async function runWorld(seed: number, joints: boolean, options: RunOptions = {}, history?: Float64Array[], subset: Subset = {}): Promise<WorldResult> {
   const engine = options.engine ?? 'footing';
   const started = performance.now();
-  const spec = generateWorld(seed, { joints });
-  let instance: FuzzInstance;
+  const spec = worldSpec(seed, joints, subset);
   const steps = options.steps ?? spec.steps;
   let stepsRun = 0;
-  instance = await buildEngine(spec, engine);
+  const instance = await buildEngine(spec, engine);
   const checker = new WorldChecker(spec, instance);
   try {
     checker.start();
@@ -78,15 +91,57 @@ export async function runWorld(seed: number, joints: boolean, options: RunOption
     instance.dispose();
   }
   return {
-    seed, joints, engine, bodies: spec.bodies.length, jointCount: instance.jointCount, stepsRun,
+    seed, joints, engine, bodies: spec.bodies.length, jointCount: instance.jointCount, stepsRun, subset,
     failures: checker.failures, maxEnergyExcessRatio: checker.maxEnergyExcessRatio, maxEnergyExcessStep: checker.maxEnergyExcessStep,
     maxDepthRatio: checker.maxDepthRatio, omitted: instance.omitted, ms: performance.now() - started,
   };
 }
 
+function firstFailure(r: WorldResult): Failure | undefined {
+  let first: Failure | undefined;
+  for (const f of r.failures) if (!first || f.step < first.step) first = f;
+  return first;
+}
+
+/**
+ * Delta debugging over the bodies: the smallest set found (removing halves,
+ * then quarters, ... down to single bodies) whose world still fails the check
+ * that failed first in the whole world. Characters, cloth and rope go first if
+ * the failure stays without them. Returns the subset and its result.
+ */
+export async function minimize(seed: number, joints: boolean, engine: EngineName, log: (line: string) => void): Promise<{ subset: Subset; result: WorldResult } | null> {
+  const whole = await runWorld(seed, joints, { engine });
+  const target = firstFailure(whole);
+  if (!target) return null;
+  const fails = async (subset: Subset): Promise<WorldResult | null> => {
+    const r = await runWorld(seed, joints, { engine }, undefined, subset);
+    return r.failures.some((f) => f.check === target.check) ? r : null;
+  };
+  let keep = whole.failures.length > 0 ? Array.from({ length: whole.bodies }, (_, i) => i) : [];
+  let extras = true;
+  let best = whole;
+  const noExtras = await fails({ keep, extras: false });
+  if (noExtras) { extras = false; best = noExtras; }
+  log(`minimize seed ${seed}: target check ${target.check} (first at step ${target.step}); ${keep.length} bodies${extras ? '' : ', no characters/cloth/rope'}`);
+  for (let chunk = Math.ceil(keep.length / 2); chunk >= 1; chunk = chunk === 1 ? 0 : Math.ceil(chunk / 2)) {
+    for (let start = 0; start < keep.length;) {
+      const candidate = keep.slice(0, start).concat(keep.slice(start + chunk));
+      const r = candidate.length > 0 ? await fails({ keep: candidate, extras }) : null;
+      if (r) {
+        keep = candidate;
+        best = r;
+      } else {
+        start += chunk;
+      }
+    }
+    log(`  chunk ${chunk}: ${keep.length} bodies left`);
+  }
+  return { subset: { keep, extras }, result: best };
+}
+
 /** One line per failure: seed, step, check, body, value and the reproduction command. */
 export function formatFailure(r: WorldResult, f: Failure): string {
-  return `[fuzz ${r.engine}${r.joints ? ' joints' : ''}] seed ${r.seed} step ${f.step} ${f.check}: ${f.message}\n    repro: ${reproduction(r.seed, r.joints, r.engine)}`;
+  return `[fuzz ${r.engine}${r.joints ? ' joints' : ''}] seed ${r.seed} step ${f.step} ${f.check}: ${f.message}\n    repro: ${reproduction(r.seed, r.joints, r.engine, r.subset)}`;
 }
 
 export const ENERGY_BOUND_TEXT =
@@ -103,8 +158,16 @@ export function countByCheck(results: readonly WorldResult[]): Record<CheckName,
   return counts;
 }
 
-function parseArgs(argv: readonly string[]): { worlds: number; seed: number; joints: boolean; both: boolean; engine: EngineName; verbose: boolean; steps?: number } {
-  const out = { worlds: 10, seed: 1, joints: false, both: false, engine: 'footing' as EngineName, verbose: false, steps: undefined as number | undefined };
+interface CliArgs {
+  worlds: number; seed: number; joints: boolean; both: boolean; engine: EngineName; verbose: boolean; steps?: number;
+  keep?: number[]; extras: boolean; minimize: boolean;
+}
+
+const USAGE = '--worlds N --seed S [--joints | --both] [--engine footing|rapier|jolt] [--steps N] [--verbose] ' +
+  '[--keep i,j,... (only these bodies)] [--bodies-only (no characters, cloth, rope)] [--minimize (smallest body set that fails)]';
+
+function parseArgs(argv: readonly string[]): CliArgs {
+  const out: CliArgs = { worlds: 10, seed: 1, joints: false, both: false, engine: 'footing', verbose: false, extras: true, minimize: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = (): string => {
@@ -119,11 +182,15 @@ function parseArgs(argv: readonly string[]): { worlds: number; seed: number; joi
     else if (a === '--engine') out.engine = next() as EngineName;
     else if (a === '--verbose') out.verbose = true;
     else if (a === '--steps') out.steps = Number(next());
-    else throw new Error(`unknown argument ${a} (use --worlds N --seed S [--joints | --both] [--engine footing|rapier|jolt] [--steps N] [--verbose])`);
+    else if (a === '--keep') out.keep = next().split(',').map(Number);
+    else if (a === '--bodies-only') out.extras = false;
+    else if (a === '--minimize') out.minimize = true;
+    else throw new Error(`unknown argument ${a} (use ${USAGE})`);
   }
   if (!Number.isInteger(out.worlds) || out.worlds < 1) throw new Error('--worlds must be an integer ≥ 1');
   if (!Number.isInteger(out.seed)) throw new Error('--seed must be an integer');
   if (!['footing', 'rapier', 'jolt'].includes(out.engine)) throw new Error('--engine must be footing, rapier or jolt');
+  if (out.keep && !out.keep.every((k) => Number.isInteger(k) && k >= 0)) throw new Error('--keep takes body indices i,j,...');
   return out;
 }
 
@@ -144,6 +211,23 @@ function printTrajectory(spec: FuzzWorldSpec, history: readonly Float64Array[], 
 
 export async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
+  if (args.minimize) {
+    for (const joints of args.both ? [false, true] : [args.joints]) {
+      for (let k = 0; k < args.worlds; k++) {
+        const m = await minimize(args.seed + k, joints, args.engine, (line) => console.log(line));
+        if (!m) {
+          console.log(`seed ${args.seed + k}: no failure`);
+          continue;
+        }
+        const r = m.result;
+        console.log(`seed ${r.seed}: smallest failing set ${m.subset.keep!.join(',')} (${m.subset.extras ? 'with' : 'without'} characters/cloth/rope)`);
+        const spec = worldSpec(r.seed, joints, m.subset);
+        for (let i = 0; i < spec.bodies.length; i++) console.log(`  ${describeBody(spec, i).replace(/^body \d+/, `body ${m.subset.keep![i]}`)}`);
+        for (const f of r.failures) console.log(formatFailure(r, f));
+      }
+    }
+    return 0;
+  }
   const jointModes = args.both ? [false, true] : [args.joints];
   console.log(`fuzz: engine ${args.engine}, ${args.worlds} world(s) per mode from seed ${args.seed}, ${jointModes.map((j) => (j ? 'with joints' : 'without joints')).join(' and ')}`);
   console.log(ENERGY_BOUND_TEXT);
@@ -154,7 +238,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     for (let k = 0; k < args.worlds; k++) {
       const seed = args.seed + k;
       const history: Float64Array[] | undefined = args.verbose ? [] : undefined;
-      const r = await runWorld(seed, joints, { engine: args.engine, steps: args.steps }, history);
+      const subset: Subset = { keep: args.keep, extras: args.extras };
+      const r = await runWorld(seed, joints, { engine: args.engine, steps: args.steps }, history, subset);
       results.push(r);
       const status = r.failures.length === 0 ? 'ok' : `FAIL (${[...new Set(r.failures.map((f) => f.check))].join(', ')})`;
       console.log(`seed ${seed}${joints ? ' joints' : ''}: ${r.bodies} bodies, ${r.jointCount} joints, ${r.stepsRun} steps, ` +
@@ -172,7 +257,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         const first = list.reduce((a, b) => (b.step < a.step ? b : a));
         console.log(formatFailure(r, first) + (list.length > 1 ? `\n    (${list.length} ${check} failures in this world)` : ''));
         if (history) {
-          if (args.verbose) for (const f of list.slice(0, 3)) printTrajectory(generateWorld(seed, { joints }), history, f);
+          if (args.verbose) for (const f of list.slice(0, 3)) printTrajectory(worldSpec(seed, joints, subset), history, f);
         }
       }
     }
