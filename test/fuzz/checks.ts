@@ -142,6 +142,8 @@ export class WorldChecker {
   maxEnergyExcessStep = -1;
   /** Deepest tunnelling / smallest size ratio seen (for the report). */
   maxDepthRatio = -Infinity;
+  /** Deepest lowest point under the ground seen, metres (any body, failing or not). */
+  maxDepth = -Infinity;
   /** A non-finite number stops the world: later checks would only repeat it. */
   stopped = false;
 
@@ -262,6 +264,7 @@ export class WorldChecker {
       if (Number.isNaN(ground)) continue;
       const depth = ground - low, size = smallestSize(shape);
       if (depth / size > this.maxDepthRatio) this.maxDepthRatio = depth / size;
+      if (depth > this.maxDepth) this.maxDepth = depth;
       if (depth > size) {
         const v = Math.hypot(st[o + 7]!, st[o + 8]!, st[o + 9]!), w = Math.hypot(st[o + 10]!, st[o + 11]!, st[o + 12]!);
         this.fail({

@@ -18,6 +18,7 @@ export interface WorldResult {
   readonly maxEnergyExcessRatio: number;
   readonly maxEnergyExcessStep: number;
   readonly maxDepthRatio: number;
+  readonly maxDepth: number;
   readonly omitted: string;
   readonly ms: number;
   readonly subset: Subset;
@@ -93,7 +94,7 @@ export async function runWorld(seed: number, joints: boolean, options: RunOption
   return {
     seed, joints, engine, bodies: spec.bodies.length, jointCount: instance.jointCount, stepsRun, subset,
     failures: checker.failures, maxEnergyExcessRatio: checker.maxEnergyExcessRatio, maxEnergyExcessStep: checker.maxEnergyExcessStep,
-    maxDepthRatio: checker.maxDepthRatio, omitted: instance.omitted, ms: performance.now() - started,
+    maxDepthRatio: checker.maxDepthRatio, maxDepth: checker.maxDepth, omitted: instance.omitted, ms: performance.now() - started,
   };
 }
 
@@ -244,7 +245,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       const status = r.failures.length === 0 ? 'ok' : `FAIL (${[...new Set(r.failures.map((f) => f.check))].join(', ')})`;
       console.log(`seed ${seed}${joints ? ' joints' : ''}: ${r.bodies} bodies, ${r.jointCount} joints, ${r.stepsRun} steps, ` +
         `max energy excess ${(r.maxEnergyExcessRatio * 100).toFixed(3)} % (step ${r.maxEnergyExcessStep}), ` +
-        `max depth/size ${r.maxDepthRatio.toFixed(3)}, ${r.ms.toFixed(0)} ms: ${status}`);
+        `max depth/size ${r.maxDepthRatio.toFixed(3)} (${r.maxDepth.toFixed(3)} m), ${r.ms.toFixed(0)} ms: ${status}`);
       if (r.failures.length > 0) anyFailure = true;
       // The first failure of each check, with its reproduction (and more bodies counted).
       const byCheck = new Map<CheckName, Failure[]>();
@@ -267,6 +268,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.log(`\nsummary ${args.engine}${joints ? ' with joints' : ' without joints'}: ${failed} of ${results.length} worlds failed ` +
       `(seeds ${args.seed}–${args.seed + args.worlds - 1}, ${seconds.toFixed(1)} s)`);
     for (const c of CHECK_NAMES) console.log(`  ${c.padEnd(11)} ${counts[c]} world(s)`);
+    const deep = results.filter((r) => r.maxDepth > 0.5).length;
+    console.log(`  (for comparison with absolute thresholds: ${deep} world(s) had a lowest point more than 0.5 m under the ground)`);
     if (results[0]?.omitted) console.log(`  left out for ${args.engine}: ${results[0].omitted}`);
     const failing = results.filter((r) => r.failures.length > 0).map((r) => r.seed);
     if (failing.length > 0) console.log(`  failing seeds: ${failing.join(' ')}`);
