@@ -107,12 +107,14 @@ function firstFailure(r: WorldResult): Failure | undefined {
 /**
  * Delta debugging over the bodies: the smallest set found (removing halves,
  * then quarters, ... down to single bodies) whose world still fails the check
- * that failed first in the whole world. Characters, cloth and rope go first if
+ * that failed first in the whole world (or `check`). Characters, cloth and rope go first if
  * the failure stays without them. Returns the subset and its result.
  */
-export async function minimize(seed: number, joints: boolean, engine: EngineName, log: (line: string) => void): Promise<{ subset: Subset; result: WorldResult } | null> {
+export async function minimize(
+  seed: number, joints: boolean, engine: EngineName, log: (line: string) => void, check?: CheckName,
+): Promise<{ subset: Subset; result: WorldResult } | null> {
   const whole = await runWorld(seed, joints, { engine });
-  const target = firstFailure(whole);
+  const target = check ? whole.failures.find((f) => f.check === check) : firstFailure(whole);
   if (!target) return null;
   const fails = async (subset: Subset): Promise<WorldResult | null> => {
     const r = await runWorld(seed, joints, { engine }, undefined, subset);
@@ -161,11 +163,11 @@ export function countByCheck(results: readonly WorldResult[]): Record<CheckName,
 
 interface CliArgs {
   worlds: number; seed: number; joints: boolean; both: boolean; engine: EngineName; verbose: boolean; steps?: number;
-  keep?: number[]; extras: boolean; minimize: boolean;
+  keep?: number[]; extras: boolean; minimize: boolean; target?: CheckName;
 }
 
 const USAGE = '--worlds N --seed S [--joints | --both] [--engine footing|rapier|jolt] [--steps N] [--verbose] ' +
-  '[--keep i,j,... (only these bodies)] [--bodies-only (no characters, cloth, rope)] [--minimize (smallest body set that fails)]';
+  '[--keep i,j,... (only these bodies)] [--bodies-only (no characters, cloth, rope)] [--minimize (smallest body set that fails) [--target check]]';
 
 function parseArgs(argv: readonly string[]): CliArgs {
   const out: CliArgs = { worlds: 10, seed: 1, joints: false, both: false, engine: 'footing', verbose: false, extras: true, minimize: false };
@@ -186,6 +188,7 @@ function parseArgs(argv: readonly string[]): CliArgs {
     else if (a === '--keep') out.keep = next().split(',').map(Number);
     else if (a === '--bodies-only') out.extras = false;
     else if (a === '--minimize') out.minimize = true;
+    else if (a === '--target') out.target = next() as CheckName;
     else throw new Error(`unknown argument ${a} (use ${USAGE})`);
   }
   if (!Number.isInteger(out.worlds) || out.worlds < 1) throw new Error('--worlds must be an integer ≥ 1');
@@ -215,7 +218,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.minimize) {
     for (const joints of args.both ? [false, true] : [args.joints]) {
       for (let k = 0; k < args.worlds; k++) {
-        const m = await minimize(args.seed + k, joints, args.engine, (line) => console.log(line));
+        const m = await minimize(args.seed + k, joints, args.engine, (line) => console.log(line), args.target);
         if (!m) {
           console.log(`seed ${args.seed + k}: no failure`);
           continue;
