@@ -4,15 +4,21 @@
  * the same shapes, masses, poses, velocities, friction and restitution, at
  * each engine's default settings (no CCD; Jolt caps spin at 0.25π/dt and
  * speed at 500 m/s, Rapier caps nothing). Left out: characters, cloth and
- * rope (footing's own), and joints (not built yet: a like-for-like mapping of
- * the five kinds is future work), so a peer runs only joint-free worlds.
+ * rope (footing's own). Jolt builds the joints (buildJoltJoint: world-space
+ * constraint settings, so every joint starts without error); Rapier's
+ * JavaScript joints take one local axis for both bodies, which cannot express
+ * a hinge between two differently rotated bodies, so Rapier runs joint-free
+ * worlds only.
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics';
-import { BODY_STRIDE, type FuzzInstance } from './engines';
-import type { FuzzWorldSpec, ShapeSpec } from './generator';
+import type { Vec3 } from '../../src/index';
+import { BODY_STRIDE, motorPowerOf, type FuzzInstance } from './engines';
+import type { FuzzWorldSpec, JointSpec, ShapeSpec } from './generator';
 
 const PEER_OMITTED = 'characters, cloth, rope and joints (joint-free worlds only)';
+const JOLT_OMITTED = 'characters, cloth and rope; jointed bodies collide with each other (Jolt\'s default; footing\'s is collideConnected false ' +
+  'unless the spec says otherwise); ball joints have no friction torque (Jolt\'s PointConstraint has none)';
 
 function requireJointFree(spec: FuzzWorldSpec, engine: string): void {
   if (spec.jointSpecs.length > 0) throw new Error(`fuzz: the ${engine} peer builds joint-free worlds only (run without --joints)`);
@@ -87,8 +93,95 @@ export async function buildRapier(spec: FuzzWorldSpec): Promise<FuzzInstance> {
 type JoltModule = Awaited<ReturnType<typeof initJolt>>;
 let joltPromise: Promise<JoltModule> | undefined;
 
+/** Any unit vector perpendicular to unit a. */
+function perpendicular(a: Vec3): Vec3 {
+  const t = Math.abs(a.x) < 0.6 ? { x: 1, y: 0, z: 0 } : { x: 0, y: 1, z: 0 };
+  const c = { x: a.y * t.z - a.z * t.y, y: a.z * t.x - a.x * t.z, z: a.x * t.y - a.y * t.x };
+  const l = Math.hypot(c.x, c.y, c.z);
+  return { x: c.x / l, y: c.y / l, z: c.z / l };
+}
+
+type JoltBody = InstanceType<JoltModule['Body']>;
+
+/** One spec joint as a Jolt constraint, in world space at the start poses. */
+function buildJoltJoint(Jolt: JoltModule, j: JointSpec, a: JoltBody, b: JoltBody): InstanceType<JoltModule['TwoBodyConstraint']> {
+  const temps: (InstanceType<JoltModule['RVec3']> | InstanceType<JoltModule['Vec3']>)[] = [];
+  const r = (v: Vec3): InstanceType<JoltModule['RVec3']> => { const o = new Jolt.RVec3(v.x, v.y, v.z); temps.push(o); return o; };
+  const v3 = (v: Vec3): InstanceType<JoltModule['Vec3']> => { const o = new Jolt.Vec3(v.x, v.y, v.z); temps.push(o); return o; };
+  let settings: InstanceType<JoltModule['TwoBodyConstraintSettings']>;
+  switch (j.kind) {
+    case 'ball': {
+      const s = new Jolt.PointConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchor);
+      settings = s;
+      break;
+    }
+    case 'fixed': {
+      const s = new Jolt.FixedConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchor);
+      settings = s;
+      break;
+    }
+    case 'hinge': {
+      const s = new Jolt.HingeConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const n = perpendicular(j.axis!);
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchor);
+      s.mHingeAxis1 = v3(j.axis!); s.mHingeAxis2 = v3(j.axis!);
+      s.mNormalAxis1 = v3(n); s.mNormalAxis2 = v3(n);
+      if (j.lowerAngle !== undefined) { s.mLimitsMin = j.lowerAngle; s.mLimitsMax = j.upperAngle!; }
+      s.mMaxFrictionTorque = j.frictionTorque;
+      if (j.maxMotorTorque !== undefined) {
+        s.mMotorSettings.mMinTorqueLimit = -j.maxMotorTorque;
+        s.mMotorSettings.mMaxTorqueLimit = j.maxMotorTorque;
+      }
+      settings = s;
+      break;
+    }
+    case 'coneTwist': {
+      const s = new Jolt.SwingTwistConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const n = perpendicular(j.axis!);
+      s.mPosition1 = r(j.anchor); s.mPosition2 = r(j.anchor);
+      s.mTwistAxis1 = v3(j.axis!); s.mTwistAxis2 = v3(j.axis!);
+      s.mPlaneAxis1 = v3(n); s.mPlaneAxis2 = v3(n);
+      // footing's defaults: a π/4 cone, twist in [−π/4, π/4].
+      s.mNormalHalfConeAngle = s.mPlaneHalfConeAngle = j.swingLimit ?? Math.PI / 4;
+      s.mTwistMinAngle = j.twistLower ?? -Math.PI / 4;
+      s.mTwistMaxAngle = j.twistUpper ?? Math.PI / 4;
+      s.mMaxFrictionTorque = j.frictionTorque;
+      settings = s;
+      break;
+    }
+    case 'distance': {
+      const s = new Jolt.DistanceConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchorB!);
+      const d = Math.hypot(j.anchorB!.x - j.anchor.x, j.anchorB!.y - j.anchor.y, j.anchorB!.z - j.anchor.z);
+      s.mMinDistance = j.minLength ?? d;
+      s.mMaxDistance = j.maxLength ?? d;
+      if (j.frequency !== undefined) {
+        s.mLimitsSpringSettings.mFrequency = j.frequency;
+        s.mLimitsSpringSettings.mDamping = j.dampingRatio ?? 1;
+      }
+      settings = s;
+      break;
+    }
+  }
+  const c = settings.Create(a, b);
+  Jolt.destroy(settings);
+  for (const t of temps) Jolt.destroy(t);
+  if (j.kind === 'hinge' && j.motorSpeed !== undefined) {
+    const h = Jolt.castObject(c, Jolt.HingeConstraint);
+    h.SetMotorState(Jolt.EMotorState_Velocity);
+    h.SetTargetAngularVelocity(j.motorSpeed);
+  }
+  return Jolt.castObject(c, Jolt.TwoBodyConstraint);
+}
+
 export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
-  requireJointFree(spec, 'Jolt');
   joltPromise ??= initJolt();
   const Jolt = await joltPromise;
   const NON_MOVING = 0, MOVING = 1;
@@ -127,6 +220,7 @@ export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
   const fl = spec.floor;
   const he = new Jolt.Vec3(fl.halfExtents.x, fl.halfExtents.y, fl.halfExtents.z);
   addStatic(new Jolt.BoxShape(he), fl.position.x, fl.position.y, fl.position.z, fl.friction, fl.restitution);
+  const floorBody = statics[0]!;
   Jolt.destroy(he);
   const t = spec.terrain;
   const triangles = new Jolt.TriangleList();
@@ -179,9 +273,15 @@ export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
     bodies.push(body);
     Jolt.destroy(c); Jolt.destroy(pos); Jolt.destroy(rot); Jolt.destroy(lv); Jolt.destroy(av);
   }
+  const constraints: InstanceType<JoltModule['TwoBodyConstraint']>[] = [];
+  for (const j of spec.jointSpecs) {
+    const c = buildJoltJoint(Jolt, j, j.a < 0 ? floorBody : bodies[j.a]!, bodies[j.b]!);
+    system.AddConstraint(c);
+    constraints.push(c);
+  }
   let disposed = false;
   return {
-    engine: 'jolt', inertia, masses, jointCount: 0, motorPower: 0, omitted: PEER_OMITTED,
+    engine: 'jolt', inertia, masses, jointCount: constraints.length, motorPower: motorPowerOf(spec), omitted: JOLT_OMITTED,
     particleCapacity: 0, characterCount: 0,
     step(): void {
       jolt.Step(spec.dt, 1);
@@ -203,6 +303,7 @@ export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
     dispose(): void {
       if (disposed) return;
       disposed = true;
+      for (const c of constraints) system.RemoveConstraint(c);
       for (const b of [...bodies, ...statics]) {
         bi.RemoveBody(b.GetID());
         bi.DestroyBody(b.GetID());
