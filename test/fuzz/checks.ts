@@ -108,6 +108,22 @@ export function describeBody(spec: FuzzWorldSpec, i: number): string {
     `spin ${fmt(Math.hypot(w.x, w.y, w.z))} rad/s, friction ${fmt(b.friction, 3)}, restitution ${fmt(b.restitution, 3)}${b.thin ? ', thin' : ''})`;
 }
 
+/** A spec joint in one line: kind, bodies, anchor distance, limits, motor, spring. */
+export function describeJoint(spec: FuzzWorldSpec, k: number, names: (i: number) => string = String): string {
+  const j = spec.jointSpecs[k]!;
+  const parts = [`${j.kind} ${j.a < 0 ? 'floor' : `body ${names(j.a)}`}–body ${names(j.b)} (${j.pair})`];
+  const pb = spec.bodies[j.b]!.position, pa = j.a < 0 ? j.anchor : spec.bodies[j.a]!.position;
+  parts.push(`centres ${fmt(Math.hypot(pb.x - pa.x, pb.y - pa.y, pb.z - pa.z), 3)} m apart`);
+  if (j.lowerAngle !== undefined) parts.push(`limits [${fmt(j.lowerAngle, 3)}, ${fmt(j.upperAngle!, 3)}] rad`);
+  if (j.maxMotorTorque !== undefined) parts.push(`motor ${fmt(j.motorSpeed!, 3)} rad/s, ≤ ${fmt(j.maxMotorTorque, 3)} N·m`);
+  if (j.swingLimit !== undefined) parts.push(`swing ${fmt(j.swingLimit, 3)}, twist [${fmt(j.twistLower!, 3)}, ${fmt(j.twistUpper!, 3)}] rad`);
+  if (j.maxLength !== undefined) parts.push(`rope ≤ ${fmt(j.maxLength, 3)} m`);
+  if (j.frequency !== undefined) parts.push(`spring ${fmt(j.frequency, 3)} Hz, ζ ${fmt(j.dampingRatio!, 3)}`);
+  if (j.frictionTorque > 0) parts.push(`friction ${fmt(j.frictionTorque, 3)} N·m`);
+  if (j.collideConnected) parts.push('collideConnected');
+  return parts.join(', ');
+}
+
 /** Kinetic energy of body i from a state row (rotation part in the body's principal frame). */
 export function bodyKinetic(st: Float64Array, o: number, mass: number, inertia: Float64Array, i: number): number {
   const vx = st[o + 7]!, vy = st[o + 8]!, vz = st[o + 9]!;

@@ -4,7 +4,7 @@
  * `main`).
  */
 import { buildFooting, BODY_STRIDE, type EngineName, type FuzzInstance } from './engines';
-import { CHECK_NAMES, ENERGY_ABS_TOLERANCE, ENERGY_TOLERANCE, WorldChecker, describeBody, type CheckName, type Failure } from './checks';
+import { CHECK_NAMES, ENERGY_ABS_TOLERANCE, ENERGY_TOLERANCE, WorldChecker, describeBody, describeJoint, type CheckName, type Failure } from './checks';
 import { generateWorld, subsetWorld, type FuzzWorldSpec } from './generator';
 
 export interface WorldResult {
@@ -227,6 +227,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         console.log(`seed ${r.seed}: smallest failing set ${m.subset.keep!.join(',')} (${m.subset.extras ? 'with' : 'without'} characters/cloth/rope)`);
         const spec = worldSpec(r.seed, joints, m.subset);
         for (let i = 0; i < spec.bodies.length; i++) console.log(`  ${describeBody(spec, i).replace(/^body \d+/, `body ${m.subset.keep![i]}`)}`);
+        for (let k = 0; k < spec.jointSpecs.length; k++) console.log(`  joint: ${describeJoint(spec, k, (i) => String(m.subset.keep![i]))}`);
+        console.log('  (in the failures below, bodies are numbered by their place in that set)');
         for (const f of r.failures) console.log(formatFailure(r, f));
       }
     }
