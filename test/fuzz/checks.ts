@@ -104,13 +104,14 @@ function fmt(v: number, digits = 4): string {
 export function describeBody(spec: FuzzWorldSpec, i: number): string {
   const b = spec.bodies[i]!;
   const v = b.linearVelocity, w = b.angularVelocity;
-  return `body ${i} (${describeShape(b.shape)}, ${fmt(b.mass)} kg, start speed ${fmt(Math.hypot(v.x, v.y, v.z))} m/s, ` +
+  return `body ${b.index ?? i} (${describeShape(b.shape)}, ${fmt(b.mass)} kg, start speed ${fmt(Math.hypot(v.x, v.y, v.z))} m/s, ` +
     `spin ${fmt(Math.hypot(w.x, w.y, w.z))} rad/s, friction ${fmt(b.friction, 3)}, restitution ${fmt(b.restitution, 3)}${b.thin ? ', thin' : ''})`;
 }
 
 /** A spec joint in one line: kind, bodies, anchor distance, limits, motor, spring. */
-export function describeJoint(spec: FuzzWorldSpec, k: number, names: (i: number) => string = String): string {
+export function describeJoint(spec: FuzzWorldSpec, k: number): string {
   const j = spec.jointSpecs[k]!;
+  const names = (i: number): string => String(spec.bodies[i]!.index ?? i);
   const parts = [`${j.kind} ${j.a < 0 ? 'floor' : `body ${names(j.a)}`}–body ${names(j.b)} (${j.pair})`];
   const pb = spec.bodies[j.b]!.position, pa = j.a < 0 ? j.anchor : spec.bodies[j.a]!.position;
   parts.push(`centres ${fmt(Math.hypot(pb.x - pa.x, pb.y - pa.y, pb.z - pa.z), 3)} m apart`);

@@ -39,6 +39,8 @@ export interface BodySpec {
   readonly restitution: number;
   /** Made by the thin-body branch of the generator. */
   readonly thin: boolean;
+  /** Index in the whole world, when this spec is a subset (subsetWorld). */
+  readonly index?: number;
 }
 
 export type JointKindName = 'ball' | 'hinge' | 'coneTwist' | 'fixed' | 'distance';
@@ -145,7 +147,7 @@ export function subsetWorld(spec: FuzzWorldSpec, keep: readonly number[], extras
     jointSpecs.push({ ...j, a: j.a >= 0 ? index.get(j.a)! : -1, b: index.get(j.b)! });
   }
   return {
-    ...spec, bodies: keep.map((b) => spec.bodies[b]!), jointSpecs,
+    ...spec, bodies: keep.map((b) => ({ ...spec.bodies[b]!, index: spec.bodies[b]!.index ?? b })), jointSpecs,
     characters: extras ? spec.characters : [], cloth: extras ? spec.cloth : null, rope: extras ? spec.rope : null,
   };
 }

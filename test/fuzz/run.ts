@@ -226,9 +226,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         const r = m.result;
         console.log(`seed ${r.seed}: smallest failing set ${m.subset.keep!.join(',')} (${m.subset.extras ? 'with' : 'without'} characters/cloth/rope)`);
         const spec = worldSpec(r.seed, joints, m.subset);
-        for (let i = 0; i < spec.bodies.length; i++) console.log(`  ${describeBody(spec, i).replace(/^body \d+/, `body ${m.subset.keep![i]}`)}`);
-        for (let k = 0; k < spec.jointSpecs.length; k++) console.log(`  joint: ${describeJoint(spec, k, (i) => String(m.subset.keep![i]))}`);
-        console.log('  (in the failures below, bodies are numbered by their place in that set)');
+        for (let i = 0; i < spec.bodies.length; i++) console.log(`  ${describeBody(spec, i)}`);
+        for (let k = 0; k < spec.jointSpecs.length; k++) console.log(`  joint: ${describeJoint(spec, k)}`);
         for (const f of r.failures) console.log(formatFailure(r, f));
       }
     }
