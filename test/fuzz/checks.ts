@@ -12,7 +12,9 @@
  *               exempt (the body left the ground horizontally). Characters are
  *               checked the same way (their capsule);
  * - energy      the total mechanical energy never exceeds what the world can
- *               supply (below);
+ *               supply (below); a failure names the body whose kinetic energy
+ *               rose most over the last 30 steps, and is reported again
+ *               whenever another body becomes the largest gainer (the cascade);
  * - thrown      no call (step, character update) throws.
  *
  * The energy bound. With g = 9.81 m/s² down and y up,

@@ -270,7 +270,7 @@ function makeShape(rng: Random, thin: boolean): ShapeSpec {
   return { kind: 'capsule', radius, halfHeight: rng.range(0.01, Math.max(0.02, 1.5 - radius)) };
 }
 
-/** Speed: mostly moderate, a third of the bodies up to the full 200 m/s (s² keeps small speeds common). */
+/** A speed (or spin): for 35 % of the bodies uniform up to `max`, for the others up to max / 10, so most worlds have both fast and slow bodies. */
 function speed(rng: Random, max: number): number {
   const u = rng.next();
   return rng.next() < 0.35 ? max * u : 0.1 * max * u;

@@ -120,7 +120,7 @@ export async function minimize(
     const r = await runWorld(seed, joints, { engine }, undefined, subset);
     return r.failures.some((f) => f.check === target.check) ? r : null;
   };
-  let keep = whole.failures.length > 0 ? Array.from({ length: whole.bodies }, (_, i) => i) : [];
+  let keep = Array.from({ length: whole.bodies }, (_, i) => i);
   let extras = true;
   let best = whole;
   const noExtras = await fails({ keep, extras: false });
