@@ -247,9 +247,14 @@ export async function main(argv: readonly string[]): Promise<number> {
       const r = await runWorld(seed, joints, { engine: args.engine, steps: args.steps }, history, subset);
       results.push(r);
       const status = r.failures.length === 0 ? 'ok' : `FAIL (${[...new Set(r.failures.map((f) => f.check))].join(', ')})`;
+      // Which kinds of thing failed each check (bodies, particles, characters), e.g. "finite: 40 body, 12 particle".
+      const kinds = new Map<string, number>();
+      for (const f of r.failures) if (f.what !== 'world') kinds.set(`${f.check} ${f.what}`, (kinds.get(`${f.check} ${f.what}`) ?? 0) + 1);
+      const breakdown = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ');
       console.log(`seed ${seed}${joints ? ' joints' : ''}: ${r.bodies} bodies, ${r.jointCount} joints, ${r.stepsRun} steps, ` +
         `max energy excess ${(r.maxEnergyExcessRatio * 100).toFixed(3)} % (step ${r.maxEnergyExcessStep}), ` +
-        `max depth/size ${r.maxDepthRatio.toFixed(3)} (${r.maxDepth.toFixed(3)} m), ${r.ms.toFixed(0)} ms: ${status}`);
+        `max depth/size ${r.maxDepthRatio.toFixed(3)} (${r.maxDepth.toFixed(3)} m), ${r.ms.toFixed(0)} ms: ${status}` +
+        (breakdown ? ` [${breakdown}]` : ''));
       if (r.failures.length > 0) anyFailure = true;
       // The first failure of each check, with its reproduction (and more bodies counted).
       const byCheck = new Map<CheckName, Failure[]>();
