@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { ENERGY_BOUND_TEXT, formatFailure, runWorld } from './run';
 
-/** Fixed seeds (world k of `npm run fuzz -- --seed S` is seed S + k). */
-const JOINT_FREE_SEEDS = [104, 109, 112, 115];
-const JOINTED_SEEDS = [117, 120, 125, 126];
+/** Fixed seeds with 21–68 bodies, so that the file stays within a few seconds once the worlds run all 600 steps. */
+const JOINT_FREE_SEEDS = [104, 109, 115];
+const JOINTED_SEEDS = [117, 125, 126];
 
 describe('fuzz worlds', () => {
   console.log(`[fuzz] ${ENERGY_BOUND_TEXT}`);
