@@ -131,6 +131,15 @@ export interface GeneratorOptions {
   readonly joints: boolean;
   /** Override the body count (default: 20–200 from the seed). */
   readonly bodies?: number;
+  /**
+   * Start every group of jointed bodies in a motion its joints allow: all
+   * members move with the velocity of the group's first body and do not spin;
+   * groups hanging from the floor start at rest. The random draws are the
+   * same, so the world differs from the default one only in these
+   * velocities. Default false (every body keeps its own random velocity, and
+   * the joints must reconcile them in the first step).
+   */
+  readonly rigidStart?: boolean;
 }
 
 /**
@@ -330,6 +339,32 @@ function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: numbe
   }
 }
 
+/** GeneratorOptions.rigidStart: union-find over the joints, then one velocity per group. */
+function rigidStart(bodies: BodySpec[], joints: readonly JointSpec[]): void {
+  const parent = bodies.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  const floored = new Set<number>();
+  for (const j of joints) {
+    if (j.a < 0) floored.add(j.b);
+    else parent[find(j.a)] = find(j.b);
+  }
+  const groundedRoots = new Set([...floored].map(find));
+  const zero: Vec3 = { x: 0, y: 0, z: 0 };
+  const first = new Map<number, number>();
+  for (let i = 0; i < bodies.length; i++) if (!first.has(find(i))) first.set(find(i), i);
+  const jointed = new Set<number>();
+  for (const j of joints) { if (j.a >= 0) jointed.add(j.a); jointed.add(j.b); }
+  for (let i = 0; i < bodies.length; i++) {
+    if (!jointed.has(i)) continue;
+    const root = find(i);
+    const v = groundedRoots.has(root) ? zero : bodies[first.get(root)!]!.linearVelocity;
+    bodies[i] = { ...bodies[i]!, linearVelocity: { ...v }, angularVelocity: { ...zero } };
+  }
+}
+
 /** The world of one seed. Deterministic: the same seed and options give the same world. */
 export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorldSpec {
   const rng = new Random(seed);
@@ -395,6 +430,7 @@ export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorl
       jointSpecs.push(makeJoint(rng, bodies, -1, b, 'floor', top));
     }
   }
+  if (options.rigidStart && jointSpecs.length > 0) rigidStart(bodies, jointSpecs);
   const characters: CharacterSpec[] = [];
   const characterCount = rng.int(1, 4);
   for (let k = 0; k < characterCount; k++) {

@@ -52,15 +52,17 @@ export async function buildEngine(spec: FuzzWorldSpec, engine: EngineName): Prom
 export interface Subset {
   readonly keep?: readonly number[];
   readonly extras?: boolean;
+  /** GeneratorOptions.rigidStart. */
+  readonly rigidStart?: boolean;
 }
 
 export function reproduction(seed: number, joints: boolean, engine: EngineName, subset: Subset = {}): string {
   return `npm run fuzz -- --seed ${seed} --worlds 1${joints ? ' --joints' : ''}${engine !== 'footing' ? ` --engine ${engine}` : ''}` +
-    `${subset.keep ? ` --keep ${subset.keep.join(',')}` : ''}${subset.extras === false ? ' --bodies-only' : ''} --verbose`;
+    `${subset.keep ? ` --keep ${subset.keep.join(',')}` : ''}${subset.extras === false ? ' --bodies-only' : ''}${subset.rigidStart ? ' --rigid-start' : ''} --verbose`;
 }
 
 export function worldSpec(seed: number, joints: boolean, subset: Subset = {}): FuzzWorldSpec {
-  const spec = generateWorld(seed, { joints });
+  const spec = generateWorld(seed, { joints, rigidStart: subset.rigidStart });
   if (!subset.keep && subset.extras !== false) return spec;
   return subsetWorld(spec, subset.keep ?? spec.bodies.map((_, i) => i), subset.extras ?? true);
 }
@@ -111,13 +113,13 @@ function firstFailure(r: WorldResult): Failure | undefined {
  * the failure stays without them. Returns the subset and its result.
  */
 export async function minimize(
-  seed: number, joints: boolean, engine: EngineName, log: (line: string) => void, check?: CheckName,
+  seed: number, joints: boolean, engine: EngineName, log: (line: string) => void, check?: CheckName, rigidStart = false,
 ): Promise<{ subset: Subset; result: WorldResult } | null> {
-  const whole = await runWorld(seed, joints, { engine });
+  const whole = await runWorld(seed, joints, { engine }, undefined, { rigidStart });
   const target = check ? whole.failures.find((f) => f.check === check) : firstFailure(whole);
   if (!target) return null;
   const fails = async (subset: Subset): Promise<WorldResult | null> => {
-    const r = await runWorld(seed, joints, { engine }, undefined, subset);
+    const r = await runWorld(seed, joints, { engine }, undefined, { ...subset, rigidStart });
     return r.failures.some((f) => f.check === target.check) ? r : null;
   };
   let keep = Array.from({ length: whole.bodies }, (_, i) => i);
@@ -139,7 +141,7 @@ export async function minimize(
     }
     log(`  chunk ${chunk}: ${keep.length} bodies left`);
   }
-  return { subset: { keep, extras }, result: best };
+  return { subset: { keep, extras, rigidStart }, result: best };
 }
 
 /** One line per failure: seed, step, check, body, value and the reproduction command. */
@@ -163,14 +165,15 @@ export function countByCheck(results: readonly WorldResult[]): Record<CheckName,
 
 interface CliArgs {
   worlds: number; seed: number; joints: boolean; both: boolean; engine: EngineName; verbose: boolean; steps?: number;
-  keep?: number[]; extras: boolean; minimize: boolean; target?: CheckName;
+  keep?: number[]; extras: boolean; minimize: boolean; target?: CheckName; rigidStart: boolean;
 }
 
 const USAGE = '--worlds N --seed S [--joints | --both] [--engine footing|rapier|jolt] [--steps N] [--verbose] ' +
-  '[--keep i,j,... (only these bodies)] [--bodies-only (no characters, cloth, rope)] [--minimize (smallest body set that fails) [--target check]]';
+  '[--keep i,j,... (only these bodies)] [--bodies-only (no characters, cloth, rope)] [--minimize (smallest body set that fails) [--target check]] ' +
+  '[--rigid-start (jointed bodies start in a motion their joints allow)]';
 
 function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { worlds: 10, seed: 1, joints: false, both: false, engine: 'footing', verbose: false, extras: true, minimize: false };
+  const out: CliArgs = { worlds: 10, seed: 1, joints: false, both: false, engine: 'footing', verbose: false, extras: true, minimize: false, rigidStart: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = (): string => {
@@ -188,6 +191,7 @@ function parseArgs(argv: readonly string[]): CliArgs {
     else if (a === '--keep') out.keep = next().split(',').map(Number);
     else if (a === '--bodies-only') out.extras = false;
     else if (a === '--minimize') out.minimize = true;
+    else if (a === '--rigid-start') out.rigidStart = true;
     else if (a === '--target') out.target = next() as CheckName;
     else throw new Error(`unknown argument ${a} (use ${USAGE})`);
   }
@@ -218,7 +222,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.minimize) {
     for (const joints of args.both ? [false, true] : [args.joints]) {
       for (let k = 0; k < args.worlds; k++) {
-        const m = await minimize(args.seed + k, joints, args.engine, (line) => console.log(line), args.target);
+        const m = await minimize(args.seed + k, joints, args.engine, (line) => console.log(line), args.target, args.rigidStart);
         if (!m) {
           console.log(`seed ${args.seed + k}: no failure`);
           continue;
@@ -243,7 +247,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     for (let k = 0; k < args.worlds; k++) {
       const seed = args.seed + k;
       const history: Float64Array[] | undefined = args.verbose ? [] : undefined;
-      const subset: Subset = { keep: args.keep, extras: args.extras };
+      const subset: Subset = { keep: args.keep, extras: args.extras, rigidStart: args.rigidStart };
       const r = await runWorld(seed, joints, { engine: args.engine, steps: args.steps }, history, subset);
       results.push(r);
       const status = r.failures.length === 0 ? 'ok' : `FAIL (${[...new Set(r.failures.map((f) => f.check))].join(', ')})`;
