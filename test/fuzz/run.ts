@@ -64,6 +64,8 @@ export function reproduction(seed: number, joints: boolean, engine: EngineName, 
 export function worldSpec(seed: number, joints: boolean, subset: Subset = {}): FuzzWorldSpec {
   const spec = generateWorld(seed, { joints, rigidStart: subset.rigidStart });
   if (!subset.keep && subset.extras !== false) return spec;
+  const bad = subset.keep?.find((k) => k >= spec.bodies.length);
+  if (bad !== undefined) throw new Error(`--keep ${bad}: seed ${seed} has ${spec.bodies.length} bodies (0–${spec.bodies.length - 1})`);
   return subsetWorld(spec, subset.keep ?? spec.bodies.map((_, i) => i), subset.extras ?? true);
 }
 
