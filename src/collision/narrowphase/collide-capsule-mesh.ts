@@ -7,15 +7,22 @@
  * segment against the three edges (§5.1.9, Ericson). Touching when
  * |p − q| ≤ r + margin.
  * - q on an ACTIVE edge/corner: one point, normal (q − p)/|q − p|.
- * - q on the face or an inactive edge/corner: the face normal −n. When the
- *   segment lies (nearly) flat on the face, |axis·n| < FLAT_SIN, the segment
- *   is clipped to the triangle's prism (the three inward edge planes n × e)
- *   and both clipped ends become points with depth r − (P(t) − a)·n — two
- *   points per triangle, so a lying capsule gets a stable 2-point manifold.
- * The flat threshold is small on purpose: the A-side point P(t) − n·r is on
- * the capsule surface to within r·(1 − cos θ) ≈ r·sin²θ/2 (2e-4·r here).
- * Back faces: see triangle-contact.ts; a double-sided mesh takes the side of
- * the capsule's centre as the front.
+ * - q on the face or an inactive edge/corner, or the segment pierces the
+ *   triangle with the capsule's centre in front: the face normal −n, and the
+ *   segment clipped to the triangle's prism (the three inward edge planes
+ *   n × e). Unless the capsule stands within ~25° of the normal, each
+ *   segment end over the triangle gets a point at the capsule's lowest
+ *   point below it, kept when within the margin — both ends, as against a
+ *   box face, so a tilted capsule swinging down during the step is held at
+ *   its far end too. Lying (nearly) flat, |axis·n| < FLAT_SIN, the clipped
+ *   ends get points wherever they are: two per triangle, so a lying capsule
+ *   gets a stable 2-point manifold across the seams.
+ *   The capsule's lower end (its support along −n) has a point too, over
+ *   this triangle or not, unless the capsule lies flat clear of the plane
+ *   (then the triangle under that end has it).
+ * Back faces: see triangle-contact.ts; the capsule's centre decides whether
+ * a pierced triangle is a back face, as a box's or a sphere's does; a
+ * double-sided mesh takes the side of the centre as the front.
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
@@ -185,46 +192,42 @@ export function capsuleMeshContacts(
         }
       }
       if (u0 <= u1) {
-        // Flat: both clipped ends, each with the point P − n·r (on the
-        // capsule to within r·sin²θ/2). Tilted: only the segment's own ends
-        // that lie over the triangle, each with the capsule's lowest point
-        // below it (a line cast along n: the upper end's is on the cylinder).
-        // Every end within the margin gets a point, so an end still above
-        // the face is held too while the capsule swings down onto it.
+        // The capsule's lowest point under each segment end, P + n·σ: a line
+        // cast along n (the lower end's is its ball's bottom, σ = −r; the
+        // upper end's is on the cylinder). Flat: both clipped ends, σ
+        // interpolated (on the capsule to within r·sin²θ/2), so the points
+        // of coplanar triangles stay on one line. Tilted: only the segment's
+        // own ends that lie over the triangle. Every end within the margin
+        // gets a point, so an end still above the face is held too while
+        // the capsule swings down onto it during the step.
         const flat = tilt < FLAT_SIN;
         const line = lineArgs;
         line[3] = nx; line[4] = ny; line[5] = nz;
         line[6] = localPos.x; line[7] = localPos.y; line[8] = localPos.z;
         line[9] = ax; line[10] = ay; line[11] = az; line[12] = hh; line[13] = r;
+        line[0] = p0x; line[1] = p0y; line[2] = p0z;
+        capsuleLineExtent(false);
+        const sigma0 = line[14]!;
+        line[0] = p0x + dx; line[1] = p0y + dy; line[2] = p0z + dz;
+        capsuleLineExtent(false);
+        const sigma1 = line[14]!;
         let keep0 = false;
         if (flat || u0 === 0) {
-          const sx = p0x + dx * u0, sy = p0y + dy * u0, sz = p0z + dz * u0;
-          let sigma = -r;
-          if (!flat) {
-            line[0] = sx; line[1] = sy; line[2] = sz;
-            capsuleLineExtent(false);
-            sigma = line[14]!;
-          }
+          const sigma = sigma0 + (sigma1 - sigma0) * u0;
           const depth0 = -(s0 + (s1 - s0) * u0) - sigma;
           keep0 = depth0 >= -margin;
           if (keep0) {
-            cand[0] = sx + nx * sigma; cand[1] = sy + ny * sigma; cand[2] = sz + nz * sigma; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth0;
+            cand[0] = p0x + dx * u0 + nx * sigma; cand[1] = p0y + dy * u0 + ny * sigma; cand[2] = p0z + dz * u0 + nz * sigma; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth0;
             collector.pushFromPointA(t, CODE_START, false);
           }
         }
         let keep1 = false;
         if ((flat || u1 === 1) && u1 - u0 > 1e-9) {
-          const sx = p0x + dx * u1, sy = p0y + dy * u1, sz = p0z + dz * u1;
-          let sigma = -r;
-          if (!flat) {
-            line[0] = sx; line[1] = sy; line[2] = sz;
-            capsuleLineExtent(false);
-            sigma = line[14]!;
-          }
+          const sigma = sigma0 + (sigma1 - sigma0) * u1;
           const depth1 = -(s0 + (s1 - s0) * u1) - sigma;
           keep1 = depth1 >= -margin;
           if (keep1) {
-            cand[0] = sx + nx * sigma; cand[1] = sy + ny * sigma; cand[2] = sz + nz * sigma; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth1;
+            cand[0] = p0x + dx * u1 + nx * sigma; cand[1] = p0y + dy * u1 + ny * sigma; cand[2] = p0z + dz * u1 + nz * sigma; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth1;
             collector.pushFromPointA(t, CODE_END, false);
           }
         }
