@@ -10,8 +10,9 @@
  * contact keeps its id (meshes up to 2^25 triangles).
  *
  * Back faces (documented choice): triangles are one-sided for pushing. When
- * the convex's core (sphere centre, nearest segment point, box centre) is
- * behind a triangle's plane and projects inside the triangle, the candidate
+ * the convex's core (sphere centre, box centre; a capsule's centre when its
+ * segment pierces the triangle, else its segment point nearest the triangle)
+ * is behind a triangle's plane and projects inside the triangle, the candidate
  * is a BACK candidate that pushes out through the front face (normal −n,
  * depth = distance to get the convex fully in front). Back candidates are
  * used only when the manifold has no front candidate at all, and then only
