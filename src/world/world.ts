@@ -736,16 +736,19 @@ export class World implements BodyOwner {
       this.refitStaleProxies(dt);
       this.findNewContacts();
       // A body turning fast near others splits the step (see maxTurnPerStep);
-      // every part runs the whole pipeline, the narrowphase included.
+      // every part runs the whole pipeline, the narrowphase included, and
+      // the split of what is left is chosen anew after each part: an impact
+      // can start the spin.
       this.stepDt = dt;
-      const parts = this.turnSplit(dt);
-      const h = dt / parts;
-      for (let k = 0; k < parts; k++) {
-        this.finalPart = k === parts - 1;
+      let remaining = dt, budget = MAX_STEP_PARTS;
+      for (let k = 0; ; k++) {
         if (k > 0) {
-          this.refitStaleProxies(h);
+          this.refitStaleProxies(remaining);
           this.findNewContacts();
         }
+        const parts = Math.min(this.turnSplit(remaining), budget);
+        const h = parts === 1 ? remaining : remaining / parts;
+        this.finalPart = parts === 1;
         // The speculative margins cover the whole step's motion in every part.
         this.updateContacts(dt);
         this.solve(h);
@@ -757,6 +760,9 @@ export class World implements BodyOwner {
           if (this.steppers !== steppers && this.steppers.indexOf(s) < 0) continue;
           s.postStep(this, h);
         }
+        if (parts === 1) break;
+        remaining -= h;
+        budget--;
       }
       this.stepCount++;
     } finally {
@@ -837,8 +843,8 @@ export class World implements BodyOwner {
 
   /** Kinematic targets become the velocities that reach them in dt. */
   /**
-   * Parts to split a step of dt into: ⌈θ / maxTurnPerStep⌉ for the largest
-   * turn θ = |ω|·dt of an awake dynamic body in a pair, at most MAX_STEP_PARTS.
+   * Parts to split what is left of a step (dt) into: ⌈θ / maxTurnPerStep⌉
+   * for the largest turn θ = |ω|·dt of an awake dynamic body in a pair.
    * The narrowphase finds a body's contact points once per step, at its
    * start pose; a thin body that turns through a large angle in the step
    * brings other parts of itself to the surface, which no point holds.

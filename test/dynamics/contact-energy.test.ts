@@ -62,7 +62,8 @@ describe('a thin spinning capsule landing on a floor', () => {
         for (let i = 0; i < 240; i++) {
           world.step(DT);
           worstRise = Math.max(worstRise, (bodyEnergy(body) - e0) / e0);
-          worstDepth = Math.max(worstDepth, -capsuleBottom(body, r, hh));
+          // (A bouncing capsule may leave the 100 m floor sideways and fall past its edge.)
+          if (Math.abs(body.position.x) < 48 && Math.abs(body.position.z) < 48) worstDepth = Math.max(worstDepth, -capsuleBottom(body, r, hh));
         }
       }
       console.log(`[contact energy] seed ${seed}: capsule r ${r} e ${e} at ${v0} m/s, ${w0} rad/s: worst energy rise ${(100 * worstRise).toFixed(3)} % of the start, deepest ${(1000 * worstDepth).toFixed(1)} mm`);
