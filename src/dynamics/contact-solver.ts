@@ -107,6 +107,13 @@ export class SolverBodies {
   /** World inverse inertia, symmetric: xx, xy, xz, yy, yz, zz. */
   ixx = new Float64Array(0) as F64; ixy = new Float64Array(0) as F64; ixz = new Float64Array(0) as F64;
   iyy = new Float64Array(0) as F64; iyz = new Float64Array(0) as F64; izz = new Float64Array(0) as F64;
+  /**
+   * Principal inverse moments in the body frame (0 for a slot held fixed),
+   * for kinetic energies at the slot's current rotation (the joints' warm
+   * start guard). ixx…izz stay at the step's start rotation: the contact
+   * rows cache their responses from them for the whole step.
+   */
+  ilx = new Float64Array(0) as F64; ily = new Float64Array(0) as F64; ilz = new Float64Array(0) as F64;
   /** 1 when the solver integrates this slot's pose (dynamic and kinematic). */
   moves = new Uint8Array(0);
   /**
@@ -142,6 +149,7 @@ export class SolverBodies {
     this.invMass = grow(this.invMass, c);
     this.ixx = grow(this.ixx, c); this.ixy = grow(this.ixy, c); this.ixz = grow(this.ixz, c);
     this.iyy = grow(this.iyy, c); this.iyz = grow(this.iyz, c); this.izz = grow(this.izz, c);
+    this.ilx = grow(this.ilx, c); this.ily = grow(this.ily, c); this.ilz = grow(this.ilz, c);
     this.moves = growU8(this.moves, c);
     this.dynamic = growU8(this.dynamic, c);
     this.slotVersion = grow(this.slotVersion, c);
@@ -175,8 +183,11 @@ export class SolverBodies {
     if (dynamic) {
       this.ixx[i] = I.m00; this.ixy[i] = I.m01; this.ixz[i] = I.m02;
       this.iyy[i] = I.m11; this.iyz[i] = I.m12; this.izz[i] = I.m22;
+      const il = body.inverseInertiaLocal;
+      this.ilx[i] = il.x; this.ily[i] = il.y; this.ilz[i] = il.z;
     } else {
       this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
+      this.ilx[i] = 0; this.ily[i] = 0; this.ilz[i] = 0;
     }
     this.moves[i] = body.isStatic ? 0 : 1;
     this.slotVersion[i] = this.poseVersion;
@@ -205,6 +216,7 @@ export class SolverBodies {
     if (body.awake || !body.isDynamic) return i;
     this.invMass[i] = 0;
     this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
+    this.ilx[i] = 0; this.ily[i] = 0; this.ilz[i] = 0;
     this.aax[i] = 0; this.aay[i] = 0; this.aaz[i] = 0;
     this.vel.fill(0, i * VELOCITY_STRIDE, i * VELOCITY_STRIDE + 6);
     this.moves[i] = 0;

@@ -247,4 +247,12 @@ export class ConeTwistJoint extends Joint {
     this.swing.impulse = 0; this.twistMin.impulse = 0; this.twistMax.impulse = 0;
     this.friction.reset();
   }
+
+  /** @internal */
+  scaleImpulses(s: number): void {
+    const p = this.point, f = this.friction;
+    p.lx *= s; p.ly *= s; p.lz *= s;
+    this.swing.impulse *= s; this.twistMin.impulse *= s; this.twistMax.impulse *= s;
+    f.lx *= s; f.ly *= s; f.lz *= s;
+  }
 }

@@ -166,4 +166,9 @@ export class DistanceJoint extends Joint {
   resetImpulses(): void {
     this.axial.impulse = 0; this.lower.impulse = 0; this.upper.impulse = 0;
   }
+
+  /** @internal */
+  scaleImpulses(s: number): void {
+    this.axial.impulse *= s; this.lower.impulse *= s; this.upper.impulse *= s;
+  }
 }

@@ -83,6 +83,13 @@ export class FixedJoint extends Joint {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.lock.lx = 0; this.lock.ly = 0; this.lock.lz = 0;
   }
+
+  /** @internal */
+  scaleImpulses(s: number): void {
+    const p = this.point, l = this.lock;
+    p.lx *= s; p.ly *= s; p.lz *= s;
+    l.lx *= s; l.ly *= s; l.lz *= s;
+  }
 }
 
 /** out = f v f* (v may alias out). */

@@ -196,4 +196,12 @@ export class HingeJoint extends Joint {
     this.lock.l1 = 0; this.lock.l2 = 0;
     this.lower.impulse = 0; this.upper.impulse = 0; this.motor.impulse = 0; this.friction.impulse = 0;
   }
+
+  /** @internal */
+  scaleImpulses(s: number): void {
+    const p = this.point;
+    p.lx *= s; p.ly *= s; p.lz *= s;
+    this.lock.l1 *= s; this.lock.l2 *= s;
+    this.lower.impulse *= s; this.upper.impulse *= s; this.motor.impulse *= s; this.friction.impulse *= s;
+  }
 }

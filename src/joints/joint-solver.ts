@@ -30,6 +30,34 @@ import type { SolverBodies } from '../dynamics/contact-solver';
 import type { SolverSettings } from '../world/settings';
 import type { Joint } from './joint';
 import { JointStepContext, MODE_BAUMGARTE, MODE_NGS, MODE_SOFT } from './rows';
+import { VELOCITY_STRIDE } from '../dynamics/contact-solver';
+
+/** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
+const WARM_START_ENERGY_GROWTH = 2;
+
+/**
+ * Kinetic energy ½ m|Δv|² + ½ Δωᵀ I Δω of the velocity change d[o..o+5] of a
+ * slot, with I at the slot's current rotation (Δω taken to the body frame,
+ * where I is diagonal). 0 for a slot held fixed.
+ */
+function changeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number): number {
+  const im = B.invMass[s]!;
+  if (im === 0) return 0;
+  const vx = d[o]!, vy = d[o + 1]!, vz = d[o + 2]!;
+  const wx = d[o + 3]!, wy = d[o + 4]!, wz = d[o + 5]!;
+  // Body-frame Δω = conj(q) Δω q.
+  const qx = -B.qx[s]!, qy = -B.qy[s]!, qz = -B.qz[s]!, qw = B.qw[s]!;
+  const tx = 2 * (qy * wz - qz * wy), ty = 2 * (qz * wx - qx * wz), tz = 2 * (qx * wy - qy * wx);
+  const lx = wx + qw * tx + (qy * tz - qz * ty);
+  const ly = wy + qw * ty + (qz * tx - qx * tz);
+  const lz = wz + qw * tz + (qx * ty - qy * tx);
+  const ix = B.ilx[s]!, iy = B.ily[s]!, iz = B.ilz[s]!;
+  let e = (vx * vx + vy * vy + vz * vz) / im;
+  if (ix > 0) e += lx * lx / ix;
+  if (iy > 0) e += ly * ly / iy;
+  if (iz > 0) e += lz * lz / iz;
+  return 0.5 * e;
+}
 
 /** Joint solver settings (separate from the world's SolverSettings). */
 export interface JointSolverSettings {
@@ -126,12 +154,71 @@ export class JointSolver {
     this.activeCount = n;
   }
 
-  /** Applies the accumulated impulses (per (sub)step, like contacts). */
+  /**
+   * Applies the accumulated impulses (per (sub)step, like contacts), each
+   * joint's limited to the energy its rows actually gave its bodies since the
+   * last warm start (`applied`).
+   *
+   * Why: the rows measure their Jacobians at the current poses, so the
+   * impulses accumulated over a sub-step (the biased sweeps before the
+   * position integration, the relax sweep after it) are re-applied along
+   * the turned anchors and axes. Where the rows of one joint carry large
+   * impulses that cancel on a body (a far anchor on a light, thin body: the
+   * anchor's torque r × P against a limit row's), a turn of the body makes
+   * them stop cancelling, and the warm start hands that body a spin of up to
+   * |r||P|/I — the 2 joint sweeps that follow do not take it all back. The
+   * impulses were worth the kinetic energy E_applied when they were solved;
+   * the same impulses in a new geometry are allowed at most
+   * WARM_START_ENERGY_GROWTH × E_applied, else all of them are scaled by
+   * s = √(WARM_START_ENERGY_GROWTH E_applied / E_warm) (the energy of an
+   * impulse is quadratic in it). A chain or a ragdoll, whose geometry
+   * barely changes between sub-steps, keeps s = 1.
+   */
   warmStart(B: SolverBodies): void {
     if (this.activeCount === 0) return;
     if (!this.warmStarting) return;
     const active = this.active, n = this.activeCount;
-    for (let i = 0; i < n; i++) active[i]!.warmStart(B);
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      const a = j.applied;
+      const limit = WARM_START_ENERGY_GROWTH * changeEnergy(B, j.slotA, a, 0) + WARM_START_ENERGY_GROWTH * changeEnergy(B, j.slotB, a, 6);
+      this.velocitiesBefore(B, j);
+      j.warmStart(B);
+      this.velocitiesChange(B, j, true);
+      const e = changeEnergy(B, j.slotA, a, 0) + changeEnergy(B, j.slotB, a, 6);
+      if (e > limit) {
+        const s = Math.sqrt(limit / e);
+        j.scaleImpulses(s);
+        this.rescaleChange(B, j, s);
+      }
+    }
+  }
+
+  /** Velocities of the joint's two slots before one of its calls (see `applied`). */
+  private readonly before = new Float64Array(12);
+
+  private velocitiesBefore(B: SolverBodies, j: Joint): void {
+    const V = B.vel, b = this.before, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    for (let k = 0; k < 6; k++) { b[k] = V[oa + k]!; b[6 + k] = V[ob + k]!; }
+  }
+
+  /** `applied` (+)= the velocity change since `velocitiesBefore`. */
+  private velocitiesChange(B: SolverBodies, j: Joint, reset: boolean): void {
+    const V = B.vel, b = this.before, a = j.applied, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    if (reset) {
+      for (let k = 0; k < 6; k++) { a[k] = V[oa + k]! - b[k]!; a[6 + k] = V[ob + k]! - b[6 + k]!; }
+    } else {
+      for (let k = 0; k < 6; k++) { a[k] = a[k]! + (V[oa + k]! - b[k]!); a[6 + k] = a[6 + k]! + (V[ob + k]! - b[6 + k]!); }
+    }
+  }
+
+  /** Replaces the warm start's velocity change (in `applied`) by s times it. */
+  private rescaleChange(B: SolverBodies, j: Joint, s: number): void {
+    const V = B.vel, b = this.before, a = j.applied, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    for (let k = 0; k < 6; k++) {
+      a[k] = a[k]! * s; a[6 + k] = a[6 + k]! * s;
+      V[oa + k] = b[k]! + a[k]!; V[ob + k] = b[6 + k]! + a[6 + k]!;
+    }
   }
 
   /**
@@ -163,7 +250,12 @@ export class JointSolver {
     // Rows measure their geometry again only after the poses moved (poseVersion).
     const sweeps = this.settings.jointIterations;
     for (let k = 0; k < sweeps; k++) {
-      for (let i = 0; i < n; i++) active[i]!.solveVelocity(B, ctx);
+      for (let i = 0; i < n; i++) {
+        const j = active[i]!;
+        this.velocitiesBefore(B, j);
+        j.solveVelocity(B, ctx);
+        this.velocitiesChange(B, j, false);
+      }
     }
   }
 

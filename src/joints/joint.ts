@@ -100,6 +100,14 @@ export abstract class Joint {
   abstract finishStep(ctx: JointStepContext): void;
   /** Resets the accumulated impulses (no warm start on the next step). */
   abstract resetImpulses(): void;
+  /** @internal Multiplies every accumulated impulse by s ∈ [0, 1] (JointSolver.warmStart). */
+  abstract scaleImpulses(s: number): void;
+  /**
+   * @internal Velocity change (A: v, ω; B: v, ω, world) the joint's rows have
+   * applied since its last warm start, and [12] the kinetic energy of that
+   * change measured at the next warm start (JointSolver.warmStart).
+   */
+  readonly applied = new Float64Array(13);
   /**
    * @internal 'soft' only, once per sub-step after the position integration:
    * rotates B back to within `ctx.limitSlop` (rad) of violated angular limits
