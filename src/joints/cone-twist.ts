@@ -41,6 +41,9 @@ export interface ConeTwistJointDesc extends JointDescBase {
   twistUpper?: number;
 }
 
+/** n = √(q_x² + q_w²) below which the swing is taken as a half turn (see `update`). */
+const SWING_HALF_TURN = 1e-9;
+
 export class ConeTwistJoint extends Joint {
   readonly kind = JointKind.ConeTwist;
   // Numbers from the start (not undefined): V8 keeps a field that starts out
@@ -88,6 +91,7 @@ export class ConeTwistJoint extends Joint {
   get swingAngle(): number {
     const q = this.currentRelativeRotation();
     const n = Math.sqrt(q.x * q.x + q.w * q.w);
+    if (!(n > SWING_HALF_TURN)) return Math.PI;
     const sy = (q.w * q.y - q.x * q.z) / n, sz = (q.w * q.z + q.x * q.y) / n;
     return 2 * Math.atan2(Math.sqrt(sy * sy + sz * sz), n);
   }
@@ -102,6 +106,7 @@ export class ConeTwistJoint extends Joint {
   get swingLimitNow(): number {
     const q = this.currentRelativeRotation();
     const n = Math.sqrt(q.x * q.x + q.w * q.w);
+    if (!(n > SWING_HALF_TURN)) return this.limitAlong(q.y, q.z);
     return this.limitAlong((q.w * q.y - q.x * q.z) / n, (q.w * q.z + q.x * q.y) / n);
   }
 
@@ -119,9 +124,18 @@ export class ConeTwistJoint extends Joint {
     const fa = frameOfSlot(this.frameA, B, this.slotA, this.localFrameA);
     const fb = frameOfSlot(this.frameB, B, this.slotB, this.localFrameB);
     const q = relativeRotation(this.relative, fa, fb);
-    const n = Math.sqrt(q.x * q.x + q.w * q.w);
-    this.twistValue = 2 * Math.atan2(q.x, q.w);
-    const sy = (q.w * q.y - q.x * q.z) / n, sz = (q.w * q.z + q.x * q.y) / n;
+    let n = Math.sqrt(q.x * q.x + q.w * q.w);
+    let sy: number, sz: number;
+    if (n > SWING_HALF_TURN) {
+      this.twistValue = 2 * Math.atan2(q.x, q.w);
+      sy = (q.w * q.y - q.x * q.z) / n; sz = (q.w * q.z + q.x * q.y) / n;
+    } else {
+      // B's twist axis points back along A's (a half-turn swing): the twist
+      // is undefined there (the split divides by n = 0); call it 0 and swing about (q_y, q_z).
+      n = 0;
+      this.twistValue = 0;
+      sy = q.y; sz = q.z;
+    }
     const sl = Math.sqrt(sy * sy + sz * sz);
     const theta = 2 * Math.atan2(sl, n);
     const ly = this.swingLimitY, lz = this.swingLimitZ;

@@ -16,10 +16,12 @@
  * spring's stiffness is m_eff ω², m_eff ≈ the lighter body: a 73 kg ragdoll
  * landing from 3 m on 4.5 kg shins opened the knees by 22 mm (limit overshoot
  * 5°). So the rows stay rigid (s_m = 1, s_i = 0) and only the position bias
- * b·C uses the spring's rate b = ω/(2ζ + hω): knees then open 4 mm. With
- * ζ = 2 (b ≈ 68/s) a swinging 20-link chain gained 3 % energy from the
- * push-back; ζ = 10 (b ≈ 17/s) keeps the gain < 0.5 %. Hertz is capped at
- * 0.25 / h like contacts.
+ * b·C uses the spring's rate b = ω/(2ζ + hω): knees then open 4 mm. The
+ * push-back b·C is velocity the relax sweep must take out again, and its 2
+ * sweeps do not over a long chain: a 20-link chain released from 45° gained
+ * 1.4 % of the energy it can release with ζ = 10 (b ≈ 17/s), 0.3 % with
+ * ζ = 30 (b ≈ 6/s); the projection still holds the anchors within
+ * `anchorSlop` (docs/joints.md). Hertz is capped at 0.25 / h like contacts.
  *
  * Per joint, not per row, dispatch: each joint is a small object with its
  * rows as fields (the rows are the SoA-free equivalent of Box2D's joint
@@ -63,7 +65,7 @@ function changeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number): n
 export interface JointSolverSettings {
   /** Joint stiffness (Hz) in 'soft' mode, capped at 0.25 / sub-step. Default 60. */
   jointHertz: number;
-  /** Joint damping ratio in 'soft' mode; sets the bias rate ω/(2ζ + hω). Default 10 (bias ≈ 17/s at 240 Hz). Range 0–100. */
+  /** Joint damping ratio in 'soft' mode; sets the bias rate ω/(2ζ + hω). Default 30 (bias ≈ 6/s at 240 Hz). Range 0–100. */
   jointDampingRatio: number;
   /**
    * Sweeps over the joint rows per `solveVelocities` call. Default 2: a
@@ -94,7 +96,7 @@ export interface JointSolverSettings {
 }
 
 export function defaultJointSolverSettings(): JointSolverSettings {
-  return { jointHertz: 60, jointDampingRatio: 10, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.001 };
+  return { jointHertz: 60, jointDampingRatio: 30, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.001 };
 }
 
 export class JointSolver {
