@@ -68,7 +68,8 @@ export class BallJoint extends Joint {
   }
 
   /** @internal */
-  scaleImpulses(s: number): void {
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
     const p = this.point, f = this.friction;
     p.lx *= s; p.ly *= s; p.lz *= s;
     f.lx *= s; f.ly *= s; f.lz *= s;

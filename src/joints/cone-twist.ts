@@ -263,7 +263,8 @@ export class ConeTwistJoint extends Joint {
   }
 
   /** @internal */
-  scaleImpulses(s: number): void {
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
     const p = this.point, f = this.friction;
     p.lx *= s; p.ly *= s; p.lz *= s;
     this.swing.impulse *= s; this.twistMin.impulse *= s; this.twistMax.impulse *= s;

@@ -13,7 +13,7 @@ import { Softness } from '../dynamics/contact-solver';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
-import { LIMIT, limitBias, LinearRow, MODE_BAUMGARTE, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
+import { LIMIT, limitBias, LinearRow, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
 
 export interface DistanceJointDesc extends JointDescBase {
   /** World anchor on A at creation. Default: A's centre. */
@@ -124,7 +124,7 @@ export class DistanceJoint extends Joint {
     const nx = this.nx, ny = this.ny, nz = this.nz;
     if (this.isRod()) {
       let bias = ctx.biasRate * (this.current - this.length);
-      if (ctx.mode === MODE_BAUMGARTE) bias = Math.max(-ctx.maxCorrectionVelocity, Math.min(ctx.maxCorrectionVelocity, bias));
+      bias = Math.max(-ctx.maxCorrectionVelocity, Math.min(ctx.maxCorrectionVelocity, bias));
       this.axial.solve(B, ia, ib, this.ra, this.rb, nx, ny, nz, bias, 1, 0, -Infinity, Infinity);
       return;
     }
@@ -168,7 +168,8 @@ export class DistanceJoint extends Joint {
   }
 
   /** @internal */
-  scaleImpulses(s: number): void {
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
     this.axial.impulse *= s; this.lower.impulse *= s; this.upper.impulse *= s;
   }
 }

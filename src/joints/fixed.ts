@@ -85,7 +85,8 @@ export class FixedJoint extends Joint {
   }
 
   /** @internal */
-  scaleImpulses(s: number): void {
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
     const p = this.point, l = this.lock;
     p.lx *= s; p.ly *= s; p.lz *= s;
     l.lx *= s; l.ly *= s; l.lz *= s;

@@ -198,7 +198,8 @@ export class HingeJoint extends Joint {
   }
 
   /** @internal */
-  scaleImpulses(s: number): void {
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
     const p = this.point;
     p.lx *= s; p.ly *= s; p.lz *= s;
     this.lock.l1 *= s; this.lock.l2 *= s;

@@ -35,16 +35,17 @@ import { JointStepContext, MODE_BAUMGARTE, MODE_NGS, MODE_SOFT } from './rows';
 import { VELOCITY_STRIDE } from '../dynamics/contact-solver';
 
 /** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
-const WARM_START_ENERGY_GROWTH = 2;
+const WARM_START_ENERGY_GROWTH = 1;
 
 /**
  * Kinetic energy ½ m|Δv|² + ½ Δωᵀ I Δω of the velocity change d[o..o+5] of a
  * slot, with I at the slot's current rotation (Δω taken to the body frame,
- * where I is diagonal). 0 for a slot held fixed.
+ * where I is diagonal), added to out[k]; 0 for a slot held fixed. (Doubles
+ * in and out through typed arrays: see rows.ts on V8 boxing.)
  */
-function changeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number): number {
+function addChangeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number, out: Float64Array, k: number): void {
   const im = B.invMass[s]!;
-  if (im === 0) return 0;
+  if (im === 0) return;
   const vx = d[o]!, vy = d[o + 1]!, vz = d[o + 2]!;
   const wx = d[o + 3]!, wy = d[o + 4]!, wz = d[o + 5]!;
   // Body-frame Δω = conj(q) Δω q.
@@ -58,7 +59,7 @@ function changeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number): n
   if (ix > 0) e += lx * lx / ix;
   if (iy > 0) e += ly * ly / iy;
   if (iz > 0) e += lz * lz / iz;
-  return 0.5 * e;
+  out[k] = out[k]! + 0.5 * e;
 }
 
 /** Joint solver settings (separate from the world's SolverSettings). */
@@ -97,6 +98,53 @@ export interface JointSolverSettings {
 
 export function defaultJointSolverSettings(): JointSolverSettings {
   return { jointHertz: 60, jointDampingRatio: 30, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.001 };
+}
+
+/**
+ * out[0] += −m a·Δx for a slot moved by Δx = x − p[o..o+2] in its constant
+ * acceleration a (gravity and force): the potential energy it gained.
+ */
+function addPotentialGain(B: SolverBodies, s: number, p: Float64Array, o: number, out: Float64Array): void {
+  const im = B.invMass[s]!;
+  if (im === 0) return;
+  const dx = B.px[s]! - p[o]!, dy = B.py[s]! - p[o + 1]!, dz = B.pz[s]! - p[o + 2]!;
+  out[0] = out[0]! - (B.lax[s]! * dx + B.lay[s]! * dy + B.laz[s]! * dz) / im;
+}
+
+/**
+ * Takes `energy` (J) out of the kinetic energy of the pair's motion relative
+ * to its centre of mass: linear velocities v_i → v_c + s(v_i − v_c), angular
+ * ω_i → s ω_i, s = √(1 − energy / E_rel) (0 if E_rel ≤ energy), energy =
+ * e[0] (e[1] scratch). Momentum is
+ * kept. A body held fixed is the frame (v_c = its velocity). `d`: 12
+ * doubles of scratch.
+ */
+function payFromRelativeMotion(B: SolverBodies, ia: number, ib: number, e: Float64Array, d: Float64Array): void {
+  const energy = e[0]!;
+  const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+  const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+  let cx: number, cy: number, cz: number;
+  if (ima === 0) { cx = V[oa]!; cy = V[oa + 1]!; cz = V[oa + 2]!; }
+  else if (imb === 0) { cx = V[ob]!; cy = V[ob + 1]!; cz = V[ob + 2]!; }
+  else {
+    const ma = 1 / ima, mb = 1 / imb, inv = 1 / (ma + mb);
+    cx = (ma * V[oa]! + mb * V[ob]!) * inv; cy = (ma * V[oa + 1]! + mb * V[ob + 1]!) * inv; cz = (ma * V[oa + 2]! + mb * V[ob + 2]!) * inv;
+  }
+  for (let k = 0; k < 3; k++) {
+    const c = k === 0 ? cx : k === 1 ? cy : cz;
+    d[k] = V[oa + k]! - c; d[3 + k] = V[oa + 3 + k]!;
+    d[6 + k] = V[ob + k]! - c; d[9 + k] = V[ob + 3 + k]!;
+  }
+  e[1] = 0;
+  addChangeEnergy(B, ia, d, 0, e, 1);
+  addChangeEnergy(B, ib, d, 6, e, 1);
+  const rel = e[1]!;
+  const s = rel > energy ? Math.sqrt(1 - energy / rel) : 0;
+  for (let k = 0; k < 3; k++) {
+    const c = k === 0 ? cx : k === 1 ? cy : cz;
+    if (ima !== 0) { V[oa + k] = c + s * d[k]!; V[oa + 3 + k] = s * d[3 + k]!; }
+    if (imb !== 0) { V[ob + k] = c + s * d[6 + k]!; V[ob + 3 + k] = s * d[9 + k]!; }
+  }
 }
 
 export class JointSolver {
@@ -174,7 +222,8 @@ export class JointSolver {
    * WARM_START_ENERGY_GROWTH × E_applied, else all of them are scaled by
    * s = √(WARM_START_ENERGY_GROWTH E_applied / E_warm) (the energy of an
    * impulse is quadratic in it). A chain or a ragdoll, whose geometry
-   * barely changes between sub-steps, keeps s = 1.
+   * barely changes between sub-steps, keeps s = 1. (A growth of 2 still let
+   * random jointed worlds run away, each sub-step's warm start feeding the next.)
    */
   warmStart(B: SolverBodies): void {
     if (this.activeCount === 0) return;
@@ -183,21 +232,29 @@ export class JointSolver {
     for (let i = 0; i < n; i++) {
       const j = active[i]!;
       const a = j.applied;
-      const limit = WARM_START_ENERGY_GROWTH * changeEnergy(B, j.slotA, a, 0) + WARM_START_ENERGY_GROWTH * changeEnergy(B, j.slotB, a, 6);
+      const E = this.energy;
+      E[0] = 0; E[1] = 0;
+      addChangeEnergy(B, j.slotA, a, 0, E, 0);
+      addChangeEnergy(B, j.slotB, a, 6, E, 0);
       this.velocitiesBefore(B, j);
       j.warmStart(B);
       this.velocitiesChange(B, j, true);
-      const e = changeEnergy(B, j.slotA, a, 0) + changeEnergy(B, j.slotB, a, 6);
-      if (e > limit) {
-        const s = Math.sqrt(limit / e);
-        j.scaleImpulses(s);
-        this.rescaleChange(B, j, s);
+      addChangeEnergy(B, j.slotA, a, 0, E, 1);
+      addChangeEnergy(B, j.slotB, a, 6, E, 1);
+      if (E[1]! > WARM_START_ENERGY_GROWTH * E[0]!) {
+        E[0] = Math.sqrt(WARM_START_ENERGY_GROWTH * E[0]! / E[1]!);
+        j.scaleImpulses(E);
+        this.rescaleChange(B, j);
       }
     }
   }
 
   /** Velocities of the joint's two slots before one of its calls (see `applied`). */
   private readonly before = new Float64Array(12);
+  /** Scratch of payFromRelativeMotion. */
+  private readonly after = new Float64Array(12);
+  /** Energies and the scale factor of the warm start and the projection (doubles through a typed array, see rows.ts). */
+  private readonly energy = new Float64Array(2);
 
   private velocitiesBefore(B: SolverBodies, j: Joint): void {
     const V = B.vel, b = this.before, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
@@ -214,8 +271,9 @@ export class JointSolver {
     }
   }
 
-  /** Replaces the warm start's velocity change (in `applied`) by s times it. */
-  private rescaleChange(B: SolverBodies, j: Joint, s: number): void {
+  /** Replaces the warm start's velocity change (in `applied`) by s = energy[0] times it. */
+  private rescaleChange(B: SolverBodies, j: Joint): void {
+    const s = this.energy[0]!;
     const V = B.vel, b = this.before, a = j.applied, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
     for (let k = 0; k < 6; k++) {
       a[k] = a[k]! * s; a[6 + k] = a[6 + k]! * s;
@@ -236,8 +294,16 @@ export class JointSolver {
    * translate B only to close its anchor gap. Holding A makes one pass exact
    * for a tree listed parent first (a ragdoll): a joint's correction moves
    * only its child, whose own joints come later. Only the error beyond the
-   * slops is removed, and velocities are untouched, so resting contact and
-   * the soft rows are left alone unless a limit is really violated.
+   * slops is removed, so resting contact and the soft rows are left alone
+   * unless a limit is really violated.
+   *
+   * A projection is a teleport and may not create energy. A body it turns
+   * keeps its body-frame spin (rows.ts turnSpin), and potential energy it
+   * gives the pair (a heavy child lifted back to a light parent's anchor,
+   * after gravity opened the gap the sweeps could not hold) is paid from
+   * the pair's kinetic energy relative to its centre of mass
+   * (payFromRelativeMotion): unpaid, each sub-step's lift was a pump, and
+   * random jointed worlds gained 100–1000× their energy.
    */
   solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
@@ -247,7 +313,18 @@ export class JointSolver {
     ctx.setBias(useBias);
     const active = this.active, n = this.activeCount;
     if (!useBias && ctx.mode === MODE_SOFT && this.settings.projection) {
-      for (let i = 0; i < n; i++) active[i]!.projectLimits(B, ctx);
+      for (let i = 0; i < n; i++) {
+        const j = active[i]!;
+        const ia = j.slotA, ib = j.slotB;
+        const p = this.before, E = this.energy;
+        p[0] = B.px[ia]!; p[1] = B.py[ia]!; p[2] = B.pz[ia]!; p[3] = B.px[ib]!; p[4] = B.py[ib]!; p[5] = B.pz[ib]!;
+        j.projectLimits(B, ctx);
+        // Potential energy the projection gave the pair (work against each slot's constant acceleration).
+        E[0] = 0;
+        addPotentialGain(B, ia, p, 0, E);
+        addPotentialGain(B, ib, p, 3, E);
+        if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
+      }
     }
     // Rows measure their geometry again only after the poses moved (poseVersion).
     const sweeps = this.settings.jointIterations;

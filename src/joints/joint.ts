@@ -100,8 +100,8 @@ export abstract class Joint {
   abstract finishStep(ctx: JointStepContext): void;
   /** Resets the accumulated impulses (no warm start on the next step). */
   abstract resetImpulses(): void;
-  /** @internal Multiplies every accumulated impulse by s ∈ [0, 1] (JointSolver.warmStart). */
-  abstract scaleImpulses(s: number): void;
+  /** @internal Multiplies every accumulated impulse by scale[0] ∈ [0, 1] (JointSolver.warmStart; a typed array, not a boxed double). */
+  abstract scaleImpulses(scale: Float64Array): void;
   /**
    * @internal Velocity change (A: v, ω; B: v, ω, world) the joint's rows have
    * applied since its last warm start, and [12] the kinetic energy of that

@@ -87,7 +87,7 @@ describe('joints do not add energy', () => {
     expect(minX).toBeLessThan(-5);
   });
 
-  it('a hinged bar hitting both limits again and again: gain ≤ 1 % of the releasable energy over 10 s', () => {
+  it('a hinged bar swung into one limit and back to the other: gain ≤ 1 % of the releasable energy over 10 s', () => {
     const world = new World({ gravity });
     const pivot = world.createBody({ type: 'static', shape: new Box({ x: 0.05, y: 0.05, z: 0.05 }), position: { x: 0, y: 5, z: 0 } });
     // A 1 m bar hanging from the pivot, turned 60° about z (at its upper limit), swung towards the lower one.
@@ -104,19 +104,24 @@ describe('joints do not add energy', () => {
     const bodies = [bar];
     const e0 = energy(bodies);
     const releasable = e0 - 2 * G * (5 - 0.5); // down to hanging straight (the lowest pose), kinetic energy included
-    let maxGain = -Infinity, hitsLow = 0, hitsHigh = 0, atLow = false, atHigh = true;
+    // Limits are inelastic: the bar hits the lower one at speed and stops,
+    // then swings back up to (at most) the upper one, which it reaches at
+    // rest only if nothing is lost; count arrivals within 0.1 rad.
+    let maxGain = -Infinity, hitsLow = 0, hitsHigh = 0, atLow = false, atHigh = true, worstOvershoot = 0;
     for (let i = 0; i < 10 * 60; i++) {
       world.step(DT);
       maxGain = Math.max(maxGain, energy(bodies) - e0);
       const a = hinge.angle;
-      if (!atLow && a < -2 * lim + 0.02) { hitsLow++; atLow = true; atHigh = false; }
-      if (!atHigh && a > -0.02) { hitsHigh++; atHigh = true; atLow = false; }
+      worstOvershoot = Math.max(worstOvershoot, -2 * lim - a, a);
+      if (!atLow && a < -2 * lim + 0.1) { hitsLow++; atLow = true; atHigh = false; }
+      if (!atHigh && a > -0.1) { hitsHigh++; atHigh = true; atLow = false; }
     }
-    console.log(`hinge limits: releasable ${releasable.toFixed(2)} J, max gain ${maxGain.toFixed(4)} J (${(100 * maxGain / releasable).toFixed(3)} %), hits low ${hitsLow} high ${hitsHigh}`);
+    console.log(`hinge limits: releasable ${releasable.toFixed(2)} J, max gain ${maxGain.toFixed(4)} J (${(100 * maxGain / releasable).toFixed(3)} %), arrivals low ${hitsLow} high ${hitsHigh}, worst overshoot ${(worstOvershoot * 180 / Math.PI).toFixed(2)}°, left after 10 s ${(energy(bodies) - 2 * G * 4.5).toFixed(2)} J`);
     expect(finite(bodies)).toBe(true);
     expect(maxGain).toBeLessThan(0.01 * releasable);
-    expect(hitsLow).toBeGreaterThanOrEqual(2);
+    expect(hitsLow).toBeGreaterThanOrEqual(1);
     expect(hitsHigh).toBeGreaterThanOrEqual(1);
+    expect(worstOvershoot).toBeLessThan(2 * Math.PI / 180);
   });
 
   it('a cone-twist limb spun into its swing and twist limits: gain ≤ 1 % of the releasable energy over 10 s', () => {

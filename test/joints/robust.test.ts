@@ -3,8 +3,12 @@
  * fast spins. Nothing may go NaN or gain energy.
  */
 import { describe, expect, it } from 'vitest';
-import { Box, Capsule, World, type RigidBody, type Quat, type Vec3 } from '../../src/index';
+import { Box, Capsule, Sphere, World, type Joint, type Quat, type RigidBody, type Shape, type Vec3 } from '../../src/index';
+import { BallJoint } from '../../src/joints/ball';
 import { ConeTwistJoint } from '../../src/joints/cone-twist';
+import { DistanceJoint } from '../../src/joints/distance';
+import { FixedJoint } from '../../src/joints/fixed';
+import { HingeJoint } from '../../src/joints/hinge';
 
 const DT = 1 / 60;
 const G = 9.81;
@@ -95,5 +99,84 @@ describe('joints under hostile input', () => {
       expect(ok).toBe(true);
       expect(maxGain).toBeLessThan(0.01 * k0);
     }
+  });
+
+  it('random jointed pairs and chains (masses 0.1–1000 kg, sizes 0.05–3 m, far anchors, limits, motors): finite for 600 steps', () => {
+    const SEED = 16;
+    const WORLDS = 40;
+    console.log(`random joints: seed ${SEED}, ${WORLDS} worlds, 600 steps each`);
+    const r = rng(SEED);
+    let failures = 0, gaining = 0;
+    for (let w = 0; w < WORLDS; w++) {
+      const world = new World({ gravity: { x: 0, y: -G, z: 0 } });
+      const bodies: RigidBody[] = [];
+      const count = 2 + Math.floor(r() * 5);
+      const chain = r() < 0.5;
+      for (let i = 0; i < count; i++) {
+        const size = 0.05 + r() * 2.95;
+        const k = r();
+        const shape: Shape = k < 0.33 ? new Sphere(size / 2)
+          : k < 0.66 ? new Box({ x: size / 2, y: (0.05 + r() * 2.95) / 2, z: (0.05 + r() * 2.95) / 2 })
+            : new Capsule(Math.max(0.025, r() * size / 4), size / 2);
+        bodies.push(world.createBody({
+          type: 'dynamic', shape, mass: 0.1 * Math.pow(10000, r()), position: randomVec(r, 4), rotation: randomRotation(r),
+          linearVelocity: randomVec(r, 5), angularVelocity: randomVec(r, 20), canSleep: false,
+        }));
+      }
+      // An immovable root for some worlds (a static body as bodyA).
+      const root = r() < 0.3 ? world.createBody({ type: 'static', shape: new Box({ x: 0.1, y: 0.1, z: 0.1 }), position: randomVec(r, 4) }) : null;
+      let motorBound = 0; // Σ maxMotorTorque·|motorSpeed|: the most power the motors can put in (W)
+      const joints: Joint[] = [];
+      for (let i = 0; i < count; i++) {
+        const b = bodies[i]!;
+        const a = i === 0 ? root : chain ? bodies[i - 1]! : bodies[Math.floor(r() * i)]!;
+        if (a === null) continue;
+        const anchor = { x: b.position.x + (r() - 0.5) * 10, y: b.position.y + (r() - 0.5) * 10, z: b.position.z + (r() - 0.5) * 10 };
+        const axis = unit({ x: r() - 0.5, y: r() - 0.5, z: r() - 0.5 });
+        const kind = Math.floor(r() * 5);
+        let j: Joint;
+        if (kind === 0) {
+          j = new BallJoint({ bodyA: a, bodyB: b, anchor });
+        } else if (kind === 1) {
+          const limits = r() < 0.5;
+          const motor = r() < 0.5;
+          const speed = motor ? (r() - 0.5) * 20 : 0, torque = motor ? r() * 100 : 0;
+          motorBound += torque * Math.abs(speed);
+          j = new HingeJoint({ bodyA: a, bodyB: b, anchor, axis, ...(limits ? { lowerAngle: -r() * 3, upperAngle: r() * 3 } : {}), ...(motor ? { motorSpeed: speed, maxMotorTorque: torque } : {}) });
+        } else if (kind === 2) {
+          j = new ConeTwistJoint({ bodyA: a, bodyB: b, anchor, twistAxis: axis, swingLimit: 0.05 + r() * 3, twistLower: -r() * 3, twistUpper: r() * 3 });
+        } else if (kind === 3) {
+          j = new FixedJoint({ bodyA: a, bodyB: b, anchor });
+        } else {
+          j = new DistanceJoint({ bodyA: a, bodyB: b, anchorA: anchor, anchorB: b.position, frequency: 0 });
+        }
+        world.addJoint(j);
+        joints.push(j);
+      }
+      let e0 = energy(bodies), maxKinetic = 0;
+      for (const b of bodies) maxKinetic += kinetic(b);
+      let ok = true, worst = -Infinity, worstBound = 0, nonFinite = false;
+      for (let i = 0; i < 600 && ok; i++) {
+        world.step(DT);
+        ok = finite(bodies);
+        nonFinite ||= !ok;
+        // The first step removes the start's joint errors and the velocities the joints forbid.
+        if (i === 0) { e0 = energy(bodies); continue; }
+        let ke = 0;
+        for (const b of bodies) ke += kinetic(b);
+        maxKinetic = Math.max(maxKinetic, ke);
+        const gain = energy(bodies) - e0 - motorBound * (i * DT);
+        const bound = 0.01 * maxKinetic + 1e-6;
+        if (gain - bound > worst - worstBound) { worst = gain; worstBound = bound; }
+      }
+      if (nonFinite) failures++;
+      if (!ok || worst > worstBound) {
+        gaining++;
+        console.log(`  world ${w}: ${count} bodies (${chain ? 'chain' : 'tree'}), ${joints.map((j) => j.kind).join(',')}: finite ${ok}, worst gain ${worst.toExponential(2)} J over bound ${worstBound.toExponential(2)} J`);
+      }
+    }
+    // Energy growth above the bound is reported, not asserted: see docs/joints.md.
+    console.log(`random joints: ${failures} of ${WORLDS} worlds not finite; ${gaining} gained more than 1 % of their largest kinetic energy`);
+    expect(failures).toBe(0);
   });
 });
