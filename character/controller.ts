@@ -36,10 +36,10 @@
  * controllers see it in their queries and treat it as a soft plane (finite
  * push limit), like dynamic bodies. Rigid bodies collide with it too.
  */
-import { Capsule, OverlapCollector, QueryRegion, quat, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
+import { Capsule, OverlapCollector, QueryRegion, quat, SnapshotError, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
 import { CharacterPlane, clipVector, solvePlanesWith } from './plane-solver';
 
-/** Live-tunable settings (read at the start of every move). Units: metres, kilograms, seconds, newtons. */
+/** Live-tunable settings (checked at the start of every move; length settings at most MAX_CHARACTER_LENGTH = 1000 m). Units: metres, kilograms, seconds, newtons. */
 export interface CharacterSettings {
   /** Steepest walkable slope, degrees in [0, 90]. Default 45 (Rapier 45°, Jolt 50°). */
   maxSlopeDegrees: number;
@@ -51,21 +51,21 @@ export interface CharacterSettings {
   snapDistance: number;
   /** Gap kept between the capsule and geometry, metres ≥ 0. Default 0.01 (Rapier offset 0.01, Jolt padding 0.02). */
   skinWidth: number;
-  /** NGS iterations per solve, integer ≥ 1. Default 32 (a 30° wedge converges by 0.75 per iteration). */
+  /** NGS iterations per solve, integer in [1, 1000]. Default 32 (a 30° wedge converges by 0.75 per iteration). */
   maxIterations: number;
-  /** Sweep + solve rounds per move, integer ≥ 1. Default 5 (Jolt's collision iterations 5). */
+  /** Sweep + solve rounds per move, integer in [1, 100]. Default 5 (Jolt's collision iterations 5). */
   maxSweeps: number;
-  /** Convergence tolerance of NGS and of successive solve points, metres > 0. Default 1e-4. */
+  /** Convergence tolerance of NGS and of successive solve points, metres in (0, 1]. Default 1e-4. */
   tolerance: number;
   /** Extra contact distance: a plane within skinWidth + slop counts as touching (grounding, clipping) so that resting contacts do not flicker, metres ≥ 0. Default 0.002. */
   slop: number;
   /** Extra radius of the overlap scan that gathers planes before sweeping, metres ≥ 0. Default 0.05. */
   gatherDistance: number;
-  /** Groups the character collides with (32 bits). Default 0xffffffff. */
+  /** Groups the character collides with (32 bits: an integer in [0, 2³² − 1]). Default 0xffffffff. */
   collisionMask: number;
-  /** Largest force the character exerts on dynamic bodies, newtons ≥ 0. Default 100 (Jolt's mMaxStrength). */
+  /** Largest force the character exerts on dynamic bodies, newtons in [0, 1e6]. Default 100 (Jolt's mMaxStrength). */
   pushStrength: number;
-  /** Mass used for pushing (impulse = mass × approach speed, capped by pushStrength·dt), kg > 0. Default 80 (Jolt 70). */
+  /** Mass used for pushing (impulse = mass × approach speed, capped by pushStrength·dt), kg in (0, 1e6]. Default 80 (Jolt 70). */
   characterMass: number;
 }
 
@@ -83,6 +83,17 @@ export interface CharacterControllerOptions extends Partial<CharacterSettings> {
   /** Create a kinematic capsule body so that other controllers and rigid bodies see the character. Default true. */
   createBody?: boolean;
 }
+
+/** Upper bounds of maxIterations and maxSweeps: each sweep is a shape cast plus a solve, and a move runs up to two sets of them. */
+export const MAX_CHARACTER_ITERATIONS = 1000;
+export const MAX_CHARACTER_SWEEPS = 100;
+
+/** Largest length setting (stepHeight, snapDistance, skinWidth, …), metres: they inflate the capsule and the query region. */
+export const MAX_CHARACTER_LENGTH = 1000;
+/** Longest displacement one move accepts, metres. */
+export const MAX_CHARACTER_DISPLACEMENT = 1e6;
+const LENGTH_FIELDS: readonly ('stepHeight' | 'minStepForward' | 'snapDistance' | 'skinWidth' | 'slop' | 'gatherDistance')[] =
+  ['stepHeight', 'minStepForward', 'snapDistance', 'skinWidth', 'slop', 'gatherDistance'];
 
 const DEFAULT_SETTINGS: Readonly<CharacterSettings> = {
   maxSlopeDegrees: 45, stepHeight: 0.3, minStepForward: 0.1, snapDistance: 0.3, skinWidth: 0.01, maxIterations: 32, maxSweeps: 5,
@@ -137,6 +148,27 @@ export class MoveResult {
   recovered = false;
 }
 
+/** Format version of CharacterSnapshot and WalkerSnapshot. */
+export const CHARACTER_SNAPSHOT_VERSION = 1;
+
+/**
+ * The state of a CharacterController that its next move reads (see
+ * `CharacterController.snapshot`). `f64`: position 3, radius, half height,
+ * the result's position 3, ground normal 3, ground point 3, ground velocity
+ * 3, cast position 3, then per plane of the last move normal 3, distance,
+ * push, push limit, point 3. `i32`: the controller's body id, the ground
+ * body id (−1 none), flags (CS_*), the plane count, then per plane its body
+ * id, flattened and touching.
+ */
+export interface CharacterSnapshot {
+  readonly version: number;
+  readonly f64: Float64Array;
+  readonly i32: Int32Array;
+}
+
+const CS_F_HEADER = 20, CS_F_PLANE = 9, CS_I_HEADER = 4, CS_I_PLANE = 3;
+const CS_GROUNDED = 1, CS_SLIDING = 2, CS_STEPPED_UP = 4, CS_SNAPPED = 8, CS_RECOVERED = 16, CS_CAST_HIT = 32;
+
 /** Planes of one solve with their touching flags. */
 class PlaneSet {
   readonly planes: CharacterPlane[] = [];
@@ -152,6 +184,11 @@ const SETTING_FIELDS: readonly (keyof CharacterSettings)[] = [
   'gatherDistance', 'collisionMask', 'pushStrength', 'characterMass',
 ];
 
+function requireVec(v: Readonly<Vec3>, field: string): void {
+  if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object (got ${String(v)})`);
+  if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`${field} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+}
+
 function checkSetting(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new RangeError(`CharacterController: ${name} must be a finite number ≥ 0 (got ${String(value)})`);
@@ -166,7 +203,11 @@ export class CharacterController {
   readonly up: Readonly<Vec3>;
   /** Capsule orientation (local Y along up). */
   readonly rotation: Readonly<Quat>;
-  /** The character's kinematic body (null with createBody: false). */
+  /**
+   * The character's kinematic body (null with createBody: false). If the
+   * body is removed from the world (world.removeBody), the controller
+   * carries on without one (as with createBody: false) from its next call.
+   */
   body: RigidBody | null = null;
   /** The last move's result (also returned by move). */
   readonly result = new MoveResult();
@@ -218,6 +259,15 @@ export class CharacterController {
   private readonly impulse: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly pointVel: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly tmpNormal: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly carryLocal: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Turn of the ground body about `up` during the last `followGround`, radians (right-handed). */
+  groundTurn = 0;
+  /** The non-static body the last move ended grounded on, and its pose at that moment (see followGround). */
+  private carrier: RigidBody | null = null;
+  private readonly carrierPosition: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly carrierRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  private readonly carryTurn: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  private readonly carryOptions: ShapeCastOptions;
 
   constructor(world: World, options: CharacterControllerOptions = {}) {
     this.world = world;
@@ -234,13 +284,18 @@ export class CharacterController {
     }
     this.settings = s;
     const up = options.up ?? { x: 0, y: 1, z: 0 };
+    requireVec(up, 'CharacterController: up');
     const ul = Math.hypot(up.x, up.y, up.z);
     if (!(ul > 1e-9) || !Number.isFinite(ul)) throw new RangeError('CharacterController: up must be a finite non-zero vector');
     this.up = { x: up.x / ul, y: up.y / ul, z: up.z / ul };
     this.rotation = quat.fromUnitVectors(quat.quat(), { x: 0, y: 1, z: 0 }, this.up);
-    this.collisionGroup = options.collisionGroup ?? 1;
+    const group = options.collisionGroup ?? 1;
+    if (typeof group !== 'number' || !Number.isInteger(group) || group < -0x80000000 || group > 0xffffffff) {
+      throw new RangeError(`CharacterController: collisionGroup must be an integer in [-2^31, 2^32 - 1] (got ${String(group)})`);
+    }
+    this.collisionGroup = group | 0;
     const p = options.position ?? { x: 0, y: 0, z: 0 };
-    if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) throw new RangeError('CharacterController: position must be finite');
+    requireVec(p, 'CharacterController: position');
     this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
     this.shape = new Capsule(radius, halfHeight);
     this.gatherShape = this.shape;
@@ -249,6 +304,9 @@ export class CharacterController {
     this.rayHit = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1 };
     this.castOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.castHit, region: this.region };
     this.rayOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.rayHit, region: this.region };
+    // The carry sweep ignores the body that carries: the character starts
+    // inside a lift that rose during the step (see followGround).
+    this.carryOptions = { collisionGroup: this.collisionGroup, collisionMask: s.collisionMask, exclude: null, out: this.castHit, filter: (b) => b !== this.carrier };
     this.checkSettings();
     if (options.createBody ?? true) this.createOwnBody();
     const r = this.result;
@@ -267,10 +325,11 @@ export class CharacterController {
 
   /** Teleports the character (no collision); clears the grounded state. */
   setPosition(p: Readonly<Vec3>): void {
-    if (!Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) throw new RangeError('CharacterController: position must be finite');
+    requireVec(p, 'CharacterController.setPosition: position');
     this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
     this.result.grounded = false;
-    this.body?.setPosition(this.pos);
+    this.carrier = null;
+    this.liveBody()?.setPosition(this.pos);
   }
 
   /**
@@ -284,6 +343,7 @@ export class CharacterController {
     if (dh === 0) return true;
     const c = { x: this.pos.x + this.up.x * dh, y: this.pos.y + this.up.y * dh, z: this.pos.z + this.up.z * dh };
     const candidate = new Capsule(this.radiusValue, halfHeight);
+    this.liveBody();
     if (dh > 0) {
       this.syncQueryOptions();
       const contacts = this.world.overlap(candidate, c, this.rotation, this.overlapOptions);
@@ -302,10 +362,115 @@ export class CharacterController {
     return true;
   }
 
+  /**
+   * The controller's state for rollback or a worker (typed arrays, see
+   * CharacterSnapshot): position, grounded and sliding state, ground body
+   * and velocity, and the planes of the last move (which `clipVelocity`
+   * reads). The character's body is in the world's snapshot; snapshot and
+   * restore both. Settings are not included.
+   */
+  snapshot(): CharacterSnapshot {
+    const r = this.result;
+    const set = r.planes === this.setA.planes ? this.setA : this.setB;
+    const n = r.planeCount;
+    const f64 = new Float64Array(CS_F_HEADER + CS_F_PLANE * n);
+    const i32 = new Int32Array(CS_I_HEADER + CS_I_PLANE * n);
+    f64[0] = this.pos.x; f64[1] = this.pos.y; f64[2] = this.pos.z;
+    f64[3] = this.radiusValue; f64[4] = this.halfHeightValue;
+    putVec3(f64, 5, r.position); putVec3(f64, 8, r.groundNormal); putVec3(f64, 11, r.groundPoint);
+    putVec3(f64, 14, r.groundVelocity); putVec3(f64, 17, r.castPosition);
+    i32[0] = this.body?.id ?? -1;
+    i32[1] = r.groundBody?.id ?? -1;
+    i32[2] = (r.grounded ? CS_GROUNDED : 0) | (r.sliding ? CS_SLIDING : 0) | (r.steppedUp ? CS_STEPPED_UP : 0) |
+      (r.snapped ? CS_SNAPPED : 0) | (r.recovered ? CS_RECOVERED : 0) | (r.castHit ? CS_CAST_HIT : 0);
+    i32[3] = n;
+    for (let k = 0; k < n; k++) {
+      const q = set.planes[k]!, o = CS_F_HEADER + CS_F_PLANE * k, oi = CS_I_HEADER + CS_I_PLANE * k;
+      putVec3(f64, o, q.normal);
+      f64[o + 3] = q.distance; f64[o + 4] = q.push; f64[o + 5] = q.pushLimit;
+      putVec3(f64, o + 6, q.point);
+      i32[oi] = q.body?.id ?? -1;
+      i32[oi + 1] = q.flattened ? 1 : 0;
+      i32[oi + 2] = set.touching[k]!;
+    }
+    return { version: CHARACTER_SNAPSHOT_VERSION, f64, i32 };
+  }
+
+  /**
+   * Restores `snapshot()`'s state. Throws a SnapshotError and changes
+   * nothing when it does not fit: another version, NaN, truncated arrays,
+   * another capsule size or body, or bodies that are not in the world.
+   */
+  restore(snapshot: CharacterSnapshot): void {
+    this.validateSnapshot(snapshot);
+    const f64 = snapshot.f64, i32 = snapshot.i32;
+    const r = this.result, w = this.world;
+    this.pos.x = f64[0]!; this.pos.y = f64[1]!; this.pos.z = f64[2]!;
+    getVec3(r.position, f64, 5); getVec3(r.groundNormal, f64, 8); getVec3(r.groundPoint, f64, 11);
+    getVec3(r.groundVelocity, f64, 14); getVec3(r.castPosition, f64, 17);
+    r.groundBody = i32[1]! >= 0 ? w.getBodyById(i32[1]!)! : null;
+    const flags = i32[2]!;
+    r.grounded = (flags & CS_GROUNDED) !== 0;
+    r.sliding = (flags & CS_SLIDING) !== 0;
+    r.steppedUp = (flags & CS_STEPPED_UP) !== 0;
+    r.snapped = (flags & CS_SNAPPED) !== 0;
+    r.recovered = (flags & CS_RECOVERED) !== 0;
+    r.castHit = (flags & CS_CAST_HIT) !== 0;
+    const n = i32[3]!, set = this.setA;
+    for (let k = 0; k < n; k++) {
+      const q = set.planes[k]!, o = CS_F_HEADER + CS_F_PLANE * k, oi = CS_I_HEADER + CS_I_PLANE * k;
+      getVec3(q.normal, f64, o);
+      q.distance = f64[o + 3]!; q.push = f64[o + 4]!; q.pushLimit = f64[o + 5]!;
+      getVec3(q.point, f64, o + 6);
+      q.body = i32[oi]! >= 0 ? w.getBodyById(i32[oi]!)! : null;
+      q.flattened = i32[oi + 1] === 1;
+      set.touching[k] = i32[oi + 2]!;
+    }
+    set.count = n;
+    r.planes = set.planes;
+    r.planeCount = n;
+  }
+
+  /** @internal Throws a SnapshotError unless `restore(s)` can apply `s`. */
+  validateSnapshot(s: CharacterSnapshot): void {
+    if (s === null || typeof s !== 'object') throw new SnapshotError('CharacterController.restore: not a character snapshot');
+    if (s.version !== CHARACTER_SNAPSHOT_VERSION) throw new SnapshotError(`CharacterController.restore: snapshot version ${String(s.version)}; this footing restores version ${CHARACTER_SNAPSHOT_VERSION}`);
+    const f64 = s.f64, i32 = s.i32;
+    if (!(f64 instanceof Float64Array) || !(i32 instanceof Int32Array)) throw new SnapshotError('CharacterController.restore: f64 must be a Float64Array and i32 an Int32Array');
+    if (i32.length < CS_I_HEADER) throw new SnapshotError('CharacterController.restore: i32 truncated');
+    const n = i32[3]!;
+    if (!(n >= 0 && n <= MAX_CHARACTER_PLANES)) throw new SnapshotError(`CharacterController.restore: ${n} planes`);
+    if (f64.length !== CS_F_HEADER + CS_F_PLANE * n || i32.length !== CS_I_HEADER + CS_I_PLANE * n) throw new SnapshotError('CharacterController.restore: truncated or of another size');
+    for (let k = 0; k < f64.length; k++) {
+      const v = f64[k]!;
+      // A plane's push limit is Infinity for static geometry.
+      const isLimit = k >= CS_F_HEADER && (k - CS_F_HEADER) % CS_F_PLANE === 5;
+      if (v !== v || (!isLimit && !Number.isFinite(v))) throw new SnapshotError(`CharacterController.restore: value ${k} is ${v}`);
+    }
+    if (f64[3] !== this.radiusValue || f64[4] !== this.halfHeightValue) {
+      throw new SnapshotError(`CharacterController.restore: the snapshot's capsule (radius ${f64[3]}, half height ${f64[4]}) differs from this one (${this.radiusValue}, ${this.halfHeightValue})`);
+    }
+    if (i32[0] !== (this.body?.id ?? -1)) throw new SnapshotError(`CharacterController.restore: the snapshot's body ${i32[0]} is not this controller's (${this.body?.id ?? -1})`);
+    const w = this.world;
+    const ids = [i32[1]!];
+    for (let k = 0; k < n; k++) ids.push(i32[CS_I_HEADER + CS_I_PLANE * k]!);
+    for (const id of ids) {
+      if (id !== -1 && w.getBodyById(id) === undefined) throw new SnapshotError(`CharacterController.restore: body ${id} of the snapshot is not in the world`);
+    }
+  }
+
   /** Removes the character's body from the world. */
   dispose(): void {
-    if (this.body) this.world.removeBody(this.body);
+    const body = this.liveBody();
+    if (body) this.world.removeBody(body);
     this.body = null;
+  }
+
+  /** The body, after forgetting it if it was removed from the world. */
+  private liveBody(): RigidBody | null {
+    const b = this.body;
+    if (b !== null && b.world !== this.world) this.body = null;
+    return this.body;
   }
 
   /**
@@ -325,11 +490,15 @@ export class CharacterController {
    * Returns the reused result object.
    */
   move(displacement: Readonly<Vec3>, dt = 1 / 60): MoveResult {
-    if (!Number.isFinite(displacement.x) || !Number.isFinite(displacement.y) || !Number.isFinite(displacement.z)) {
-      throw new RangeError('CharacterController.move: displacement must be finite');
+    if (displacement === null || typeof displacement !== 'object') {
+      throw new TypeError(`CharacterController.move: displacement must be a { x, y, z } object (got ${String(displacement)})`);
+    }
+    if (!(Math.abs(displacement.x) <= MAX_CHARACTER_DISPLACEMENT && Math.abs(displacement.y) <= MAX_CHARACTER_DISPLACEMENT && Math.abs(displacement.z) <= MAX_CHARACTER_DISPLACEMENT)) {
+      throw new RangeError(`CharacterController.move: displacement must be finite, each component within ±${MAX_CHARACTER_DISPLACEMENT} m (got (${displacement.x}, ${displacement.y}, ${displacement.z}))`);
     }
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
+    this.liveBody();
     this.syncQueryOptions();
     const s = this.settings;
     const r = this.result;
@@ -397,7 +566,83 @@ export class CharacterController {
     this.pos.x = moved.x; this.pos.y = moved.y; this.pos.z = moved.z;
     r.position.x = moved.x; r.position.y = moved.y; r.position.z = moved.z;
     if (this.body) this.body.setPosition(moved);
+    const carrier = r.grounded && r.groundBody !== null && !r.groundBody.isStatic ? r.groundBody : null;
+    this.carrier = carrier;
+    if (carrier !== null) {
+      const cp = carrier.position, cq = carrier.rotation;
+      this.carrierPosition.x = cp.x; this.carrierPosition.y = cp.y; this.carrierPosition.z = cp.z;
+      quat.copy(this.carrierRotation, cq);
+    }
     return r;
+  }
+
+  /**
+   * Carries the character with the body the last move left it standing on
+   * (a lift, a turntable, a crate): that body's rigid motion since then,
+   * f' = c₁ + R₁ R₀ᵀ (f − c₀) for its pose (c₀, R₀) at the end of the last
+   * move and (c₁, R₁) now, applied to the centre f of the capsule's lower
+   * sphere (the capsule itself stays upright). Call it after `world.step`
+   * and before the next `move`: the character then keeps its place on the
+   * body exactly, whatever moved the body (velocities, kinematic targets,
+   * several steps, a teleport). The body's velocity times dt would be the
+   * next step's motion instead, and would keep the character a step ahead of
+   * a lift: above it or inside it.
+   *
+   * The motion is swept against everything except the carrying body and stops
+   * skinWidth short of a hit (a wall or a ceiling in the way). Updates
+   * `result.groundPoint` (moved with the body) and `result.groundVelocity`
+   * (the body's velocity there now), and sets `groundTurn`. Returns false and
+   * does nothing when there is nothing to follow: the last move did not end
+   * grounded on a non-static body, or that body was removed.
+   */
+  followGround(): boolean {
+    this.checkSettings();
+    this.groundTurn = 0;
+    const body = this.carrier;
+    if (body === null) return false;
+    if (body.world !== this.world) {
+      this.carrier = null;
+      return false;
+    }
+    const r = this.result;
+    const c0 = this.carrierPosition, q0 = this.carrierRotation;
+    const c1 = body.position, q1 = body.rotation;
+    const p = this.pos;
+    const local = this.carryLocal;
+    const d = this.delta;
+    // The centre f = p − h·up of the capsule's lower sphere is the point
+    // carried (R₀ᵀ(f − c₀), then c₁ + R₁ · that): a sphere keeps its distance
+    // to a surface that moves with it, so on a tilting platform the feet
+    // stay on the floor; the upright capsule follows f.
+    const up = this.up;
+    const h = this.halfHeightValue;
+    local.x = p.x - h * up.x - c0.x; local.y = p.y - h * up.y - c0.y; local.z = p.z - h * up.z - c0.z;
+    quat.inverseRotate(local, q0, local);
+    quat.rotate(local, q1, local);
+    d.x = c1.x + local.x + h * up.x - p.x; d.y = c1.y + local.y + h * up.y - p.y; d.z = c1.z + local.z + h * up.z - p.z;
+    // the ground point rides along
+    const g = r.groundPoint;
+    local.x = g.x - c0.x; local.y = g.y - c0.y; local.z = g.z - c0.z;
+    quat.inverseRotate(local, q0, local);
+    quat.rotate(local, q1, local);
+    g.x = c1.x + local.x; g.y = c1.y + local.y; g.z = c1.z + local.z;
+    body.getPointVelocity(r.groundVelocity, g);
+    // turn about up: the twist of ΔR = R₁ R₀ᵀ, angle 2 atan2(v · up, w), wrapped to (−π, π]
+    const dq = quat.multiply(this.carryTurn, q1, quat.conjugate(this.carryTurn, q0));
+    let turn = 2 * Math.atan2(dq.x * up.x + dq.y * up.y + dq.z * up.z, dq.w);
+    if (turn > Math.PI) turn -= 2 * Math.PI;
+    else if (turn < -Math.PI) turn += 2 * Math.PI;
+    this.groundTurn = turn;
+    this.carrierPosition.x = c1.x; this.carrierPosition.y = c1.y; this.carrierPosition.z = c1.z;
+    quat.copy(this.carrierRotation, q1);
+    const len = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+    if (len < 1e-9) return true;
+    this.syncQueryOptions();
+    const hit = this.world.shapeCast(this.shape, p, this.rotation, d, this.carryOptions);
+    const f = hit === null ? 1 : Math.max(0, hit.fraction - this.settings.skinWidth / len);
+    p.x += d.x * f; p.y += d.y * f; p.z += d.z * f;
+    r.position.x = p.x; r.position.y = p.y; r.position.z = p.z;
+    return true;
   }
 
   // ------------------------------------------------------------------ internals
@@ -409,7 +654,11 @@ export class CharacterController {
     });
   }
 
-  private checkSettings(): void {
+  /**
+   * Throws a RangeError naming the first setting out of range; `move` calls
+   * it first (and the Walker before it changes anything).
+   */
+  checkSettings(): void {
     const s = this.settings;
     // Fast path (every move): every setting equals the value last validated
     // (a NaN never equals anything, so it is always validated and rejected).
@@ -430,8 +679,22 @@ export class CharacterController {
       checkSetting(k, s[k]);
     }
     if (s.maxSlopeDegrees > 90) throw new RangeError(`CharacterController: maxSlopeDegrees must be in [0, 90] (got ${s.maxSlopeDegrees})`);
-    if (s.maxIterations < 1 || !Number.isInteger(s.maxIterations)) throw new RangeError(`CharacterController: maxIterations must be an integer ≥ 1 (got ${s.maxIterations})`);
-    if (s.maxSweeps < 1 || !Number.isInteger(s.maxSweeps)) throw new RangeError(`CharacterController: maxSweeps must be an integer ≥ 1 (got ${s.maxSweeps})`);
+    for (let i = 0; i < LENGTH_FIELDS.length; i++) {
+      const k = LENGTH_FIELDS[i]!;
+      if (s[k] > MAX_CHARACTER_LENGTH) throw new RangeError(`CharacterController: ${k} must be in [0, ${MAX_CHARACTER_LENGTH}] m (got ${s[k]})`);
+    }
+    if (s.tolerance > 1) throw new RangeError(`CharacterController: tolerance must be in (0, 1] m (got ${s.tolerance})`);
+    if (s.pushStrength > 1e6) throw new RangeError(`CharacterController: pushStrength must be in [0, 1e6] N (got ${s.pushStrength})`);
+    if (s.characterMass > 1e6) throw new RangeError(`CharacterController: characterMass must be in (0, 1e6] kg (got ${s.characterMass})`);
+    if (s.maxIterations < 1 || s.maxIterations > MAX_CHARACTER_ITERATIONS || !Number.isInteger(s.maxIterations)) {
+      throw new RangeError(`CharacterController: maxIterations must be an integer in [1, ${MAX_CHARACTER_ITERATIONS}] (got ${s.maxIterations})`);
+    }
+    if (s.maxSweeps < 1 || s.maxSweeps > MAX_CHARACTER_SWEEPS || !Number.isInteger(s.maxSweeps)) {
+      throw new RangeError(`CharacterController: maxSweeps must be an integer in [1, ${MAX_CHARACTER_SWEEPS}] (got ${s.maxSweeps})`);
+    }
+    if (!Number.isInteger(s.collisionMask) || s.collisionMask > 0xffffffff) {
+      throw new RangeError(`CharacterController: collisionMask must be an integer in [0, 2^32 - 1] (got ${s.collisionMask})`);
+    }
     if (!(s.tolerance > 0)) throw new RangeError(`CharacterController: tolerance must be > 0 (got ${s.tolerance})`);
     if (!(s.characterMass > 0)) throw new RangeError(`CharacterController: characterMass must be > 0 (got ${s.characterMass})`);
     this.cosMaxSlope = Math.cos((s.maxSlopeDegrees * Math.PI) / 180);
@@ -458,6 +721,8 @@ export class CharacterController {
     this.castOptions.exclude = this.body;
     this.rayOptions.collisionMask = mask;
     this.rayOptions.exclude = this.body;
+    this.carryOptions.collisionMask = mask;
+    this.carryOptions.exclude = this.body;
   }
 
   private isSoft(body: RigidBody): boolean {
@@ -873,4 +1138,12 @@ export class CharacterController {
       body.applyImpulse(this.impulse, q.point);
     }
   }
+}
+
+function putVec3(out: Float64Array, o: number, v: Readonly<Vec3>): void {
+  out[o] = v.x; out[o + 1] = v.y; out[o + 2] = v.z;
+}
+
+function getVec3(v: Vec3, src: Float64Array, o: number): void {
+  v.x = src[o]!; v.y = src[o + 1]!; v.z = src[o + 2]!;
 }

@@ -1,7 +1,10 @@
 // The `footing/character` entry point: explicit named exports only.
 export {
-  CharacterController, MoveResult, MAX_CHARACTER_PLANES,
-  type CharacterSettings, type CharacterControllerOptions,
+  CharacterController, MoveResult, MAX_CHARACTER_PLANES, MAX_CHARACTER_ITERATIONS, MAX_CHARACTER_SWEEPS, MAX_CHARACTER_LENGTH, MAX_CHARACTER_DISPLACEMENT,
+  CHARACTER_SNAPSHOT_VERSION, type CharacterSnapshot, type CharacterSettings, type CharacterControllerOptions,
 } from './controller';
 export { CharacterPlane, solvePlanes, solvePlanesWith, clipVector, type SolveLimits } from './plane-solver';
-export { Walker, WalkerEvent, type WalkerSettings, type WalkerState, type WalkerEventName, type WalkerListener } from './walker';
+export {
+  Walker, WalkerEvent, MAX_WALKER_SPEED, MAX_WALKER_ACCELERATION, type WalkerSnapshot, type WalkerSettings, type WalkerState,
+  type WalkerEventName, type WalkerListener,
+} from './walker';

@@ -8,18 +8,19 @@
  *   - horizontal velocity accelerates towards input × speed (ground or air
  *     acceleration); on the ground the vertical part is zero, in the air
  *     gravity integrates it (semi-implicit Euler);
- *   - the displacement v·dt plus the ground body's motion under the character
- *     (exact rigid motion over dt: p' = c + R(ω dt)(p − c) + v_c dt, Rodrigues'
- *     formula, so riding a turntable does not spiral outwards the way
- *     p + v_point dt does) goes to `move`;
+ *   - first, while grounded, the character rides the ground body's motion
+ *     since the last update (`CharacterController.followGround`: the body's
+ *     rigid motion between its two poses, so a turntable does not spiral the
+ *     character outwards and a lift neither leaves it behind nor sinks it);
+ *   - the displacement v·dt goes to `move`;
  *   - v is clipped against the planes that pushed (Catto / Box2D
  *     b2ClipVector): the walker stops accelerating into walls, a ceiling
  *     cancels upward speed. On the ground, walkable planes are not clipped so
  *     that a slope does not eat the horizontal speed (the position solver
  *     already follows the slope: speed along a slope of angle α is speed·cos α).
  */
-import type { RigidBody, Vec3 } from '../src/index';
-import type { CharacterController, MoveResult } from './controller';
+import { SnapshotError, type RigidBody, type Vec3 } from '../src/index';
+import { CHARACTER_SNAPSHOT_VERSION, type CharacterController, type CharacterSnapshot, type MoveResult } from './controller';
 
 export type WalkerState = 'grounded' | 'airborne' | 'sliding';
 export type WalkerEventName = 'landed' | 'jumped' | 'hit';
@@ -37,24 +38,43 @@ export type WalkerListener = (event: WalkerEvent) => void;
 
 /** Live-tunable walker settings. */
 export interface WalkerSettings {
-  /** Walking speed at full input, m/s ≥ 0. Default 4. */
+  /** Walking speed at full input, m/s in [0, 1e4]. Default 4. */
   speed: number;
-  /** Ground acceleration, m/s² ≥ 0. Default 40 (full speed in 0.1 s). */
+  /** Ground acceleration, m/s² in [0, 1e6]. Default 40 (full speed in 0.1 s). */
   acceleration: number;
-  /** Air acceleration (air control), m/s² ≥ 0. Default 10. */
+  /** Air acceleration (air control), m/s² in [0, 1e6]. Default 10. */
   airAcceleration: number;
-  /** Gravity, m/s². Default (0, −9.81, 0) rotated to −up. */
+  /** Gravity, m/s², each component within ±1e6. Default (0, −9.81, 0) rotated to −up. */
   gravity: Vec3;
-  /** Upward speed of a jump, m/s ≥ 0. Default 5 (≈ 1.27 m high). */
+  /** Upward speed of a jump, m/s in [0, 1e4]. Default 5 (≈ 1.27 m high). */
   jumpSpeed: number;
   /** A jump still works this long after walking off a ledge, seconds ≥ 0. Default 0.1. */
   coyoteTime: number;
-  /** Terminal falling speed, m/s > 0. Default 60. */
+  /** Terminal falling speed, m/s in [0, 1e4]. Default 60. */
   maxFallSpeed: number;
 }
 
+/** Largest walker speed setting (speed, jumpSpeed, maxFallSpeed), m/s. */
+export const MAX_WALKER_SPEED = 1e4;
+/** Largest walker acceleration setting (acceleration, airAcceleration, each gravity component), m/s². */
+export const MAX_WALKER_ACCELERATION = 1e6;
+
 const WALKER_FIELDS: readonly ('speed' | 'acceleration' | 'airAcceleration' | 'jumpSpeed' | 'coyoteTime' | 'maxFallSpeed')[] =
   ['speed', 'acceleration', 'airAcceleration', 'jumpSpeed', 'coyoteTime', 'maxFallSpeed'];
+
+/**
+ * A walker's state with its controller's (see `Walker.snapshot`). `f64`:
+ * velocity 3, input 3, yaw, air time, ground velocity 3; `i32`: state
+ * (0 grounded, 1 airborne, 2 sliding), jump requested, jump used.
+ */
+export interface WalkerSnapshot {
+  readonly version: number;
+  readonly f64: Float64Array;
+  readonly i32: Int32Array;
+  readonly controller: CharacterSnapshot;
+}
+
+const WALKER_STATES: readonly WalkerState[] = ['grounded', 'airborne', 'sliding'];
 
 export class Walker {
   readonly controller: CharacterController;
@@ -92,6 +112,47 @@ export class Walker {
     if (controller.result.grounded) this.state = 'grounded';
   }
 
+  /**
+   * The walker's state and its controller's (`controller.snapshot()`), as
+   * typed arrays: restore both with `walker.restore`. The world's bodies
+   * are in `world.snapshot()`. Settings and listeners are not included.
+   */
+  snapshot(): WalkerSnapshot {
+    const f64 = new Float64Array(11);
+    const v = this.velocity, i = this.input, g = this.groundVelocity;
+    f64[0] = v.x; f64[1] = v.y; f64[2] = v.z;
+    f64[3] = i.x; f64[4] = i.y; f64[5] = i.z;
+    f64[6] = this.yaw; f64[7] = this.airTime;
+    f64[8] = g.x; f64[9] = g.y; f64[10] = g.z;
+    const i32 = new Int32Array(3);
+    i32[0] = WALKER_STATES.indexOf(this.state);
+    i32[1] = this.jumpRequested ? 1 : 0;
+    i32[2] = this.jumpUsed ? 1 : 0;
+    return { version: CHARACTER_SNAPSHOT_VERSION, f64, i32, controller: this.controller.snapshot() };
+  }
+
+  /** Restores `snapshot()` (walker and controller); throws a SnapshotError and changes nothing when it does not fit. */
+  restore(snapshot: WalkerSnapshot): void {
+    if (snapshot === null || typeof snapshot !== 'object') throw new SnapshotError('Walker.restore: not a walker snapshot');
+    if (snapshot.version !== CHARACTER_SNAPSHOT_VERSION) throw new SnapshotError(`Walker.restore: snapshot version ${String(snapshot.version)}; this footing restores version ${CHARACTER_SNAPSHOT_VERSION}`);
+    const f64 = snapshot.f64, i32 = snapshot.i32;
+    if (!(f64 instanceof Float64Array) || f64.length !== 11 || !(i32 instanceof Int32Array) || i32.length !== 3) {
+      throw new SnapshotError('Walker.restore: f64 must be 11 doubles and i32 3 ints');
+    }
+    for (let k = 0; k < 11; k++) if (!Number.isFinite(f64[k]!)) throw new SnapshotError(`Walker.restore: value ${k} is ${f64[k]}`);
+    if (!(i32[0]! >= 0 && i32[0]! <= 2)) throw new SnapshotError(`Walker.restore: state ${i32[0]}`);
+    this.controller.validateSnapshot(snapshot.controller);
+    this.controller.restore(snapshot.controller);
+    const v = this.velocity, i = this.input, g = this.groundVelocity;
+    v.x = f64[0]!; v.y = f64[1]!; v.z = f64[2]!;
+    i.x = f64[3]!; i.y = f64[4]!; i.z = f64[5]!;
+    this.yaw = f64[6]!; this.airTime = f64[7]!;
+    g.x = f64[8]!; g.y = f64[9]!; g.z = f64[10]!;
+    this.state = WALKER_STATES[i32[0]!]!;
+    this.jumpRequested = i32[1] === 1;
+    this.jumpUsed = i32[2] === 1;
+  }
+
   /** Subscribes to an event; returns the unsubscribe function. */
   on(name: WalkerEventName, listener: WalkerListener): () => void {
     const list = this.listeners[name];
@@ -102,8 +163,11 @@ export class Walker {
     };
   }
 
-  /** Sets the horizontal input (world space, length clamped to 1). */
+  /** Sets the horizontal input (world space, finite, length clamped to 1). */
   setInput(x: number, y: number, z: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
+      throw new RangeError(`Walker.setInput: x, y and z must be finite numbers (got ${String(x)}, ${String(y)}, ${String(z)})`);
+    }
     this.input.x = x; this.input.y = y; this.input.z = z;
   }
 
@@ -120,13 +184,20 @@ export class Walker {
   update(dt: number): MoveResult {
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`Walker.update: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
+    // Before anything changes: a bad controller setting would otherwise throw from move() with the velocity already updated.
+    this.controller.checkSettings();
     const s = this.settings;
     const c = this.controller;
     const up = c.up;
     const v = this.velocity;
     const wasGrounded = this.state === 'grounded';
+    // Ride the ground's motion of the step just taken before anything else:
+    // the ground probe, the jump's inherited velocity and the walk all see
+    // the character where the ground now carries it.
+    if (wasGrounded && c.followGround()) this.yaw += c.groundTurn;
     const before = c.result;
-    const groundBody = wasGrounded ? before.groundBody : null;
+    // A ground body removed from the world no longer carries the walker.
+    const groundBody = wasGrounded && before.groundBody !== null && before.groundBody.world !== null ? before.groundBody : null;
 
     // Desired horizontal velocity.
     const iu = this.input.x * up.x + this.input.y * up.y + this.input.z * up.z;
@@ -161,10 +232,12 @@ export class Walker {
       jumped = true;
       this.jumpUsed = true;
       if (wasGrounded) {
-        // Leave with the platform's velocity (relative → absolute).
+        // Leave with the platform's velocity (relative → absolute), its
+        // horizontal part into h and its part along up into vu.
         const gv = before.groundVelocity;
-        hx += gv.x; hy += gv.y; hz += gv.z;
-        vu += gv.x * up.x + gv.y * up.y + gv.z * up.z;
+        const gu = gv.x * up.x + gv.y * up.y + gv.z * up.z;
+        hx += gv.x - gu * up.x; hy += gv.y - gu * up.y; hz += gv.z - gu * up.z;
+        vu += gu;
       }
     }
     this.jumpRequested = false;
@@ -172,7 +245,6 @@ export class Walker {
     v.x = hx + vu * up.x; v.y = hy + vu * up.y; v.z = hz + vu * up.z;
     const d = this.disp;
     d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
-    if (wasGrounded && !jumped && groundBody !== null && !groundBody.isStatic) this.addCarry(d, groundBody, dt);
 
     const fallSpeed = -vu;
     const r = c.move(d, dt);
@@ -214,34 +286,6 @@ export class Walker {
     return r;
   }
 
-  /**
-   * Adds the ground body's rigid motion over dt at the character's position:
-   * r = p − c, r' = r cos θ + (k × r) sin θ + k (k · r)(1 − cos θ) with
-   * θ = |ω| dt, k = ω / |ω| (Rodrigues), plus the body's v dt. Also turns yaw
-   * by the part of ω about up.
-   */
-  private addCarry(d: Vec3, body: RigidBody, dt: number): void {
-    const p = this.controller.position;
-    const cpos = body.position;
-    const lv = body.linearVelocity;
-    const w = body.angularVelocity;
-    d.x += lv.x * dt; d.y += lv.y * dt; d.z += lv.z * dt;
-    const wl = Math.sqrt(w.x * w.x + w.y * w.y + w.z * w.z);
-    if (wl < 1e-12) return;
-    const up = this.controller.up;
-    this.yaw += (w.x * up.x + w.y * up.y + w.z * up.z) * dt;
-    const kx = w.x / wl, ky = w.y / wl, kz = w.z / wl;
-    const th = wl * dt;
-    const cs = Math.cos(th), sn = Math.sin(th);
-    const rx = p.x - cpos.x, ry = p.y - cpos.y, rz = p.z - cpos.z;
-    const kr = kx * rx + ky * ry + kz * rz;
-    const cx = ky * rz - kz * ry, cy = kz * rx - kx * rz, cz = kx * ry - ky * rx;
-    const nx = rx * cs + cx * sn + kx * kr * (1 - cs);
-    const ny = ry * cs + cy * sn + ky * kr * (1 - cs);
-    const nz = rz * cs + cz * sn + kz * kr * (1 - cs);
-    d.x += nx - rx; d.y += ny - ry; d.z += nz - rz;
-  }
-
   /** Calls the listeners of `type` with the reused event (its speed already written). */
   private emit(type: WalkerEventName, body: RigidBody | null): void {
     const list = this.listeners[type];
@@ -258,11 +302,13 @@ export class Walker {
     // Fast path (every update), with named loads only: a keyed load s[k] of a
     // double-valued field boxes the value on the heap. x ≥ 0 and x − x === 0
     // is false for NaN, ±∞ and negatives.
+    // x ≤ max is false for NaN as well.
     if (
-      s.speed >= 0 && s.speed - s.speed === 0 && s.acceleration >= 0 && s.acceleration - s.acceleration === 0 &&
-      s.airAcceleration >= 0 && s.airAcceleration - s.airAcceleration === 0 && s.jumpSpeed >= 0 && s.jumpSpeed - s.jumpSpeed === 0 &&
-      s.coyoteTime >= 0 && s.coyoteTime - s.coyoteTime === 0 && s.maxFallSpeed >= 0 && s.maxFallSpeed - s.maxFallSpeed === 0 &&
-      g && g.x - g.x === 0 && g.y - g.y === 0 && g.z - g.z === 0
+      s.speed >= 0 && s.speed <= MAX_WALKER_SPEED && s.acceleration >= 0 && s.acceleration <= MAX_WALKER_ACCELERATION &&
+      s.airAcceleration >= 0 && s.airAcceleration <= MAX_WALKER_ACCELERATION && s.jumpSpeed >= 0 && s.jumpSpeed <= MAX_WALKER_SPEED &&
+      s.coyoteTime >= 0 && s.coyoteTime - s.coyoteTime === 0 && s.maxFallSpeed >= 0 && s.maxFallSpeed <= MAX_WALKER_SPEED &&
+      g && Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION &&
+      this.checkState()
     ) return;
     for (let i = 0; i < WALKER_FIELDS.length; i++) {
       const k = WALKER_FIELDS[i]!;
@@ -270,7 +316,21 @@ export class Walker {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
         throw new RangeError(`Walker: ${k} must be a finite number ≥ 0 (got ${String(value)})`);
       }
+      const max = k === 'acceleration' || k === 'airAcceleration' ? MAX_WALKER_ACCELERATION : k === 'coyoteTime' ? Infinity : MAX_WALKER_SPEED;
+      if (value > max) throw new RangeError(`Walker: ${k} must be in [0, ${max}] (got ${value})`);
     }
-    if (!g || !Number.isFinite(g.x) || !Number.isFinite(g.y) || !Number.isFinite(g.z)) throw new RangeError('Walker: gravity must be a finite vector');
+    if (!g || !(Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION)) {
+      throw new RangeError(`Walker: gravity must be a finite vector, each component within ±${MAX_WALKER_ACCELERATION} m/s²`);
+    }
+    const i = this.input, v = this.velocity;
+    if (!Number.isFinite(i.x) || !Number.isFinite(i.y) || !Number.isFinite(i.z)) throw new RangeError(`Walker: input must be finite (got (${i.x}, ${i.y}, ${i.z}))`);
+    if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`Walker: velocity must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+    if (!Number.isFinite(this.yaw)) throw new RangeError(`Walker: yaw must be finite (got ${this.yaw})`);
+  }
+
+  /** The public state fields (input, velocity, yaw) can be written directly: all finite. */
+  private checkState(): boolean {
+    const i = this.input, v = this.velocity;
+    return i.x - i.x === 0 && i.y - i.y === 0 && i.z - i.z === 0 && v.x - v.x === 0 && v.y - v.y === 0 && v.z - v.z === 0 && this.yaw - this.yaw === 0;
   }
 }

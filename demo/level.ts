@@ -216,7 +216,7 @@ export function platformMeshes(level: Level): Mesh[] {
  * h = 0.9 sin(πu) sin(πv) (0.6 + 0.4 sin(3πu) cos(2πv)), zero at the border so
  * that it meets the ground.
  */
-function terrainMesh(scene: Scene, size: number, n: number, cx: number, cz: number): Mesh {
+export function terrainMesh(scene: Scene, size: number, n: number, cx: number, cz: number): Mesh {
   const positions: number[] = [];
   const indices: number[] = [];
   for (let j = 0; j <= n; j++) {
@@ -229,8 +229,10 @@ function terrainMesh(scene: Scene, size: number, n: number, cx: number, cz: numb
   for (let j = 0; j < n; j++) {
     for (let i = 0; i < n; i++) {
       const a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
-      // Babylon's front faces are clockwise seen from the front: (a, c, b) faces +y.
-      indices.push(a, c, b, b, c, d);
+      // Babylon's winding for a face seen from +y (as its ground builders wind
+      // theirs): (b − a) × (c − a) points down. triangleMeshFromMeshes turns it
+      // into TriangleMesh's counter-clockwise front.
+      indices.push(a, b, c, b, d, c);
     }
   }
   const normals: number[] = [];

@@ -3,25 +3,27 @@ export type { Vec3 } from './math/vec3';
 export type { Quat } from './math/quat';
 export type { Mat3 } from './math/mat3';
 export type { Aabb } from './collision/aabb';
+export { MAX_TIME_STEP, MIN_SHAPE_SIZE, MAX_SHAPE_SIZE } from './math/validate';
 export { Shape, ConvexShape, ShapeKind, type MassProperties } from './shapes/shape';
 export { Sphere } from './shapes/sphere';
 export { Box } from './shapes/box';
 export { Capsule } from './shapes/capsule';
 export { massFromDensity, massFromMass } from './shapes/mass';
 export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrowphase/manifold';
-export { TriangleMesh, MeshRayHit } from './shapes/triangle-mesh';
+export { TriangleMesh, MeshRayHit, type TriangleMeshOptions } from './shapes/triangle-mesh';
 export { RigidBody, type BodyDesc, type BodyType } from './dynamics/body';
 export {
   World, OverlapCollector, QueryRegion, type WorldStepper,
   type WorldOptions, type QueryOptions, type RaycastHit, type RaycastOptions, type ShapeCastHit, type ShapeCastOptions,
-  type OverlapContact, type OverlapOptions, type WorldSnapshot,
+  type OverlapContact, type OverlapOptions,
 } from './world/world';
+export { SnapshotError, SNAPSHOT_VERSION, snapshotTransferList, type WorldSnapshot, type StepperSnapshot } from './world/snapshot';
 export type { SolverSettings, SleepSettings, FrictionModel, PositionCorrection } from './world/settings';
 export type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './world/events';
 export { collide } from './collision/narrowphase/dispatch';
 export * as vec3 from './math/vec3';
 export * as quat from './math/quat';
-export { Joint, JointKind, type JointDescBase } from './joints/joint';
+export { Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, MAX_JOINT_LENGTH, type JointDescBase } from './joints/joint';
 export { BallJoint, type BallJointDesc } from './joints/ball';
 export { HingeJoint, type HingeJointDesc } from './joints/hinge';
 export { ConeTwistJoint, type ConeTwistJointDesc } from './joints/cone-twist';

@@ -6,7 +6,8 @@
  *   returns the pose to create the body at: spread it into `createBody`.
  * - `triangleMeshFromMeshes(meshes)` bakes the world-space triangles of any
  *   meshes (world matrix applied, so parents, scaling and glTF's handedness
- *   flip are included) into one TriangleMesh for a static body at the origin.
+ *   flip are included) into one TriangleMesh for a static body at the origin,
+ *   with the faces Babylon draws as front faces as the TriangleMesh's front.
  * - `createStaticMeshCollider(world, root)` does that for a node and all its
  *   descendant meshes in one call (a loaded glTF level).
  *
@@ -16,7 +17,7 @@ import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import type { Node } from '@babylonjs/core/node';
-import { Box, Capsule, Sphere, TriangleMesh, type BodyDesc, type ConvexShape, type Quat, type RigidBody, type Vec3, type World } from '../index';
+import { Box, Capsule, Sphere, TriangleMesh, type TriangleMeshOptions, type BodyDesc, type ConvexShape, type Quat, type RigidBody, type Vec3, type World } from '../index';
 
 export type PrimitiveKind = 'box' | 'sphere' | 'capsule';
 
@@ -78,11 +79,14 @@ export interface BakedTriangles {
 }
 
 /**
- * Concatenates the world-space triangles of `meshes`. Meshes without
- * positions are skipped; meshes without indices are read as a triangle list.
- * A world matrix with negative determinant (mirroring, e.g. the glTF loader's
- * right-to-left-handed root) reverses the winding, which is swapped back so
- * that faces keep pointing outwards.
+ * Concatenates the world-space triangles of `meshes`, wound the way
+ * TriangleMesh takes its front side (counter-clockwise seen from the front in
+ * right-handed terms: the front normal is (b − a) × (c − a)). Each triangle
+ * keeps the side Babylon renders as its front face: the mesh's (or its
+ * material's) `sideOrientation`, the scene's handedness and the sign of the
+ * world matrix's determinant are taken into account (see frontIsStoredWinding).
+ * Meshes without positions are skipped; meshes without indices are read as a
+ * triangle list.
  */
 export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
   const parts: { positions: Float64Array; indices: ArrayLike<number>; flip: boolean }[] = [];
@@ -105,7 +109,9 @@ export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
       for (let i = 0; i < seq.length; i++) seq[i] = i;
       indices = seq;
     }
-    parts.push({ positions, indices, flip: world.determinant() < 0 });
+    // A mirroring world matrix (det < 0) reverses the transformed triangle's
+    // (b − a) × (c − a) against its transformed front normal (M⁻ᵀ n).
+    parts.push({ positions, indices, flip: frontIsStoredWinding(mesh) !== world.determinant() > 0 });
     vertexTotal += count;
     indexTotal += indices.length - (indices.length % 3);
   }
@@ -128,15 +134,46 @@ export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
   return { positions, indices };
 }
 
+/** Babylon's `Material.ClockWiseSideOrientation` and `Material.CounterClockWiseSideOrientation`. */
+const CLOCKWISE = 0;
+const COUNTER_CLOCKWISE = 1;
+
+/**
+ * True when the side of `mesh`'s stored triangles (a, b, c) that Babylon
+ * renders as the front face (before the world matrix) is the side their
+ * right-handed normal (b − a) × (c − a) points to.
+ *
+ * Babylon draws a triangle as front-facing by its winding on screen: the
+ * effective side orientation (the material's `sideOrientation` when set, else
+ * the mesh's) names the screen winding of front faces, in a projection that
+ * mirrors the scene when it is left-handed. Worked through, with the
+ * orientation a Mesh gets by default for its scene (CounterClockWise in a
+ * left-handed scene, ClockWise in a right-handed one; what every MeshBuilder
+ * mesh has) the front is the side (b − a) × (c − a) points AWAY from, and
+ * with the other one (what the glTF loader sets, its data being
+ * counter-clockwise in a right-handed frame) the side it points to.
+ */
+function frontIsStoredWinding(mesh: AbstractMesh): boolean {
+  // An instance draws its source mesh's geometry with the source's settings.
+  const source = (mesh as { sourceMesh?: AbstractMesh }).sourceMesh ?? mesh;
+  const rightHanded = source.getScene().useRightHandedSystem;
+  const materialSide = source.material?.sideOrientation;
+  const meshSide = (source as { sideOrientation?: number }).sideOrientation;
+  const side = materialSide ?? meshSide ?? (rightHanded ? CLOCKWISE : COUNTER_CLOCKWISE);
+  return side === (rightHanded ? COUNTER_CLOCKWISE : CLOCKWISE);
+}
+
 /** One TriangleMesh (world space: create its body at the origin) from the triangles of `meshes`. */
-export function triangleMeshFromMeshes(meshes: AbstractMesh | readonly AbstractMesh[]): TriangleMesh {
+export function triangleMeshFromMeshes(meshes: AbstractMesh | readonly AbstractMesh[], options: TriangleMeshOptions = {}): TriangleMesh {
   const list = Array.isArray(meshes) ? (meshes as readonly AbstractMesh[]) : [meshes as AbstractMesh];
   const baked = bakeTriangles(list);
   if (baked.indices.length === 0) throw new RangeError('triangleMeshFromMeshes: the meshes have no triangles');
-  return new TriangleMesh(baked.positions, baked.indices);
+  return new TriangleMesh(baked.positions, baked.indices, options);
 }
 
 export interface StaticMeshColliderOptions extends Omit<Partial<BodyDesc>, 'type' | 'shape' | 'position' | 'rotation'> {
+  /** Collide with both sides of the triangles (TriangleMesh's `doubleSided`). Default false. */
+  doubleSided?: boolean;
   /** Keep only the meshes this returns true for (e.g. skip decoration). Default: every enabled mesh with triangles. */
   filter?: (mesh: AbstractMesh) => boolean;
 }
@@ -147,7 +184,7 @@ export interface StaticMeshColliderOptions extends Omit<Partial<BodyDesc>, 'type
  * body for it. For a loaded glTF: `createStaticMeshCollider(world, result.meshes[0])`.
  */
 export function createStaticMeshCollider(world: World, root: Node | readonly AbstractMesh[], options: StaticMeshColliderOptions = {}): RigidBody {
-  const { filter, ...desc } = options;
+  const { filter, doubleSided, ...desc } = options;
   let meshes: AbstractMesh[];
   if (Array.isArray(root)) {
     meshes = (root as readonly AbstractMesh[]).slice();
@@ -157,7 +194,7 @@ export function createStaticMeshCollider(world: World, root: Node | readonly Abs
     if (isMesh(node)) meshes.unshift(node);
   }
   meshes = meshes.filter((m) => m.isEnabled() && (filter ? filter(m) : true));
-  const shape = triangleMeshFromMeshes(meshes);
+  const shape = triangleMeshFromMeshes(meshes, { doubleSided });
   return world.createBody({ ...desc, type: 'static', shape });
 }
 

@@ -8,7 +8,8 @@ import { mat3, rotateDiagonal } from '../math/mat3';
 import type { Quat } from '../math/quat';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ConvexShape, ShapeKind, type Shape } from '../shapes/shape';
+import { ConvexShape, Shape, ShapeKind } from '../shapes/shape';
+import { requireBoolean, requireCollisionBits, requireFinite, requireFiniteQuat, requireFiniteVec, requireInRange, requireNonNegative } from '../math/validate';
 
 export type BodyType = 'static' | 'dynamic' | 'kinematic';
 
@@ -41,11 +42,11 @@ export interface BodyDesc {
   linearDamping?: number;
   /** Angular damping ≥ 0 (1/s). Default 0.05. */
   angularDamping?: number;
-  /** Multiplies the world gravity for this body. Default 1. */
+  /** Multiplies the world gravity for this body, finite. Default 1. */
   gravityScale?: number;
-  /** 32-bit membership bits. Default 1. */
+  /** 32-bit membership bits: an integer in [−2³¹, 2³² − 1]. Default 1. */
   collisionGroup?: number;
-  /** 32-bit bits of the groups this body collides with. Default 0xffffffff. Two bodies collide when each one's group meets the other's mask. */
+  /** 32-bit bits of the groups this body collides with (integer, as collisionGroup). Default 0xffffffff. Two bodies collide when each one's group meets the other's mask. */
   collisionMask?: number;
   /** A sensor reports sensorEnter/sensorExit and never pushes. Default false. */
   isSensor?: boolean;
@@ -62,34 +63,16 @@ export interface BodyOwner {
   assertNotStepping(field: string): void;
 }
 
-function requireFiniteVec(v: Readonly<Vec3>, field: string): void {
-  if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object`);
-  if (!Number.isFinite(v.x)) throw new RangeError(`${field}.x must be a finite number (got ${String(v.x)})`);
-  if (!Number.isFinite(v.y)) throw new RangeError(`${field}.y must be a finite number (got ${String(v.y)})`);
-  if (!Number.isFinite(v.z)) throw new RangeError(`${field}.z must be a finite number (got ${String(v.z)})`);
-}
-
-function requireFiniteQuat(q: Readonly<Quat>, field: string): void {
-  // Unrolled (no array literal or Math.hypot: queries call this on hot paths).
-  if (q === null || typeof q !== 'object') throw new TypeError(`${field} must be a { x, y, z, w } object`);
-  if (!Number.isFinite(q.x)) throw new RangeError(`${field}.x must be a finite number (got ${String(q.x)})`);
-  if (!Number.isFinite(q.y)) throw new RangeError(`${field}.y must be a finite number (got ${String(q.y)})`);
-  if (!Number.isFinite(q.z)) throw new RangeError(`${field}.z must be a finite number (got ${String(q.z)})`);
-  if (!Number.isFinite(q.w)) throw new RangeError(`${field}.w must be a finite number (got ${String(q.w)})`);
-  if (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w < 1e-18) throw new RangeError(`${field} must be a non-zero quaternion`);
-}
-
-function requireNonNegative(value: number, field: string): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${field} must be a finite number ≥ 0 (got ${String(value)})`);
-  }
-}
-
 /** @internal Validation helpers shared with the world. */
 export const validate = { requireFiniteVec, requireFiniteQuat, requireNonNegative };
 
 export class RigidBody {
-  /** Unique within the world, never reused. */
+  /**
+   * Unique within the world, never reused, except that `World.restore`
+   * rewinds the id counter to the snapshot's: a body created after the
+   * snapshot and removed before the restore gives its id again, so a replay
+   * creates the same ids.
+   */
   readonly id: number;
   readonly type: BodyType;
   /** @internal */ readonly typeCode: BodyTypeCode;
@@ -110,17 +93,25 @@ export class RigidBody {
   /** Principal moments of inertia in the local frame (kg·m²). */
   readonly inertia: Readonly<Vec3>;
   /** @internal */ readonly inverseInertiaLocal: Vec3;
+  /**
+   * @internal cos(½ θ_max): within a step the solver recomputes this body's
+   * world inertia and contact rows once it has turned θ_max (see
+   * SolverBodies.refreshInertia and MAX_STALE_ANGLE).
+   */
+  readonly staleTurnCos: number;
   /** @internal World-space inverse inertia, refreshed when the rotation changes. */
   readonly inverseInertiaWorld: Mat3;
-  friction = 0;
-  restitution = 0;
-  linearDamping = 0;
-  angularDamping = 0;
-  gravityScale = 1;
-  collisionGroup = 1;
-  collisionMask = -1;
+  // The material, damping, gravity scale and filter are accessors that
+  // check what is written (a NaN would otherwise reach the solver at the next step).
+  private frictionValue = 0;
+  private restitutionValue = 0;
+  private linearDampingValue = 0;
+  private angularDampingValue = 0;
+  private gravityScaleValue = 1;
+  private collisionGroupValue = 1;
+  private collisionMaskValue = -1;
+  private canSleepValue = true;
   readonly isSensor: boolean;
-  canSleep: boolean;
   userData: unknown;
 
   /** @internal */ owner: BodyOwner | null = null;
@@ -159,7 +150,7 @@ export class RigidBody {
     if (type !== 'static' && type !== 'dynamic' && type !== 'kinematic') {
       throw new TypeError(`type must be 'static', 'dynamic' or 'kinematic' (got ${String(type)})`);
     }
-    if (!desc.shape || typeof (desc.shape as Shape).kind !== 'number') throw new TypeError('shape must be a footing Shape');
+    if (!(desc.shape instanceof Shape)) throw new TypeError(`shape must be a footing Shape (Sphere, Box, Capsule or TriangleMesh; got ${String(desc.shape)})`);
     const shape = desc.shape;
     if (type === 'dynamic' && !(shape instanceof ConvexShape)) {
       throw new TypeError('shape: a TriangleMesh body must be static (dynamic bodies need a convex shape)');
@@ -182,7 +173,13 @@ export class RigidBody {
     if (restitution > 1) throw new RangeError(`restitution must be in [0, 1] (got ${restitution})`);
     requireNonNegative(linearDamping, 'linearDamping');
     requireNonNegative(angularDamping, 'angularDamping');
-    if (!Number.isFinite(gravityScale)) throw new RangeError(`gravityScale must be finite (got ${String(gravityScale)})`);
+    requireFinite(gravityScale, 'gravityScale');
+    const collisionGroup = requireCollisionBits(desc.collisionGroup ?? 1, 'collisionGroup');
+    const collisionMask = requireCollisionBits(desc.collisionMask ?? 0xffffffff, 'collisionMask');
+    const isSensor = desc.isSensor ?? false;
+    const canSleep = desc.canSleep ?? true;
+    requireBoolean(isSensor, 'isSensor');
+    requireBoolean(canSleep, 'canSleep');
 
     let mass = 0;
     const inertia = { x: 0, y: 0, z: 0 };
@@ -209,6 +206,15 @@ export class RigidBody {
         inertia.y = props.inertia.y;
         inertia.z = props.inertia.z;
       }
+      // A size at the end of the accepted range with an extreme density or
+      // mass can under- or overflow (a 1e-6 m box of density 1e-300 has mass 0).
+      const what = desc.mass !== undefined ? `mass ${desc.mass}` : `density ${String(desc.density ?? 1000)}`;
+      if (!(mass > 0 && mass < Infinity && 1 / mass < Infinity)) {
+        throw new RangeError(`shape: the body's mass from its shape and ${what} is ${mass}; it must be finite and > 0 (use a larger shape or another mass/density)`);
+      }
+      if (!(inertia.x < Infinity && inertia.y < Infinity && inertia.z < Infinity && 1 / inertia.x < Infinity && 1 / inertia.y < Infinity && 1 / inertia.z < Infinity && inertia.x > 0 && inertia.y > 0 && inertia.z > 0)) {
+        throw new RangeError(`shape: the body's inertia from its shape and ${what} is (${inertia.x}, ${inertia.y}, ${inertia.z}); it must be finite and > 0`);
+      }
     }
 
     this.id = id;
@@ -232,16 +238,17 @@ export class RigidBody {
       y: inertia.y > 0 ? 1 / inertia.y : 0,
       z: inertia.z > 0 ? 1 / inertia.z : 0,
     };
+    this.staleTurnCos = staleTurnCos(this.inverseInertiaLocal.x, this.inverseInertiaLocal.y, this.inverseInertiaLocal.z);
     this.inverseInertiaWorld = mat3();
-    this.friction = friction;
-    this.restitution = restitution;
-    this.linearDamping = linearDamping;
-    this.angularDamping = angularDamping;
-    this.gravityScale = gravityScale;
-    this.collisionGroup = (desc.collisionGroup ?? 1) | 0;
-    this.collisionMask = (desc.collisionMask ?? 0xffffffff) | 0;
-    this.isSensor = desc.isSensor ?? false;
-    this.canSleep = desc.canSleep ?? true;
+    this.frictionValue = friction;
+    this.restitutionValue = restitution;
+    this.linearDampingValue = linearDamping;
+    this.angularDampingValue = angularDamping;
+    this.gravityScaleValue = gravityScale;
+    this.collisionGroupValue = collisionGroup;
+    this.collisionMaskValue = collisionMask;
+    this.isSensor = isSensor;
+    this.canSleepValue = canSleep;
     this.userData = desc.userData;
     const sh = shape as Shape & { radius?: number; halfHeight?: number; halfExtents?: Vec3 };
     this.boundingRadius = sh.halfExtents
@@ -250,6 +257,31 @@ export class RigidBody {
     this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule ? sh.radius! : 0;
     this.updateInertia();
   }
+
+  /** Coulomb friction coefficient μ, finite ≥ 0. */
+  get friction(): number { return this.frictionValue; }
+  set friction(v: number) { requireNonNegative(v, 'body.friction'); this.frictionValue = v; }
+  /** Restitution e in [0, 1]. */
+  get restitution(): number { return this.restitutionValue; }
+  set restitution(v: number) { requireInRange(v, 0, 1, 'body.restitution'); this.restitutionValue = v; }
+  /** Linear damping (1/s), finite ≥ 0. */
+  get linearDamping(): number { return this.linearDampingValue; }
+  set linearDamping(v: number) { requireNonNegative(v, 'body.linearDamping'); this.linearDampingValue = v; }
+  /** Angular damping (1/s), finite ≥ 0. */
+  get angularDamping(): number { return this.angularDampingValue; }
+  set angularDamping(v: number) { requireNonNegative(v, 'body.angularDamping'); this.angularDampingValue = v; }
+  /** Multiplies the world gravity for this body, finite. */
+  get gravityScale(): number { return this.gravityScaleValue; }
+  set gravityScale(v: number) { requireFinite(v, 'body.gravityScale'); this.gravityScaleValue = v; }
+  /** 32-bit membership bits (read back as a signed 32-bit integer). */
+  get collisionGroup(): number { return this.collisionGroupValue; }
+  set collisionGroup(v: number) { this.collisionGroupValue = requireCollisionBits(v, 'body.collisionGroup'); }
+  /** 32-bit bits of the groups this body collides with (read back as a signed 32-bit integer). */
+  get collisionMask(): number { return this.collisionMaskValue; }
+  set collisionMask(v: number) { this.collisionMaskValue = requireCollisionBits(v, 'body.collisionMask'); }
+  /** Allow sleeping. */
+  get canSleep(): boolean { return this.canSleepValue; }
+  set canSleep(v: boolean) { requireBoolean(v, 'body.canSleep'); this.canSleepValue = v; }
 
   get isSleeping(): boolean {
     return !this.awake;
@@ -437,4 +469,25 @@ export class RigidBody {
     // body's broadphase box to its new motion before the next step.
     this.proxyStale = true;
   }
+}
+
+/**
+ * Turn (rad) after which a slot's world inertia and its contact rows are
+ * recomputed within a step, for a body with equal principal moments.
+ */
+const MAX_STALE_ANGLE = 0.3;
+/**
+ * Relative error allowed in the world inertia before it is recomputed. Turned
+ * by θ, the inertia about an axis grows from λ_min by up to (λ_max − λ_min)
+ * sin²θ, a relative error of about (λ_max/λ_min − 1) θ².
+ */
+const STALE_INERTIA_ERROR = 0.05;
+
+/** cos(½ θ_max) for a body with principal inverse inertia (a, b, c); see MAX_STALE_ANGLE. @internal */
+export function staleTurnCos(a: number, b: number, c: number): number {
+  const hi = Math.max(a, b, c), lo = Math.min(a, b, c);
+  if (!(lo > 0)) return Math.cos(0.5 * MAX_STALE_ANGLE);
+  const ratio = hi / lo - 1;
+  const angle = ratio > 0 ? Math.min(MAX_STALE_ANGLE, Math.sqrt(STALE_INERTIA_ERROR / ratio)) : MAX_STALE_ANGLE;
+  return Math.cos(0.5 * angle);
 }

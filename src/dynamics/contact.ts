@@ -318,25 +318,6 @@ export class Contact {
     return this.store.data[this.base + PERSISTED + k]!;
   }
 
-  /** Sets point k's impulses and persisted flag (snapshot restore). */
-  setImpulses(k: number, normal: number, fx: number, fy: number, fz: number, persisted: number): void {
-    const d = this.store.data, o = this.base;
-    d[o + NORMAL_IMPULSE + k] = normal;
-    d[o + FRICTION_IMPULSE + 3 * k] = fx;
-    d[o + FRICTION_IMPULSE + 3 * k + 1] = fy;
-    d[o + FRICTION_IMPULSE + 3 * k + 2] = fz;
-    d[o + PERSISTED + k] = persisted;
-  }
-
-  /** The manifold cache's numbers (CACHE_LENGTH of them), for snapshots. */
-  cacheValue(i: number): number {
-    return this.store.data[this.base + CACHE_OFFSET + i]!;
-  }
-
-  setCacheValue(i: number, v: number): void {
-    this.store.data[this.base + CACHE_OFFSET + i] = v;
-  }
-
   /** `store`: the world's (which sets `index` before `reset`), or one of the contact's own (index 0). */
   constructor(store?: ContactStore) {
     this.store = store ?? new ContactStore(1);

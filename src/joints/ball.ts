@@ -62,6 +62,17 @@ export class BallJoint extends Joint {
     this.stepImpulses[1] = 0;
   }
 
+  /** @internal */
+  protected saveRows(out: number[]): void {
+    this.point.save(out);
+    this.friction.save(out);
+  }
+
+  /** @internal */
+  protected loadRows(src: Float64Array, o: number): number {
+    return this.friction.load(src, this.point.load(src, o));
+  }
+
   resetImpulses(): void {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.friction.reset();

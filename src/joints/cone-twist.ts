@@ -15,6 +15,10 @@ import type { SolverBodies } from '../dynamics/contact-solver';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
+
+function requireSwingLimit(v: number, field: string): void {
+  if (typeof v !== 'number' || !(v > 0 && v < Math.PI)) throw new RangeError(`${field} must be in (0, π) (got ${String(v)})`);
+}
 import { AngularFriction3, AngularRow, frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
 
 export interface ConeTwistJointDesc extends JointDescBase {
@@ -48,10 +52,10 @@ export class ConeTwistJoint extends Joint {
   readonly kind = JointKind.ConeTwist;
   // Numbers from the start (not undefined): V8 keeps a field that starts out
   // undefined as a tagged slot, and then boxes every double written to it.
-  swingLimitY = 0;
-  swingLimitZ = 0;
-  twistLower = 0;
-  twistUpper = 0;
+  private swingYValue = Math.PI / 4;
+  private swingZValue = Math.PI / 4;
+  private twistLowerValue = -Math.PI / 4;
+  private twistUpperValue = Math.PI / 4;
   /** @internal */ readonly point: PointRow;
   /** @internal */ readonly swing = new AngularRow();
   /** @internal */ readonly twistMin = new AngularRow();
@@ -74,17 +78,31 @@ export class ConeTwistJoint extends Joint {
       setFrames(this, w);
     }
     const cone = desc.swingLimit ?? Math.PI / 4;
+    requireSwingLimit(cone, 'ConeTwistJoint.swingLimit');
     this.swingLimitY = desc.swingLimitY ?? cone;
     this.swingLimitZ = desc.swingLimitZ ?? cone;
     this.twistLower = desc.twistLower ?? -Math.PI / 4;
     this.twistUpper = desc.twistUpper ?? Math.PI / 4;
-    if (!(this.swingLimitY > 0 && this.swingLimitY < Math.PI) || !(this.swingLimitZ > 0 && this.swingLimitZ < Math.PI)) {
-      throw new RangeError('ConeTwistJoint: swing limits must be in (0, π)');
-    }
-    if (!(this.twistLower <= 0 && this.twistLower >= -Math.PI) || !(this.twistUpper >= 0 && this.twistUpper <= Math.PI)) {
-      throw new RangeError('ConeTwistJoint: twistLower must be in [−π, 0] and twistUpper in [0, π]');
-    }
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+  }
+
+  /** Cone half-angle (rad) about the frame's Y axis, in (0, π). */
+  get swingLimitY(): number { return this.swingYValue; }
+  set swingLimitY(v: number) { requireSwingLimit(v, 'ConeTwistJoint.swingLimitY'); this.swingYValue = v; }
+  /** Cone half-angle (rad) about the frame's Z axis, in (0, π). */
+  get swingLimitZ(): number { return this.swingZValue; }
+  set swingLimitZ(v: number) { requireSwingLimit(v, 'ConeTwistJoint.swingLimitZ'); this.swingZValue = v; }
+  /** Radians, in [−π, 0]. */
+  get twistLower(): number { return this.twistLowerValue; }
+  set twistLower(v: number) {
+    if (typeof v !== 'number' || !(v <= 0 && v >= -Math.PI)) throw new RangeError(`ConeTwistJoint.twistLower must be in [−π, 0] (got ${String(v)})`);
+    this.twistLowerValue = v;
+  }
+  /** Radians, in [0, π]. */
+  get twistUpper(): number { return this.twistUpperValue; }
+  set twistUpper(v: number) {
+    if (typeof v !== 'number' || !(v >= 0 && v <= Math.PI)) throw new RangeError(`ConeTwistJoint.twistUpper must be in [0, π] (got ${String(v)})`);
+    this.twistUpperValue = v;
   }
 
   /** Current swing angle (rad, ≥ 0) between the two twist axes. */
@@ -254,6 +272,28 @@ export class ConeTwistJoint extends Joint {
     const p = this.point;
     this.stepImpulses[0] = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
     this.stepImpulses[1] = (this.swing.impulse + this.twistMin.impulse + this.twistMax.impulse) * ctx.stepScale;
+  }
+
+  /** @internal */
+  protected saveRows(out: number[]): void {
+    out.push(this.swingLimitY, this.swingLimitZ, this.twistLower, this.twistUpper, this.swingC, this.twistValue);
+    out.push(this.axisA.x, this.axisA.y, this.axisA.z, this.axisB.x, this.axisB.y, this.axisB.z);
+    this.point.save(out);
+    this.swing.save(out);
+    this.twistMin.save(out);
+    this.twistMax.save(out);
+    this.friction.save(out);
+  }
+
+  /** @internal */
+  protected loadRows(src: Float64Array, o: number): number {
+    this.swingLimitY = src[o]!; this.swingLimitZ = src[o + 1]!; this.twistLower = src[o + 2]!; this.twistUpper = src[o + 3]!;
+    this.swingC = src[o + 4]!; this.twistValue = src[o + 5]!;
+    this.axisA.x = src[o + 6]!; this.axisA.y = src[o + 7]!; this.axisA.z = src[o + 8]!;
+    this.axisB.x = src[o + 9]!; this.axisB.y = src[o + 10]!; this.axisB.z = src[o + 11]!;
+    o = this.swing.load(src, this.point.load(src, o + 12));
+    o = this.twistMax.load(src, this.twistMin.load(src, o));
+    return this.friction.load(src, o);
   }
 
   resetImpulses(): void {

@@ -12,7 +12,8 @@ import type { SolverBodies } from '../dynamics/contact-solver';
 import { Softness } from '../dynamics/contact-solver';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
+import { requireFiniteVec, requireInRange } from '../math/validate';
+import { Joint, JointKind, MAX_JOINT_LENGTH, requireLocalAnchor, setAnchors, setFrames, type JointDescBase } from './joint';
 import { LIMIT, limitBias, LinearRow, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
 
 export interface DistanceJointDesc extends JointDescBase {
@@ -22,15 +23,15 @@ export interface DistanceJointDesc extends JointDescBase {
   anchorB?: Readonly<Vec3>;
   localAnchorA?: Readonly<Vec3>;
   localAnchorB?: Readonly<Vec3>;
-  /** Rest length (m). Default: the anchors' distance at creation. */
+  /** Rest length (m), in [0, 1e6] (MAX_JOINT_LENGTH). Default: the anchors' distance at creation. */
   length?: number;
-  /** m. Default `length` (a rod); 0 makes a rope. */
+  /** m, in [0, 1e6]. Default `length` (a rod); 0 makes a rope. */
   minLength?: number;
-  /** m. Default `length`. */
+  /** m, in [minLength, 1e6], or Infinity (no upper limit). Default `length`. */
   maxLength?: number;
-  /** Spring frequency (Hz) towards `length`; 0 = no spring. Default 0. */
+  /** Spring frequency (Hz) towards `length`, in [0, 1e6]; 0 = no spring. Default 0. */
   frequency?: number;
-  /** Spring damping ratio. Default 1. */
+  /** Spring damping ratio, in [0, 1000]. Default 1. */
   dampingRatio?: number;
 }
 
@@ -38,11 +39,11 @@ export class DistanceJoint extends Joint {
   readonly kind = JointKind.Distance;
   // Numbers from the start (not undefined): V8 keeps a field that starts out
   // undefined as a tagged slot, and then boxes every double written to it.
-  length = 0;
-  minLength = 0;
-  maxLength = 0;
-  frequency = 0;
-  dampingRatio = 0;
+  private lengthValue = 0;
+  private minLengthValue = 0;
+  private maxLengthValue = 0;
+  private frequencyValue = 0;
+  private dampingRatioValue = 1;
   /** @internal */ readonly axial = new LinearRow();
   /** @internal */ readonly lower = new LinearRow();
   /** @internal */ readonly upper = new LinearRow();
@@ -55,26 +56,51 @@ export class DistanceJoint extends Joint {
   constructor(desc: DistanceJointDesc) {
     super(desc);
     const a = desc.bodyA, b = desc.bodyB;
+    if (desc.anchorA !== undefined) requireFiniteVec(desc.anchorA, 'anchorA');
+    if (desc.anchorB !== undefined) requireFiniteVec(desc.anchorB, 'anchorB');
     setAnchors(this, desc.anchorA ?? a.position, desc.localAnchorA, desc.localAnchorA);
     if (desc.localAnchorB !== undefined) {
-      this.localAnchorB.x = desc.localAnchorB.x; this.localAnchorB.y = desc.localAnchorB.y; this.localAnchorB.z = desc.localAnchorB.z;
+      const l = requireLocalAnchor(desc.localAnchorB, 'localAnchorB');
+      this.localAnchorB.x = l.x; this.localAnchorB.y = l.y; this.localAnchorB.z = l.z;
     } else {
       const w = desc.anchorB ?? b.position;
+      if (desc.anchorB !== undefined) requireLocalAnchor({ x: w.x - b.position.x, y: w.y - b.position.y, z: w.z - b.position.z }, 'anchorB (relative to bodyB)');
       const d = { x: w.x - b.position.x, y: w.y - b.position.y, z: w.z - b.position.z };
       quat.inverseRotate(this.localAnchorB, b.rotation, d);
     }
     setFrames(this, null);
     const L = desc.length ?? this.currentLength();
     this.length = L;
-    this.minLength = desc.minLength ?? L;
-    this.maxLength = desc.maxLength ?? L;
+    this.setLimits(desc.minLength ?? L, desc.maxLength ?? L);
     this.frequency = desc.frequency ?? 0;
     this.dampingRatio = desc.dampingRatio ?? 1;
-    if (!(L >= 0) || !(this.minLength >= 0) || !(this.maxLength >= this.minLength)) {
-      throw new RangeError('DistanceJoint: need 0 ≤ minLength ≤ maxLength and length ≥ 0');
-    }
-    if (!(this.frequency >= 0) || !(this.dampingRatio >= 0)) throw new RangeError('DistanceJoint: frequency and dampingRatio must be ≥ 0');
   }
+
+  /** Rest length (m), in [0, MAX_JOINT_LENGTH]. */
+  get length(): number { return this.lengthValue; }
+  set length(v: number) { requireInRange(v, 0, MAX_JOINT_LENGTH, 'DistanceJoint.length'); this.lengthValue = v; }
+  /** m, in [0, MAX_JOINT_LENGTH] and ≤ maxLength (setLimits moves both). */
+  get minLength(): number { return this.minLengthValue; }
+  set minLength(v: number) { this.setLimits(v, this.maxLengthValue); }
+  /** m, in [minLength, MAX_JOINT_LENGTH] or Infinity (no upper limit). */
+  get maxLength(): number { return this.maxLengthValue; }
+  set maxLength(v: number) { this.setLimits(this.minLengthValue, v); }
+
+  /** Sets both length limits at once (checked together: min ≤ max). */
+  setLimits(minLength: number, maxLength: number): void {
+    requireInRange(minLength, 0, MAX_JOINT_LENGTH, 'DistanceJoint.minLength');
+    if (maxLength !== Infinity) requireInRange(maxLength, 0, MAX_JOINT_LENGTH, 'DistanceJoint.maxLength');
+    if (minLength > maxLength) throw new RangeError(`DistanceJoint.minLength (${minLength}) must be ≤ maxLength (${maxLength}); setLimits(min, max) moves both at once`);
+    this.minLengthValue = minLength;
+    this.maxLengthValue = maxLength;
+  }
+
+  /** Spring frequency (Hz), in [0, 1e6]; 0: no spring. */
+  get frequency(): number { return this.frequencyValue; }
+  set frequency(v: number) { requireInRange(v, 0, 1e6, 'DistanceJoint.frequency'); this.frequencyValue = v; }
+  /** Spring damping ratio, in [0, 1000]. */
+  get dampingRatio(): number { return this.dampingRatioValue; }
+  set dampingRatio(v: number) { requireInRange(v, 0, 1000, 'DistanceJoint.dampingRatio'); this.dampingRatioValue = v; }
 
   /** Current anchor distance (m). */
   currentLength(): number {
@@ -161,6 +187,28 @@ export class DistanceJoint extends Joint {
   finishStep(ctx: JointStepContext): void {
     this.stepImpulses[0] = Math.abs(this.axial.impulse + this.lower.impulse - this.upper.impulse) * ctx.stepScale;
     this.stepImpulses[1] = 0;
+  }
+
+  /** @internal */
+  protected saveRows(out: number[]): void {
+    out.push(this.length, this.minLength, this.maxLength, this.frequency, this.dampingRatio);
+    // The last direction is kept while the anchors coincide, and `current` is read before the next update.
+    out.push(this.nx, this.ny, this.nz, this.current);
+    out.push(this.ra.x, this.ra.y, this.ra.z, this.rb.x, this.rb.y, this.rb.z);
+    out.push(this.spring.biasRate, this.spring.massScale, this.spring.impulseScale);
+    this.axial.save(out);
+    this.lower.save(out);
+    this.upper.save(out);
+  }
+
+  /** @internal */
+  protected loadRows(src: Float64Array, o: number): number {
+    this.length = src[o]!; this.minLength = src[o + 1]!; this.maxLength = src[o + 2]!; this.frequency = src[o + 3]!; this.dampingRatio = src[o + 4]!;
+    this.nx = src[o + 5]!; this.ny = src[o + 6]!; this.nz = src[o + 7]!; this.current = src[o + 8]!;
+    this.ra.x = src[o + 9]!; this.ra.y = src[o + 10]!; this.ra.z = src[o + 11]!;
+    this.rb.x = src[o + 12]!; this.rb.y = src[o + 13]!; this.rb.z = src[o + 14]!;
+    this.spring.biasRate = src[o + 15]!; this.spring.massScale = src[o + 16]!; this.spring.impulseScale = src[o + 17]!;
+    return this.upper.load(src, this.lower.load(src, this.axial.load(src, o + 18)));
   }
 
   resetImpulses(): void {

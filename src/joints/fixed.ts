@@ -79,6 +79,17 @@ export class FixedJoint extends Joint {
     this.stepImpulses[1] = Math.sqrt(l.lx * l.lx + l.ly * l.ly + l.lz * l.lz) * ctx.stepScale;
   }
 
+  /** @internal */
+  protected saveRows(out: number[]): void {
+    this.point.save(out);
+    this.lock.save(out);
+  }
+
+  /** @internal */
+  protected loadRows(src: Float64Array, o: number): number {
+    return this.lock.load(src, this.point.load(src, o));
+  }
+
   resetImpulses(): void {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.lock.lx = 0; this.lock.ly = 0; this.lock.lz = 0;

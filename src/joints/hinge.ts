@@ -12,7 +12,8 @@
 import type { SolverBodies } from '../dynamics/contact-solver';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
+import { requireInRange } from '../math/validate';
+import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, requireLimitAngle, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
 import { AngularLock2, AngularRow, frameAxisX, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
 
 export interface HingeJointDesc extends JointDescBase {
@@ -25,28 +26,24 @@ export interface HingeJointDesc extends JointDescBase {
   /** Hinge axis in A's local frame; `localAxisB` defaults to the same world axis now. */
   localAxisA?: Readonly<Vec3>;
   localAxisB?: Readonly<Vec3>;
-  /** Radians, in (−π, 0]. Default −Infinity (no lower limit). */
+  /** Radians, in [−π, π] and ≤ upperAngle. Default −Infinity (no lower limit). */
   lowerAngle?: number;
-  /** Radians, in [0, π). Default +Infinity (no upper limit). */
+  /** Radians, in [−π, π] and ≥ lowerAngle. Default +Infinity (no upper limit). */
   upperAngle?: number;
-  /** Target relative angular speed (rad/s) about the axis. Default 0. */
+  /** Target relative angular speed (rad/s) about the axis, in [−1000, 1000] (MAX_MOTOR_SPEED). Default 0. */
   motorSpeed?: number;
-  /** N·m, ≥ 0; 0 disables the motor. Default 0. */
+  /** N·m, in [0, 1e9] (MAX_JOINT_TORQUE); 0 disables the motor. Default 0. */
   maxMotorTorque?: number;
 }
 
 export class HingeJoint extends Joint {
   readonly kind = JointKind.Hinge;
-  /** Radians (−Infinity: none). */
   // Numbers from the start (not undefined): V8 keeps a field that starts out
   // undefined as a tagged slot, and then boxes every double written to it.
-  lowerAngle = 0;
-  /** Radians (+Infinity: none). */
-  upperAngle = 0;
-  /** rad/s. */
-  motorSpeed = 0;
-  /** N·m (0: motor off). */
-  maxMotorTorque = 0;
+  private lowerValue = -Infinity;
+  private upperValue = Infinity;
+  private motorSpeedValue = 0;
+  private maxMotorTorqueValue = 0;
   /** @internal */ readonly point: PointRow;
   /** @internal */ readonly lock = new AngularLock2();
   /** @internal */ readonly lower = new AngularRow();
@@ -75,13 +72,40 @@ export class HingeJoint extends Joint {
       frameFromAxes(w, unitAxis(desc.axis, 'axis'));
       setFrames(this, w);
     }
-    this.lowerAngle = desc.lowerAngle ?? -Infinity;
-    this.upperAngle = desc.upperAngle ?? Infinity;
-    if (this.lowerAngle > this.upperAngle) throw new RangeError('HingeJoint: lowerAngle must be ≤ upperAngle');
+    this.setLimits(desc.lowerAngle ?? -Infinity, desc.upperAngle ?? Infinity);
     this.motorSpeed = desc.motorSpeed ?? 0;
     this.maxMotorTorque = desc.maxMotorTorque ?? 0;
-    if (!(this.maxMotorTorque >= 0)) throw new RangeError('HingeJoint: maxMotorTorque must be ≥ 0');
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+  }
+
+  /** Radians in [−π, π] (−Infinity: no lower limit); must stay ≤ upperAngle (use setLimits to move both). */
+  get lowerAngle(): number { return this.lowerValue; }
+  set lowerAngle(v: number) { this.setLimits(v, this.upperValue); }
+  /** Radians in [−π, π] (+Infinity: no upper limit); must stay ≥ lowerAngle. */
+  get upperAngle(): number { return this.upperValue; }
+  set upperAngle(v: number) { this.setLimits(this.lowerValue, v); }
+
+  /** Sets both limits at once (checked together: lower ≤ upper). */
+  setLimits(lowerAngle: number, upperAngle: number): void {
+    requireLimitAngle(lowerAngle, -Infinity, 'HingeJoint.lowerAngle');
+    requireLimitAngle(upperAngle, Infinity, 'HingeJoint.upperAngle');
+    if (lowerAngle > upperAngle) throw new RangeError(`HingeJoint.lowerAngle (${lowerAngle}) must be ≤ upperAngle (${upperAngle}); setLimits(lower, upper) moves both at once`);
+    this.lowerValue = lowerAngle;
+    this.upperValue = upperAngle;
+  }
+
+  /** rad/s in [−MAX_MOTOR_SPEED, MAX_MOTOR_SPEED]. */
+  get motorSpeed(): number { return this.motorSpeedValue; }
+  set motorSpeed(v: number) {
+    requireInRange(v, -MAX_MOTOR_SPEED, MAX_MOTOR_SPEED, 'HingeJoint.motorSpeed');
+    this.motorSpeedValue = v;
+  }
+
+  /** N·m in [0, MAX_JOINT_TORQUE] (0: motor off). */
+  get maxMotorTorque(): number { return this.maxMotorTorqueValue; }
+  set maxMotorTorque(v: number) {
+    requireInRange(v, 0, MAX_JOINT_TORQUE, 'HingeJoint.maxMotorTorque');
+    this.maxMotorTorqueValue = v;
   }
 
   /** Current hinge angle (rad) from the bodies' rotations, in (−π, π]. */
@@ -189,6 +213,29 @@ export class HingeJoint extends Joint {
     this.stepImpulses[0] = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
     const ax = this.lower.impulse - this.upper.impulse + this.motor.impulse;
     this.stepImpulses[1] = Math.sqrt(l.l1 * l.l1 + l.l2 * l.l2 + ax * ax) * ctx.stepScale;
+  }
+
+  /** @internal */
+  protected saveRows(out: number[]): void {
+    out.push(this.lowerAngle, this.upperAngle, this.motorSpeed, this.maxMotorTorque, this.solverAngle, this.maxMotorImpulse);
+    out.push(this.axisA.x, this.axisA.y, this.axisA.z, this.axisB.x, this.axisB.y, this.axisB.z);
+    this.point.save(out);
+    this.lock.save(out);
+    this.lower.save(out);
+    this.upper.save(out);
+    this.motor.save(out);
+    this.friction.save(out);
+  }
+
+  /** @internal */
+  protected loadRows(src: Float64Array, o: number): number {
+    this.lowerAngle = src[o]!; this.upperAngle = src[o + 1]!; this.motorSpeed = src[o + 2]!; this.maxMotorTorque = src[o + 3]!;
+    this.solverAngle = src[o + 4]!; this.maxMotorImpulse = src[o + 5]!;
+    this.axisA.x = src[o + 6]!; this.axisA.y = src[o + 7]!; this.axisA.z = src[o + 8]!;
+    this.axisB.x = src[o + 9]!; this.axisB.y = src[o + 10]!; this.axisB.z = src[o + 11]!;
+    o = this.lock.load(src, this.point.load(src, o + 12));
+    o = this.upper.load(src, this.lower.load(src, o));
+    return this.friction.load(src, this.motor.load(src, o));
   }
 
   resetImpulses(): void {

@@ -11,6 +11,7 @@ import type { SolverBodies } from '../dynamics/contact-solver';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import { requireFiniteQuat, requireFiniteVec, requireInRange } from '../math/validate';
 import type { JointStepContext } from './rows';
 
 /** Numeric joint kinds. */
@@ -24,14 +25,18 @@ export interface JointDescBase {
   /** Let the two bodies collide with each other. Default false. */
   collideConnected?: boolean;
   /**
-   * Dry friction torque (N·m, ≥ 0) against the relative rotation of the two
-   * bodies (ball, cone-twist: any axis; hinge: about the axis). Default 0.
+   * Dry friction torque (N·m, in [0, MAX_JOINT_TORQUE = 1e9]) against the
+   * relative rotation of the two bodies (ball, cone-twist: any axis; hinge:
+   * about the axis). Default 0.
    */
   frictionTorque?: number;
-  /** Breaking threshold over one step: when the linear impulse (N·s) or the angular impulse (N·m·s) exceeds it, the joint breaks (`broken` = true). Default Infinity. */
+  /** Breaking threshold over one step (> 0, Infinity: unbreakable): when the linear impulse (N·s) or the angular impulse (N·m·s) exceeds it, the joint breaks (`broken` = true). Default Infinity. */
   breakImpulse?: number;
   userData?: unknown;
 }
+
+/** Length of Joint.applied. */
+const APPLIED_LENGTH = 12;
 
 export abstract class Joint {
   abstract readonly kind: JointKind;
@@ -46,11 +51,9 @@ export abstract class Joint {
   readonly collideConnected: boolean;
   // Numbers from the start (not undefined): V8 keeps a field that starts out
   // undefined as a tagged slot, and then boxes every double written to it.
-  breakImpulse = 0;
-  /** N·m (see JointDescBase.frictionTorque). */
-  frictionTorque = 0;
-  /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. */
-  broken = false;
+  private breakImpulseValue = 0;
+  private frictionTorqueValue = 0;
+  private brokenValue = false;
   /** @internal the World has emitted 'jointBreak' for it */ breakReported = false;
   /**
    * @internal [linear, angular] step impulses, written by `finishStep`. A
@@ -81,13 +84,50 @@ export abstract class Joint {
     this.bodyA = desc.bodyA;
     this.bodyB = desc.bodyB;
     this.collideConnected = desc.collideConnected ?? false;
-    const bi = desc.breakImpulse ?? Infinity;
-    if (!(bi > 0)) throw new RangeError(`joint: breakImpulse must be > 0 (got ${String(bi)})`);
-    this.breakImpulse = bi;
-    const ft = desc.frictionTorque ?? 0;
-    if (!(ft >= 0) || ft === Infinity) throw new RangeError(`joint: frictionTorque must be finite and ≥ 0 (got ${String(ft)})`);
-    this.frictionTorque = ft;
+    this.breakImpulse = desc.breakImpulse ?? Infinity;
+    this.frictionTorque = desc.frictionTorque ?? 0;
     this.userData = desc.userData;
+  }
+
+  /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. Writable (a boolean) to break or mend it. */
+  get broken(): boolean { return this.brokenValue; }
+  set broken(v: boolean) {
+    if (typeof v !== 'boolean') throw new TypeError(`joint.broken must be a boolean (got ${String(v)})`);
+    this.brokenValue = v;
+  }
+
+  /** N·s / N·m·s, > 0 (Infinity: unbreakable); see JointDescBase.breakImpulse. */
+  get breakImpulse(): number { return this.breakImpulseValue; }
+  set breakImpulse(v: number) {
+    if (typeof v !== 'number' || !(v > 0)) throw new RangeError(`joint.breakImpulse must be a number > 0 or Infinity (got ${String(v)})`);
+    this.breakImpulseValue = v;
+  }
+
+  /** N·m, in [0, MAX_JOINT_TORQUE] (see JointDescBase.frictionTorque). */
+  get frictionTorque(): number { return this.frictionTorqueValue; }
+  set frictionTorque(v: number) {
+    requireInRange(v, 0, MAX_JOINT_TORQUE, 'joint.frictionTorque');
+    this.frictionTorqueValue = v;
+  }
+
+  /**
+   * @internal The local anchors and frames are live objects a user can write
+   * into; the World checks them at the start of each step (finite anchors,
+   * unit frames) so that a bad write throws before it reaches the solver.
+   */
+  checkFrames(): void {
+    const a = this.localAnchorA, b = this.localAnchorB, fa = this.localFrameA, fb = this.localFrameB;
+    if (
+      a.x - a.x === 0 && a.y - a.y === 0 && a.z - a.z === 0 && b.x - b.x === 0 && b.y - b.y === 0 && b.z - b.z === 0 &&
+      Math.abs(fa.x * fa.x + fa.y * fa.y + fa.z * fa.z + fa.w * fa.w - 1) < 1e-6 &&
+      Math.abs(fb.x * fb.x + fb.y * fb.y + fb.z * fb.z + fb.w * fb.w - 1) < 1e-6
+    ) return;
+    const name = JOINT_NAMES[this.kind]!;
+    requireFiniteVec(a, `${name}.localAnchorA`);
+    requireFiniteVec(b, `${name}.localAnchorB`);
+    requireFiniteQuat(fa, `${name}.localFrameA`);
+    requireFiniteQuat(fb, `${name}.localFrameB`);
+    throw new RangeError(`${name}.localFrameA and localFrameB must be unit quaternions (write a normalised rotation)`);
   }
 
   /** @internal per-step setup (slots are assigned). */
@@ -100,14 +140,43 @@ export abstract class Joint {
   abstract finishStep(ctx: JointStepContext): void;
   /** Resets the accumulated impulses (no warm start on the next step). */
   abstract resetImpulses(): void;
+
+  /**
+   * @internal Appends everything of the joint that the next step reads (World.snapshot):
+   * the settings any code may change, the step impulses, `applied`, then the
+   * rows' accumulated impulses and cached geometry (saveRows). The flags go
+   * separately (broken, breakReported).
+   */
+  saveState(out: number[]): void {
+    out.push(this.breakImpulse, this.frictionTorque, this.stepImpulses[0]!, this.stepImpulses[1]!);
+    const a = this.applied;
+    for (let k = 0; k < APPLIED_LENGTH; k++) out.push(a[k]!);
+    this.saveRows(out);
+  }
+
+  /** @internal Reads what saveState wrote at `o` (already validated); returns the offset after it. */
+  loadState(src: Float64Array, o: number): number {
+    this.breakImpulse = src[o]!;
+    this.frictionTorque = src[o + 1]!;
+    this.stepImpulses[0] = src[o + 2]!;
+    this.stepImpulses[1] = src[o + 3]!;
+    this.poseVersionA = -1;
+    this.poseVersionB = -1;
+    for (let k = 0; k < APPLIED_LENGTH; k++) this.applied[k] = src[o + 4 + k]!;
+    return this.loadRows(src, o + 4 + APPLIED_LENGTH);
+  }
+
+  /** @internal the kind's own part of saveState. */
+  protected abstract saveRows(out: number[]): void;
+  /** @internal */ protected abstract loadRows(src: Float64Array, o: number): number;
   /** @internal Multiplies every accumulated impulse by scale[0] ∈ [0, 1] (JointSolver.warmStart; a typed array, not a boxed double). */
   abstract scaleImpulses(scale: Float64Array): void;
   /**
    * @internal Velocity change (A: v, ω; B: v, ω, world) the joint's rows have
-   * applied since its last warm start, and [12] the kinetic energy of that
-   * change measured at the next warm start (JointSolver.warmStart).
+   * applied since its last warm start (JointSolver.warmStart bounds the next
+   * warm start by its energy; saved with the joint's state).
    */
-  readonly applied = new Float64Array(13);
+  readonly applied = new Float64Array(APPLIED_LENGTH);
   /**
    * @internal 'soft' only, once per sub-step after the position integration:
    * rotates B back to within `ctx.limitSlop` (rad) of violated angular limits
@@ -156,6 +225,23 @@ export abstract class Joint {
   }
 }
 
+const JOINT_NAMES: readonly string[] = ['BallJoint', 'HingeJoint', 'ConeTwistJoint', 'FixedJoint', 'DistanceJoint'];
+
+/** Largest motor or friction torque a joint accepts, N·m. */
+export const MAX_JOINT_TORQUE = 1e9;
+/** Largest hinge motor speed, rad/s (≈ 9500 rpm). */
+export const MAX_MOTOR_SPEED = 1000;
+/** Largest joint length or anchor offset, metres (the shape size limit). */
+export const MAX_JOINT_LENGTH = 1e6;
+
+/** A limit angle: a finite number in [−π, π], or `none` (±Infinity: no limit). */
+export function requireLimitAngle(value: number, none: number, field: string): void {
+  if (value === none) return;
+  if (typeof value !== 'number' || !(value >= -Math.PI && value <= Math.PI)) {
+    throw new RangeError(`${field} must be in [−π, π] or ${none} for no limit (got ${String(value)})`);
+  }
+}
+
 /** Lever arm (m) that converts an angular error into a length for `solvePositions`' result. */
 export const ANGULAR_ERROR_LENGTH = 0.25;
 
@@ -165,10 +251,17 @@ const sepB: Vec3 = { x: 0, y: 0, z: 0 };
 // ------------------------------------------------------------ construction helpers
 
 function requireVec(v: Readonly<Vec3> | undefined, field: string): Readonly<Vec3> {
-  if (!v || typeof v !== 'object' || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) {
-    throw new TypeError(`${field} must be a finite { x, y, z }`);
+  requireFiniteVec(v as Readonly<Vec3>, field);
+  return v as Readonly<Vec3>;
+}
+
+/** A local anchor given by the user: finite, within MAX_JOINT_LENGTH of the body. */
+export function requireLocalAnchor(v: Readonly<Vec3> | undefined, field: string): Readonly<Vec3> {
+  const l = requireVec(v, field);
+  if (Math.abs(l.x) > MAX_JOINT_LENGTH || Math.abs(l.y) > MAX_JOINT_LENGTH || Math.abs(l.z) > MAX_JOINT_LENGTH) {
+    throw new RangeError(`${field} must be within ${MAX_JOINT_LENGTH} m of the body (got (${l.x}, ${l.y}, ${l.z}))`);
   }
-  return v;
+  return l;
 }
 
 /** Unit copy of an axis; throws on a zero axis. */
@@ -187,13 +280,13 @@ export function setAnchors(joint: Joint, anchor: Readonly<Vec3> | undefined, loc
   const a = joint.bodyA, b = joint.bodyB;
   const w = anchor !== undefined ? requireVec(anchor, 'anchor') : b.position;
   if (localA !== undefined) {
-    const l = requireVec(localA, 'localAnchorA');
+    const l = requireLocalAnchor(localA, 'localAnchorA');
     joint.localAnchorA.x = l.x; joint.localAnchorA.y = l.y; joint.localAnchorA.z = l.z;
   } else {
     worldToLocal(joint.localAnchorA, a, w);
   }
   if (localB !== undefined) {
-    const l = requireVec(localB, 'localAnchorB');
+    const l = requireLocalAnchor(localB, 'localAnchorB');
     joint.localAnchorB.x = l.x; joint.localAnchorB.y = l.y; joint.localAnchorB.z = l.z;
   } else if (localA !== undefined && anchor === undefined) {
     // Only A's local anchor given: B's anchor is the same world point now.
@@ -252,6 +345,8 @@ export function quatFromBasis(out: Quat, m00: number, m10: number, m20: number, 
  * current pose), or from the given local frames / local axes.
  */
 export function setFrames(joint: Joint, worldFrame: Readonly<Quat> | null, localFrameA?: Readonly<Quat>, localFrameB?: Readonly<Quat>): void {
+  if (localFrameA !== undefined) requireFiniteQuat(localFrameA, 'localFrameA');
+  if (localFrameB !== undefined) requireFiniteQuat(localFrameB, 'localFrameB');
   if (localFrameA !== undefined) {
     quat.normalize(joint.localFrameA, localFrameA);
     if (localFrameB !== undefined) {

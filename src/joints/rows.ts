@@ -431,6 +431,22 @@ export class PointRow {
     s[m + 6] = wxz; s[m + 7] = wyz; s[m + 8] = wzz;
   }
 
+  /** Appends the row's numbers (accumulated impulse and the geometry of the last `update`) for a snapshot. */
+  save(out: number[]): void {
+    for (let k = 0; k < P_SIZE; k++) out.push(this.s[k]!);
+    out.push(this.ra.x, this.ra.y, this.ra.z, this.rb.x, this.rb.y, this.rb.z);
+  }
+
+  /** Reads what `save` wrote at `o`; returns the offset after it. The geometry is measured again on the next use. */
+  load(src: Float64Array, o: number): number {
+    for (let k = 0; k < P_SIZE; k++) this.s[k] = src[o++]!;
+    this.ra.x = src[o++]!; this.ra.y = src[o++]!; this.ra.z = src[o++]!;
+    this.rb.x = src[o++]!; this.rb.y = src[o++]!; this.rb.z = src[o++]!;
+    this.versionA = -1;
+    this.versionB = -1;
+    return o;
+  }
+
   /** |C| from the last `update`. */
   errorLength(): number {
     const s = this.s;
@@ -540,6 +556,17 @@ export class AngularRow {
   /** Motor target Ċ (rad/s) and impulse bound (N·m·s per sub-step), set before `solveMotor`. */
   speed = 0;
   maxImpulse = 0;
+
+  /** Snapshot: impulse, axis, error and motor target (a cone's swing axis is kept while the swing is zero). */
+  save(out: number[]): void {
+    out.push(this.impulse, this.ax, this.ay, this.az, this.c, this.speed, this.maxImpulse);
+  }
+
+  load(src: Float64Array, o: number): number {
+    this.impulse = src[o]!; this.ax = src[o + 1]!; this.ay = src[o + 2]!; this.az = src[o + 3]!;
+    this.c = src[o + 4]!; this.speed = src[o + 5]!; this.maxImpulse = src[o + 6]!;
+    return o + 7;
+  }
 
   /** Not for per-sweep code: callers there write ax/ay/az directly (see F). */
   setAxis(x: number, y: number, z: number): void {
@@ -655,6 +682,18 @@ export class AngularLock2 {
     this.c2 = ex * this.t2x + ey * this.t2y + ez * this.t2z;
   }
 
+  save(out: number[]): void {
+    out.push(this.l1, this.l2, this.t1x, this.t1y, this.t1z, this.t2x, this.t2y, this.t2z, this.c1, this.c2);
+  }
+
+  load(src: Float64Array, o: number): number {
+    this.l1 = src[o]!; this.l2 = src[o + 1]!;
+    this.t1x = src[o + 2]!; this.t1y = src[o + 3]!; this.t1z = src[o + 4]!;
+    this.t2x = src[o + 5]!; this.t2y = src[o + 6]!; this.t2z = src[o + 7]!;
+    this.c1 = src[o + 8]!; this.c2 = src[o + 9]!;
+    return o + 10;
+  }
+
   warmStart(B: SolverBodies, ia: number, ib: number): void {
     const l1 = this.l1, l2 = this.l2;
     F[0] = l1 * this.t1x + l2 * this.t2x; F[1] = l1 * this.t1y + l2 * this.t2y; F[2] = l1 * this.t1z + l2 * this.t2z;
@@ -729,6 +768,16 @@ export class AngularLock3 {
   lx = 0; ly = 0; lz = 0;
   cx = 0; cy = 0; cz = 0;
   private readonly x: Vec3 = { x: 0, y: 0, z: 0 };
+
+  save(out: number[]): void {
+    out.push(this.lx, this.ly, this.lz, this.cx, this.cy, this.cz);
+  }
+
+  load(src: Float64Array, o: number): number {
+    this.lx = src[o]!; this.ly = src[o + 1]!; this.lz = src[o + 2]!;
+    this.cx = src[o + 3]!; this.cy = src[o + 4]!; this.cz = src[o + 5]!;
+    return o + 6;
+  }
 
   warmStart(B: SolverBodies, ia: number, ib: number): void {
     F[0] = this.lx; F[1] = this.ly; F[2] = this.lz;
@@ -808,6 +857,15 @@ export class AngularFriction3 {
   reset(): void {
     this.lx = 0; this.ly = 0; this.lz = 0;
   }
+
+  save(out: number[]): void {
+    out.push(this.lx, this.ly, this.lz, this.maxImpulse);
+  }
+
+  load(src: Float64Array, o: number): number {
+    this.lx = src[o]!; this.ly = src[o + 1]!; this.lz = src[o + 2]!; this.maxImpulse = src[o + 3]!;
+    return o + 4;
+  }
 }
 
 // ------------------------------------------------------------ scalar linear row (distance)
@@ -818,6 +876,15 @@ export class AngularFriction3 {
  */
 export class LinearRow {
   impulse = 0;
+
+  save(out: number[]): void {
+    out.push(this.impulse);
+  }
+
+  load(src: Float64Array, o: number): number {
+    this.impulse = src[o]!;
+    return o + 1;
+  }
 
   warmStart(B: SolverBodies, ia: number, ib: number, ra: Vec3, rb: Vec3, nx: number, ny: number, nz: number): void {
     const l = this.impulse;

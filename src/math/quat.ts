@@ -80,12 +80,29 @@ export function conjugate(out: Quat, a: Readonly<Quat>): Quat {
 
 export function normalize(out: Quat, a: Readonly<Quat>): Quat {
   const len = Math.sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w);
-  if (len < 1e-12) return identity(out);
+  if (len < 1e-150 || len > 1e150) return normalizeScaled(out, a);
   const inv = 1 / len;
   out.x = a.x * inv;
   out.y = a.y * inv;
   out.z = a.z * inv;
   out.w = a.w * inv;
+  return out;
+}
+
+/**
+ * normalize for lengths whose square under- or overflows ({ w: 1e200 } has
+ * len² = Infinity): divide by the largest component first, then by the
+ * length of what is left (in [1, 2]). All zero (or not finite) → identity.
+ */
+function normalizeScaled(out: Quat, a: Readonly<Quat>): Quat {
+  const m = Math.max(Math.abs(a.x), Math.abs(a.y), Math.abs(a.z), Math.abs(a.w));
+  if (!(m > 0) || m === Infinity) return identity(out);
+  const x = a.x / m, y = a.y / m, z = a.z / m, w = a.w / m;
+  const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+  out.x = x * inv;
+  out.y = y * inv;
+  out.z = z * inv;
+  out.w = w * inv;
   return out;
 }
 

@@ -1,7 +1,7 @@
 import type { Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ConvexShape, requirePositive, ShapeKind, type MassProperties } from './shape';
+import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /** An oriented box given by its half extents (metres) along local X, Y, Z. */
 export class Box extends ConvexShape {
@@ -14,9 +14,9 @@ export class Box extends ConvexShape {
     if (halfExtents === null || typeof halfExtents !== 'object') {
       throw new TypeError('Box.halfExtents must be a { x, y, z } object');
     }
-    requirePositive(halfExtents.x, 'Box.halfExtents.x');
-    requirePositive(halfExtents.y, 'Box.halfExtents.y');
-    requirePositive(halfExtents.z, 'Box.halfExtents.z');
+    requireShapeSize(halfExtents.x, 'Box.halfExtents.x');
+    requireShapeSize(halfExtents.y, 'Box.halfExtents.y');
+    requireShapeSize(halfExtents.z, 'Box.halfExtents.z');
     this.halfExtents = Object.freeze({ x: halfExtents.x, y: halfExtents.y, z: halfExtents.z });
   }
 

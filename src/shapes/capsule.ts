@@ -1,7 +1,7 @@
 import type { Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ConvexShape, requirePositive, ShapeKind, type MassProperties } from './shape';
+import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /**
  * A capsule: the points within `radius` of the segment from (0, -halfHeight, 0)
@@ -22,8 +22,8 @@ export class Capsule extends ConvexShape {
    */
   constructor(radius: number, halfHeight: number) {
     super();
-    requirePositive(radius, 'Capsule.radius');
-    requirePositive(halfHeight, 'Capsule.halfHeight');
+    requireShapeSize(radius, 'Capsule.radius');
+    requireShapeSize(halfHeight, 'Capsule.halfHeight');
     this.radius = radius;
     this.halfHeight = halfHeight;
     this.coreRadius = radius;

@@ -6,6 +6,7 @@
 import type { Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import { MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
 
 /** Numeric shape kinds, the indices of the collision dispatch table. */
 export const ShapeKind = {
@@ -70,5 +71,18 @@ export abstract class ConvexShape extends Shape {
 export function requirePositive(value: number, field: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new RangeError(`${field} must be a finite number > 0 (got ${String(value)})`);
+  }
+}
+
+/**
+ * A shape dimension (radius, half extent, half height): in [MIN_SHAPE_SIZE,
+ * MAX_SHAPE_SIZE] metres. Outside it, squares and cubes in the mass, the
+ * inertia and the narrowphase leave the double range (Sphere(1e150):
+ * r² · m overflows) or lose every digit next to the contact tolerances.
+ */
+export function requireShapeSize(value: number, field: string): void {
+  requirePositive(value, field);
+  if (value < MIN_SHAPE_SIZE || value > MAX_SHAPE_SIZE) {
+    throw new RangeError(`${field} must be in [${MIN_SHAPE_SIZE}, ${MAX_SHAPE_SIZE}] m (got ${value})`);
   }
 }

@@ -1,7 +1,7 @@
 import type { Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ConvexShape, requirePositive, ShapeKind, type MassProperties } from './shape';
+import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /** A sphere centred on the body origin. */
 export class Sphere extends ConvexShape {
@@ -15,7 +15,7 @@ export class Sphere extends ConvexShape {
   /** @param radius metres, > 0 */
   constructor(radius: number) {
     super();
-    requirePositive(radius, 'Sphere.radius');
+    requireShapeSize(radius, 'Sphere.radius');
     this.radius = radius;
     this.coreRadius = radius;
   }

@@ -15,7 +15,9 @@
  * an edge is ACTIVE when it is a boundary edge, is shared by more than two
  * triangles, joins triangles of inconsistent winding, or is convex with a
  * dihedral bend above INACTIVE_EDGE_DEGREES. Flat and concave edges are
- * inactive. A vertex of a triangle is active when either of that triangle's
+ * inactive. On a double-sided mesh a concave edge is convex from the other
+ * side, so every bent edge is active and only flat ones (winding ignored)
+ * are inactive. A vertex of a triangle is active when either of that triangle's
  * two edges meeting there is active. A collider whose closest feature on a
  * triangle is an inactive edge or vertex uses the triangle's face normal and
  * plane distance instead of the feature direction (Jolt's "active edges",
@@ -26,6 +28,7 @@
 import type { Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import { MAX_SHAPE_SIZE } from '../math/validate';
 import { Shape, ShapeKind } from './shape';
 
 /** Result of `TriangleMesh.raycastLocal`. */
@@ -36,6 +39,19 @@ export class MeshRayHit {
   triangle = -1;
   /** Unit face normal of the hit triangle, turned to face the ray (n·dir ≤ 0). */
   readonly normal: Vec3 = { x: 0, y: 0, z: 0 };
+}
+
+/** Options of a {@link TriangleMesh}. */
+export interface TriangleMeshOptions {
+  /**
+   * Collide with both sides of every triangle. Default false: a triangle's
+   * front is the side its corners a, b, c run counter-clockwise seen from
+   * (normal (b − a) × (c − a)), and a body behind a triangle is pushed out
+   * through its front; rays and shape casts pass through back faces.
+   * Set it for open surfaces meant to be met from both sides, or whose
+   * winding is unknown (see the README, "Triangle meshes: one side or two").
+   */
+  doubleSided?: boolean;
 }
 
 /** Dihedral bend (degrees) below which a convex edge counts as flat (inactive). */
@@ -67,6 +83,8 @@ export class TriangleMesh extends Shape {
   readonly featureFlags: Uint8Array;
   /** Neighbouring triangle across edge k (3 per triangle), -1 when none or non-manifold. */
   readonly edgeNeighbors: Int32Array;
+  /** Both sides of each triangle collide (see {@link TriangleMeshOptions}). */
+  readonly doubleSided: boolean;
 
   // BVH: node i has bounds nodeBounds[6i .. 6i+5] (min xyz, max xyz); a leaf has
   // nodeCount > 0 and covers order[nodeStart .. nodeStart + nodeCount); an
@@ -82,8 +100,12 @@ export class TriangleMesh extends Shape {
   private readonly queryBox = new Float64Array(6);
   private readonly stackT: Float64Array;
 
-  constructor(positions: Float32Array | Float64Array | number[], indices: Uint32Array | Uint16Array | number[]) {
+  constructor(positions: Float32Array | Float64Array | number[], indices: Uint32Array | Uint16Array | number[], options: TriangleMeshOptions = {}) {
     super();
+    if (options === null || typeof options !== 'object') throw new TypeError('TriangleMesh.options must be an object');
+    const doubleSided = options.doubleSided ?? false;
+    if (typeof doubleSided !== 'boolean') throw new TypeError(`TriangleMesh.options.doubleSided must be a boolean (got ${String(doubleSided)})`);
+    this.doubleSided = doubleSided;
     if (positions === null || typeof positions !== 'object' || typeof positions.length !== 'number') {
       throw new TypeError('TriangleMesh.positions must be an array of numbers');
     }
@@ -99,6 +121,10 @@ export class TriangleMesh extends Shape {
       const v = positions[i]!;
       if (typeof v !== 'number' || !Number.isFinite(v)) {
         throw new RangeError(`TriangleMesh.positions[${i}] must be a finite number (got ${String(v)})`);
+      }
+      // Beyond this the cross products of the area test and the narrowphase overflow.
+      if (Math.abs(v) > MAX_SHAPE_SIZE) {
+        throw new RangeError(`TriangleMesh.positions[${i}] must be within ±${MAX_SHAPE_SIZE} m (got ${v})`);
       }
       vertices[i] = v;
     }
@@ -167,7 +193,7 @@ export class TriangleMesh extends Shape {
     this.triBounds = triBounds;
 
     const neighbors = new Int32Array(3 * n).fill(-1);
-    this.featureFlags = classifyEdges(vertices, vertexCount, this.indices, n, corners, normals, neighbors);
+    this.featureFlags = classifyEdges(vertices, vertexCount, this.indices, n, corners, normals, neighbors, doubleSided);
     this.edgeNeighbors = neighbors;
 
     // BVH build.
@@ -282,8 +308,9 @@ export class TriangleMesh extends Shape {
   }
 
   /**
-   * Closest hit of the segment origin + t·dir, t ∈ [0, maxT], against both
-   * sides of every triangle. Fills `hit` and returns true on a hit.
+   * Closest hit of the segment origin + t·dir, t ∈ [0, maxT], against the
+   * front of every triangle (both sides when `doubleSided`). Fills `hit` and
+   * returns true on a hit.
    */
   raycastLocal(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, hit: MeshRayHit): boolean {
     const ox = origin.x, oy = origin.y, oz = origin.z;
@@ -293,6 +320,7 @@ export class TriangleMesh extends Shape {
     const stack = this.stack;
     const stackT = this.stackT;
     const p = this.corners;
+    const doubleSided = this.doubleSided;
     let best = maxT;
     let bestTri = -1;
     let sp = 0;
@@ -310,14 +338,15 @@ export class TriangleMesh extends Shape {
         for (let k = first; k < first + leafCount; k++) {
           const tri = this.order[k]!;
           const o = 9 * tri;
-          // Möller–Trumbore (1997), two-sided: solve o + t d = a + u e1 + v e2
-          // by Cramer's rule with pvec = d × e2, det = e1 · pvec.
+          // Möller–Trumbore (1997): solve o + t d = a + u e1 + v e2 by Cramer's
+          // rule with pvec = d × e2, det = e1 · pvec = −d · (e1 × e2), so
+          // det > 0 when the ray meets the front face.
           const ax = p[o]!, ay = p[o + 1]!, az = p[o + 2]!;
           const e1x = p[o + 3]! - ax, e1y = p[o + 4]! - ay, e1z = p[o + 5]! - az;
           const e2x = p[o + 6]! - ax, e2y = p[o + 7]! - ay, e2z = p[o + 8]! - az;
           const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
           const det = e1x * px + e1y * py + e1z * pz;
-          if (det === 0) continue;
+          if (det === 0 || (det < 0 && !doubleSided)) continue;
           const inv = 1 / det;
           const sx = ox - ax, sy = oy - ay, sz = oz - az;
           const u = (sx * px + sy * py + sz * pz) * inv;
@@ -578,6 +607,7 @@ function classifyEdges(
   corners: Float64Array,
   normals: Float64Array,
   neighbors: Int32Array,
+  doubleSided: boolean,
 ): Uint8Array {
   // Weld: sort vertex ids by position, equal runs share the smallest id.
   const sorted = new Uint32Array(vertexCount);
@@ -645,16 +675,19 @@ function classifyEdges(
           if (ua === b && ub === a) consistent = true;
           if (ua !== a && ua !== b) opposite = j;
         }
-        if (consistent && opposite >= 0) {
+        if ((consistent || doubleSided) && opposite >= 0) {
           const nx = normals[3 * t]!, ny = normals[3 * t + 1]!, nz = normals[3 * t + 2]!;
-          const cos = nx * normals[3 * u]! + ny * normals[3 * u + 1]! + nz * normals[3 * u + 2]!;
+          // Double-sided, a neighbour wound the other way has its normal reversed.
+          const cos = (consistent ? 1 : -1) * (nx * normals[3 * u]! + ny * normals[3 * u + 1]! + nz * normals[3 * u + 2]!);
           // The neighbour's far corner above our plane → concave; below → convex.
           const o = 9 * u + 3 * opposite;
           const p = 9 * t + 3 * k;
           const height = (corners[o]! - corners[p]!) * nx + (corners[o + 1]! - corners[p + 1]!) * ny + (corners[o + 2]! - corners[p + 2]!) * nz;
           const flat = cos >= FLAT_EDGE_COS;
           const concave = height >= 0;
-          isActive = !(flat || concave);
+          // A bend that is concave from one side is convex from the other: on a
+          // double-sided mesh only flat edges are inactive.
+          isActive = doubleSided ? !flat : !(flat || concave);
         }
       }
       active[slot] = isActive ? 1 : 0;

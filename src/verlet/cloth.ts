@@ -4,8 +4,10 @@
  * each cell, and bend sticks to the second neighbours (softer by default, so
  * the cloth folds but does not crumple like a net).
  */
+import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import { requireFiniteQuat, requireFiniteVec, requireInRange } from '../math/validate';
 import type { World } from '../world/world';
 import { ParticleSystem, type ParticleSystemOptions } from './particles';
 
@@ -23,7 +25,7 @@ export interface ClothOptions extends ParticleSystemOptions {
   pinned?: 'top' | 'topCorners' | 'none' | readonly (readonly [number, number])[];
   /** Centre of the cloth, metres. Default origin. */
   position?: Readonly<Vec3>;
-  /** Orientation; the cloth lies in its local XY plane. Default identity (hanging in the world XY plane). */
+  /** Orientation (normalised on input, like a body's); the cloth lies in its local XY plane. Default identity (hanging in the world XY plane). */
   rotation?: Readonly<Quat>;
   /** Total mass, kg, shared equally by the particles. Default 1. */
   mass?: number;
@@ -52,18 +54,33 @@ export interface Cloth {
 
 /** Builds a cloth and registers its particle system with the world (`world.addStepper`). */
 export function createCloth(world: World | null, options: ClothOptions): Cloth {
+  if (options === null || typeof options !== 'object') throw new TypeError('createCloth: options must be an object');
   const { width, height } = options;
-  if (!(width > 0) || !(height > 0)) throw new RangeError('createCloth: width and height must be > 0');
+  if (!(width > 0) || !(height > 0)) throw new RangeError(`createCloth: width and height must be > 0 (got ${String(width)}, ${String(height)})`);
+  requireInRange(width, 0, 1e6, 'createCloth: width');
+  requireInRange(height, 0, 1e6, 'createCloth: height');
+  if (options.segments === null || (typeof options.segments !== 'number' && typeof options.segments !== 'object')) throw new TypeError('createCloth: segments must be a number or { x, y }');
   const sx = typeof options.segments === 'number' ? options.segments : options.segments.x;
   const sy = typeof options.segments === 'number' ? options.segments : options.segments.y;
-  if (!Number.isInteger(sx) || !Number.isInteger(sy) || sx < 1 || sy < 1) throw new RangeError('createCloth: segments must be integers ≥ 1');
+  if (!Number.isInteger(sx) || !Number.isInteger(sy) || sx < 1 || sy < 1 || (sx + 1) * (sy + 1) > 1e6) {
+    throw new RangeError(`createCloth: segments must be integers ≥ 1 with at most 1e6 particles (got ${String(sx)}, ${String(sy)})`);
+  }
   const columns = sx + 1, rows = sy + 1;
   const total = columns * rows;
   const mass = options.mass ?? 1;
-  if (!(mass > 0)) throw new RangeError('createCloth: mass must be > 0');
-  const system = new ParticleSystem({ capacity: total, ...options });
+  if (!(mass > 0 && mass < Infinity)) throw new RangeError(`createCloth: mass must be a finite number > 0 (got ${String(mass)})`);
   const c = options.position ?? { x: 0, y: 0, z: 0 };
-  const q = options.rotation ?? { x: 0, y: 0, z: 0, w: 1 };
+  requireFiniteVec(c, 'createCloth: position');
+  const q = { x: 0, y: 0, z: 0, w: 1 };
+  if (options.rotation !== undefined) {
+    requireFiniteQuat(options.rotation, 'createCloth: rotation');
+    quat.normalize(q, options.rotation);
+  }
+  const shear = options.shearStiffness ?? 1;
+  const bend = options.bendStiffness ?? 0.5;
+  if (!(shear > 0 && shear <= 1)) throw new RangeError(`createCloth: shearStiffness must be in (0, 1] (got ${String(shear)})`);
+  if (!(bend >= 0 && bend <= 1)) throw new RangeError(`createCloth: bendStiffness must be in [0, 1] (got ${String(bend)})`);
+  const system = new ParticleSystem({ capacity: total, ...options });
   const invMass = total / mass;
   const p = { x: 0, y: 0, z: 0 };
   for (let row = 0; row < rows; row++) {
@@ -77,8 +94,6 @@ export function createCloth(world: World | null, options: ClothOptions): Cloth {
     }
   }
   const index = (col: number, row: number): number => row * columns + col;
-  const shear = options.shearStiffness ?? 1;
-  const bend = options.bendStiffness ?? 0.5;
   for (let row = 0; row < rows; row++) {
     for (let col = 0; col < columns; col++) {
       const i = index(col, row);

@@ -128,9 +128,12 @@ export class PinConstraints {
   point: Float64Array = new Float64Array(24);
   /** Current world target, refreshed once per step. */
   target: Float64Array = new Float64Array(24);
+  /** The particle's inverse mass before it was pinned (given back when a body pin is released). */
+  freeInverseMass: Float64Array = new Float64Array(8);
   readonly body: (RigidBody | null)[] = [];
 
-  add(particle: number, body: RigidBody | null, point: Readonly<Vec3>): number {
+  /** `freeInverseMass` is kept from the first pin when the particle is pinned again. */
+  add(particle: number, body: RigidBody | null, point: Readonly<Vec3>, freeInverseMass = 0): number {
     for (let i = 0; i < this.count; i++) {
       if (this.particle[i] === particle) { this.set(i, body, point); return i; }
     }
@@ -139,8 +142,10 @@ export class PinConstraints {
       this.particle = grownI32(this.particle, i * 2);
       this.point = grownF64(this.point, i * 6);
       this.target = grownF64(this.target, i * 6);
+      this.freeInverseMass = grownF64(this.freeInverseMass, i * 2);
     }
     this.particle[i] = particle;
+    this.freeInverseMass[i] = freeInverseMass;
     this.body.push(null);
     this.set(i, body, point);
     this.count = i + 1;
@@ -157,6 +162,7 @@ export class PinConstraints {
         this.point[i * 3 + k] = this.point[last * 3 + k]!;
         this.target[i * 3 + k] = this.target[last * 3 + k]!;
       }
+      this.freeInverseMass[i] = this.freeInverseMass[last]!;
       this.body[i] = this.body[last]!;
       this.body.pop();
       this.count = last;

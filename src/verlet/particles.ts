@@ -16,19 +16,21 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
+import { MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFinite, requireFiniteVec, requireInRange, requireInteger } from '../math/validate';
 import { OverlapCollector, type World, type WorldStepper } from '../world/world';
+import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
 import { DistanceConstraints, PinConstraints, solveBounds, solveDistanceConstraints } from './constraints';
 
 /** Settings of a {@link ParticleSystem}; every field may be changed later on the system. */
 export interface ParticleSystemOptions {
-  /** Relaxation sweeps per step, ≥ 1. Default 10. */
+  /** Relaxation sweeps per step, integer in [1, 1000]. Default 10. */
   iterations?: number;
-  /** Fraction of the implied velocity removed per step, [0, 1). Default 0.01. */
+  /** Fraction of the implied velocity removed per step, [0, 1]. Default 0.01. */
   damping?: number;
-  /** Collision radius of every particle, metres, ≥ 0. Default 0.02. */
+  /** Collision radius of every particle, metres, in [0, 1e6]. Default 0.02. */
   radius?: number;
-  /** Multiplier on the world's gravity. Default 1. */
+  /** Multiplier on the world's gravity, finite. Default 1. */
   gravityScale?: number;
   /** Gravity override, m/s² (null: the world's; (0, −9.81, 0) when stepped without a world). Default null. */
   gravity?: Readonly<Vec3> | null;
@@ -77,17 +79,19 @@ export class ParticleSystem implements WorldStepper {
   readonly sticks = new DistanceConstraints();
   readonly pins = new PinConstraints();
 
-  iterations: number;
-  damping: number;
-  gravityScale: number;
-  gravity: Readonly<Vec3> | null;
-  approximateSqrt: boolean;
-  collide: boolean;
-  friction: number;
-  pushBodies: boolean;
-  collisionGroup: number;
-  collisionMask: number;
-  bounds: { min: Readonly<Vec3>; max: Readonly<Vec3> } | null;
+  // The settings are accessors that check what is written (see
+  // ParticleSystemOptions for ranges): a NaN would otherwise poison every later step.
+  private iterationsValue = 10;
+  private dampingValue = 0.01;
+  private gravityScaleValue = 1;
+  private gravityValue: Vec3 | null = null;
+  private approximateSqrtValue = false;
+  private collideValue = true;
+  private frictionValue = 0.3;
+  private pushBodiesValue = true;
+  private collisionGroupValue = -1;
+  private collisionMaskValue = -1;
+  private boundsValue: { min: Vec3; max: Vec3 } | null = null;
 
   private radiusValue: number;
   private lastDt = 0;
@@ -97,7 +101,9 @@ export class ParticleSystem implements WorldStepper {
   private readonly scratchImpulse: Vec3 = { x: 0, y: 0, z: 0 };
 
   constructor(options: ParticleSystemOptions = {}) {
-    const cap = Math.max(1, Math.floor(options.capacity ?? 64));
+    const cap0 = options.capacity ?? 64;
+    requireInteger(cap0, 0, 1 << 24, 'capacity');
+    const cap = Math.max(1, cap0);
     this.positions = new Float64Array(3 * cap);
     this.previousPositions = new Float64Array(3 * cap);
     this.inverseMasses = new Float64Array(cap);
@@ -116,21 +122,63 @@ export class ParticleSystem implements WorldStepper {
     this.collisionMask = options.collisionMask ?? -1;
     this.bounds = options.bounds ?? null;
     this.radiusValue = options.radius ?? 0.02;
-    if (!(this.radiusValue >= 0)) throw new RangeError(`radius must be ≥ 0 (got ${this.radiusValue})`);
+    requireInRange(this.radiusValue, 0, 1e6, 'radius');
     this.collider = new ParticleCollider(new OverlapCollector(), this.radiusValue);
   }
 
-  /** Collision radius of every particle, metres. */
+  /** Collision radius of every particle, metres, in [0, 1e6]. */
   get radius(): number { return this.radiusValue; }
   set radius(r: number) {
-    if (!(r >= 0)) throw new RangeError(`radius must be ≥ 0 (got ${r})`);
+    requireInRange(r, 0, 1e6, 'radius');
     this.radiusValue = r;
     this.collider.setRadius(r);
   }
 
+  /** Relaxation sweeps per step, integer in [1, 1000]. */
+  get iterations(): number { return this.iterationsValue; }
+  set iterations(v: number) { requireInteger(v, 1, 1000, 'iterations'); this.iterationsValue = v; }
+  /** Fraction of the implied velocity removed per step, [0, 1]. */
+  get damping(): number { return this.dampingValue; }
+  set damping(v: number) { requireInRange(v, 0, 1, 'damping'); this.dampingValue = v; }
+  /** Multiplier on the world's gravity, finite. */
+  get gravityScale(): number { return this.gravityScaleValue; }
+  set gravityScale(v: number) { requireFinite(v, 'gravityScale'); this.gravityScaleValue = v; }
+  /** Gravity override (m/s², copied when set), or null for the world's. */
+  get gravity(): Readonly<Vec3> | null { return this.gravityValue; }
+  set gravity(g: Readonly<Vec3> | null) {
+    if (g === null) { this.gravityValue = null; return; }
+    requireFiniteVec(g, 'gravity');
+    this.gravityValue = { x: g.x, y: g.y, z: g.z };
+  }
+  get approximateSqrt(): boolean { return this.approximateSqrtValue; }
+  set approximateSqrt(v: boolean) { requireBoolean(v, 'approximateSqrt'); this.approximateSqrtValue = v; }
+  get collide(): boolean { return this.collideValue; }
+  set collide(v: boolean) { requireBoolean(v, 'collide'); this.collideValue = v; }
+  /** Fraction of the tangential slip removed per step at a contact, [0, 1]. */
+  get friction(): number { return this.frictionValue; }
+  set friction(v: number) { requireInRange(v, 0, 1, 'friction'); this.frictionValue = v; }
+  get pushBodies(): boolean { return this.pushBodiesValue; }
+  set pushBodies(v: boolean) { requireBoolean(v, 'pushBodies'); this.pushBodiesValue = v; }
+  /** 32 collision bits (read back as a signed 32-bit integer). */
+  get collisionGroup(): number { return this.collisionGroupValue; }
+  set collisionGroup(v: number) { this.collisionGroupValue = requireCollisionBits(v, 'collisionGroup'); }
+  get collisionMask(): number { return this.collisionMaskValue; }
+  set collisionMask(v: number) { this.collisionMaskValue = requireCollisionBits(v, 'collisionMask'); }
+  /** Box the particle centres are kept in (copied when set: min ≤ max, finite), or null. */
+  get bounds(): { readonly min: Readonly<Vec3>; readonly max: Readonly<Vec3> } | null { return this.boundsValue; }
+  set bounds(b: { min: Readonly<Vec3>; max: Readonly<Vec3> } | null) {
+    if (b === null) { this.boundsValue = null; return; }
+    if (typeof b !== 'object') throw new TypeError(`bounds must be { min, max } or null (got ${String(b)})`);
+    requireFiniteVec(b.min, 'bounds.min');
+    requireFiniteVec(b.max, 'bounds.max');
+    if (!(b.min.x <= b.max.x && b.min.y <= b.max.y && b.min.z <= b.max.z)) throw new RangeError('bounds.min must be ≤ bounds.max on every axis');
+    this.boundsValue = { min: { x: b.min.x, y: b.min.y, z: b.min.z }, max: { x: b.max.x, y: b.max.y, z: b.max.z } };
+  }
+
   /** Adds a particle at rest; returns its index. inverseMass 0 makes it immovable. */
   addParticle(position: Readonly<Vec3>, inverseMass = 1): number {
-    if (!(inverseMass >= 0) || !Number.isFinite(inverseMass)) throw new RangeError(`inverseMass must be finite and ≥ 0 (got ${inverseMass})`);
+    requireFiniteVec(position, 'addParticle: position');
+    if (!(inverseMass >= 0) || !Number.isFinite(inverseMass)) throw new RangeError(`addParticle: inverseMass must be finite and ≥ 0 (got ${inverseMass})`);
     const i = this.count;
     if (3 * i + 3 > this.positions.length) {
       const cap = 2 * (this.positions.length / 3);
@@ -176,18 +224,24 @@ export class ParticleSystem implements WorldStepper {
   /** Pins particle i at a world point (default: where it is now); its inverse mass becomes 0. */
   pinToWorld(i: number, point?: Readonly<Vec3>): void {
     this.check(i);
+    if (point !== undefined) requireFiniteVec(point, 'pinToWorld: point');
     const p = point ?? this.getPosition(this.scratchPoint, i);
+    this.pins.add(i, null, p, this.inverseMasses[i]!);
     this.inverseMasses[i] = 0;
-    this.pins.add(i, null, p);
     this.setPosition(i, p);
   }
 
   /**
    * Pins particle i to a point fixed on `body` (local frame; default: where
    * the particle is now). It then moves with the body. Inverse mass becomes 0.
+   * When the body is removed from its world, the pin is released at the next
+   * step and the particle gets back the inverse mass it had before pinning.
    */
   pinToBody(i: number, body: RigidBody, localPoint?: Readonly<Vec3>): void {
     this.check(i);
+    if (body === null || typeof body !== 'object' || !body.position || !body.rotation) throw new TypeError('pinToBody: body must be a RigidBody');
+    if (body.world === null) throw new Error(`pinToBody: body ${body.id} is not in a world (removed)`);
+    if (localPoint !== undefined) requireFiniteVec(localPoint, 'pinToBody: localPoint');
     let local = localPoint;
     if (!local) {
       const p = this.getPosition({ x: 0, y: 0, z: 0 }, i);
@@ -198,8 +252,8 @@ export class ParticleSystem implements WorldStepper {
       const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
       local = { x: vx + q.w * tx + (qy * tz - qz * ty), y: vy + q.w * ty + (qz * tx - qx * tz), z: vz + q.w * tz + (qx * ty - qy * tx) };
     }
+    const k = this.pins.add(i, body, local, this.inverseMasses[i]!);
     this.inverseMasses[i] = 0;
-    const k = this.pins.add(i, body, local);
     this.pins.updateTargets();
     const t = this.pins.target;
     this.setPosition(i, { x: t[3 * k]!, y: t[3 * k + 1]!, z: t[3 * k + 2]! });
@@ -208,6 +262,7 @@ export class ParticleSystem implements WorldStepper {
   /** Removes the pin of particle i and gives it `inverseMass`. */
   unpin(i: number, inverseMass = 1): void {
     this.check(i);
+    if (!(inverseMass >= 0) || !Number.isFinite(inverseMass)) throw new RangeError(`unpin: inverseMass must be finite and ≥ 0 (got ${inverseMass})`);
     this.pins.remove(i);
     this.inverseMasses[i] = inverseMass;
   }
@@ -220,6 +275,7 @@ export class ParticleSystem implements WorldStepper {
   /** Moves particle i to p with zero velocity. */
   setPosition(i: number, p: Readonly<Vec3>): void {
     this.check(i);
+    requireFiniteVec(p, 'setPosition: position');
     this.positions[3 * i] = p.x; this.positions[3 * i + 1] = p.y; this.positions[3 * i + 2] = p.z;
     this.previousPositions[3 * i] = p.x; this.previousPositions[3 * i + 1] = p.y; this.previousPositions[3 * i + 2] = p.z;
   }
@@ -233,6 +289,97 @@ export class ParticleSystem implements WorldStepper {
     return out;
   }
 
+  /**
+   * WorldStepper, for `World.snapshot`: the particles' positions, previous
+   * positions and inverse masses, the last step (the implied velocity's
+   * time base), the distance constraints and the pins. Layout: `i32`
+   * particle, stick and pin counts, each stick's particles (all A, then all
+   * B), each pin's particle, each pin's body id (−1: the world); `f64` the
+   * last dt, positions, previous positions, inverse masses, the sticks'
+   * minimum and maximum lengths and stiffnesses, the pins' points and
+   * targets. The settings (iterations, damping, radius, …) are not included.
+   */
+  snapshotState(): StepperSnapshot {
+    const n = this.count, m = this.sticks.count, p = this.pins.count;
+    const i32 = new Int32Array(3 + 2 * m + 2 * p);
+    i32[0] = n; i32[1] = m; i32[2] = p;
+    i32.set(this.sticks.particleA.subarray(0, m), 3);
+    i32.set(this.sticks.particleB.subarray(0, m), 3 + m);
+    i32.set(this.pins.particle.subarray(0, p), 3 + 2 * m);
+    for (let k = 0; k < p; k++) i32[3 + 2 * m + p + k] = this.pins.body[k]?.id ?? -1;
+    const f64 = new Float64Array(1 + 7 * n + 3 * m + 6 * p);
+    f64[0] = this.lastDt;
+    let o = 1;
+    f64.set(this.positions.subarray(0, 3 * n), o); o += 3 * n;
+    f64.set(this.previousPositions.subarray(0, 3 * n), o); o += 3 * n;
+    f64.set(this.inverseMasses.subarray(0, n), o); o += n;
+    f64.set(this.sticks.minLength.subarray(0, m), o); o += m;
+    f64.set(this.sticks.maxLength.subarray(0, m), o); o += m;
+    f64.set(this.sticks.stiffness.subarray(0, m), o); o += m;
+    f64.set(this.pins.point.subarray(0, 3 * p), o); o += 3 * p;
+    f64.set(this.pins.target.subarray(0, 3 * p), o);
+    return { f64, i32 };
+  }
+
+  /** WorldStepper: throws a SnapshotError unless `restoreState(state)` fits this system (same particles and sticks) and `world`. */
+  validateState(state: StepperSnapshot, world: World): void {
+    const i32 = state.i32, f64 = state.f64;
+    if (i32.length < 3) throw new SnapshotError('restore: particle state truncated');
+    const n = i32[0]!, m = i32[1]!, p = i32[2]!;
+    if (n !== this.count) throw new SnapshotError(`restore: the snapshot's particle system has ${n} particles, the world's ${this.count}`);
+    if (m !== this.sticks.count) throw new SnapshotError(`restore: the snapshot's particle system has ${m} distance constraints, the world's ${this.sticks.count}`);
+    if (!(p >= 0 && p <= n)) throw new SnapshotError(`restore: particle system with ${p} pins`);
+    if (i32.length !== 3 + 2 * m + 2 * p || f64.length !== 1 + 7 * n + 3 * m + 6 * p) throw new SnapshotError('restore: particle state truncated or of another size');
+    for (let k = 0; k < f64.length; k++) {
+      if (!Number.isFinite(f64[k]!)) throw new SnapshotError(`restore: particle state value ${k} is ${f64[k]}`);
+    }
+    if (!(f64[0]! >= 0)) throw new SnapshotError(`restore: particle system last dt ${f64[0]}`);
+    for (let k = 0; k < 2 * m + p; k++) {
+      const i = i32[3 + k]!;
+      if (!(i >= 0 && i < n)) throw new SnapshotError(`restore: particle index ${i} out of range [0, ${n})`);
+    }
+    for (let k = 0; k < p; k++) {
+      for (let l = 0; l < k; l++) {
+        if (i32[3 + 2 * m + l] === i32[3 + 2 * m + k]) throw new SnapshotError(`restore: particle ${i32[3 + 2 * m + k]} is pinned twice`);
+      }
+      const id = i32[3 + 2 * m + p + k]!;
+      if (id !== -1 && world.getBodyById(id) === undefined) throw new SnapshotError(`restore: a particle is pinned to body ${id}, which is not in this world`);
+    }
+    const wo = 1 + 6 * n, so = 1 + 7 * n;
+    for (let i = 0; i < n; i++) if (!(f64[wo + i]! >= 0)) throw new SnapshotError(`restore: particle ${i} inverse mass ${f64[wo + i]}`);
+    for (let k = 0; k < m; k++) {
+      const lo = f64[so + k]!, hi = f64[so + m + k]!, st = f64[so + 2 * m + k]!;
+      if (!(lo >= 0 && hi >= lo && st > 0 && st <= 1)) throw new SnapshotError(`restore: distance constraint ${k} has lengths ${lo}, ${hi} and stiffness ${st}`);
+    }
+  }
+
+  /** WorldStepper: restores what `snapshotState` saved (checked by `validateState`). */
+  restoreState(state: StepperSnapshot, world: World): void {
+    const i32 = state.i32, f64 = state.f64;
+    const n = i32[0]!, m = i32[1]!, p = i32[2]!;
+    this.lastDt = f64[0]!;
+    let o = 1;
+    this.positions.set(f64.subarray(o, o + 3 * n)); o += 3 * n;
+    this.previousPositions.set(f64.subarray(o, o + 3 * n)); o += 3 * n;
+    this.inverseMasses.set(f64.subarray(o, o + n)); o += n;
+    const sticks = this.sticks;
+    sticks.particleA.set(i32.subarray(3, 3 + m));
+    sticks.particleB.set(i32.subarray(3 + m, 3 + 2 * m));
+    sticks.minLength.set(f64.subarray(o, o + m)); o += m;
+    sticks.maxLength.set(f64.subarray(o, o + m)); o += m;
+    sticks.stiffness.set(f64.subarray(o, o + m)); o += m;
+    const pins = this.pins;
+    pins.count = 0;
+    pins.body.length = 0;
+    const point = this.scratchPoint;
+    for (let k = 0; k < p; k++) {
+      const id = i32[3 + 2 * m + p + k]!;
+      point.x = f64[o + 3 * k]!; point.y = f64[o + 3 * k + 1]!; point.z = f64[o + 3 * k + 2]!;
+      pins.add(i32[3 + 2 * m + k]!, id === -1 ? null : world.getBodyById(id)!, point);
+    }
+    pins.target.set(f64.subarray(o + 3 * p, o + 6 * p));
+  }
+
   /** WorldStepper: called by the world after the rigid bodies. */
   postStep(world: World, dt: number): void {
     this.step(dt, world);
@@ -240,7 +387,8 @@ export class ParticleSystem implements WorldStepper {
 
   /** Advances the particles by dt seconds; without a world there are no body collisions. */
   step(dt: number, world: World | null = null): void {
-    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number > 0 (got ${dt})`);
+    if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) throw new RangeError(`dt must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${dt})`);
+    this.releaseRemovedBodyPins();
     const n = this.count;
     const x = this.positions, xp = this.previousPositions, w = this.inverseMasses, vPred = this.predictedVelocities;
     const g = this.gravity ?? (world !== null ? world.gravity : null);
@@ -307,6 +455,22 @@ export class ParticleSystem implements WorldStepper {
     if (bounds !== null) this.clipBoundsVelocity(bounds.min, bounds.max, r);
     if (hasBodies) this.resolveContactVelocities(dt);
     this.lastDt = dt;
+  }
+
+  /**
+   * Pins on bodies that were removed from their world are released (as the
+   * world removes a removed body's joints): the particle gets back the
+   * inverse mass it had before it was pinned, and keeps its velocity.
+   */
+  private releaseRemovedBodyPins(): void {
+    const pins = this.pins;
+    for (let k = pins.count - 1; k >= 0; k--) {
+      const body = pins.body[k];
+      if (body === null || body === undefined || body.world !== null) continue;
+      const i = pins.particle[k]!;
+      this.inverseMasses[i] = pins.freeInverseMass[k]!;
+      pins.remove(i);
+    }
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
+import { requireFiniteVec, requireInRange } from '../math/validate';
 import type { World } from '../world/world';
 import { ParticleSystem, type ParticleSystemOptions } from './particles';
 
@@ -45,13 +46,20 @@ export interface Rope {
 
 /** Builds a rope and registers its particle system with the world (`world.addStepper`). */
 export function createRope(world: World | null, options: RopeOptions): Rope {
+  if (options === null || typeof options !== 'object') throw new TypeError('createRope: options must be an object');
   const { from, to, segments } = options;
-  if (!Number.isInteger(segments) || segments < 1) throw new RangeError('createRope: segments must be an integer ≥ 1');
+  requireFiniteVec(from, 'createRope: from');
+  requireFiniteVec(to, 'createRope: to');
+  if (!Number.isInteger(segments) || segments < 1 || segments > 1e5) throw new RangeError(`createRope: segments must be an integer in [1, 100000] (got ${String(segments)})`);
   const span = Math.hypot(to.x - from.x, to.y - from.y, to.z - from.z);
   const length = options.length ?? span;
-  if (!(length > 0)) throw new RangeError('createRope: length must be > 0');
+  if (!(length > 0)) throw new RangeError(`createRope: length must be > 0 (got ${String(length)}${options.length === undefined ? ': from and to coincide' : ''})`);
+  requireInRange(length, 0, 1e6, 'createRope: length');
   const mass = options.mass ?? 1;
-  if (!(mass > 0)) throw new RangeError('createRope: mass must be > 0');
+  if (!(mass > 0 && mass < Infinity)) throw new RangeError(`createRope: mass must be a finite number > 0 (got ${String(mass)})`);
+  for (const end of [options.startBody, options.endBody]) {
+    if (end && end.world === null) throw new Error(`createRope: body ${end.id} is not in a world (removed)`);
+  }
   const system = new ParticleSystem({ capacity: segments + 1, ...options });
   const invMass = (segments + 1) / mass;
   for (let i = 0; i <= segments; i++) {

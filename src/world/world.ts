@@ -17,14 +17,14 @@
 import { aabb, aabbContains, aabbOverlaps, aabbRayEntry, type Aabb } from '../collision/aabb';
 import { BroadPhase, IdList, type BroadPhaseRayCallback, type PairCallback } from '../collision/broadphase/broadphase';
 import { PairMap } from '../collision/broadphase/pair-set';
-import { Manifold } from '../collision/narrowphase/manifold';
+import { Manifold, MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
 import { collide } from '../collision/narrowphase/dispatch';
 import { narrowphaseGap } from '../collision/narrowphase/margin';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
 import {
-  CACHE_LENGTH, Contact, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PAIR_A, PAIR_B, PAIR_CONVEX, PAIR_GAP, PAIR_GAP_ODOMETER,
+  CONTACT_STRIDE, Contact, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PAIR_A, PAIR_B, PAIR_CONVEX, PAIR_GAP, PAIR_GAP_ODOMETER,
   PAIR_IDLE, PAIR_INTS, PAIR_NUMS, PERSISTED, POINT_STRIDE,
 } from '../dynamics/contact';
 import { ContactSolver, Softness, SolverBodies, VELOCITY_STRIDE } from '../dynamics/contact-solver';
@@ -33,17 +33,37 @@ import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import { MAX_TIME_STEP, requireBoolean, requireFinite, requireInteger, requireNonNegative, requireInRange } from '../math/validate';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
+import {
+  B_ANGULAR, B_ANGULAR_DAMPING, B_FORCE, B_FRICTION, B_GRAVITY_SCALE, B_LINEAR_DAMPING, B_MASS, B_ODOMETER, B_POSITION, B_PREV_POSITION, B_PREV_ROTATION,
+  B_RESTITUTION, B_ROTATION, B_SHAPE, B_SLEEP_TIME, B_TARGET_POSITION, B_TARGET_ROTATION, B_TORQUE, B_VELOCITY, BI_FLAGS, BI_GROUP, BI_ID, BI_ISLAND_NEXT,
+  BI_MASK, BI_PROXY, BI_SHAPE, BI_TYPE, BODY_AWAKE, BODY_CAN_SLEEP, BODY_INTS, BODY_KINEMATIC_TARGET, BODY_PROXY_STALE, BODY_SENSOR, BODY_STRIDE,
+  C_FRICTION, C_GAP, C_GAP_ODOMETER, C_RESTITUTION, C_TOTAL_IMPULSE, CI_A, CI_B, CI_FLAGS, CI_POINTS, CONTACT_CACHED, CONTACT_EXTRA, CONTACT_IDLE,
+  CONTACT_INTS, CONTACT_TOUCHING, CONTACT_WAS_TOUCHING, getQuat, getVec, JI_A, JI_B, JI_FLAGS, JI_KIND, JI_LENGTH, JI_OFFSET, JOINT_BREAK_REPORTED,
+  JOINT_BROKEN, JOINT_INTS, putQuat, putVec, requireF64, requireI32, requireSameBody, requireUnitQuat, shapeParams, SNAPSHOT_VERSION, SnapshotError,
+  W_ACCUMULATOR, W_BODIES, W_CONTACTS, W_DROPPED, W_GRAVITY, W_JOINTS, W_NEXT_BODY_ID, W_STEP_COUNT, WORLD_LENGTH, type StepperSnapshot, type WorldSnapshot,
+} from './snapshot';
 
 /**
  * Something the World steps after the rigid bodies each step (e.g. a Verlet
  * ParticleSystem). `postStep` may run queries on the world and apply impulses
- * to bodies (they take effect next step); it must not add or remove bodies.
+ * to bodies (they take effect next step); it must not add bodies, and a body
+ * it removes is removed at the end of the step (see `removeBody`).
  */
 export interface WorldStepper {
   postStep(world: World, dt: number): void;
+  /**
+   * Optional, for `World.snapshot`: the stepper's state as typed arrays (its
+   * own layout). A stepper without it is left as it is by `restore`.
+   */
+  snapshotState?(): StepperSnapshot;
+  /** Throws (a SnapshotError naming the problem) when `state` cannot be restored; changes nothing. */
+  validateState?(state: StepperSnapshot, world: World): void;
+  /** Restores a state `validateState` accepted. */
+  restoreState?(state: StepperSnapshot, world: World): void;
 }
 
 export interface WorldOptions {
@@ -53,9 +73,9 @@ export interface WorldOptions {
   solver?: Partial<SolverSettings>;
   /** Initial sleep settings (see {@link SleepSettings}). */
   sleeping?: Partial<SleepSettings>;
-  /** Step used by `advance`, seconds. Default 1/60. */
+  /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP = 0.05]. Default 1/60. */
   fixedTimeStep?: number;
-  /** Most steps one `advance` call takes; the rest of the time is dropped. Default 4. */
+  /** Most steps one `advance` call takes, integer in [1, 1000]; the rest of the time is dropped. Default 4. */
   maxSubSteps?: number;
 }
 
@@ -165,17 +185,6 @@ export class OverlapCollector {
   }
 }
 
-/** Plain, structured-cloneable world state (see `World.snapshot`). */
-export interface WorldSnapshot {
-  version: 1;
-  stepCount: number;
-  accumulator: number;
-  nextBodyId: number;
-  bodies: number[][];
-  contacts: number[][];
-  queuedProxies: number[];
-}
-
 /**
  * How many moves ahead the fat box of a body moved by setPosition reaches
  * (Box2D v2's AABB multiplier is 4 for the same reason).
@@ -183,6 +192,8 @@ export interface WorldSnapshot {
 const POSE_PREDICTION = 4;
 /** Metres the broadphase's fat boxes reach beyond the shapes (and the predicted motion). */
 const FAT_MARGIN = 0.03;
+/** Most parts a step is split into for fast-turning bodies (see World.turnSplit). */
+const MAX_STEP_PARTS = 16;
 
 /**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
@@ -310,13 +321,12 @@ function passesFilter(body: RigidBody, o: QueryOptions | undefined): boolean {
 export class World implements BodyOwner {
   /** Live solver settings, read at the start of every step. */
   readonly solver: SolverSettings;
-  /** Live sleep settings. */
+  /** Live sleep settings, checked at the start of every step. */
   readonly sleeping: SleepSettings;
+  /** m/s², live; checked at the start of every step (a non-finite component throws there, before anything moves). */
   readonly gravity: Vec3;
-  /** Step used by `advance` (s). */
-  fixedTimeStep = 1 / 60;
-  /** Most steps per `advance` call. */
-  maxSubSteps = 0;
+  private fixedTimeStepValue = 1 / 60;
+  private maxSubStepsValue = 4;
   /** Time `advance` dropped on its last call because of maxSubSteps (s). */
   droppedTime = 0;
   /** Steps taken so far. */
@@ -341,20 +351,28 @@ export class World implements BodyOwner {
   private readonly contactSolver = new ContactSolver();
   private readonly jointSolver = new JointSolver();
   private readonly jointList: Joint[] = [];
-  private readonly steppers: WorldStepper[] = [];
+  /** Replaced, never mutated in place, so that a step running over it is not disturbed by add/removeStepper. */
+  private steppers: WorldStepper[] = [];
   private readonly softness = new Softness();
   private accumulator = 0;
   private stepping = false;
+  /** False while a split step (turnSplit) has parts to go: kinematic bodies reach their targets in the last. */
+  private finalPart = true;
+  /** The dt of the step being taken (World.step's argument, not a split part's). */
+  private stepDt = 1 / 60;
   private dispatching = false;
   private readonly pendingRemovals: RigidBody[] = [];
   private readonly events: QueuedEvent[] = [];
   private eventCount = 0;
+  /** Each list is replaced, never mutated in place, so that a delivery in progress keeps its own list. */
   private readonly listeners: { [K in WorldEventName]: WorldListener<K>[] } = {
     contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [], jointBreak: [],
   };
   private readonly contactEvent: ContactEvent = { bodyA: null as unknown as RigidBody, bodyB: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0 };
   private readonly jointEvent: JointBreakEvent = { joint: null as unknown as Joint, impulse: 0 };
   private readonly sensorEvent: SensorEvent = { sensor: null as unknown as RigidBody, body: null as unknown as RigidBody };
+  /** Errors thrown by listeners during the current dispatch (null when none: no allocation in steady state). */
+  private listenerErrors: unknown[] | null = null;
   // step scratch
   private readonly box = aabb();
   private readonly box2 = aabb();
@@ -414,9 +432,22 @@ export class World implements BodyOwner {
     this.sleeping = { ...defaultSleepSettings(), ...(options.sleeping ?? {}) };
     this.fixedTimeStep = options.fixedTimeStep ?? 1 / 60;
     this.maxSubSteps = options.maxSubSteps ?? 4;
-    if (!(this.fixedTimeStep > 0) || !Number.isFinite(this.fixedTimeStep)) throw new RangeError(`fixedTimeStep must be a finite number > 0 (got ${String(options.fixedTimeStep)})`);
-    if (!Number.isInteger(this.maxSubSteps) || this.maxSubSteps < 1) throw new RangeError(`maxSubSteps must be an integer ≥ 1 (got ${String(options.maxSubSteps)})`);
+    this.checkSettings();
     this.rayQuery.world = this;
+  }
+
+  /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP]. */
+  get fixedTimeStep(): number { return this.fixedTimeStepValue; }
+  set fixedTimeStep(h: number) {
+    checkTimeStep(h, 'fixedTimeStep');
+    this.fixedTimeStepValue = h;
+  }
+
+  /** Most steps per `advance` call, integer in [1, 1000]. */
+  get maxSubSteps(): number { return this.maxSubStepsValue; }
+  set maxSubSteps(n: number) {
+    requireInteger(n, 1, 1000, 'maxSubSteps');
+    this.maxSubStepsValue = n;
   }
 
   /** All bodies, in creation order modulo removals. Do not modify. */
@@ -442,20 +473,31 @@ export class World implements BodyOwner {
   createBody(desc: BodyDesc): RigidBody {
     this.queryVersion++;
     if (this.nextBodyId >= PAIR_KEY_SCALE) throw new RangeError('createBody: too many bodies created in this world');
+    // Everything that can throw runs before the body is inserted anywhere.
     const body = new RigidBody(this.nextBodyId, desc);
+    const box = body.shape.computeAabb(this.box, body.position, body.rotation);
+    if (!(box.min.x - box.min.x === 0 && box.min.y - box.min.y === 0 && box.min.z - box.min.z === 0 && box.max.x - box.max.x === 0 && box.max.y - box.max.y === 0 && box.max.z - box.max.z === 0)) {
+      throw new RangeError('createBody: the shape at this position has non-finite bounds (position too far from the origin for the shape)');
+    }
     this.nextBodyId++;
     body.owner = this;
     body.index = this.bodyList.length;
     this.bodyList.push(body);
     this.bodyById.set(body.id, body);
-    body.shape.computeAabb(this.box, body.position, body.rotation);
     body.proxy = this.broadphase.createProxy(this.box, body.id, body.typeCode);
     return body;
   }
 
   /**
-   * Removes a body, its contacts, and wakes what it touched. Inside an event
-   * listener the removal is deferred to the end of the step.
+   * Removes a body, its joints and its contacts, and wakes what it touched.
+   * Inside a step (a stepper) or an event listener the removal is deferred
+   * to the end of the step's event delivery.
+   *
+   * Each contact the body was touching ends with a `contactEnd` (or
+   * `sensorExit`) event. Events are never delivered from inside this call:
+   * they are queued, and delivered with the next step's events (before
+   * them); a removal deferred from a listener or a stepper delivers them
+   * in the same delivery, after the events already queued.
    */
   removeBody(body: RigidBody): void {
     this.queryVersion++;
@@ -481,7 +523,7 @@ export class World implements BodyOwner {
       if (c.bodyA === body || c.bodyB === body) {
         const other = c.bodyA === body ? c.bodyB! : c.bodyA!;
         other.wakeUp();
-        this.destroyContact(c, false);
+        this.destroyContact(c, true);
       }
     }
     this.broadphase.destroyProxy(body.proxy);
@@ -508,15 +550,24 @@ export class World implements BodyOwner {
     return this.jointSolver.settings;
   }
 
-  /** Registers something stepped after the rigid bodies in every `step` (a Verlet ParticleSystem). */
+  /**
+   * Registers something stepped after the rigid bodies in every `step` (a
+   * Verlet ParticleSystem), in the order added. Added from inside a
+   * stepper, it runs from the next step on.
+   */
   addStepper(stepper: WorldStepper): void {
     if (!stepper || typeof stepper.postStep !== 'function') throw new TypeError('addStepper: stepper must have a postStep(world, dt) method');
-    if (this.steppers.indexOf(stepper) < 0) this.steppers.push(stepper);
+    if (this.steppers.indexOf(stepper) < 0) this.steppers = this.steppers.concat(stepper);
   }
 
+  /** Unregisters a stepper. Removed from inside a stepper, it is not run again, not even later in the same step. */
   removeStepper(stepper: WorldStepper): void {
     const i = this.steppers.indexOf(stepper);
-    if (i >= 0) this.steppers.splice(i, 1);
+    if (i >= 0) {
+      const next = this.steppers.slice();
+      next.splice(i, 1);
+      this.steppers = next;
+    }
   }
 
   /** All joints in the world. Do not modify. */
@@ -555,18 +606,40 @@ export class World implements BodyOwner {
     detachJoint(joint);
   }
 
-  /** Subscribes to an event; returns a function that unsubscribes. */
+  /**
+   * Subscribes to an event; returns a function that unsubscribes.
+   *
+   * Every listener subscribed when an event's delivery starts gets it
+   * exactly once, whatever the others do: one added during a delivery gets
+   * the events after it; one removed during a delivery is not called again.
+   * A listener that throws does not stop the delivery: all events reach all
+   * listeners, then the error is rethrown from `step` (an AggregateError
+   * when several threw). The step itself has completed by then and the
+   * world can be stepped again.
+   */
   on<K extends WorldEventName>(name: K, listener: WorldListener<K>): () => void {
-    const list = this.listeners[name] as WorldListener<K>[];
-    if (!list) throw new TypeError(`on: unknown event '${String(name)}'`);
-    list.push(listener);
+    const list = this.listenerList(name, 'on');
+    if (typeof listener !== 'function') throw new TypeError(`on('${name}'): listener must be a function (got ${listener === null ? 'null' : typeof listener})`);
+    (this.listeners as Record<string, unknown[]>)[name] = list.concat(listener);
     return () => this.off(name, listener);
   }
 
+  /** Unsubscribes a listener (one subscription of it); unknown listeners are ignored. */
   off<K extends WorldEventName>(name: K, listener: WorldListener<K>): void {
-    const list = this.listeners[name] as WorldListener<K>[];
+    const list = this.listenerList(name, 'off');
+    if (typeof listener !== 'function') throw new TypeError(`off('${name}'): listener must be a function (got ${listener === null ? 'null' : typeof listener})`);
     const i = list.indexOf(listener);
-    if (i >= 0) list.splice(i, 1);
+    if (i < 0) return;
+    const next = list.slice();
+    next.splice(i, 1);
+    (this.listeners as Record<string, unknown[]>)[name] = next;
+  }
+
+  private listenerList(name: unknown, caller: string): unknown[] {
+    if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(this.listeners, name)) {
+      throw new RangeError(`${caller}: unknown event ${typeof name === 'string' ? `'${name}'` : String(name)} (events: ${Object.keys(this.listeners).join(', ')})`);
+    }
+    return (this.listeners as Record<string, unknown[]>)[name]!;
   }
 
   /** @internal BodyOwner */
@@ -653,21 +726,38 @@ export class World implements BodyOwner {
   /** Advances the simulation by `dt` seconds (> 0). */
   step(dt: number): void {
     this.queryVersion++;
-    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) {
-      throw new RangeError(`dt must be a finite number > 0 (got ${String(dt)})`);
-    }
+    if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) checkTimeStep(dt, 'dt');
     if (this.stepping || this.dispatching) throw new Error('step: cannot step from inside a step or an event listener');
     this.checkSettings();
     this.stepping = true;
     try {
-      this.eventCount = 0;
+      // (Events queued between steps by removeBody or addJoint stay queued: they are delivered below.)
       this.prepareKinematics(dt);
       this.refitStaleProxies(dt);
       this.findNewContacts();
-      this.updateContacts(dt);
-      this.solve(dt);
-      this.updateSleep(dt);
-      for (let i = 0; i < this.steppers.length; i++) this.steppers[i]!.postStep(this, dt);
+      // A body turning fast near others splits the step (see maxTurnPerStep);
+      // every part runs the whole pipeline, the narrowphase included.
+      this.stepDt = dt;
+      const parts = this.turnSplit(dt);
+      const h = dt / parts;
+      for (let k = 0; k < parts; k++) {
+        this.finalPart = k === parts - 1;
+        if (k > 0) {
+          this.refitStaleProxies(h);
+          this.findNewContacts();
+        }
+        // The speculative margins cover the whole step's motion in every part.
+        this.updateContacts(dt);
+        this.solve(h);
+        this.updateSleep(h);
+        const steppers = this.steppers;
+        for (let i = 0; i < steppers.length; i++) {
+          const s = steppers[i]!;
+          // removeStepper replaces the list: skip a stepper removed by an earlier one.
+          if (this.steppers !== steppers && this.steppers.indexOf(s) < 0) continue;
+          s.postStep(this, h);
+        }
+      }
       this.stepCount++;
     } finally {
       this.stepping = false;
@@ -675,7 +765,48 @@ export class World implements BodyOwner {
     this.dispatchEvents();
   }
 
+  /**
+   * The live settings objects (solver, sleeping, jointSettings, gravity) and
+   * the joints' frames are plain writable fields: they are checked here, at
+   * the start of each step, before anything changes.
+   */
   private checkSettings(): void {
+    const g = this.gravity;
+    if (!(g.x - g.x === 0 && g.y - g.y === 0 && g.z - g.z === 0)) {
+      requireFinite(g.x, 'world.gravity.x');
+      requireFinite(g.y, 'world.gravity.y');
+      requireFinite(g.z, 'world.gravity.z');
+    }
+    // Inline comparisons on the fast path, calls only to name a bad field (see the contributor notes on boxed doubles).
+    const sl = this.sleeping, js = this.jointSolver.settings;
+    if (!(
+      (sl.enabled === true || sl.enabled === false) && sl.linearThreshold >= 0 && sl.linearThreshold < Infinity &&
+      sl.angularThreshold >= 0 && sl.angularThreshold < Infinity && sl.timeToSleep > 0 && sl.timeToSleep < Infinity &&
+      js.jointHertz >= 0 && js.jointHertz <= 1e6 && js.jointDampingRatio >= 0 && js.jointDampingRatio <= 1000 &&
+      js.jointIterations >= 1 && js.jointIterations <= MAX_JOINT_ITERATIONS && Math.floor(js.jointIterations) === js.jointIterations &&
+      (js.projection === true || js.projection === false) && js.limitSlop >= 0 && js.limitSlop <= Math.PI && js.anchorSlop >= 0 && js.anchorSlop < Infinity
+    )) {
+      requireBoolean(sl.enabled, 'sleeping.enabled');
+      requireNonNegative(sl.linearThreshold, 'sleeping.linearThreshold');
+      requireNonNegative(sl.angularThreshold, 'sleeping.angularThreshold');
+      if (!(sl.timeToSleep > 0 && sl.timeToSleep < Infinity)) throw new RangeError(`sleeping.timeToSleep must be a finite number > 0 (got ${String(sl.timeToSleep)})`);
+      requireInRange(js.jointHertz, 0, 1e6, 'jointSettings.jointHertz');
+      requireInRange(js.jointDampingRatio, 0, 1000, 'jointSettings.jointDampingRatio');
+      requireInteger(js.jointIterations, 1, MAX_JOINT_ITERATIONS, 'jointSettings.jointIterations');
+      requireBoolean(js.projection, 'jointSettings.projection');
+      requireInRange(js.limitSlop, 0, Math.PI, 'jointSettings.limitSlop');
+      requireNonNegative(js.anchorSlop, 'jointSettings.anchorSlop');
+    }
+    const joints = this.jointList;
+    for (let i = 0; i < joints.length; i++) {
+      const j = joints[i]!;
+      const a = j.localAnchorA, b = j.localAnchorB, fa = j.localFrameA, fb = j.localFrameB;
+      if (!(
+        a.x - a.x === 0 && a.y - a.y === 0 && a.z - a.z === 0 && b.x - b.x === 0 && b.y - b.y === 0 && b.z - b.z === 0 &&
+        Math.abs(fa.x * fa.x + fa.y * fa.y + fa.z * fa.z + fa.w * fa.w - 1) < 1e-6 &&
+        Math.abs(fb.x * fb.x + fb.y * fb.y + fb.z * fb.z + fb.w * fb.w - 1) < 1e-6
+      )) j.checkFrames();
+    }
     const s = this.solver;
     checkInt(s.velocityIterations, 1, 1000, 'velocityIterations');
     checkInt(s.positionIterations, 0, 1000, 'positionIterations');
@@ -684,6 +815,7 @@ export class World implements BodyOwner {
     checkInt(s.relaxIterations, 0, 100, 'relaxIterations');
     if (typeof s.warmStarting !== 'boolean') throw new TypeError(`solver.warmStarting must be a boolean (got ${String(s.warmStarting)})`);
     if (typeof s.shockPropagation !== 'boolean') throw new TypeError(`solver.shockPropagation must be a boolean (got ${String(s.shockPropagation)})`);
+    if (!(s.maxTurnPerStep > 0)) throw new RangeError(`solver.maxTurnPerStep must be a number > 0 or Infinity (got ${String(s.maxTurnPerStep)})`);
     if (!(s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);
     if (s.frictionModel !== 'constant' && s.frictionModel !== 'catto2005' && s.frictionModel !== 'coulomb') {
       throw new RangeError(`solver.frictionModel must be 'constant', 'catto2005' or 'coulomb' (got ${String(s.frictionModel)})`);
@@ -704,6 +836,35 @@ export class World implements BodyOwner {
   }
 
   /** Kinematic targets become the velocities that reach them in dt. */
+  /**
+   * Parts to split a step of dt into: ⌈θ / maxTurnPerStep⌉ for the largest
+   * turn θ = |ω|·dt of an awake dynamic body in a pair, at most MAX_STEP_PARTS.
+   * The narrowphase finds a body's contact points once per step, at its
+   * start pose; a thin body that turns through a large angle in the step
+   * brings other parts of itself to the surface, which no point holds.
+   */
+  private turnSplit(dt: number): number {
+    const limit = this.solver.maxTurnPerStep;
+    const list = this.contactList;
+    let most = 0;
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i]!;
+      const a = c.bodyA!, b = c.bodyB!;
+      if (a.isDynamic && a.awake) {
+        const w = a.angularVelocity;
+        const t = w.x * w.x + w.y * w.y + w.z * w.z;
+        if (t > most) most = t;
+      }
+      if (b.isDynamic && b.awake) {
+        const w = b.angularVelocity;
+        const t = w.x * w.x + w.y * w.y + w.z * w.z;
+        if (t > most) most = t;
+      }
+    }
+    const parts = Math.ceil(Math.sqrt(most) * dt / limit);
+    return parts > 1 ? Math.min(parts, MAX_STEP_PARTS) : 1;
+  }
+
   private prepareKinematics(dt: number): void {
     const inv = 1 / dt;
     for (let i = 0; i < this.bodyList.length; i++) {
@@ -1120,10 +1281,8 @@ export class World implements BodyOwner {
       C.measuredVersion = B.poseVersion;
       for (let sub = 0; sub < subSteps; sub++) {
         this.integrateVelocities(h);
-        if (S.warmStarting) {
-          J.warmStart(B);
-          C.warmStart(B);
-        }
+        if (S.warmStarting) J.warmStart(B);
+        C.warmStart(B, S);
         // Joints after contacts: the last rows solved win, and a ragdoll's
         // joints must not be pulled apart by its limbs' ground contacts.
         // Sweep directions and the first corner of each manifold. Gauss-Seidel
@@ -1144,24 +1303,27 @@ export class World implements BodyOwner {
         }
         if (shock) C.solveShock(B, h, 3);
         this.integratePositions(h);
+        // Bodies that turned far since their world inertia was taken get it
+        // and their contact rows anew (SolverBodies.refreshInertia).
+        if (B.refreshInertia() > 0) C.refreshRows(B);
         for (let it = 0; it < S.relaxIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
           C.solveVelocities(B, S, h, 3, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
           J.solveVelocities(B, h, false);
         }
+        C.endSubStep();
       }
       C.applyRestitution(B, S.restitutionThreshold);
     } else {
       this.integrateVelocities(h);
-      if (S.warmStarting) {
-        J.warmStart(B);
-        C.warmStart(B);
-      }
+      if (S.warmStarting) J.warmStart(B);
+      C.warmStart(B, S);
       const mode = S.positionCorrection === 'baumgarte' ? 1 : 0;
       for (let it = 0; it < S.velocityIterations; it++) {
         C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it);
         J.solveVelocities(B, h, mode === 1);
       }
+      C.endSubStep();
       C.applyRestitution(B, S.restitutionThreshold);
       this.integratePositions(h);
       if (S.positionCorrection === 'ngs') {
@@ -1174,7 +1336,7 @@ export class World implements BodyOwner {
     }
     C.storeImpulses();
     if (J.storeImpulses() > 0) this.queueJointBreaks();
-    this.writeBack(dt);
+    this.writeBack(this.stepDt);
   }
 
   /**
@@ -1216,6 +1378,7 @@ export class World implements BodyOwner {
     }
   }
 
+  /** `dt` is the whole step's (a split step's parts are shorter): the fat boxes hold the next step's motion. */
   private writeBack(dt: number): void {
     const B = this.solverBodies;
     const d = this.displacement;
@@ -1223,7 +1386,7 @@ export class World implements BodyOwner {
       const b = B.bodies[i]!;
       if (b.isStatic || !b.awake) continue;
       const p = b.position as Vec3, r = b.rotation as Quat, v = b.linearVelocity as Vec3, w = b.angularVelocity as Vec3;
-      if (b.endsOnKinematicTarget) {
+      if (b.endsOnKinematicTarget && this.finalPart) {
         b.endsOnKinematicTarget = false;
         const tp = b.kinematicTargetPosition, tq = b.kinematicTargetRotation;
         p.x = tp.x; p.y = tp.y; p.z = tp.z;
@@ -1373,47 +1536,84 @@ export class World implements BodyOwner {
     e.impulse = c.totalNormalImpulse;
   }
 
+  /**
+   * Delivers the queued events in order, each to the listeners subscribed
+   * when its delivery starts (see `on`). Removals deferred during the step or
+   * by a listener are done here, and the contactEnd / sensorExit events they
+   * queue are delivered in the same pass.
+   */
   private dispatchEvents(): void {
     this.dispatching = true;
     try {
       // Begin events report the impulse of the step they happened in.
-      for (let i = 0; i < this.eventCount; i++) {
-        const e = this.events[i]!;
-        if (e.type === EVENT_JOINT_BREAK) {
-          const ev = this.jointEvent;
-          ev.joint = e.joint!;
-          ev.impulse = e.impulse;
-          const list = this.listeners.jointBreak;
-          for (let j = 0; j < list.length; j++) list[j]!(ev);
-          e.joint = null;
-        } else if (e.type === EVENT_BEGIN || e.type === EVENT_END) {
-          const ev = this.contactEvent;
-          ev.bodyA = e.bodyA!;
-          ev.bodyB = e.bodyB!;
-          ev.point.x = e.point.x; ev.point.y = e.point.y; ev.point.z = e.point.z;
-          ev.normal.x = e.normal.x; ev.normal.y = e.normal.y; ev.normal.z = e.normal.z;
-          ev.impulse = e.impulse;
-          const list = e.type === EVENT_BEGIN ? this.listeners.contactBegin : this.listeners.contactEnd;
-          for (let j = 0; j < list.length; j++) list[j]!(ev);
-        } else {
-          const ev = this.sensorEvent;
-          const aSensor = e.bodyA!.isSensor;
-          ev.sensor = aSensor ? e.bodyA! : e.bodyB!;
-          ev.body = aSensor ? e.bodyB! : e.bodyA!;
-          const list = e.type === EVENT_SENSOR_ENTER ? this.listeners.sensorEnter : this.listeners.sensorExit;
-          for (let j = 0; j < list.length; j++) list[j]!(ev);
+      let i = 0;
+      for (;;) {
+        for (; i < this.eventCount; i++) {
+          const e = this.events[i]!;
+          if (e.type === EVENT_JOINT_BREAK) {
+            const ev = this.jointEvent;
+            ev.joint = e.joint!;
+            ev.impulse = e.impulse;
+            this.deliver('jointBreak', ev);
+            e.joint = null;
+          } else if (e.type === EVENT_BEGIN || e.type === EVENT_END) {
+            const ev = this.contactEvent;
+            ev.bodyA = e.bodyA!;
+            ev.bodyB = e.bodyB!;
+            ev.point.x = e.point.x; ev.point.y = e.point.y; ev.point.z = e.point.z;
+            ev.normal.x = e.normal.x; ev.normal.y = e.normal.y; ev.normal.z = e.normal.z;
+            ev.impulse = e.impulse;
+            this.deliver(e.type === EVENT_BEGIN ? 'contactBegin' : 'contactEnd', ev);
+          } else {
+            const ev = this.sensorEvent;
+            const aSensor = e.bodyA!.isSensor;
+            ev.sensor = aSensor ? e.bodyA! : e.bodyB!;
+            ev.body = aSensor ? e.bodyB! : e.bodyA!;
+            this.deliver(e.type === EVENT_SENSOR_ENTER ? 'sensorEnter' : 'sensorExit', ev);
+          }
+          e.bodyA = null;
+          e.bodyB = null;
         }
-        e.bodyA = null;
-        e.bodyB = null;
+        if (this.pendingRemovals.length === 0) break;
+        this.removePending();
       }
     } finally {
       this.eventCount = 0;
       this.dispatching = false;
-      while (this.pendingRemovals.length > 0) {
-        const b = this.pendingRemovals.pop()!;
-        if (b.owner === this) this.removeNow(b);
+      // Only reached with removals left if something other than a listener threw.
+      this.removePending();
+    }
+    const errors = this.listenerErrors;
+    if (errors !== null) {
+      this.listenerErrors = null;
+      if (errors.length === 1) throw errors[0];
+      throw new AggregateError(errors, `${errors.length} event listeners threw`);
+    }
+  }
+
+  /** Calls each listener of `name` with `ev`; a throw is kept for dispatchEvents to rethrow. */
+  private deliver(name: WorldEventName, ev: ContactEvent | SensorEvent | JointBreakEvent): void {
+    const list = this.listeners[name] as ((e: typeof ev) => void)[];
+    for (let j = 0; j < list.length; j++) {
+      const listener = list[j]!;
+      // on/off replace the list: skip a listener an earlier one removed.
+      if (this.listeners[name] !== list && (this.listeners[name] as unknown[]).indexOf(listener) < 0) continue;
+      try {
+        listener(ev);
+      } catch (err) {
+        if (this.listenerErrors === null) this.listenerErrors = [];
+        this.listenerErrors.push(err);
       }
     }
+  }
+
+  private removePending(): void {
+    const list = this.pendingRemovals;
+    for (let k = 0; k < list.length; k++) {
+      const b = list[k]!;
+      if (b.owner === this) this.removeNow(b);
+    }
+    list.length = 0;
   }
 
   // ------------------------------------------------------------------ queries
@@ -1598,123 +1798,272 @@ export class World implements BodyOwner {
   // ------------------------------------------------------------------ snapshots
 
   /**
-   * The complete simulation state as plain arrays (structured-cloneable: send
-   * it to a worker or keep it for rollback). `restore` continues bit-for-bit.
+   * The whole simulation state as typed arrays (layout: WorldSnapshot;
+   * `snapshotTransferList` gives its buffers, to post it to a worker without
+   * a copy): bodies with their sleep, kinematic-target and broadphase state,
+   * contacts with their warm-start impulses and caches, joints with their
+   * accumulated impulses, motor and limit settings and broken flags, the
+   * state of every stepper with `snapshotState` (cloth, rope, particles),
+   * the step count and `advance`'s accumulator. `restore` continues bit for
+   * bit, in this world or in one built the same way. Not included: the
+   * settings objects (solver, sleeping, jointSettings), fixedTimeStep,
+   * maxSubSteps and event listeners; character controllers and walkers
+   * snapshot themselves.
    */
   snapshot(): WorldSnapshot {
-    const fat = aabb();
-    const bodies: number[][] = [];
-    for (const b of this.bodyList) {
-      this.broadphase.getFatAabb(b.proxy, fat);
-      bodies.push([
-        b.id, b.position.x, b.position.y, b.position.z, b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w,
-        b.linearVelocity.x, b.linearVelocity.y, b.linearVelocity.z, b.angularVelocity.x, b.angularVelocity.y, b.angularVelocity.z,
-        b.awake ? 1 : 0, b.sleepTime, b.islandNext ? b.islandNext.id : -1,
-        b.force.x, b.force.y, b.force.z, b.torque.x, b.torque.y, b.torque.z,
-        fat.min.x, fat.min.y, fat.min.z, fat.max.x, fat.max.y, fat.max.z,
-        b.previousPosition.x, b.previousPosition.y, b.previousPosition.z,
-        b.previousRotation.x, b.previousRotation.y, b.previousRotation.z, b.previousRotation.w,
-        b.odometer,
-      ]);
+    if (this.stepping || this.dispatching) throw new Error('snapshot: cannot snapshot during a step or an event listener');
+    const nb = this.bodyList.length, nc = this.contactList.length, nj = this.jointList.length;
+    const world = new Float64Array(WORLD_LENGTH);
+    world[W_STEP_COUNT] = this.stepCount;
+    world[W_ACCUMULATOR] = this.accumulator;
+    world[W_NEXT_BODY_ID] = this.nextBodyId;
+    putVec(world, W_GRAVITY, this.gravity);
+    world[W_DROPPED] = this.droppedTime;
+    world[W_BODIES] = nb; world[W_CONTACTS] = nc; world[W_JOINTS] = nj;
+    const bodies = new Float64Array(BODY_STRIDE * nb), bodyInts = new Int32Array(BODY_INTS * nb);
+    for (let i = 0; i < nb; i++) {
+      const b = this.bodyList[i]!, o = BODY_STRIDE * i, oi = BODY_INTS * i;
+      putVec(bodies, o + B_POSITION, b.position); putQuat(bodies, o + B_ROTATION, b.rotation);
+      putVec(bodies, o + B_VELOCITY, b.linearVelocity); putVec(bodies, o + B_ANGULAR, b.angularVelocity);
+      putVec(bodies, o + B_PREV_POSITION, b.previousPosition); putQuat(bodies, o + B_PREV_ROTATION, b.previousRotation);
+      putVec(bodies, o + B_FORCE, b.force); putVec(bodies, o + B_TORQUE, b.torque);
+      bodies[o + B_SLEEP_TIME] = b.sleepTime;
+      bodies[o + B_ODOMETER] = b.odometer;
+      putVec(bodies, o + B_TARGET_POSITION, b.kinematicTargetPosition); putQuat(bodies, o + B_TARGET_ROTATION, b.kinematicTargetRotation);
+      bodies[o + B_FRICTION] = b.friction; bodies[o + B_RESTITUTION] = b.restitution;
+      bodies[o + B_LINEAR_DAMPING] = b.linearDamping; bodies[o + B_ANGULAR_DAMPING] = b.angularDamping;
+      bodies[o + B_GRAVITY_SCALE] = b.gravityScale; bodies[o + B_MASS] = b.mass;
+      shapeParams(b.shape, bodies, o + B_SHAPE);
+      bodyInts[oi + BI_ID] = b.id;
+      bodyInts[oi + BI_TYPE] = b.typeCode;
+      bodyInts[oi + BI_SHAPE] = b.shape.kind;
+      bodyInts[oi + BI_FLAGS] = (b.awake ? BODY_AWAKE : 0) | (b.proxyStale ? BODY_PROXY_STALE : 0) | (b.hasKinematicTarget ? BODY_KINEMATIC_TARGET : 0) |
+        (b.canSleep ? BODY_CAN_SLEEP : 0) | (b.isSensor ? BODY_SENSOR : 0);
+      bodyInts[oi + BI_ISLAND_NEXT] = b.islandNext !== null ? b.islandNext.id : -1;
+      bodyInts[oi + BI_PROXY] = b.proxy;
+      bodyInts[oi + BI_GROUP] = b.collisionGroup;
+      bodyInts[oi + BI_MASK] = b.collisionMask;
     }
-    const contacts: number[][] = [];
-    const p = { x: 0, y: 0, z: 0 }, n = { x: 0, y: 0, z: 0 };
-    for (const c of this.contactList) {
-      const row = [c.bodyA!.id, c.bodyB!.id, c.touching ? 1 : 0, c.wasTouching ? 1 : 0, c.pointCount];
-      for (let k = 0; k < c.pointCount; k++) {
-        c.pointPosition(k, p);
-        c.pointNormal(k, n);
-        row.push(c.pointId(k), c.pointDepth(k), p.x, p.y, p.z, n.x, n.y, n.z,
-          c.normalImpulse(k), c.frictionImpulse(k, 0), c.frictionImpulse(k, 1), c.frictionImpulse(k, 2), c.persisted(k));
-      }
-      // The manifold cache decides whether the next step reuses the manifold.
-      row.push(c.manifoldCached ? 1 : 0);
-      for (let k = 0; k < CACHE_LENGTH; k++) row.push(c.cacheValue(k));
-      // The measured gap decides whether the next step runs the narrowphase.
-      row.push(c.gap, c.gapOdometer);
-      contacts.push(row);
+    const row = CONTACT_STRIDE + CONTACT_EXTRA;
+    const contacts = new Float64Array(row * nc), contactInts = new Int32Array(CONTACT_INTS * nc);
+    const store = this.contactStore;
+    for (let i = 0; i < nc; i++) {
+      const c = this.contactList[i]!, o = row * i, e = o + CONTACT_STRIDE, oi = CONTACT_INTS * i;
+      contacts.set(store.data.subarray(CONTACT_STRIDE * i, CONTACT_STRIDE * (i + 1)), o);
+      contacts[e + C_GAP] = store.gaps[PAIR_NUMS * i + PAIR_GAP]!;
+      contacts[e + C_GAP_ODOMETER] = store.gaps[PAIR_NUMS * i + PAIR_GAP_ODOMETER]!;
+      contacts[e + C_FRICTION] = c.friction;
+      contacts[e + C_RESTITUTION] = c.restitution;
+      contacts[e + C_TOTAL_IMPULSE] = c.totalNormalImpulse;
+      contactInts[oi + CI_A] = c.bodyA!.id;
+      contactInts[oi + CI_B] = c.bodyB!.id;
+      contactInts[oi + CI_POINTS] = c.pointCount;
+      contactInts[oi + CI_FLAGS] = (c.touching ? CONTACT_TOUCHING : 0) | (c.wasTouching ? CONTACT_WAS_TOUCHING : 0) |
+        (c.manifoldCached ? CONTACT_CACHED : 0) | (store.ints[PAIR_INTS * i + PAIR_IDLE] === 1 ? CONTACT_IDLE : 0);
     }
-    const queued: number[] = [];
-    for (const b of this.bodyList) if (this.broadphase.isQueued(b.proxy)) queued.push(b.id);
-    return { version: 1, stepCount: this.stepCount, accumulator: this.accumulator, nextBodyId: this.nextBodyId, bodies, contacts, queuedProxies: queued };
+    const broadphase = this.broadphase.saveState();
+    const jointNumbers: number[] = [];
+    const jointInts = new Int32Array(JOINT_INTS * nj);
+    for (let i = 0; i < nj; i++) {
+      const j = this.jointList[i]!, oi = JOINT_INTS * i;
+      const start = jointNumbers.length;
+      j.saveState(jointNumbers);
+      jointInts[oi + JI_KIND] = j.kind;
+      jointInts[oi + JI_A] = j.bodyA.id;
+      jointInts[oi + JI_B] = j.bodyB.id;
+      jointInts[oi + JI_FLAGS] = (j.broken ? JOINT_BROKEN : 0) | (j.breakReported ? JOINT_BREAK_REPORTED : 0);
+      jointInts[oi + JI_OFFSET] = start;
+      jointInts[oi + JI_LENGTH] = jointNumbers.length - start;
+    }
+    const steppers: (StepperSnapshot | null)[] = [];
+    for (const s of this.steppers) steppers.push(s.snapshotState ? s.snapshotState() : null);
+    return {
+      version: SNAPSHOT_VERSION, world, bodies, bodyInts, contacts, contactInts,
+      broadphaseInts: broadphase.ints, broadphaseBounds: broadphase.bounds,
+      joints: Float64Array.from(jointNumbers), jointInts, steppers,
+    };
   }
 
   /**
-   * Restores a snapshot taken from this world (or from an identically built
-   * one: same bodies, same ids). Throws if the body set does not match.
+   * Restores a snapshot taken from this world or from one built the same
+   * way: the same bodies (ids, types, shapes, masses), the same joints in
+   * the same order (kind and bodies) and the same steppers. The whole
+   * snapshot is checked first; anything wrong (another version, unknown or
+   * missing body ids, NaN, truncated arrays, other types, shapes or joint
+   * kinds, a broken broadphase) throws a SnapshotError and leaves the world
+   * as it was.
    */
   restore(snapshot: WorldSnapshot): void {
+    if (this.stepping || this.dispatching) throw new Error('restore: cannot restore during a step or an event listener');
+    this.validateSnapshot(snapshot);
+    const s = snapshot;
     this.queryVersion++;
-    if (!snapshot || snapshot.version !== 1) throw new TypeError('restore: not a footing world snapshot');
-    if (this.stepping || this.dispatching) throw new Error('restore: cannot restore during a step');
-    if (snapshot.bodies.length !== this.bodyList.length) {
-      throw new Error(`restore: snapshot has ${snapshot.bodies.length} bodies, the world ${this.bodyList.length}`);
-    }
-    for (const row of snapshot.bodies) {
-      if (!this.bodyById.has(row[0]!)) throw new Error(`restore: body ${row[0]} of the snapshot is not in this world`);
-    }
-    // Contacts: rebuilt exactly, in the snapshot's order.
-    while (this.contactList.length > 0) this.destroyContact(this.contactList[this.contactList.length - 1]!, false);
-    const fat = aabb();
-    // Bodies in the snapshot's order (the body array order feeds the solver order).
-    for (let i = 0; i < snapshot.bodies.length; i++) {
-      const row = snapshot.bodies[i]!;
-      const b = this.bodyById.get(row[0]!)!;
+    const nb = this.bodyList.length;
+    const f = s.bodies, fi = s.bodyInts;
+    // Bodies in the snapshot's order (the body order feeds the solver order).
+    for (let i = 0; i < nb; i++) {
+      const o = BODY_STRIDE * i, oi = BODY_INTS * i;
+      const b = this.bodyById.get(fi[oi + BI_ID]!)!;
       this.bodyList[i] = b;
       b.index = i;
-      const p = b.position as Vec3, r = b.rotation as Quat, v = b.linearVelocity as Vec3, w = b.angularVelocity as Vec3;
-      p.x = row[1]!; p.y = row[2]!; p.z = row[3]!;
-      r.x = row[4]!; r.y = row[5]!; r.z = row[6]!; r.w = row[7]!;
-      v.x = row[8]!; v.y = row[9]!; v.z = row[10]!;
-      w.x = row[11]!; w.y = row[12]!; w.z = row[13]!;
-      b.awake = row[14] === 1;
-      b.sleepTime = row[15]!;
-      b.force.x = row[17]!; b.force.y = row[18]!; b.force.z = row[19]!;
-      b.torque.x = row[20]!; b.torque.y = row[21]!; b.torque.z = row[22]!;
-      fat.min.x = row[23]!; fat.min.y = row[24]!; fat.min.z = row[25]!;
-      fat.max.x = row[26]!; fat.max.y = row[27]!; fat.max.z = row[28]!;
-      const pp = b.previousPosition as Vec3, pr = b.previousRotation as Quat;
-      pp.x = row[29]!; pp.y = row[30]!; pp.z = row[31]!;
-      pr.x = row[32]!; pr.y = row[33]!; pr.z = row[34]!; pr.w = row[35]!;
-      b.odometer = row[36] ?? 0;
+      getVec(b.position as Vec3, f, o + B_POSITION); getQuat(b.rotation as Quat, f, o + B_ROTATION);
+      getVec(b.linearVelocity as Vec3, f, o + B_VELOCITY); getVec(b.angularVelocity as Vec3, f, o + B_ANGULAR);
+      getVec(b.previousPosition as Vec3, f, o + B_PREV_POSITION); getQuat(b.previousRotation as Quat, f, o + B_PREV_ROTATION);
+      getVec(b.force, f, o + B_FORCE); getVec(b.torque, f, o + B_TORQUE);
+      b.sleepTime = f[o + B_SLEEP_TIME]!;
+      b.odometer = f[o + B_ODOMETER]!;
+      getVec(b.kinematicTargetPosition, f, o + B_TARGET_POSITION); getQuat(b.kinematicTargetRotation, f, o + B_TARGET_ROTATION);
+      b.friction = f[o + B_FRICTION]!; b.restitution = f[o + B_RESTITUTION]!;
+      b.linearDamping = f[o + B_LINEAR_DAMPING]!; b.angularDamping = f[o + B_ANGULAR_DAMPING]!;
+      b.gravityScale = f[o + B_GRAVITY_SCALE]!;
+      const flags = fi[oi + BI_FLAGS]!;
+      b.awake = (flags & BODY_AWAKE) !== 0;
+      b.proxyStale = (flags & BODY_PROXY_STALE) !== 0;
+      b.hasKinematicTarget = (flags & BODY_KINEMATIC_TARGET) !== 0;
+      b.endsOnKinematicTarget = false;
+      b.canSleep = (flags & BODY_CAN_SLEEP) !== 0;
+      b.proxy = fi[oi + BI_PROXY]!;
+      b.collisionGroup = fi[oi + BI_GROUP]!;
+      b.collisionMask = fi[oi + BI_MASK]!;
       b.updateInertia();
-      this.broadphase.destroyProxy(b.proxy);
-      b.proxy = this.broadphase.createProxyWithFatAabb(fat, b.id, b.typeCode, false);
     }
-    for (const row of snapshot.bodies) {
-      const b = this.bodyById.get(row[0]!)!;
-      b.islandNext = row[16]! >= 0 ? this.bodyById.get(row[16]!) ?? null : null;
+    for (let i = 0; i < nb; i++) {
+      const next = fi[BODY_INTS * i + BI_ISLAND_NEXT]!;
+      this.bodyList[i]!.islandNext = next >= 0 ? this.bodyById.get(next)! : null;
     }
-    for (const id of snapshot.queuedProxies) {
+    this.broadphase.loadState(s.broadphaseInts, s.broadphaseBounds);
+    // Contacts: rebuilt exactly, in the snapshot's order.
+    while (this.contactList.length > 0) this.destroyContact(this.contactList[this.contactList.length - 1]!, false);
+    const nc = s.world[W_CONTACTS]!, row = CONTACT_STRIDE + CONTACT_EXTRA, cf = s.contacts, ci = s.contactInts;
+    for (let i = 0; i < nc; i++) {
+      const o = row * i, e = o + CONTACT_STRIDE, oi = CONTACT_INTS * i;
+      const c = this.createContact(this.bodyById.get(ci[oi + CI_A]!)!, this.bodyById.get(ci[oi + CI_B]!)!);
+      const store = this.contactStore;
+      store.data.set(cf.subarray(o, o + CONTACT_STRIDE), CONTACT_STRIDE * i);
+      store.gaps[PAIR_NUMS * i + PAIR_GAP] = cf[e + C_GAP]!;
+      store.gaps[PAIR_NUMS * i + PAIR_GAP_ODOMETER] = cf[e + C_GAP_ODOMETER]!;
+      const flags = ci[oi + CI_FLAGS]!;
+      store.ints[PAIR_INTS * i + PAIR_IDLE] = (flags & CONTACT_IDLE) !== 0 ? 1 : 0;
+      c.friction = cf[e + C_FRICTION]!;
+      c.restitution = cf[e + C_RESTITUTION]!;
+      c.totalNormalImpulse = cf[e + C_TOTAL_IMPULSE]!;
+      c.pointCount = ci[oi + CI_POINTS]!;
+      c.touching = (flags & CONTACT_TOUCHING) !== 0;
+      c.wasTouching = (flags & CONTACT_WAS_TOUCHING) !== 0;
+      c.manifoldCached = (flags & CONTACT_CACHED) !== 0;
+    }
+    for (let i = 0; i < this.jointList.length; i++) {
+      const j = this.jointList[i]!, oi = JOINT_INTS * i;
+      j.loadState(s.joints, s.jointInts[oi + JI_OFFSET]!);
+      const flags = s.jointInts[oi + JI_FLAGS]!;
+      j.broken = (flags & JOINT_BROKEN) !== 0;
+      j.breakReported = (flags & JOINT_BREAK_REPORTED) !== 0;
+    }
+    for (let i = 0; i < this.steppers.length; i++) {
+      const st = s.steppers[i];
+      if (st) this.steppers[i]!.restoreState!(st, this);
+    }
+    const w = s.world;
+    this.stepCount = w[W_STEP_COUNT]!;
+    this.accumulator = w[W_ACCUMULATOR]!;
+    this.nextBodyId = w[W_NEXT_BODY_ID]!;
+    getVec(this.gravity, w, W_GRAVITY);
+    this.droppedTime = w[W_DROPPED]!;
+  }
+
+  /** Throws a SnapshotError unless `restore(s)` can apply every part of `s` to this world. Changes nothing. */
+  private validateSnapshot(s: WorldSnapshot): void {
+    if (s === null || typeof s !== 'object') throw new SnapshotError('restore: not a footing world snapshot');
+    if (s.version !== SNAPSHOT_VERSION) throw new SnapshotError(`restore: snapshot version ${String(s.version)}; this footing restores version ${SNAPSHOT_VERSION}`);
+    const w = requireF64(s.world, WORLD_LENGTH, 'world', false);
+    const nb = w[W_BODIES]!, nc = w[W_CONTACTS]!, nj = w[W_JOINTS]!;
+    if (nb !== this.bodyList.length) throw new SnapshotError(`restore: the snapshot has ${nb} bodies, the world ${this.bodyList.length}`);
+    if (nj !== this.jointList.length) throw new SnapshotError(`restore: the snapshot has ${nj} joints, the world ${this.jointList.length}`);
+    if (!Number.isInteger(nc) || nc < 0) throw new SnapshotError(`restore: contact count ${nc}`);
+    if (!Number.isInteger(w[W_STEP_COUNT]) || w[W_STEP_COUNT]! < 0) throw new SnapshotError(`restore: step count ${w[W_STEP_COUNT]}`);
+    if (!(w[W_ACCUMULATOR]! >= 0) || !(w[W_DROPPED]! >= 0)) throw new SnapshotError('restore: negative accumulator or dropped time');
+    const nextId = w[W_NEXT_BODY_ID]!;
+    if (!Number.isInteger(nextId) || nextId < 0 || nextId > PAIR_KEY_SCALE) throw new SnapshotError(`restore: next body id ${nextId}`);
+
+    const f = requireF64(s.bodies, BODY_STRIDE * nb, 'bodies', false);
+    const fi = requireI32(s.bodyInts, BODY_INTS * nb, 'bodyInts');
+    const seen = new Set<number>();
+    const scratch = new Float64Array(3);
+    for (let i = 0; i < nb; i++) {
+      const o = BODY_STRIDE * i, oi = BODY_INTS * i;
+      const id = fi[oi + BI_ID]!;
       const b = this.bodyById.get(id);
-      if (b) this.broadphase.requeue(b.proxy);
+      if (!b) throw new SnapshotError(`restore: body ${id} of the snapshot is not in this world`);
+      if (seen.has(id)) throw new SnapshotError(`restore: body ${id} appears twice in the snapshot`);
+      seen.add(id);
+      if (id >= nextId) throw new SnapshotError(`restore: body ${id} is not below the snapshot's next body id ${nextId}`);
+      requireSameBody(b, f, fi, i, scratch);
+      requireUnitQuat(f, o + B_ROTATION, `body ${id} rotation`);
+      requireUnitQuat(f, o + B_PREV_ROTATION, `body ${id} previousRotation`);
+      requireUnitQuat(f, o + B_TARGET_ROTATION, `body ${id} kinematic target rotation`);
+      const next = fi[oi + BI_ISLAND_NEXT]!;
+      if (next !== -1 && !this.bodyById.has(next)) throw new SnapshotError(`restore: body ${id}'s island link names body ${next}, which is not in this world`);
     }
-    for (const row of snapshot.contacts) {
-      const a = this.bodyById.get(row[0]!)!, b = this.bodyById.get(row[1]!)!;
-      const c = this.createContact(a, b);
-      c.touching = row[2] === 1;
-      c.wasTouching = row[3] === 1;
-      const n = row[4]!;
-      const m = this.pairManifold;
-      m.reset();
-      let o = 5;
-      for (let k = 0; k < n; k++) {
-        m.addPoint(row[o + 2]!, row[o + 3]!, row[o + 4]!, row[o + 5]!, row[o + 6]!, row[o + 7]!, row[o + 1]!, row[o]!);
-        c.setImpulses(k, row[o + 8]!, row[o + 9]!, row[o + 10]!, row[o + 11]!, row[o + 12]!);
-        o += 13;
-      }
-      if (row.length >= o + 1 + CACHE_LENGTH) {
-        c.manifoldCached = row[o] === 1;
-        for (let k = 0; k < CACHE_LENGTH; k++) c.setCacheValue(k, row[o + 1 + k]!);
-      }
-      if (row.length === o + 3 + CACHE_LENGTH) {
-        c.gap = row[o + 1 + CACHE_LENGTH]!;
-        c.gapOdometer = row[o + 2 + CACHE_LENGTH]!;
-      }
-      c.syncPoints(m);
+
+    const row = CONTACT_STRIDE + CONTACT_EXTRA;
+    requireF64(s.contacts, row * nc, 'contacts', false);
+    const ci = requireI32(s.contactInts, CONTACT_INTS * nc, 'contactInts');
+    const pairs = new Set<number>();
+    for (let i = 0; i < nc; i++) {
+      const oi = CONTACT_INTS * i;
+      const a = ci[oi + CI_A]!, b = ci[oi + CI_B]!;
+      if (!this.bodyById.has(a) || !this.bodyById.has(b)) throw new SnapshotError(`restore: contact ${i} names body ${this.bodyById.has(a) ? b : a}, which is not in this world`);
+      const key = a < b ? a * PAIR_KEY_SCALE + b : b * PAIR_KEY_SCALE + a;
+      if (a === b || pairs.has(key)) throw new SnapshotError(`restore: contact ${i} (bodies ${a}, ${b}) repeats a pair or a body`);
+      pairs.add(key);
+      const n = ci[oi + CI_POINTS]!;
+      if (!(n >= 0 && n <= MAX_MANIFOLD_POINTS)) throw new SnapshotError(`restore: contact ${i} has ${n} points`);
     }
-    this.stepCount = snapshot.stepCount;
-    this.accumulator = snapshot.accumulator;
+
+    // The broadphase is checked by loading it into a scratch one.
+    const scratchBroadphase = new BroadPhase(FAT_MARGIN);
+    if (!(s.broadphaseInts instanceof Int32Array)) throw new SnapshotError('restore: broadphaseInts must be an Int32Array');
+    const bounds = s.broadphaseBounds;
+    requireF64(bounds, bounds instanceof Float64Array ? bounds.length : 0, 'broadphaseBounds', false);
+    try {
+      scratchBroadphase.loadState(s.broadphaseInts, bounds);
+    } catch (e) {
+      throw new SnapshotError(`restore: the broadphase state is inconsistent (${(e as Error).message})`);
+    }
+    if (scratchBroadphase.proxyCount !== nb) throw new SnapshotError(`restore: the broadphase holds ${scratchBroadphase.proxyCount} proxies for ${nb} bodies`);
+    for (let i = 0; i < nb; i++) {
+      const oi = BODY_INTS * i, h = fi[oi + BI_PROXY]!;
+      if (!scratchBroadphase.isLeaf(h) || scratchBroadphase.getUserData(h) !== fi[oi + BI_ID] || scratchBroadphase.getCategory(h) !== fi[oi + BI_TYPE]) {
+        throw new SnapshotError(`restore: body ${fi[oi + BI_ID]}'s broadphase handle ${h} is not its proxy`);
+      }
+    }
+
+    const ji = requireI32(s.jointInts, JOINT_INTS * nj, 'jointInts');
+    let total = 0;
+    const own: number[] = [];
+    for (let i = 0; i < nj; i++) {
+      const j = this.jointList[i]!, oi = JOINT_INTS * i;
+      if (ji[oi + JI_KIND] !== j.kind || ji[oi + JI_A] !== j.bodyA.id || ji[oi + JI_B] !== j.bodyB.id) {
+        throw new SnapshotError(`restore: joint ${i} is of kind ${ji[oi + JI_KIND]} between bodies ${ji[oi + JI_A]} and ${ji[oi + JI_B]} in the snapshot, of kind ${j.kind} between ${j.bodyA.id} and ${j.bodyB.id} in the world`);
+      }
+      own.length = 0;
+      j.saveState(own);
+      if (ji[oi + JI_OFFSET] !== total || ji[oi + JI_LENGTH] !== own.length) throw new SnapshotError(`restore: joint ${i}'s row is truncated or misplaced`);
+      total += own.length;
+    }
+    // Infinity is a joint setting's "none" (limits, break impulse).
+    requireF64(s.joints, total, 'joints', true);
+
+    if (!Array.isArray(s.steppers) || s.steppers.length !== this.steppers.length) {
+      throw new SnapshotError(`restore: the snapshot has ${Array.isArray(s.steppers) ? s.steppers.length : 'no'} steppers, the world ${this.steppers.length}`);
+    }
+    for (let i = 0; i < this.steppers.length; i++) {
+      const st = this.steppers[i]!, data = s.steppers[i];
+      if ((st.snapshotState !== undefined) !== (data !== null && data !== undefined)) throw new SnapshotError(`restore: stepper ${i} has state in only one of the snapshot and the world`);
+      if (!data) continue;
+      if (!(data.f64 instanceof Float64Array) || !(data.i32 instanceof Int32Array)) throw new SnapshotError(`restore: stepper ${i}'s state must be a Float64Array and an Int32Array`);
+      if (st.validateState) st.validateState(data, this);
+    }
   }
 }
 
@@ -1733,6 +2082,21 @@ function motionBound(body: RigidBody, from: Readonly<Vec3>, fromRotation: Readon
   const s = q.x * fromRotation.x + q.y * fromRotation.y + q.z * fromRotation.z + q.w * fromRotation.w < 0 ? -1 : 1;
   const ex = q.x - s * fromRotation.x, ey = q.y - s * fromRotation.y, ez = q.z - s * fromRotation.z, ew = q.w - s * fromRotation.w;
   return Math.sqrt(dx * dx + dy * dy + dz * dz) + 2 * body.boundingRadius * Math.sqrt(ex * ex + ey * ey + ez * ez + ew * ew);
+}
+
+/** jointSettings.jointIterations' upper bound: each sweep costs about as much as the rest of a ragdoll step. */
+const MAX_JOINT_ITERATIONS = 100;
+
+/**
+ * A step in (0, MAX_TIME_STEP]. Longer steps are refused rather than
+ * sub-divided: `step` is one fixed step of the pipeline (one set of events,
+ * one stepper call); `advance` is the call that splits frame time.
+ */
+function checkTimeStep(dt: number, field: string): void {
+  if (typeof dt !== 'number' || !(dt > 0) || !(dt <= MAX_TIME_STEP)) {
+    const hint = field === 'dt' ? '; world.advance(seconds) covers longer times in fixed steps' : '';
+    throw new RangeError(`${field} must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${String(dt)})${hint}`);
+  }
 }
 
 function checkInt(v: number, lo: number, hi: number, field: string): void {
@@ -1761,4 +2125,4 @@ function union(parent: Int32Array, a: number, b: number): void {
   else parent[ra] = rb;
 }
 
-export type { WorldEventMap };
+export type { WorldEventMap, WorldSnapshot, StepperSnapshot };

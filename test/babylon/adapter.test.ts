@@ -9,12 +9,17 @@ import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import { CreateGround } from '@babylonjs/core/Meshes/Builders/groundBuilder';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
+import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
+import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
+import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import { Scene } from '@babylonjs/core/scene';
-import { Box, Capsule, Sphere, World } from '../../src/index';
+import { Box, Capsule, Sphere, World, type RigidBody, type TriangleMesh, type Vec3 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
 import {
-  BodyLinks, CharacterDebugView, PhysicsDebugView, bakeTriangles, colliderFromMesh, createStaticMeshCollider, exposeInspectorProperties,
+  BodyLinks, CharacterDebugView, PhysicsDebugView, bakeTriangles, colliderFromMesh, createStaticMeshCollider, exposeInspectorProperties, triangleMeshFromMeshes,
 } from '../../src/babylon/index';
+import { terrainMesh } from '../../demo/level';
 
 function scene(): Scene {
   return new Scene(new NullEngine());
@@ -85,16 +90,209 @@ describe('bakeTriangles / createStaticMeshCollider', () => {
     const box = CreateBox('b', { size: 2 }, s);
     box.scaling.z = -1;
     const { positions, indices } = bakeTriangles([box]);
-    // every triangle's normal points away from the centre: n · (centroid − 0) > 0
-    for (let t = 0; t < indices.length; t += 3) {
-      const p = (k: number) => [positions[3 * indices[t + k]!]!, positions[3 * indices[t + k]! + 1]!, positions[3 * indices[t + k]! + 2]!] as const;
-      const [a, b, c] = [p(0), p(1), p(2)];
-      const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-      // Babylon's front faces are clockwise (left-handed): the outward normal is v × u
-      const n = [v[1]! * u[2]! - v[2]! * u[1]!, v[2]! * u[0]! - v[0]! * u[2]!, v[0]! * u[1]! - v[1]! * u[0]!];
-      const cen = [(a[0] + b[0] + c[0]) / 3, (a[1] + b[1] + c[1]) / 3, (a[2] + b[2] + c[2]) / 3];
-      expect(n[0]! * cen[0]! + n[1]! * cen[1]! + n[2]! * cen[2]!).toBeGreaterThan(0);
+    // TriangleMesh's front normal is (b − a) × (c − a): every one points away from the centre
+    expect(outwardCount(positions, indices, { x: 0, y: 0, z: 0 })).toBe(12);
+  });
+});
+
+/** Triangles of a bake whose front normal (b − a) × (c − a) points away from `centre` (n · (centroid − centre) > 0). */
+function outwardCount(positions: Float64Array, indices: Uint32Array, centre: Vec3): number {
+  let n = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const p = (k: number): number[] => [0, 1, 2].map((i) => positions[3 * indices[t + k]! + i]!);
+    const [a, b, c] = [p(0), p(1), p(2)] as [number[], number[], number[]];
+    const u = [b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!], v = [c[0]! - a[0]!, c[1]! - a[1]!, c[2]! - a[2]!];
+    const nx = u[1]! * v[2]! - u[2]! * v[1]!, ny = u[2]! * v[0]! - u[0]! * v[2]!, nz = u[0]! * v[1]! - u[1]! * v[0]!;
+    const cx = (a[0]! + b[0]! + c[0]!) / 3 - centre.x, cy = (a[1]! + b[1]! + c[1]!) / 3 - centre.y, cz = (a[2]! + b[2]! + c[2]!) / 3 - centre.z;
+    if (nx * cx + ny * cy + nz * cz > 0) n++;
+  }
+  return n;
+}
+
+/** Count of triangles of `mesh` whose front normal points up (n.y > 0.5). */
+function upFacing(mesh: TriangleMesh): number {
+  let n = 0;
+  for (let t = 0; t < mesh.triangleCount; t++) if (mesh.normals[3 * t + 1]! > 0.5) n++;
+  return n;
+}
+
+/**
+ * A ground from a height function, built the way Babylon's ground builders
+ * (CreateGround, CreateGroundFromHeightMap) build theirs: an (n + 1)² grid,
+ * rows from +z to −z, two triangles per cell in Babylon's winding.
+ */
+function heightGround(s: Scene, size: number, n: number, h: (x: number, z: number) => number): Mesh {
+  const positions: number[] = [];
+  const indices: number[] = [];
+  for (let row = 0; row <= n; row++) {
+    for (let col = 0; col <= n; col++) {
+      const x = (col * size) / n - size / 2, z = ((n - row) * size) / n - size / 2;
+      positions.push(x, h(x, z), z);
     }
+  }
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; col++) {
+      const a = col + row * (n + 1);
+      indices.push(a + 1 + (n + 1), a + 1, a);
+      indices.push(a + (n + 1), a + 1 + (n + 1), a);
+    }
+  }
+  const normals: number[] = [];
+  VertexData.ComputeNormals(positions, indices, normals);
+  const data = new VertexData();
+  data.positions = positions;
+  data.indices = indices;
+  data.normals = normals;
+  const mesh = new Mesh('heights', s);
+  data.applyToMesh(mesh);
+  return mesh;
+}
+
+/** Drops `shape` at `at` onto the static bakes of `meshes`, steps `seconds`, returns the body. */
+function dropOn(meshes: AbstractMesh[], shape: Sphere | Box, at: Vec3, seconds = 3, doubleSided = false): { body: RigidBody; world: World; collider: RigidBody } {
+  const world = new World();
+  const collider = world.createBody({ type: 'static', shape: triangleMeshFromMeshes(meshes, { doubleSided }) });
+  const body = world.createBody({ type: 'dynamic', shape, position: at, friction: 0.8 });
+  for (let i = 0; i < Math.round(seconds * 60); i++) world.step(1 / 60);
+  return { body, world, collider };
+}
+
+// Rest heights: a body rests within the contact slop (5 mm) of touching.
+const REST_TOL = 0.01;
+
+describe('baked Babylon meshes collide on the side Babylon draws', () => {
+  it('MeshBuilder.CreateGround: every face up; a ball and a box rest on top', () => {
+    const s = scene();
+    const ground = CreateGround('g', { width: 10, height: 10, subdivisions: 4 }, s);
+    expect(upFacing(triangleMeshFromMeshes(ground))).toBe(32);
+    const ball = dropOn([ground], new Sphere(0.5), { x: 1.3, y: 3, z: -0.7 });
+    console.log(`ground: ball at y = ${ball.body.position.y.toFixed(4)}`);
+    expect(Math.abs(ball.body.position.y - 0.5)).toBeLessThan(REST_TOL);
+    const box = dropOn([ground], new Box({ x: 0.4, y: 0.25, z: 0.4 }), { x: -2, y: 2, z: 2 });
+    expect(Math.abs(box.body.position.y - 0.25)).toBeLessThan(REST_TOL);
+  });
+
+  it('MeshBuilder.CreateBox: all 12 faces out; a ball on top rests on top; inside, one-sided pushes out through the face it touches, double-sided holds it', () => {
+    const s = scene();
+    const box = CreateBox('b', { size: 2 }, s);
+    const baked = bakeTriangles([box]);
+    expect(outwardCount(baked.positions, baked.indices, { x: 0, y: 0, z: 0 })).toBe(12);
+    const onTop = dropOn([box], new Sphere(0.3), { x: 0.2, y: 3, z: -0.4 });
+    expect(Math.abs(onTop.body.position.y - 1.3)).toBeLessThan(REST_TOL);
+    // Released inside, touching the top face from behind: pushed out through it, it ends on top.
+    const nearTop = dropOn([box], new Sphere(0.3), { x: 0.1, y: 0.8, z: 0.1 });
+    // Released in the middle, touching nothing: it falls onto the bottom face from behind and
+    // leaves through it (the inside of a one-sided closed mesh is solid).
+    const middle = dropOn([box], new Sphere(0.3), { x: 0.1, y: 0, z: 0.1 });
+    const middleDouble = dropOn([box], new Sphere(0.3), { x: 0.1, y: 0, z: 0.1 }, 3, true);
+    console.log(`box: ball on top at y = ${onTop.body.position.y.toFixed(4)}; released inside near the top at ${nearTop.body.position.y.toFixed(4)}, in the middle at ${middle.body.position.y.toFixed(2)} (double-sided: ${middleDouble.body.position.y.toFixed(4)})`);
+    expect(Math.abs(nearTop.body.position.y - 1.3)).toBeLessThan(REST_TOL);
+    expect(middle.body.position.y).toBeLessThan(-2);
+    expect(Math.abs(middleDouble.body.position.y - (-1 + 0.3))).toBeLessThan(REST_TOL);
+  });
+
+  it('a height-function ground built like CreateGroundFromHeightMap: every face up; balls rest on the surface, a ray meets it from above', () => {
+    const s = scene();
+    // A 1 m plateau (|x|, |z| < 1.5) with slopes of at most 20° down to 0 at |x| or |z| = 3.
+    const ramp = (d: number): number => Math.min(1, Math.max(0, (3 - d) / 1.5));
+    const h = (x: number, z: number): number => 0.5 * Math.min(ramp(Math.abs(x)), ramp(Math.abs(z)));
+    const ground = heightGround(s, 12, 24, h);
+    const mesh = triangleMeshFromMeshes(ground);
+    expect(upFacing(mesh)).toBe(mesh.triangleCount);
+    const plateau = dropOn([ground], new Sphere(0.4), { x: 0.25, y: 3, z: 0.25 });
+    const flat = dropOn([ground], new Sphere(0.4), { x: 4.5, y: 3, z: -4.5 });
+    console.log(`height ground: ball on the plateau at y = ${plateau.body.position.y.toFixed(4)}, on the flat at ${flat.body.position.y.toFixed(4)}`);
+    expect(Math.abs(plateau.body.position.y - 0.9)).toBeLessThan(REST_TOL);
+    expect(Math.abs(flat.body.position.y - 0.4)).toBeLessThan(REST_TOL);
+    const hit = plateau.world.raycast({ x: 2.25, y: 5, z: 0 }, { x: 2.25, y: -5, z: 0 });
+    expect(hit!.point.y).toBeCloseTo(h(2.25, 0), 6);
+    expect(hit!.normal.y).toBeGreaterThan(0.9);
+  });
+
+  it('under a mirrored parent (negative scale, as glTF\'s __root__): ground and box faces keep their sides; bodies rest on top', () => {
+    const s = scene();
+    const root = new TransformNode('__root__', s);
+    root.scaling.set(1, 1, -1);
+    root.rotationQuaternion = Quaternion.RotationAxis(new Vector3(0, 1, 0), Math.PI);
+    const ground = CreateGround('g', { width: 10, height: 10 }, s);
+    ground.parent = root;
+    const box = CreateBox('b', { size: 1 }, s);
+    box.parent = root;
+    box.position.set(2, 0.5, 1);
+    const baked = bakeTriangles([box]);
+    // the box's world centre: x mirrored by the 180° turn, z by the scale and the turn
+    expect(outwardCount(baked.positions, baked.indices, { x: -2, y: 0.5, z: 1 })).toBe(12);
+    const onGround = dropOn([ground, box], new Sphere(0.3), { x: 0, y: 3, z: -2 });
+    const onBox = dropOn([ground, box], new Sphere(0.3), { x: -2, y: 3, z: 1 });
+    console.log(`mirrored parent: ball on the ground at y = ${onGround.body.position.y.toFixed(4)}, on the box at ${onBox.body.position.y.toFixed(4)}`);
+    expect(Math.abs(onGround.body.position.y - 0.3)).toBeLessThan(REST_TOL);
+    expect(Math.abs(onBox.body.position.y - 1.3)).toBeLessThan(REST_TOL);
+  });
+
+  it('a glTF-style mesh (right-handed counter-clockwise data, ClockWise side orientation, under the mirrored __root__) rests balls on top', () => {
+    const s = scene();
+    const root = new TransformNode('__root__', s);
+    root.scaling.set(1, 1, -1);
+    root.rotationQuaternion = Quaternion.RotationAxis(new Vector3(0, 1, 0), Math.PI);
+    // One quad at y = 0, wound counter-clockwise seen from +y in a right-handed frame (glTF's convention).
+    const data = new VertexData();
+    data.positions = [-5, 0, -5, 5, 0, -5, 5, 0, 5, -5, 0, 5];
+    data.indices = [0, 2, 1, 0, 3, 2];
+    const quad = new Mesh('gltfQuad', s);
+    data.applyToMesh(quad);
+    quad.sideOrientation = 0; // Material.ClockWiseSideOrientation, as the glTF loader sets in a left-handed scene
+    quad.parent = root;
+    expect(upFacing(triangleMeshFromMeshes(quad))).toBe(2);
+    const ball = dropOn([quad], new Sphere(0.5), { x: 1, y: 3, z: 1 });
+    expect(Math.abs(ball.body.position.y - 0.5)).toBeLessThan(REST_TOL);
+  });
+
+  it('follows the side orientation: a ground set to the other orientation faces down, as Babylon draws it; a right-handed scene\'s ground faces up', () => {
+    const s = scene();
+    const flipped = CreateGround('g', { width: 4, height: 4 }, s);
+    flipped.sideOrientation = 0; // front faces are now the undersides
+    expect(upFacing(triangleMeshFromMeshes(flipped))).toBe(0);
+    const material = new StandardMaterial('m', s);
+    material.sideOrientation = 0; // a material's orientation overrides the mesh's
+    const viaMaterial = CreateGround('g2', { width: 4, height: 4 }, s);
+    viaMaterial.material = material;
+    expect(upFacing(triangleMeshFromMeshes(viaMaterial))).toBe(0);
+    const rh = scene();
+    rh.useRightHandedSystem = true;
+    const rhGround = CreateGround('g', { width: 10, height: 10 }, rh);
+    expect(upFacing(triangleMeshFromMeshes(rhGround))).toBe(2);
+    const ball = dropOn([rhGround], new Sphere(0.5), { x: 0, y: 3, z: 0 });
+    expect(Math.abs(ball.body.position.y - 0.5)).toBeLessThan(REST_TOL);
+  });
+
+  it('the demo level\'s terrain patch (hand-built VertexData) bakes facing up', () => {
+    const mesh = triangleMeshFromMeshes(terrainMesh(scene(), 12, 24, -14, -18));
+    expect(mesh.triangleCount).toBe(2 * 24 * 24);
+    expect(upFacing(mesh)).toBe(mesh.triangleCount);
+  });
+
+  it('a character standing on a baked ground is grounded and solves in few iterations', () => {
+    const s = scene();
+    const world = new World();
+    createStaticMeshCollider(world, CreateGround('g', { width: 20, height: 20, subdivisions: 8 }, s));
+    const controller = new CharacterController(world, { position: { x: 0.3, y: 0.92, z: -0.2 } });
+    const walker = new Walker(controller);
+    let worst = 0, worstSolve = 0, grounded = 0;
+    for (let i = 0; i < 120; i++) {
+      const r = walker.update(1 / 60);
+      world.step(1 / 60);
+      if (i >= 30) {
+        worst = Math.max(worst, r.iterations);
+        worstSolve = Math.max(worstSolve, r.maxSolveIterations);
+        if (r.grounded) grounded++;
+      }
+    }
+    console.log(`character on a baked ground: at most ${worst} NGS iterations per move (${worstSolve} in one solve, maxIterations ${controller.settings.maxIterations}), grounded ${grounded}/90, y = ${controller.position.y.toFixed(4)}`);
+    expect(grounded).toBe(90);
+    expect(worstSolve).toBeLessThanOrEqual(2);
+    expect(worst).toBeLessThanOrEqual(4);
+    // capsule radius 0.3 + half height 0.6 over the ground at y = 0, within the skin and slop
+    expect(Math.abs(controller.position.y - 0.9)).toBeLessThan(0.03);
   });
 });
 

@@ -74,3 +74,24 @@ describe(`TriangleMesh, ${mesh.triangleCount} triangles, ${QUERIES} queries per 
     for (let k = 0; k < QUERIES; k++) collideCapsuleMesh(capsule, poses[k]!, rotations[k]!, mesh, origin, identity, 0.02, manifold);
   });
 });
+
+describe('TriangleMesh construction', () => {
+  const cols = 250, rows = 200;
+  const positions = new Float32Array((cols + 1) * (rows + 1) * 3);
+  for (let j = 0, k = 0; j <= rows; j++) {
+    for (let i = 0; i <= cols; i++, k += 3) {
+      positions[k] = i * 0.25; positions[k + 1] = Math.sin(i * 0.3) * Math.cos(j * 0.2); positions[k + 2] = j * 0.25;
+    }
+  }
+  const indices = new Uint32Array(cols * rows * 6);
+  for (let j = 0, k = 0; j < rows; j++) {
+    for (let i = 0; i < cols; i++, k += 6) {
+      const a = j * (cols + 1) + i, b = a + cols + 1;
+      indices[k] = a; indices[k + 1] = b; indices[k + 2] = a + 1;
+      indices[k + 3] = a + 1; indices[k + 4] = b; indices[k + 5] = b + 1;
+    }
+  }
+  bench('build 100 000 triangles', () => {
+    new TriangleMesh(positions, indices);
+  });
+});

@@ -82,7 +82,37 @@ ${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, joints: world.joints.length, contacts: world.contactCount }));
 `;
 
+// Events every step: balls bouncing for ever (restitution 1) on a floor and
+// through a static sensor slab, with listeners on all four contact events.
+const EVENTS_SCENARIO = `
+import { World, Box, Sphere } from './footing.js';
+${MEASURE_SOURCE}
+const world = new World({ sleeping: { enabled: false } });
+world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 }, restitution: 1 });
+world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.1, z: 20 }), position: { x: 0, y: 1, z: 0 }, isSensor: true });
+for (let i = 0; i < 40; i++) {
+  world.createBody({ type: 'dynamic', shape: new Sphere(0.2), position: { x: (i % 8) - 3.5, y: 1.5 + 0.07 * i, z: Math.floor(i / 8) - 2 }, restitution: 1 });
+}
+let events = 0;
+const count = () => { events++; };
+world.on('contactBegin', count); world.on('contactEnd', count); world.on('sensorEnter', count); world.on('sensorExit', count);
+for (let i = 0; i < 1500; i++) world.step(1 / 60);
+const before = events;
+${STEP_WINDOWS}
+console.log(JSON.stringify({ bytes, overhead, windows, events: events - before }));
+`;
+
 describe('steady-state allocation', () => {
+  it('world.step delivering contact and sensor events every step allocates < 16 KB per 100 steps', async () => {
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; events: number }>(dir, 'events', EVENTS_SCENARIO);
+    console.log(`[allocation] 40 bouncing balls with event listeners: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.events} events delivered while measuring`);
+    // 40 balls bouncing through the sensor: several events a step
+    expect(r.events).toBeGreaterThan(200);
+    expect(r.windows).toBe(4);
+    expect(r.bytes).toBeLessThan(16 * 1024);
+  });
+
   it('world.step on a 500-body pile (boxes, spheres, capsules, mesh tiles) allocates < 16 KB per 100 steps', async () => {
     console.log(`[allocation pile] seed=${SEED}`);
     const dir = await buildLibrary();

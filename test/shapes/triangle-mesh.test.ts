@@ -4,7 +4,7 @@ import { MeshRayHit, TriangleMesh } from '../../src/shapes/triangle-mesh';
 import { seeded, type Random } from '../helpers/random';
 
 /** A cols × rows heightfield-like grid over [0, cols·cell] × [0, rows·cell], normals up. */
-function grid(cols: number, rows: number, cell: number, height: (i: number, j: number) => number): TriangleMesh {
+function grid(cols: number, rows: number, cell: number, height: (i: number, j: number) => number, doubleSided = false): TriangleMesh {
   const positions: number[] = [];
   for (let j = 0; j <= rows; j++) {
     for (let i = 0; i <= cols; i++) positions.push(i * cell, height(i, j), j * cell);
@@ -17,7 +17,7 @@ function grid(cols: number, rows: number, cell: number, height: (i: number, j: n
       indices.push(id(i + 1, j), id(i, j + 1), id(i + 1, j + 1));
     }
   }
-  return new TriangleMesh(positions, indices);
+  return new TriangleMesh(positions, indices, { doubleSided });
 }
 
 function bruteQuery(mesh: TriangleMesh, box: Aabb): number[] {
@@ -33,7 +33,10 @@ function bruteQuery(mesh: TriangleMesh, box: Aabb): number[] {
   return out;
 }
 
-/** Independent ray test: plane intersection, then the point-in-triangle test by edge signs. */
+/**
+ * Independent ray test: plane intersection (front faces only, d·n < 0,
+ * unless the mesh is double-sided), then the point-in-triangle test by edge signs.
+ */
 function bruteRay(mesh: TriangleMesh, o: { x: number; y: number; z: number }, d: { x: number; y: number; z: number }, maxT: number): { t: number; tri: number } {
   const a = { x: 0, y: 0, z: 0 }, b = { x: 0, y: 0, z: 0 }, c = { x: 0, y: 0, z: 0 }, n = { x: 0, y: 0, z: 0 };
   let best = Infinity;
@@ -42,7 +45,7 @@ function bruteRay(mesh: TriangleMesh, o: { x: number; y: number; z: number }, d:
     mesh.getTriangle(i, a, b, c);
     mesh.getTriangleNormal(i, n);
     const denom = n.x * d.x + n.y * d.y + n.z * d.z;
-    if (denom === 0) continue;
+    if (denom === 0 || (denom > 0 && !mesh.doubleSided)) continue;
     const t = (n.x * (a.x - o.x) + n.y * (a.y - o.y) + n.z * (a.z - o.z)) / denom;
     if (t < 0 || t > maxT) continue;
     const p = { x: o.x + d.x * t, y: o.y + d.y * t, z: o.z + d.z * t };
@@ -149,6 +152,7 @@ describe('TriangleMesh BVH', () => {
   const heights = new Float64Array(101 * 51);
   for (let k = 0; k < heights.length; k++) heights[k] = rng.range(-0.5, 0.5);
   const mesh = grid(100, 50, 0.5, (i, j) => heights[j * 101 + i]!);
+  const doubleSided = grid(100, 50, 0.5, (i, j) => heights[j * 101 + i]!, true);
 
   it('builds a 10 000-triangle grid with ≤ 4 triangles per leaf', () => {
     expect(mesh.triangleCount).toBe(10_000);
@@ -174,17 +178,18 @@ describe('TriangleMesh BVH', () => {
     expect(total).toBeGreaterThan(1000);
   });
 
-  it('raycastLocal agrees with brute force over 1000 random rays', () => {
+  it('raycastLocal agrees with brute force over 1000 random rays on each of a one-sided and a double-sided mesh', () => {
     const hit = new MeshRayHit();
-    let hits = 0;
-    for (let k = 0; k < 1000; k++) {
+    let hits = 0, backHits = 0;
+    for (let k = 0; k < 2000; k++) {
+      const m = k % 2 === 0 ? doubleSided : mesh;
       const o = { x: rng.range(-5, 55), y: rng.range(-3, 3), z: rng.range(-5, 30) };
       const d = k % 4 === 0 ? { x: rng.range(-1, 1), y: -1, z: rng.range(-1, 1) } : rng.unitVec3();
       const len = rng.range(0.5, 3);
       d.x *= len; d.y *= len; d.z *= len;
       const maxT = k % 5 === 0 ? rng.range(0, 2) : 100;
-      const want = bruteRay(mesh, o, d, maxT);
-      const got = mesh.raycastLocal(o, d, maxT, hit);
+      const want = bruteRay(m, o, d, maxT);
+      const got = m.raycastLocal(o, d, maxT, hit);
       expect(got).toBe(want.tri >= 0);
       if (!got) continue;
       hits++;
@@ -193,8 +198,16 @@ describe('TriangleMesh BVH', () => {
       const n = hit.normal;
       expect(Math.hypot(n.x, n.y, n.z)).toBeCloseTo(1, 12);
       expect(n.x * d.x + n.y * d.y + n.z * d.z).toBeLessThanOrEqual(0);
+      // a back face hit: the reported normal (turned to face the ray) is the reverse of the triangle's
+      const tn = m.getTriangleNormal(hit.triangle, { x: 0, y: 0, z: 0 });
+      if (tn.x * n.x + tn.y * n.y + tn.z * n.z < 0) {
+        expect(m.doubleSided).toBe(true);
+        backHits++;
+      }
     }
-    expect(hits).toBeGreaterThan(200);
+    console.log(`raycastLocal: ${hits} hits of 2000 rays, ${backHits} of them back faces of the double-sided mesh`);
+    expect(hits).toBeGreaterThan(300);
+    expect(backHits).toBeGreaterThan(30);
   });
 
   it('raycastLocal handles axis-aligned rays (zero direction components)', () => {
@@ -209,15 +222,17 @@ describe('TriangleMesh BVH', () => {
     }
   });
 
-  it('builds 100 000 triangles in under 0.5 s', () => {
-    const template = grid(250, 200, 0.25, (i, j) => Math.sin(i * 0.3) * Math.cos(j * 0.2));
-    const positions = new Float32Array(template.vertices);
-    const indices = template.indices.slice();
-    const start = performance.now();
-    const big = new TriangleMesh(positions, indices);
-    const ms = performance.now() - start;
-    console.log(`[triangle-mesh] 100k-triangle build: ${ms.toFixed(1)} ms`);
+  it('builds a 100 000-triangle terrain whose rays land on its vertices within 1e-5 m (build time: test/bench/mesh.bench.ts)', () => {
+    const height = (i: number, j: number): number => Math.sin(i * 0.3) * Math.cos(j * 0.2);
+    const big = grid(250, 200, 0.25, height);
     expect(big.triangleCount).toBe(100_000);
-    expect(ms).toBeLessThan(500);
+    const hit = new MeshRayHit();
+    let worst = 0;
+    for (const [i, j] of [[0, 0], [17, 3], [100, 80], [249, 199], [250, 200], [125, 1]] as const) {
+      expect(big.raycastLocal({ x: i * 0.25, y: 10, z: j * 0.25 }, { x: 0, y: -1, z: 0 }, 20, hit)).toBe(true);
+      worst = Math.max(worst, Math.abs(10 - hit.t - height(i, j)));
+    }
+    console.log(`[triangle-mesh] 100k triangles: worst ray height error ${worst.toExponential(2)} m`);
+    expect(worst).toBeLessThan(1e-5);
   });
 });

@@ -161,27 +161,6 @@ export class BroadPhase {
     return handle;
   }
 
-  /**
-   * Like createProxy, but stores `fatBox` as the fat box exactly, and queues
-   * the proxy only when `queued` (restoring a snapshot bit for bit).
-   */
-  createProxyWithFatAabb(fatBox: Readonly<Aabb>, userData: number, category: BodyCategoryValue, queued: boolean): number {
-    const isStatic = category === BodyCategory.Static;
-    const tree = isStatic ? this.staticTree : this.movingTree;
-    const id = tree.createProxyWithFatAabb(fatBox, userData);
-    const handle = id * 2 + (isStatic ? STATIC_TREE : MOVING_TREE);
-    this.ensureHandle(handle);
-    this.categories[handle] = category;
-    this.moveIndex[handle] = NOT_QUEUED;
-    if (queued) this.queue(handle);
-    return handle;
-  }
-
-  /** Queues a proxy for pair finding (snapshot restore). */
-  requeue(handle: number): void {
-    this.queue(handle);
-  }
-
   destroyProxy(handle: number): void {
     const q = this.moveIndex[handle]!;
     if (q !== NOT_QUEUED) {
@@ -345,6 +324,78 @@ export class BroadPhase {
     mr.callback = prevMovingCallback;
     mr.maxT = prevMovingMax;
     mr.stopped = prevMovingStopped;
+  }
+
+  /**
+   * Snapshot of both trees and the move buffer (World.snapshot). `ints`:
+   * static and moving tree capacities, move count, handle count, the static
+   * tree's ints, the moving tree's, the move buffer, then per handle its
+   * move-buffer index and category; `bounds`: the static tree's node boxes,
+   * then the moving tree's.
+   */
+  saveState(): { ints: Int32Array; bounds: Float64Array } {
+    const cs = this.staticTree.nodeCapacity, cm = this.movingTree.nodeCapacity;
+    const handles = this.moveIndex.length;
+    const ints = new Int32Array(4 + DynamicTree.stateInts(cs) + DynamicTree.stateInts(cm) + this.moveCount + 2 * handles);
+    const bounds = new Float64Array(6 * (cs + cm));
+    ints[0] = cs; ints[1] = cm; ints[2] = this.moveCount; ints[3] = handles;
+    let o = 4;
+    this.staticTree.saveState(ints, o, bounds, 0);
+    o += DynamicTree.stateInts(cs);
+    this.movingTree.saveState(ints, o, bounds, 6 * cs);
+    o += DynamicTree.stateInts(cm);
+    ints.set(this.moveBuffer.subarray(0, this.moveCount), o);
+    o += this.moveCount;
+    ints.set(this.moveIndex, o);
+    o += handles;
+    for (let i = 0; i < handles; i++) ints[o + i] = this.categories[i]!;
+    return { ints, bounds };
+  }
+
+  /**
+   * Replaces the whole state by a `saveState` result. Throws an Error
+   * naming the inconsistency (sizes, links, queue) — then this broadphase is
+   * left half loaded, so the world loads into a scratch one first.
+   */
+  loadState(ints: Int32Array, bounds: Float64Array): void {
+    if (ints.length < 4) throw new Error('broadphase ints truncated');
+    const cs = ints[0]!, cm = ints[1]!, moveCount = ints[2]!, handles = ints[3]!;
+    if (!(cs >= 1 && cm >= 1 && moveCount >= 0 && handles >= 1)) throw new Error('broadphase sizes out of range');
+    const expected = 4 + DynamicTree.stateInts(cs) + DynamicTree.stateInts(cm) + moveCount + 2 * handles;
+    if (ints.length !== expected) throw new Error(`broadphase ints: ${ints.length}, the sizes need ${expected}`);
+    if (bounds.length !== 6 * (cs + cm)) throw new Error(`broadphase bounds: ${bounds.length}, the sizes need ${6 * (cs + cm)}`);
+    let o = 4;
+    this.staticTree.loadState(ints, o, bounds, 0);
+    o += DynamicTree.stateInts(cs);
+    this.movingTree.loadState(ints, o, bounds, 6 * cs);
+    o += DynamicTree.stateInts(cm);
+    this.moveBuffer = new Int32Array(Math.max(64, moveCount));
+    this.moveBuffer.set(ints.subarray(o, o + moveCount));
+    this.moveCount = moveCount;
+    o += moveCount;
+    this.moveIndex = ints.slice(o, o + handles);
+    o += handles;
+    this.categories = new Uint8Array(handles);
+    for (let i = 0; i < handles; i++) {
+      const c = ints[o + i]!;
+      if (c < 0 || c > 2) throw new Error(`broadphase handle ${i} has category ${c}`);
+      this.categories[i] = c;
+    }
+    for (let i = 0; i < moveCount; i++) {
+      const h = this.moveBuffer[i]!;
+      if (h === NOT_QUEUED) continue;
+      if (!(h >= 0 && h < handles)) throw new Error(`broadphase move buffer entry ${i} (${h}) out of range`);
+    }
+    for (let h = 0; h < handles; h++) {
+      const q = this.moveIndex[h]!;
+      if (q !== NOT_QUEUED && !(q >= 0 && q < moveCount && this.moveBuffer[q] === h)) throw new Error(`broadphase handle ${h} queued at ${q}, not in the move buffer`);
+    }
+    this.validate();
+  }
+
+  /** Whether `handle` names a leaf of its tree (snapshot validation). */
+  isLeaf(handle: number): boolean {
+    return handle >= 0 && handle < this.moveIndex.length && this.treeOf(handle).isLeaf(handle >> 1);
   }
 
   /** Throws when either tree is broken or the move buffer disagrees with the queue flags (tests). */

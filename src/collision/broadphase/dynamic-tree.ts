@@ -113,14 +113,6 @@ export class DynamicTree {
     return this.createProxyWithMargin(box, userData, this.margin);
   }
 
-  /**
-   * Inserts a leaf whose stored fat box is exactly `fatBox` (restoring a
-   * snapshot: later re-insertion decisions depend on the stored box bit for bit).
-   */
-  createProxyWithFatAabb(fatBox: Readonly<Aabb>, userData: number): number {
-    return this.createProxyWithMargin(fatBox, userData, 0);
-  }
-
   private createProxyWithMargin(box: Readonly<Aabb>, userData: number, m: number): number {
     const id = this.allocateNode();
     const b = this.bounds;
@@ -382,6 +374,46 @@ export class DynamicTree {
     if (reached + free !== this.capacity) throw new Error(`${reached} reachable + ${free} free nodes != capacity ${this.capacity}`);
   }
 
+  /** Ints of `saveState` for a tree of `capacity` nodes (the doubles are 6 per node). */
+  static stateInts(capacity: number): number {
+    return 4 + 5 * capacity;
+  }
+
+  /** Node count of the stored arrays (for `saveState`'s sizes). */
+  get nodeCapacity(): number {
+    return this.capacity;
+  }
+
+  /**
+   * Snapshot of the whole tree, node for node (queries then visit leaves in
+   * the same order): capacity, root, free list head, leaf count, then per
+   * node parent, child1, child2, height, user data into `ints` at `io`;
+   * the bounds into `bounds` at `bo`.
+   */
+  saveState(ints: Int32Array, io: number, bounds: Float64Array, bo: number): void {
+    const n = this.capacity;
+    ints[io] = n; ints[io + 1] = this.root; ints[io + 2] = this.freeList; ints[io + 3] = this.leafCount;
+    ints.set(this.parent.subarray(0, n), io + 4);
+    ints.set(this.child1.subarray(0, n), io + 4 + n);
+    ints.set(this.child2.subarray(0, n), io + 4 + 2 * n);
+    ints.set(this.heights.subarray(0, n), io + 4 + 3 * n);
+    ints.set(this.userData.subarray(0, n), io + 4 + 4 * n);
+    bounds.set(this.bounds.subarray(0, 6 * n), bo);
+  }
+
+  /** Replaces the tree by one `saveState` wrote (the caller checked the sizes; `validate` checks the links). */
+  loadState(ints: Int32Array, io: number, bounds: Float64Array, bo: number): void {
+    const n = ints[io]!;
+    this.capacity = n;
+    this.root = ints[io + 1]!; this.freeList = ints[io + 2]!; this.leafCount = ints[io + 3]!;
+    this.parent = ints.slice(io + 4, io + 4 + n);
+    this.child1 = ints.slice(io + 4 + n, io + 4 + 2 * n);
+    this.child2 = ints.slice(io + 4 + 2 * n, io + 4 + 3 * n);
+    this.heights = ints.slice(io + 4 + 3 * n, io + 4 + 4 * n);
+    this.userData = ints.slice(io + 4 + 4 * n, io + 4 + 5 * n);
+    this.bounds = bounds.slice(bo, bo + 6 * n);
+  }
+
   // ---------------------------------------------------------------- internals
 
   private push(node: number): void {
@@ -391,6 +423,11 @@ export class DynamicTree {
       this.stack = grown;
     }
     this.stack[this.stackTop++] = node;
+  }
+
+  /** Whether `id` is a live proxy (a leaf). */
+  isLeaf(id: number): boolean {
+    return id >= 0 && id < this.capacity && this.heights[id] === 0 && this.child1[id] === NULL;
   }
 
   private assertLeaf(id: number): void {

@@ -115,14 +115,16 @@ function boxTriangle(mesh: TriangleMesh, t: number): void {
   const qx = P[o + 6]!, qy = P[o + 7]!, qz = P[o + 8]!;
   const nx = mesh.normals[3 * t]!, ny = mesh.normals[3 * t + 1]!, nz = mesh.normals[3 * t + 2]!;
 
-  // Face axis; the box is in front when its centre is (dC ≥ 0).
+  // Face axis; the box is in front when its centre is (dC ≥ 0). A
+  // double-sided triangle takes the side of the centre as its front (side −1).
   const dC = (cx - ax) * nx + (cy - ay) * ny + (cz - az) * nz;
+  const side = dC < 0 && mesh.doubleSided ? -1 : 1;
   // Projection radius of the box on a unit axis L: Σ h_i |u_i·L|.
   const rN = h0 * Math.abs(axes[0]! * nx + axes[1]! * ny + axes[2]! * nz) +
     h1 * Math.abs(axes[3]! * nx + axes[4]! * ny + axes[5]! * nz) +
     h2 * Math.abs(axes[6]! * nx + axes[7]! * ny + axes[8]! * nz);
   if (Math.abs(dC) - rN > margin) return;
-  const sFace = dC - rN;
+  const sFace = side * dC - rN;
 
   // Box axes: separation s = max(triMin − boxMax, boxMin − triMax).
   let sBox = -Infinity;
@@ -181,11 +183,11 @@ function boxTriangle(mesh: TriangleMesh, t: number): void {
     }
   }
 
-  if (dC < 0) {
+  if (side * dC < 0) {
     // Centre behind the plane: only a push out of the front, and only when
     // the centre lies over the triangle (triangle-contact.ts, back faces).
     if (!projectsInside(P, mesh.normals, t, frame)) return;
-    faceContact(mesh, t, true);
+    faceContact(mesh, t, true, 1);
     return;
   }
 
@@ -218,7 +220,7 @@ function boxTriangle(mesh: TriangleMesh, t: number): void {
   }
 
   if (kind === AXIS_FACE) {
-    faceContact(mesh, t, false);
+    faceContact(mesh, t, false, side);
   } else if (kind === AXIS_BOX) {
     boxFaceContact(mesh, t, boxAxis, boxSign);
   } else {
@@ -230,10 +232,13 @@ function boxTriangle(mesh: TriangleMesh, t: number): void {
 // The four corners of the incident box face (xyz each), for polyPush.
 const quad = new Float64Array(12);
 
-/** Triangle face is the reference: clip the incident box face against the triangle's prism. */
-function faceContact(mesh: TriangleMesh, t: number, isBack: boolean): void {
+/**
+ * Triangle face is the reference: clip the incident box face against the
+ * triangle's prism. `side` −1: the back of a double-sided triangle is the front.
+ */
+function faceContact(mesh: TriangleMesh, t: number, isBack: boolean, side: number): void {
   const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
-  const nx = mesh.normals[3 * t]!, ny = mesh.normals[3 * t + 1]!, nz = mesh.normals[3 * t + 2]!;
+  const nx = side * mesh.normals[3 * t]!, ny = side * mesh.normals[3 * t + 1]!, nz = side * mesh.normals[3 * t + 2]!;
   // Incident face: the box face whose outward normal is most aligned with N = −n.
   let inc = 0;
   let incDot = 0;
@@ -264,8 +269,9 @@ function faceContact(mesh: TriangleMesh, t: number, isBack: boolean): void {
     const e0 = o + 3 * e;
     const e1 = o + 3 * ((e + 1) % 3);
     const ex = P[e1]! - P[e0]!, ey = P[e1 + 1]! - P[e0 + 1]!, ez = P[e1 + 2]! - P[e0 + 2]!;
-    // Inward edge normal m = n × e; keep m·p ≥ m·v, i.e. (−m)·p ≤ (−m)·v.
-    const mx = ny * ez - nz * ey, my = nz * ex - nx * ez, mz = nx * ey - ny * ex;
+    // Inward edge normal m = n × e (n the stored normal: side · the front's);
+    // keep m·p ≥ m·v, i.e. (−m)·p ≤ (−m)·v.
+    const mx = side * (ny * ez - nz * ey), my = side * (nz * ex - nx * ez), mz = side * (nx * ey - ny * ex);
     plane[0] = -mx; plane[1] = -my; plane[2] = -mz; plane[3] = -(mx * P[e0]! + my * P[e0 + 1]! + mz * P[e0 + 2]!);
     C.clip(e, 4 + e, CODE_FACE_CLIP, 3);
   }

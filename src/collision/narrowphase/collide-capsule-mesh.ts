@@ -14,7 +14,8 @@
  *   points per triangle, so a lying capsule gets a stable 2-point manifold.
  * The flat threshold is small on purpose: the A-side point P(t) − n·r is on
  * the capsule surface to within r·(1 − cos θ) ≈ r·sin²θ/2 (2e-4·r here).
- * Back faces: see triangle-contact.ts.
+ * Back faces: see triangle-contact.ts; a double-sided mesh takes the side of
+ * the capsule's centre as the front.
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
@@ -80,8 +81,11 @@ export function capsuleMeshContacts(
   for (let k = 0; k < count; k++) {
     const t = tris[k]!;
     const o = 9 * t;
-    const nx = normals[3 * t]!, ny = normals[3 * t + 1]!, nz = normals[3 * t + 2]!;
     const vx = corners[o]!, vy = corners[o + 1]!, vz = corners[o + 2]!;
+    // side = −1 turns a double-sided triangle whose back the centre is on.
+    let side = 1;
+    if (mesh.doubleSided && (localPos.x - vx) * normals[3 * t]! + (localPos.y - vy) * normals[3 * t + 1]! + (localPos.z - vz) * normals[3 * t + 2]! < 0) side = -1;
+    const nx = side * normals[3 * t]!, ny = side * normals[3 * t + 1]!, nz = side * normals[3 * t + 2]!;
     const s0 = (p0x - vx) * nx + (p0y - vy) * ny + (p0z - vz) * nz;
     const s1 = s0 + dx * nx + dy * ny + dz * nz;
 
@@ -157,7 +161,8 @@ export function capsuleMeshContacts(
         const e1 = o + 3 * ((e + 1) % 3);
         const cx = corners[e0]!, cy = corners[e0 + 1]!, cz = corners[e0 + 2]!;
         const fx = corners[e1]! - cx, fy = corners[e1 + 1]! - cy, fz = corners[e1 + 2]! - cz;
-        const mx = ny * fz - nz * fy, my = nz * fx - nx * fz, mz = nx * fy - ny * fx;
+        // (side restores the stored normal: the corners run counter-clockwise about it.)
+        const mx = side * (ny * fz - nz * fy), my = side * (nz * fx - nx * fz), mz = side * (nx * fy - ny * fx);
         const fa = (p0x - cx) * mx + (p0y - cy) * my + (p0z - cz) * mz;
         const fb = fa + dx * mx + dy * my + dz * mz;
         if (fa < 0 && fb < 0) {

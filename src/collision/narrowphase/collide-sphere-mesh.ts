@@ -7,7 +7,8 @@
  * ACTIVE (convex/open) edge or corner; on an inactive (flat/concave) edge or
  * corner the triangle's face normal −n and plane depth r − (c − a)·n are used
  * instead, so a sphere rolling over a tessellated floor sees only the floor
- * normal (see triangle-mesh.ts). Back faces: see triangle-contact.ts.
+ * normal (see triangle-mesh.ts). Back faces: see triangle-contact.ts; a
+ * double-sided mesh takes the side of the centre as the front.
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
@@ -64,9 +65,13 @@ export function sphereMeshContacts(
     const dx = q.x - cx, dy = q.y - cy, dz = q.z - cz;
     const distSq = dx * dx + dy * dy + dz * dz;
     if (distSq > reach * reach) continue;
-    const nx = normals[3 * t]!, ny = normals[3 * t + 1]!, nz = normals[3 * t + 2]!;
+    let nx = normals[3 * t]!, ny = normals[3 * t + 1]!, nz = normals[3 * t + 2]!;
     const o = 9 * t;
-    const s = (cx - corners[o]!) * nx + (cy - corners[o + 1]!) * ny + (cz - corners[o + 2]!) * nz;
+    let s = (cx - corners[o]!) * nx + (cy - corners[o + 1]!) * ny + (cz - corners[o + 2]!) * nz;
+    if (s < 0 && mesh.doubleSided) {
+      // Double-sided: the side the centre is on is the front.
+      nx = -nx; ny = -ny; nz = -nz; s = -s;
+    }
     if (s < 0) {
       if (!projectsInside(corners, normals, t, point)) continue;
       // Behind the face: push out through the front (one-sided), depth r − s.

@@ -20,6 +20,8 @@
  * pulled through the floor, and a convex resting near a closed box's rim
  * never gets a sideways push from the side faces behind it. A core behind a
  * plane that projects outside the triangle gives no candidate.
+ * A double-sided mesh (TriangleMesh.doubleSided) has no back: each collider
+ * takes the side the convex's centre is on as the triangle's front.
  *
  * Doubles cross function boundaries through Float64Arrays (a query point, the
  * collector's `cand`, `segArgs`, `plane` …), never as arguments or return

@@ -153,7 +153,10 @@ export function shapeCastPair(
  * Against a mesh: work in the mesh frame (p' = qM*(p − pM), q' = qM* q,
  * T' = qM* T), gather the triangles overlapping the swept bounds, sweep
  * against each with the best fraction so far as the limit, keep the
- * earliest (among several overlapped at the start, the deepest).
+ * earliest (among several overlapped at the start, the deepest). Unless the
+ * mesh is double-sided, a hit with the cast shape's centre behind the
+ * triangle's plane is skipped: the contacts take the same centre test to
+ * tell the front from the back (triangle-contact.ts).
  */
 function castMesh(
   cast: ConvexShape,
@@ -187,12 +190,19 @@ function castMesh(
   let bestDepth = 0;
   let bestTriangle = -1;
   const hit = meshHit;
+  const normals = mesh.normals;
+  const oneSided = !mesh.doubleSided;
   for (let i = 0; i < list.length; i++) {
     const tri = list[i]!;
     mesh.getTriangle(tri, triangle.a, triangle.b, triangle.c);
     const limit = bestFraction < 1 ? bestFraction : 1;
     CAST_IO[0] = limit;
     if (!castConvex(cast, meshPos, meshRot, meshTrans, triangle, origin, identity, hit)) continue;
+    if (oneSided) {
+      const f = hit.fraction, a = triangle.a;
+      const sx = meshPos.x + t.x * f - a.x, sy = meshPos.y + t.y * f - a.y, sz = meshPos.z + t.z * f - a.z;
+      if (sx * normals[3 * tri]! + sy * normals[3 * tri + 1]! + sz * normals[3 * tri + 2]! < 0) continue;
+    }
     const depth = CAST_IO[1]!;
     if (hit.fraction < bestFraction || (hit.fraction === 0 && bestFraction === 0 && depth > bestDepth)) {
       bestFraction = hit.fraction;

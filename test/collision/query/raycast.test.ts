@@ -227,7 +227,7 @@ describe('raycastShape', () => {
     expect(out.distance).toBeCloseTo(2.5, 12);
   });
 
-  it('triangle mesh (10 000-triangle height field, posed): closest hit vs brute force over every triangle', () => {
+  it('triangle mesh (10 000-triangle height field, posed, one-sided and double-sided): closest hit vs brute force over every triangle', () => {
     const rng = seeded(14, 'ray mesh');
     // 100 × 50 cells of 0.2 m, two triangles each; a rolling height field.
     const nx = 100, nz = 50, cell = 0.2;
@@ -245,7 +245,9 @@ describe('raycastShape', () => {
         indices.push(a, c, b, b, c, d);
       }
     }
-    const mesh = new TriangleMesh(positions, indices);
+    const oneSided = new TriangleMesh(positions, indices);
+    const doubleSided = new TriangleMesh(positions, indices, { doubleSided: true });
+    const mesh = oneSided;
     expect(mesh.triangleCount).toBe(10000);
     const pos = v3(3, -1, 2);
     const q = rng.quat();
@@ -256,12 +258,12 @@ describe('raycastShape', () => {
       mesh.getTriangle(t, a, b, c);
       tris.push([add(pos, rot(q, a)), add(pos, rot(q, b)), add(pos, rot(q, c))]);
     }
-    // Möller–Trumbore, two-sided.
-    const hitTri = (o: Vec3, d: Vec3, [a, b, c]: [Vec3, Vec3, Vec3]): number | null => {
+    // Möller–Trumbore; det = −d·(e1 × e2) > 0 on the front face.
+    const hitTri = (o: Vec3, d: Vec3, [a, b, c]: [Vec3, Vec3, Vec3], twoSided = true): number | null => {
       const e1 = sub(b, a), e2 = sub(c, a);
       const p = cross(d, e2);
       const det = dot(e1, p);
-      if (Math.abs(det) < 1e-18) return null;
+      if (twoSided ? Math.abs(det) < 1e-18 : det < 1e-18) return null;
       const inv = 1 / det;
       const s = sub(o, a);
       const u = dot(s, p) * inv;
@@ -273,20 +275,24 @@ describe('raycastShape', () => {
       return t >= 0 ? t : null;
     };
     const out = new ShapeRayHit();
-    let hits = 0, misses = 0, maxErr = 0;
+    let hits = 0, misses = 0, maxErr = 0, backHits = 0;
     const up = rot(q, v3(0, 1, 0));
-    for (let i = 0; i < 300; i++) {
-      // Rays from above the field (in its frame) at random slants, some grazing, some from below.
-      const local = v3(rng.range(-11, 11), rng.range(-1, 3), rng.range(-6, 6));
+    for (let i = 0; i < 600; i++) {
+      const m = i % 2 === 0 ? oneSided : doubleSided;
+      // Rays from above the field (in its frame) at random slants, some grazing,
+      // some in random directions; every other ray on each mesh goes up from below.
+      const below = i % 4 >= 2;
+      const local = v3(rng.range(-11, 11), below ? rng.range(-3, -1) : rng.range(-1, 3), rng.range(-6, 6));
       const o = add(pos, rot(q, local));
-      const d = i % 5 === 0 ? rng.unitVec3() : unit(add(mul(up, -1), mul(rng.unitVec3(), rng.range(0, 1.2))));
+      const slant = mul(rng.unitVec3(), rng.range(0, 1.2));
+      const d = i % 5 === 0 ? rng.unitVec3() : unit(add(mul(up, below ? 1 : -1), slant));
       const maxD = 30;
       let best = Infinity;
       for (const tri of tris) {
-        const t = hitTri(o, d, tri);
+        const t = hitTri(o, d, tri, m.doubleSided);
         if (t !== null && t < best) best = t;
       }
-      const hit = raycastShape(mesh, pos, q, o, d, maxD, out);
+      const hit = raycastShape(m, pos, q, o, d, maxD, out);
       if (best > maxD) {
         misses++;
         expect(hit).toBe(false);
@@ -304,7 +310,13 @@ describe('raycastShape', () => {
       const fn = unit(cross(sub(b, a), sub(c, a)));
       const expected = dot(fn, d) > 0 ? mul(fn, -1) : fn;
       expect(len(sub(out.normal, expected))).toBeLessThan(1e-9);
+      if (dot(fn, d) > 0) {
+        expect(m.doubleSided).toBe(true);
+        backHits++;
+      }
     }
+    console.log(`[ray mesh] ${backHits} of the hits on back faces (double-sided mesh only)`);
+    expect(backHits).toBeGreaterThan(50);
     console.log(`[ray mesh] ${hits} hits, ${misses} misses, max |Δt| ${maxErr.toExponential(2)}`);
     expect(hits).toBeGreaterThan(100);
     expect(misses).toBeGreaterThan(5);

@@ -1,6 +1,9 @@
 // Shape casts against a posed TriangleMesh vs the bisection reference run
 // on every triangle (as a convex shape) in world space, keeping the
 // earliest. Tolerance 1e-3 on the fraction; never later by more than 1e-9.
+// Double-sided: every triangle counts. One-sided: a triangle whose first
+// contact comes with the cast shape's centre behind its plane is passed
+// through (the rule the contacts use).
 import { describe, expect, it } from 'vitest';
 import type { Aabb } from '../../../src/collision/aabb';
 import { GjkResult, gjkDistance } from '../../../src/collision/narrowphase/gjk';
@@ -24,6 +27,7 @@ const add = (a: Vec3, b: Vec3): Vec3 => v3(a.x + b.x, a.y + b.y, a.z + b.z);
 const mul = (a: Vec3, s: number): Vec3 => v3(a.x * s, a.y * s, a.z * s);
 const dot = (a: Vec3, b: Vec3): number => a.x * b.x + a.y * b.y + a.z * b.z;
 const len = (a: Vec3): number => Math.sqrt(dot(a, a));
+const cross = (a: Vec3, b: Vec3): Vec3 => v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 const rot = (q: Quat, v: Vec3): Vec3 => rotate(v3(0, 0, 0), q, v);
 
 /** A world-space triangle as a convex shape, for the reference. */
@@ -55,7 +59,7 @@ class RefTriangle extends ConvexShape {
   }
 }
 
-function heightField(rng: Random): TriangleMesh {
+function heightField(rng: Random, doubleSided: boolean): TriangleMesh {
   // 24 × 24 cells of 0.5 m (1152 triangles), smooth bumps ±0.6 m plus a
   // 1 m step ridge along one row, so casts meet slopes, creases and walls.
   const n = 24, cell = 0.5;
@@ -74,7 +78,7 @@ function heightField(rng: Random): TriangleMesh {
       indices.push(a, c, b, b, c, d);
     }
   }
-  return new TriangleMesh(positions, indices);
+  return new TriangleMesh(positions, indices, { doubleSided });
 }
 
 function makeShape(rng: Random, kind: string): ConvexShape {
@@ -84,10 +88,11 @@ function makeShape(rng: Random, kind: string): ConvexShape {
 }
 
 describe('shapeCastPair (triangle mesh target)', () => {
-  for (const kind of ['sphere', 'capsule', 'box']) {
-    it(`${kind} cast against a posed height field: earliest fraction vs per-triangle bisection over ${CASTS} casts`, () => {
+  for (const [kind, doubleSided] of [['sphere', true], ['capsule', true], ['box', true], ['sphere', false], ['capsule', false], ['box', false]] as const) {
+    const sides = doubleSided ? 'double-sided' : 'one-sided';
+    it(`${kind} cast against a posed ${sides} height field: earliest fraction vs per-triangle bisection over ${CASTS} casts`, () => {
       const rng = seeded(500 + kind.length, `cast ${kind}->mesh`);
-      const mesh = heightField(rng);
+      const mesh = heightField(rng, doubleSided);
       const pm = v3(5, -3, 2);
       const qm = rng.quat();
       const up = rot(qm, v3(0, 1, 0));
@@ -100,7 +105,7 @@ describe('shapeCastPair (triangle mesh target)', () => {
       const scratch = new GjkResult();
       const q0 = { x: 0, y: 0, z: 0, w: 1 };
       const out = new ShapeCastPairHit();
-      let hits = 0, misses = 0, starts = 0, maxErr = 0, maxLate = -Infinity, refRuns = 0;
+      let hits = 0, misses = 0, starts = 0, maxErr = 0, maxLate = -Infinity, refRuns = 0, fromBehind = 0;
       for (let i = 0; i < CASTS; i++) {
         const s = makeShape(rng, kind);
         const qa = rng.quat();
@@ -134,6 +139,14 @@ describe('shapeCastPair (triangle mesh target)', () => {
           refRuns++;
           const r = referenceCast((t) => gjkDistance(s, add(pa, mul(T, t)), qa, tri, q0v, q0, scratch).distance);
           minDistance = Math.min(minDistance, r.minDistance);
+          if (r.fraction !== null && !doubleSided) {
+            const [a, b, c] = tri.p;
+            const n = cross(sub(b, a), sub(c, a));
+            if (dot(sub(add(pa, mul(T, r.fraction)), a), n) < 0) {
+              fromBehind++;
+              continue;
+            }
+          }
           if (r.fraction !== null && (best === null || r.fraction < best)) best = r.fraction;
         }
         const hit = shapeCastPair(s, pa, qa, T, mesh, pm, qm, out);
@@ -162,11 +175,12 @@ describe('shapeCastPair (triangle mesh target)', () => {
         }
       }
       console.log(
-        `[cast ${kind}->mesh] ${hits} hits, ${starts} starting overlapped, ${misses} misses; max |Δfraction| ${maxErr.toExponential(2)}, max lateness ${maxLate.toExponential(2)} (${refRuns} per-triangle references)`,
+        `[cast ${kind}->${sides} mesh] ${hits} hits, ${starts} starting overlapped, ${misses} misses, ${fromBehind} triangles met from behind${doubleSided ? '' : ' (passed)'}; max |Δfraction| ${maxErr.toExponential(2)}, max lateness ${maxLate.toExponential(2)} (${refRuns} per-triangle references)`,
       );
       expect(hits).toBeGreaterThan(CASTS / 3);
       expect(misses).toBeGreaterThan(CASTS / 50);
       expect(starts).toBeGreaterThan(0);
+      if (!doubleSided) expect(fromBehind).toBeGreaterThan(10);
     });
   }
 });

@@ -1,0 +1,162 @@
+/**
+ * The snapshot format of `World.snapshot` / `World.restore`: typed arrays
+ * only (each with its own ArrayBuffer, so a snapshot can be posted to a
+ * worker with `snapshotTransferList(s)` as the transfer list, without a
+ * copy), and a version number checked on restore.
+ */
+import type { RigidBody } from '../dynamics/body';
+import { ShapeKind, type Shape } from '../shapes/shape';
+
+/** Format version written by `World.snapshot` and the only one `restore` accepts (1 was the plain-array format). */
+export const SNAPSHOT_VERSION = 2;
+
+/** Thrown by the restore functions when a snapshot cannot be restored; nothing was changed. */
+export class SnapshotError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotError';
+  }
+}
+
+/** State of one WorldStepper (its own layout, see WorldStepper.snapshotState). */
+export interface StepperSnapshot {
+  readonly f64: Float64Array;
+  readonly i32: Int32Array;
+}
+
+/**
+ * The whole simulation state of a World (version 2). Layouts, per row:
+ *
+ * - `world` (WORLD_LENGTH): step count, `advance`'s accumulator, next body
+ *   id, gravity x y z, dropped time, then the body, contact and joint counts.
+ * - `bodies` (BODY_STRIDE doubles a body, in the world's body order):
+ *   position 3, rotation 4, linear and angular velocity 3 + 3, previous
+ *   position 3 and rotation 4, accumulated force and torque 3 + 3, sleep
+ *   time, odometer, kinematic target position 3 and rotation 4, friction,
+ *   restitution, linear and angular damping, gravity scale, mass, and three
+ *   shape parameters (sphere radius; capsule radius, half height; box half
+ *   extents; mesh triangle and vertex counts) that restore compares.
+ *   `bodyInts` (BODY_INTS): id, type code, shape kind, flags (BODY_*), the
+ *   id of the next body of its sleeping island (−1 none), broadphase handle,
+ *   collision group and mask.
+ * - `contacts` (CONTACT_ROW doubles, in contact order): the contact's block
+ *   of the ContactStore as it is (points, warm-start impulses, persisted
+ *   flags, manifold cache), then gap, gap odometer, friction, restitution,
+ *   last total normal impulse. `contactInts` (CONTACT_INTS): body ids A and
+ *   B, point count, flags (CONTACT_*).
+ * - `broadphaseInts`, `broadphaseBounds`: both AABB trees node for node and
+ *   the move buffer (BroadPhase.saveState).
+ * - `joints`: each joint's numbers one after another (Joint.saveState:
+ *   settings, step impulses, the rows' velocity change since the last warm
+ *   start, their accumulated impulses and cached
+ *   geometry); `jointInts` (JOINT_INTS, in the world's joint order): kind,
+ *   body ids A and B, flags (JOINT_*), offset and length in `joints`.
+ * - `steppers`: per registered stepper, in order, its own state or null.
+ */
+export interface WorldSnapshot {
+  readonly version: number;
+  readonly world: Float64Array;
+  readonly bodies: Float64Array;
+  readonly bodyInts: Int32Array;
+  readonly contacts: Float64Array;
+  readonly contactInts: Int32Array;
+  readonly broadphaseInts: Int32Array;
+  readonly broadphaseBounds: Float64Array;
+  readonly joints: Float64Array;
+  readonly jointInts: Int32Array;
+  readonly steppers: readonly (StepperSnapshot | null)[];
+}
+
+// ---- world
+export const W_STEP_COUNT = 0, W_ACCUMULATOR = 1, W_NEXT_BODY_ID = 2, W_GRAVITY = 3, W_DROPPED = 6, W_BODIES = 7, W_CONTACTS = 8, W_JOINTS = 9, WORLD_LENGTH = 10;
+// ---- bodies
+export const B_POSITION = 0, B_ROTATION = 3, B_VELOCITY = 7, B_ANGULAR = 10, B_PREV_POSITION = 13, B_PREV_ROTATION = 16;
+export const B_FORCE = 20, B_TORQUE = 23, B_SLEEP_TIME = 26, B_ODOMETER = 27, B_TARGET_POSITION = 28, B_TARGET_ROTATION = 31;
+export const B_FRICTION = 35, B_RESTITUTION = 36, B_LINEAR_DAMPING = 37, B_ANGULAR_DAMPING = 38, B_GRAVITY_SCALE = 39, B_MASS = 40, B_SHAPE = 41;
+export const BODY_STRIDE = 44;
+export const BI_ID = 0, BI_TYPE = 1, BI_SHAPE = 2, BI_FLAGS = 3, BI_ISLAND_NEXT = 4, BI_PROXY = 5, BI_GROUP = 6, BI_MASK = 7, BODY_INTS = 8;
+export const BODY_AWAKE = 1, BODY_PROXY_STALE = 2, BODY_KINEMATIC_TARGET = 4, BODY_CAN_SLEEP = 8, BODY_SENSOR = 16;
+// ---- contacts (the block's length is CONTACT_STRIDE; these follow it)
+export const C_GAP = 0, C_GAP_ODOMETER = 1, C_FRICTION = 2, C_RESTITUTION = 3, C_TOTAL_IMPULSE = 4, CONTACT_EXTRA = 5;
+export const CI_A = 0, CI_B = 1, CI_POINTS = 2, CI_FLAGS = 3, CONTACT_INTS = 4;
+export const CONTACT_TOUCHING = 1, CONTACT_WAS_TOUCHING = 2, CONTACT_CACHED = 4, CONTACT_IDLE = 8;
+// ---- joints
+export const JI_KIND = 0, JI_A = 1, JI_B = 2, JI_FLAGS = 3, JI_OFFSET = 4, JI_LENGTH = 5, JOINT_INTS = 6;
+export const JOINT_BROKEN = 1, JOINT_BREAK_REPORTED = 2;
+
+/** The ArrayBuffers of a snapshot, for `postMessage(snapshot, snapshotTransferList(snapshot))`. */
+export function snapshotTransferList(s: WorldSnapshot): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  const add = (a: Float64Array | Int32Array): void => { if (out.indexOf(a.buffer as ArrayBuffer) < 0) out.push(a.buffer as ArrayBuffer); };
+  add(s.world); add(s.bodies); add(s.bodyInts); add(s.contacts); add(s.contactInts);
+  add(s.broadphaseInts); add(s.broadphaseBounds); add(s.joints); add(s.jointInts);
+  for (const st of s.steppers) if (st) { add(st.f64); add(st.i32); }
+  return out;
+}
+
+/** The three numbers that identify a shape's size (see WorldSnapshot). */
+export function shapeParams(shape: Shape, out: Float64Array, o: number): void {
+  const s = shape as Shape & { radius?: number; halfHeight?: number; halfExtents?: { x: number; y: number; z: number }; triangleCount?: number; vertices?: Float64Array };
+  out[o] = 0; out[o + 1] = 0; out[o + 2] = 0;
+  if (shape.kind === ShapeKind.Sphere) out[o] = s.radius!;
+  else if (shape.kind === ShapeKind.Capsule) { out[o] = s.radius!; out[o + 1] = s.halfHeight!; }
+  else if (shape.kind === ShapeKind.Box) { out[o] = s.halfExtents!.x; out[o + 1] = s.halfExtents!.y; out[o + 2] = s.halfExtents!.z; }
+  else { out[o] = s.triangleCount ?? 0; out[o + 1] = s.vertices ? s.vertices.length / 3 : 0; }
+}
+
+/** Throws unless `a` is a Float64Array of `length` numbers (NaN refused; ±Infinity too unless `allowInfinity`). */
+export function requireF64(a: unknown, length: number, field: string, allowInfinity: boolean): Float64Array {
+  if (!(a instanceof Float64Array)) throw new SnapshotError(`restore: ${field} must be a Float64Array`);
+  if (a.length !== length) throw new SnapshotError(`restore: ${field} has ${a.length} numbers, expected ${length} (truncated or from another world)`);
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i]!;
+    if (v !== v || (!allowInfinity && (v === Infinity || v === -Infinity))) throw new SnapshotError(`restore: ${field}[${i}] is ${v}`);
+  }
+  return a;
+}
+
+export function requireI32(a: unknown, length: number, field: string): Int32Array {
+  if (!(a instanceof Int32Array)) throw new SnapshotError(`restore: ${field} must be an Int32Array`);
+  if (a.length !== length) throw new SnapshotError(`restore: ${field} has ${a.length} numbers, expected ${length} (truncated or from another world)`);
+  return a;
+}
+
+/** Throws unless the snapshot's body row `i` describes a body like `b` (type, shape, mass, sensor). */
+export function requireSameBody(b: RigidBody, f: Float64Array, ints: Int32Array, i: number, scratch: Float64Array): void {
+  const o = BODY_STRIDE * i, oi = BODY_INTS * i;
+  const id = ints[oi + BI_ID]!;
+  if (ints[oi + BI_TYPE] !== b.typeCode) throw new SnapshotError(`restore: body ${id} is ${typeName(ints[oi + BI_TYPE]!)} in the snapshot, ${b.type} in the world`);
+  if (ints[oi + BI_SHAPE] !== b.shape.kind) throw new SnapshotError(`restore: body ${id} has shape kind ${ints[oi + BI_SHAPE]} in the snapshot, ${b.shape.kind} in the world`);
+  shapeParams(b.shape, scratch, 0);
+  for (let k = 0; k < 3; k++) {
+    if (f[o + B_SHAPE + k] !== scratch[k]) throw new SnapshotError(`restore: body ${id}'s shape has other dimensions in the snapshot (${f[o + B_SHAPE + k]} vs ${scratch[k]})`);
+  }
+  if (f[o + B_MASS] !== b.mass) throw new SnapshotError(`restore: body ${id} has mass ${f[o + B_MASS]} in the snapshot, ${b.mass} in the world`);
+  if (((ints[oi + BI_FLAGS]! & BODY_SENSOR) !== 0) !== b.isSensor) throw new SnapshotError(`restore: body ${id} is${b.isSensor ? ' not' : ''} a sensor in the snapshot`);
+}
+
+function typeName(code: number): string {
+  return code === 0 ? 'static' : code === 1 ? 'kinematic' : code === 2 ? 'dynamic' : `of unknown type ${code}`;
+}
+
+export function putVec(out: Float64Array, o: number, v: { readonly x: number; readonly y: number; readonly z: number }): void {
+  out[o] = v.x; out[o + 1] = v.y; out[o + 2] = v.z;
+}
+
+export function putQuat(out: Float64Array, o: number, q: { readonly x: number; readonly y: number; readonly z: number; readonly w: number }): void {
+  out[o] = q.x; out[o + 1] = q.y; out[o + 2] = q.z; out[o + 3] = q.w;
+}
+
+export function getVec(v: { x: number; y: number; z: number }, src: Float64Array, o: number): void {
+  v.x = src[o]!; v.y = src[o + 1]!; v.z = src[o + 2]!;
+}
+
+export function getQuat(q: { x: number; y: number; z: number; w: number }, src: Float64Array, o: number): void {
+  q.x = src[o]!; q.y = src[o + 1]!; q.z = src[o + 2]!; q.w = src[o + 3]!;
+}
+
+/** Throws unless the quaternion at `o` is unit within 1e-6 (the world only stores normalised rotations). */
+export function requireUnitQuat(src: Float64Array, o: number, field: string): void {
+  const n2 = src[o]! * src[o]! + src[o + 1]! * src[o + 1]! + src[o + 2]! * src[o + 2]! + src[o + 3]! * src[o + 3]!;
+  if (!(Math.abs(n2 - 1) <= 1e-6)) throw new SnapshotError(`restore: ${field} is not a unit quaternion (|q|² = ${n2})`);
+}

@@ -1,0 +1,164 @@
+/**
+ * Character inputs are checked with errors naming the field, a refused call
+ * leaves the controller and walker moving exactly as ones that never saw it
+ * (positions compared with ===), and what happens when a body the character
+ * depends on is removed is defined. 60 Hz, controller and walker defaults,
+ * on a flat floor with a box to walk into.
+ */
+import { describe, expect, it } from 'vitest';
+import { Box, type World } from '../../src/index';
+import { CharacterController, MAX_CHARACTER_ITERATIONS, MAX_CHARACTER_LENGTH, MAX_CHARACTER_SWEEPS, Walker } from '../../character/index';
+import { DT, REST_Y, flatWorld, staticBox } from './helpers';
+
+interface Rig { world: World; controller: CharacterController; walker: Walker }
+
+function build(): Rig {
+  const { world } = flatWorld();
+  staticBox(world, { x: 0.5, y: 0.5, z: 2 }, { x: 3, y: 0.5, z: 0 });
+  const controller = new CharacterController(world, { position: { x: 0, y: REST_Y + 0.2, z: 0 } });
+  const walker = new Walker(controller);
+  walker.setInput(1, 0, 0.3);
+  return { world, controller, walker };
+}
+
+function run(r: Rig, n: number): void {
+  for (let i = 0; i < n; i++) {
+    r.world.step(DT);
+    r.walker.update(DT);
+  }
+}
+
+function state(r: Rig): number[] {
+  const p = r.controller.position, v = r.walker.velocity;
+  return [p.x, p.y, p.z, v.x, v.y, v.z, r.walker.airTime, r.controller.result.iterations];
+}
+
+/** `bad` throws `message`; the rig then moves exactly like one that never saw it (after `undo`, if the write stays). */
+function refused(bad: (r: Rig) => void, message: RegExp, undo: (r: Rig) => void = () => {}): void {
+  const ref = build();
+  const r = build();
+  run(ref, 40);
+  run(r, 40);
+  const before = state(r);
+  expect(() => bad(r)).toThrow(message);
+  undo(r);
+  expect(state(r)).toEqual(before);
+  run(ref, 80);
+  run(r, 80);
+  expect(state(r)).toEqual(state(ref));
+}
+
+describe('CharacterController settings', () => {
+  it(`maxSweeps above ${MAX_CHARACTER_SWEEPS} and maxIterations above ${MAX_CHARACTER_ITERATIONS} are refused at the next move`, () => {
+    // Through the walker (whose velocity must not change either) and through move.
+    refused((r) => { r.walker.setInput(0, 0, -1); r.controller.settings.maxSweeps = 1e7; r.walker.update(DT); }, /maxSweeps must be an integer in \[1, 100\]/, (r) => { r.controller.settings.maxSweeps = 5; r.walker.setInput(1, 0, 0.3); });
+    refused((r) => { r.controller.settings.maxSweeps = 1e7; r.controller.move({ x: 0, y: -0.01, z: 0 }); }, /maxSweeps must be an integer in \[1, 100\] \(got 10000000\)/, (r) => { r.controller.settings.maxSweeps = 5; });
+    refused((r) => { r.controller.settings.maxIterations = 1e7; r.walker.update(DT); }, /maxIterations must be an integer in \[1, 1000\]/, (r) => { r.controller.settings.maxIterations = 32; });
+    refused((r) => { r.controller.settings.maxSweeps = NaN; r.walker.update(DT); }, /maxSweeps/, (r) => { r.controller.settings.maxSweeps = 5; });
+    refused((r) => { r.controller.settings.collisionMask = 1.5; r.walker.update(DT); }, /collisionMask must be an integer/, (r) => { r.controller.settings.collisionMask = 0xffffffff; });
+    refused((r) => { r.controller.settings.skinWidth = -1; r.walker.update(DT); }, /skinWidth must be a finite number ≥ 0/, (r) => { r.controller.settings.skinWidth = 0.01; });
+    // Every other option: lengths up to MAX_CHARACTER_LENGTH (they inflate the capsule and the query region), forces and masses up to 1e6.
+    for (const k of ['stepHeight', 'minStepForward', 'snapDistance', 'skinWidth', 'slop', 'gatherDistance'] as const) {
+      refused((r) => { r.controller.settings[k] = 1e300; r.walker.update(DT); }, new RegExp(`${k} must be in \\[0, ${MAX_CHARACTER_LENGTH}\\] m`), (r) => { r.controller.settings[k] = build().controller.settings[k]; });
+    }
+    refused((r) => { r.controller.settings.tolerance = 5; r.walker.update(DT); }, /tolerance must be in \(0, 1\] m/, (r) => { r.controller.settings.tolerance = 1e-4; });
+    refused((r) => { r.controller.settings.pushStrength = 1e300; r.walker.update(DT); }, /pushStrength must be in \[0, 1e6\] N/, (r) => { r.controller.settings.pushStrength = 100; });
+    refused((r) => { r.controller.settings.characterMass = 1e300; r.walker.update(DT); }, /characterMass/, (r) => { r.controller.settings.characterMass = 80; });
+    refused((r) => { r.controller.settings.maxSlopeDegrees = 91; r.walker.update(DT); }, /maxSlopeDegrees must be in \[0, 90\]/, (r) => { r.controller.settings.maxSlopeDegrees = 45; });
+    expect(() => new CharacterController(flatWorld().world, { maxSweeps: 1e7 })).toThrow(/maxSweeps/);
+    expect(() => new CharacterController(flatWorld().world, { collisionGroup: NaN })).toThrow(/collisionGroup must be an integer/);
+    expect(() => new CharacterController(flatWorld().world, { up: { x: 0, y: NaN, z: 0 } })).toThrow(/CharacterController: up must be finite/);
+    expect(() => new CharacterController(flatWorld().world, { radius: 1e300 })).toThrow(/radius/);
+  });
+
+  it('move() and setPosition() without an argument name it instead of reading a property of undefined', () => {
+    refused((r) => { (r.controller.move as (d?: unknown) => void)(); }, /CharacterController\.move: displacement must be a \{ x, y, z \} object \(got undefined\)/);
+    refused((r) => { r.controller.move({ x: NaN, y: 0, z: 0 }); }, /displacement must be finite/);
+    refused((r) => { r.controller.move({ x: 1e300, y: 0, z: 0 }); }, /displacement must be finite, each component within ±1000000 m/);
+    refused((r) => { (r.controller.setPosition as (p?: unknown) => void)(); }, /setPosition: position must be a \{ x, y, z \} object/);
+  });
+});
+
+describe('Walker inputs', () => {
+  it('setInput(NaN, …) is refused and the walker keeps working', () => {
+    refused((r) => r.walker.setInput(NaN, 0, 1), /Walker\.setInput: x, y and z must be finite numbers \(got NaN, 0, 1\)/);
+    refused((r) => r.walker.setInput(0, 0, Infinity), /Walker\.setInput/);
+  });
+
+  it('a NaN written straight into input, velocity or a setting is refused at the next update', () => {
+    refused((r) => { r.walker.input.x = NaN; r.walker.update(DT); }, /Walker: input must be finite/, (r) => { r.walker.input.x = 1; });
+    refused((r) => { r.walker.velocity.y = Infinity; r.walker.update(DT); }, /Walker: velocity must be finite/, (r) => { r.walker.velocity.y = 0; });
+    refused((r) => { r.walker.settings.speed = NaN; r.walker.update(DT); }, /Walker: speed must be a finite number ≥ 0/, (r) => { r.walker.settings.speed = 4; });
+    refused((r) => { r.walker.settings.speed = 1e300; r.walker.update(DT); }, /Walker: speed must be in \[0, 10000\]/, (r) => { r.walker.settings.speed = 4; });
+    refused((r) => { r.walker.settings.jumpSpeed = 1e300; r.walker.update(DT); }, /Walker: jumpSpeed/, (r) => { r.walker.settings.jumpSpeed = 5; });
+    refused((r) => { r.walker.settings.acceleration = 1e300; r.walker.update(DT); }, /Walker: acceleration must be in \[0, 1000000\]/, (r) => { r.walker.settings.acceleration = 40; });
+    refused((r) => { r.walker.settings.gravity.y = -1e300; r.walker.update(DT); }, /Walker: gravity/, (r) => { r.walker.settings.gravity.y = -9.81; });
+  });
+});
+
+describe('bodies removed from under the character', () => {
+  it("setHalfHeight after the character's body was removed does not half-change the controller", () => {
+    const { world, controller } = build();
+    for (let i = 0; i < 10; i++) controller.move({ x: 0, y: -0.05, z: 0 });
+    const body = controller.body!;
+    world.removeBody(body);
+    const count = world.bodies.length;
+    const y = controller.position.y;
+    // Crouch: the controller forgets the removed body and carries on without one (as with createBody: false).
+    expect(controller.setHalfHeight(0.3)).toBe(true);
+    expect(controller.body).toBeNull();
+    expect(controller.halfHeight).toBe(0.3);
+    expect(Math.abs(controller.position.y - (y - 0.3))).toBeLessThan(1e-12);
+    expect(world.bodies.length).toBe(count);
+    // It still moves and stands on the floor: centre = 0.3 + 0.3 + skin.
+    for (let i = 0; i < 10; i++) controller.move({ x: 0.01, y: -0.05, z: 0 });
+    expect(Math.abs(controller.position.y - 0.61)).toBeLessThan(0.003);
+    expect(() => controller.dispose()).not.toThrow();
+  });
+
+  it('a walker riding a platform that is removed is no longer carried by it, keeps its momentum and lands on the floor', () => {
+    const { world } = flatWorld();
+    const platform = world.createBody({ type: 'kinematic', shape: new Box({ x: 3, y: 0.25, z: 3 }), position: { x: 0, y: 0.25, z: 0 } });
+    const controller = new CharacterController(world, { position: { x: 0, y: 0.5 + REST_Y, z: 0 } });
+    const walker = new Walker(controller);
+    let x = 0;
+    for (let i = 0; i < 60; i++) {
+      x += 1 * DT; // sliding along +x at 1 m/s
+      platform.setKinematicTarget({ x, y: 0.25, z: 0 });
+      world.step(DT);
+      walker.update(DT);
+    }
+    expect(walker.state).toBe('grounded');
+    expect(controller.result.groundBody).toBe(platform);
+    const riding = controller.position.x;
+    console.log(`riding at x = ${riding.toFixed(4)} on a platform at x = ${platform.position.x.toFixed(4)}`);
+    expect(Math.abs(riding - 1)).toBeLessThan(0.02);
+    world.removeBody(platform);
+    world.step(DT);
+    walker.update(DT);
+    // The removed platform does not carry the walker in this update; it then leaves with the platform's velocity.
+    expect(Math.abs(controller.position.x - riding)).toBeLessThan(1e-9);
+    expect(walker.state).toBe('airborne');
+    expect(Math.abs(walker.velocity.x - 1)).toBeLessThan(0.02);
+    for (let i = 0; i < 60; i++) {
+      world.step(DT);
+      walker.update(DT);
+    }
+    expect(walker.state).toBe('grounded');
+    expect(controller.result.groundBody).not.toBe(platform);
+    expect(Math.abs(controller.position.y - REST_Y)).toBeLessThan(0.003);
+  });
+
+  it('a character standing on a dynamic crate that is removed falls to the floor', () => {
+    const { world } = flatWorld();
+    const crate = world.createBody({ type: 'dynamic', shape: new Box({ x: 1, y: 0.5, z: 1 }), position: { x: 0, y: 0.5, z: 0 }, mass: 200 });
+    const controller = new CharacterController(world, { position: { x: 0, y: 1 + REST_Y, z: 0 } });
+    const walker = new Walker(controller);
+    for (let i = 0; i < 30; i++) { world.step(DT); walker.update(DT); }
+    expect(controller.result.groundBody).toBe(crate);
+    world.removeBody(crate);
+    for (let i = 0; i < 90; i++) { world.step(DT); walker.update(DT); }
+    expect(walker.state).toBe('grounded');
+    expect(Math.abs(controller.position.y - REST_Y)).toBeLessThan(0.003);
+  });
+});

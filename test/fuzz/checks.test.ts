@@ -1,0 +1,70 @@
+/**
+ * The fuzz checks measure what they claim: the ground height under a point is
+ * the terrain the engine collides with, and the lowest point of a shape is
+ * its support point in −y.
+ */
+import { describe, expect, it } from 'vitest';
+import { TriangleMesh, World, type ConvexShape, type Vec3 } from '../../src/index';
+import { seeded } from '../helpers/random';
+import { footingShape } from './engines';
+import { lowestPoint } from './checks';
+import { generateWorld, groundHeight, GROUND_HALF, type ShapeSpec } from './generator';
+
+describe('fuzz checks', () => {
+  it('groundHeight matches a ray cast down onto the floor top and the terrain TriangleMesh', () => {
+    const rng = seeded(77, 'fuzz groundHeight');
+    const spec = generateWorld(5, { joints: false });
+    const world = new World();
+    world.createBody({ type: 'static', shape: new TriangleMesh(spec.terrain.positions, spec.terrain.indices) });
+    let worst = 0, hits = 0;
+    for (let k = 0; k < 300; k++) {
+      const x = rng.range(-GROUND_HALF, GROUND_HALF), z = rng.range(0.01, GROUND_HALF - 0.01);
+      const hit = world.raycast({ x, y: 20, z }, { x, y: -20, z });
+      expect(hit).not.toBeNull();
+      worst = Math.max(worst, Math.abs(hit!.point.y - groundHeight(spec, x, z)));
+      hits++;
+      // The terrain's faces point up: the ray hits the front face.
+      expect(hit!.normal.y).toBeGreaterThan(0.5);
+    }
+    console.log(`[fuzz groundHeight] ${hits} rays, worst |Δy| = ${worst.toExponential(2)} m`);
+    expect(worst).toBeLessThan(1e-9);
+    expect(groundHeight(spec, 3, -2)).toBe(0);
+    expect(groundHeight(spec, GROUND_HALF + 1, -2)).toBeNaN();
+  });
+
+  it('lowestPoint is the shape\'s support point in −y (box, sphere, capsule)', () => {
+    const rng = seeded(78, 'fuzz lowestPoint');
+    const shapes: ShapeSpec[] = [
+      { kind: 'box', halfExtents: { x: 0.025, y: 1.5, z: 0.4 } },
+      { kind: 'sphere', radius: 0.7 },
+      { kind: 'capsule', radius: 0.03, halfHeight: 1.3 },
+    ];
+    const st = new Float64Array(13), out = new Float64Array(2);
+    const support: Vec3 = { x: 0, y: 0, z: 0 }, local: Vec3 = { x: 0, y: 0, z: 0 };
+    let worst = 0;
+    for (const s of shapes) {
+      const shape = footingShape(s) as ConvexShape;
+      for (let k = 0; k < 200; k++) {
+        const p = rng.vec3(-5, 5), q = rng.quat();
+        st.set([p.x, p.y, p.z, q.x, q.y, q.z, q.w]);
+        const y = lowestPoint(s, st, 0, out);
+        // Reference: conj(q)·(−y) in the body frame, the core's support there plus the rounding radius, back to the world.
+        const d = rotate({ x: -q.x, y: -q.y, z: -q.z, w: q.w }, { x: 0, y: -1, z: 0 });
+        shape.coreSupport(local, d);
+        const r = shape.coreRadius;
+        const w = rotate(q, { x: local.x + r * d.x, y: local.y + r * d.y, z: local.z + r * d.z });
+        support.x = p.x + w.x; support.y = p.y + w.y; support.z = p.z + w.z;
+        // A box face or capsule side facing straight down has many lowest points; the y always agrees.
+        worst = Math.max(worst, Math.abs(y - support.y));
+        if (s.kind === 'sphere' || s.kind === 'box') worst = Math.max(worst, Math.abs(out[0]! - support.x), Math.abs(out[1]! - support.z));
+      }
+    }
+    console.log(`[fuzz lowestPoint] worst deviation ${worst.toExponential(2)} m`);
+    expect(worst).toBeLessThan(1e-12);
+  });
+});
+
+function rotate(q: { x: number; y: number; z: number; w: number }, v: Vec3): Vec3 {
+  const tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
+  return { x: v.x + q.w * tx + (q.y * tz - q.z * ty), y: v.y + q.w * ty + (q.z * tx - q.x * tz), z: v.z + q.w * tz + (q.x * ty - q.y * tx) };
+}

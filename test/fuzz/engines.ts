@@ -1,0 +1,180 @@
+/**
+ * Builds a fuzz world (generator.ts) in an engine and reads its state back in
+ * one layout for the checks (checks.ts). footing builds everything; the peer
+ * builders (peers.ts) build the rigid bodies, the ground and, where they can,
+ * the joints.
+ */
+import {
+  BallJoint, Box, Capsule, ConeTwistJoint, DistanceJoint, FixedJoint, HingeJoint, Sphere, TriangleMesh, World,
+  createCloth, createRope, type Joint, type ParticleSystem, type RigidBody, type Shape, type Vec3,
+} from '../../src/index';
+import { CharacterController, Walker } from '../../character/index';
+import type { FuzzWorldSpec, JointSpec, ShapeSpec } from './generator';
+
+/** Doubles per body in `readBodies`: position 3, rotation 4 (x, y, z, w), linear velocity 3, angular velocity 3. */
+export const BODY_STRIDE = 13;
+
+export type EngineName = 'footing' | 'rapier' | 'jolt';
+
+export interface FuzzInstance {
+  readonly engine: EngineName;
+  /** Principal moments of inertia (kg·m², body frame) of every spec body, 3 per body, as the engine computed them. */
+  readonly inertia: Float64Array;
+  /** Masses as the engine holds them, kg. */
+  readonly masses: Float64Array;
+  /** Joints actually built, and Σ maxMotorTorque·|motorSpeed| over them (N·m/s = W). */
+  readonly jointCount: number;
+  readonly motorPower: number;
+  /** What this engine's world leaves out of the spec. */
+  readonly omitted: string;
+  /** One step of spec.dt (characters move first). Step index from 0. */
+  step(stepIndex: number): void;
+  readBodies(out: Float64Array): void;
+  /** Particles (cloth, rope): positions and implied velocities, 3 each, and masses (0: pinned). Returns the count. */
+  readParticles(positions: Float64Array, velocities: Float64Array, masses: Float64Array): number;
+  readonly particleCapacity: number;
+  /** Characters: centre (3) and walker velocity (3) each. */
+  readCharacters(out: Float64Array): void;
+  readonly characterCount: number;
+  dispose(): void;
+}
+
+/** Collision bits: characters are seen by everything but dynamic bodies and particles (so they do no work on them, see checks.ts). */
+export const CHARACTER_GROUP = 2;
+export const DYNAMIC_GROUP = 4;
+
+export function footingShape(s: ShapeSpec): Shape {
+  switch (s.kind) {
+    case 'sphere': return new Sphere(s.radius);
+    case 'box': return new Box(s.halfExtents);
+    case 'capsule': return new Capsule(s.radius, s.halfHeight);
+  }
+}
+
+function footingJoint(j: JointSpec, a: RigidBody, b: RigidBody): Joint {
+  const base = { bodyA: a, bodyB: b, collideConnected: j.collideConnected, frictionTorque: j.frictionTorque };
+  switch (j.kind) {
+    case 'ball': return new BallJoint({ ...base, anchor: j.anchor });
+    case 'fixed': return new FixedJoint({ ...base, anchor: j.anchor });
+    case 'hinge':
+      return new HingeJoint({
+        ...base, anchor: j.anchor, axis: j.axis!,
+        lowerAngle: j.lowerAngle, upperAngle: j.upperAngle, motorSpeed: j.motorSpeed, maxMotorTorque: j.maxMotorTorque,
+      });
+    case 'coneTwist':
+      return new ConeTwistJoint({
+        ...base, anchor: j.anchor, twistAxis: j.axis!, swingLimit: j.swingLimit, twistLower: j.twistLower, twistUpper: j.twistUpper,
+      });
+    case 'distance':
+      return new DistanceJoint({
+        ...base, anchorA: j.anchor, anchorB: j.anchorB!, minLength: j.minLength, maxLength: j.maxLength,
+        frequency: j.frequency, dampingRatio: j.dampingRatio,
+      });
+  }
+}
+
+export function motorPowerOf(spec: FuzzWorldSpec): number {
+  let p = 0;
+  for (const j of spec.jointSpecs) if (j.maxMotorTorque !== undefined && j.motorSpeed !== undefined) p += j.maxMotorTorque * Math.abs(j.motorSpeed);
+  return p;
+}
+
+/** The whole spec in footing, at the default settings (sleeping on, as a new user gets it). */
+export function buildFooting(spec: FuzzWorldSpec): FuzzInstance {
+  const world = new World({ gravity: { x: 0, y: -9.81, z: 0 } });
+  const floor = world.createBody({
+    type: 'static', shape: new Box(spec.floor.halfExtents), position: spec.floor.position,
+    friction: spec.floor.friction, restitution: spec.floor.restitution,
+  });
+  const t = spec.terrain;
+  world.createBody({ type: 'static', shape: new TriangleMesh(t.positions, t.indices), friction: t.friction, restitution: t.restitution });
+  const bodies: RigidBody[] = [];
+  const n = spec.bodies.length;
+  const inertia = new Float64Array(3 * n), masses = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = spec.bodies[i]!;
+    const b = world.createBody({
+      type: 'dynamic', shape: footingShape(s.shape), mass: s.mass, position: s.position, rotation: s.rotation,
+      linearVelocity: s.linearVelocity, angularVelocity: s.angularVelocity, friction: s.friction, restitution: s.restitution,
+      collisionGroup: DYNAMIC_GROUP,
+    });
+    bodies.push(b);
+    inertia[3 * i] = b.inertia.x; inertia[3 * i + 1] = b.inertia.y; inertia[3 * i + 2] = b.inertia.z;
+    masses[i] = b.mass;
+  }
+  for (const j of spec.jointSpecs) world.addJoint(footingJoint(j, j.a < 0 ? floor : bodies[j.a]!, bodies[j.b]!));
+
+  const walkers: Walker[] = [];
+  for (const c of spec.characters) {
+    const controller = new CharacterController(world, {
+      position: c.position, radius: c.radius, halfHeight: c.halfHeight, collisionGroup: CHARACTER_GROUP, pushStrength: 0,
+    });
+    // The character's own body ignores dynamic bodies (and they it); its queries still see them, so they block it.
+    controller.body!.collisionMask = ~DYNAMIC_GROUP;
+    walkers.push(new Walker(controller));
+  }
+  const systems: ParticleSystem[] = [];
+  const cl = spec.cloth;
+  if (cl) {
+    systems.push(createCloth(world, {
+      width: cl.width, height: cl.height, segments: cl.segments, pinned: cl.pinned, position: cl.position, rotation: cl.rotation,
+      mass: cl.mass, collisionMask: ~CHARACTER_GROUP,
+    }).system);
+  }
+  const r = spec.rope;
+  if (r) systems.push(createRope(world, { from: r.from, to: r.to, segments: r.segments, mass: r.mass, pinned: 'start', collisionMask: ~CHARACTER_GROUP }).system);
+  let particleCapacity = 0;
+  for (const s of systems) particleCapacity += s.count;
+  const v: Vec3 = { x: 0, y: 0, z: 0 };
+  return {
+    engine: 'footing',
+    inertia, masses,
+    jointCount: spec.jointSpecs.length,
+    motorPower: motorPowerOf(spec),
+    omitted: '',
+    particleCapacity,
+    characterCount: walkers.length,
+    step(stepIndex: number): void {
+      for (let k = 0; k < walkers.length; k++) {
+        const w = walkers[k]!, c = spec.characters[k]!;
+        if (stepIndex % c.inputPeriod === 0) {
+          const input = c.inputs[Math.floor(stepIndex / c.inputPeriod) % c.inputs.length]!;
+          w.setInput(input.x, 0, input.z);
+          if (input.jump) w.jump();
+        }
+        w.update(spec.dt);
+      }
+      world.step(spec.dt);
+    },
+    readBodies(out: Float64Array): void {
+      for (let i = 0; i < bodies.length; i++) {
+        const b = bodies[i]!, o = BODY_STRIDE * i;
+        out[o] = b.position.x; out[o + 1] = b.position.y; out[o + 2] = b.position.z;
+        out[o + 3] = b.rotation.x; out[o + 4] = b.rotation.y; out[o + 5] = b.rotation.z; out[o + 6] = b.rotation.w;
+        out[o + 7] = b.linearVelocity.x; out[o + 8] = b.linearVelocity.y; out[o + 9] = b.linearVelocity.z;
+        out[o + 10] = b.angularVelocity.x; out[o + 11] = b.angularVelocity.y; out[o + 12] = b.angularVelocity.z;
+      }
+    },
+    readParticles(positions: Float64Array, velocities: Float64Array, pm: Float64Array): number {
+      let k = 0;
+      for (const s of systems) {
+        for (let i = 0; i < s.count; i++, k++) {
+          positions[3 * k] = s.positions[3 * i]!; positions[3 * k + 1] = s.positions[3 * i + 1]!; positions[3 * k + 2] = s.positions[3 * i + 2]!;
+          s.getVelocity(v, i);
+          velocities[3 * k] = v.x; velocities[3 * k + 1] = v.y; velocities[3 * k + 2] = v.z;
+          const im = s.inverseMasses[i]!;
+          pm[k] = im > 0 ? 1 / im : 0;
+        }
+      }
+      return k;
+    },
+    readCharacters(out: Float64Array): void {
+      for (let k = 0; k < walkers.length; k++) {
+        const w = walkers[k]!, p = w.controller.position;
+        out[6 * k] = p.x; out[6 * k + 1] = p.y; out[6 * k + 2] = p.z;
+        out[6 * k + 3] = w.velocity.x; out[6 * k + 4] = w.velocity.y; out[6 * k + 5] = w.velocity.z;
+      }
+    },
+    dispose(): void {},
+  };
+}

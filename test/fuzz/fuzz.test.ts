@@ -1,0 +1,28 @@
+/**
+ * The fuzz suite's small budget for `npm test` (issue 16 §2): a few random
+ * worlds without and with joints, 600 steps each, every check after every
+ * step (test/fuzz/checks.ts states them and the energy bound). More worlds:
+ * `npm run fuzz -- --worlds N --seed S [--joints]`.
+ */
+import { describe, expect, it } from 'vitest';
+import { ENERGY_BOUND_TEXT, formatFailure, runWorld } from './run';
+
+/** Fixed seeds with 21–68 bodies, so that the file stays within a few seconds once the worlds run all 600 steps. */
+const JOINT_FREE_SEEDS = [104, 109, 115];
+const JOINTED_SEEDS = [117, 125, 126];
+
+describe('fuzz worlds', () => {
+  console.log(`[fuzz] ${ENERGY_BOUND_TEXT}`);
+  for (const [joints, seeds] of [[false, JOINT_FREE_SEEDS], [true, JOINTED_SEEDS]] as const) {
+    for (const seed of seeds) {
+      it(`seed ${seed} ${joints ? 'with' : 'without'} joints: finite, unit rotations, no tunnelling, no energy gain, nothing thrown`, async () => {
+        const r = await runWorld(seed, joints);
+        console.log(`[fuzz] seed=${seed} joints=${joints}: ${r.bodies} bodies, ${r.jointCount} joints, ${r.stepsRun} steps, ` +
+          `max energy excess ${(r.maxEnergyExcessRatio * 100).toFixed(3)} % of the releasable energy, max depth/size ${r.maxDepthRatio.toFixed(3)}, ${r.failures.length} failure(s)`);
+        const report = r.failures.map((f) => formatFailure(r, f)).slice(0, 5).join('\n');
+        expect(report).toBe('');
+        expect(r.stepsRun).toBe(600);
+      }, 60_000);
+    }
+  }
+});

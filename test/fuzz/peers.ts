@@ -1,0 +1,314 @@
+/**
+ * The fuzz worlds in Rapier and Jolt (the anchor for footing's failure
+ * counts): the floor box, the terrain TriangleMesh and the rigid bodies with
+ * the same shapes, masses, poses, velocities, friction and restitution, at
+ * each engine's default settings (no CCD; Jolt caps spin at 0.25π/dt and
+ * speed at 500 m/s, Rapier caps nothing). Left out: characters, cloth and
+ * rope (footing's own). Jolt builds the joints (buildJoltJoint: world-space
+ * constraint settings, so every joint starts without error); Rapier's
+ * JavaScript joints take one local axis for both bodies, which cannot express
+ * a hinge between two differently rotated bodies, so Rapier runs joint-free
+ * worlds only.
+ */
+import RAPIER from '@dimforge/rapier3d-compat';
+import initJolt from 'jolt-physics';
+import type { Vec3 } from '../../src/index';
+import { BODY_STRIDE, motorPowerOf, type FuzzInstance } from './engines';
+import type { FuzzWorldSpec, JointSpec, ShapeSpec } from './generator';
+
+const PEER_OMITTED = 'characters, cloth, rope and joints (joint-free worlds only)';
+const JOLT_OMITTED = 'characters, cloth and rope; jointed bodies collide with each other (Jolt\'s default; footing\'s is collideConnected false ' +
+  'unless the spec says otherwise); ball joints have no friction torque (Jolt\'s PointConstraint has none)';
+
+function requireJointFree(spec: FuzzWorldSpec, engine: string): void {
+  if (spec.jointSpecs.length > 0) throw new Error(`fuzz: the ${engine} peer builds joint-free worlds only (run without --joints)`);
+}
+
+let rapierReady: Promise<void> | undefined;
+
+function rapierCollider(s: ShapeSpec): RAPIER.ColliderDesc {
+  switch (s.kind) {
+    case 'sphere': return RAPIER.ColliderDesc.ball(s.radius);
+    case 'box': return RAPIER.ColliderDesc.cuboid(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
+    case 'capsule': return RAPIER.ColliderDesc.capsule(s.halfHeight, s.radius);
+  }
+}
+
+export async function buildRapier(spec: FuzzWorldSpec): Promise<FuzzInstance> {
+  requireJointFree(spec, 'Rapier');
+  rapierReady ??= RAPIER.init();
+  await rapierReady;
+  const world = new RAPIER.World(new RAPIER.Vector3(0, -9.81, 0));
+  world.timestep = spec.dt;
+  const fl = spec.floor;
+  const floor = world.createRigidBody(RAPIER.RigidBodyDesc.fixed().setTranslation(fl.position.x, fl.position.y, fl.position.z));
+  world.createCollider(RAPIER.ColliderDesc.cuboid(fl.halfExtents.x, fl.halfExtents.y, fl.halfExtents.z).setFriction(fl.friction).setRestitution(fl.restitution), floor);
+  const t = spec.terrain;
+  const terrain = world.createRigidBody(RAPIER.RigidBodyDesc.fixed());
+  world.createCollider(RAPIER.ColliderDesc.trimesh(new Float32Array(t.positions), new Uint32Array(t.indices)).setFriction(t.friction).setRestitution(t.restitution), terrain);
+  const n = spec.bodies.length;
+  const bodies: RAPIER.RigidBody[] = [];
+  const inertia = new Float64Array(3 * n), masses = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = spec.bodies[i]!;
+    const desc = RAPIER.RigidBodyDesc.dynamic()
+      .setTranslation(s.position.x, s.position.y, s.position.z)
+      .setRotation(s.rotation)
+      .setLinvel(s.linearVelocity.x, s.linearVelocity.y, s.linearVelocity.z)
+      .setAngvel(s.angularVelocity);
+    const body = world.createRigidBody(desc);
+    world.createCollider(rapierCollider(s.shape).setMass(s.mass).setFriction(s.friction).setRestitution(s.restitution), body);
+    body.recomputeMassPropertiesFromColliders();
+    const I = body.principalInertia();
+    inertia[3 * i] = I.x; inertia[3 * i + 1] = I.y; inertia[3 * i + 2] = I.z;
+    masses[i] = body.mass();
+    bodies.push(body);
+  }
+  let disposed = false;
+  return {
+    engine: 'rapier', inertia, masses, jointCount: 0, motorPower: 0, omitted: PEER_OMITTED,
+    particleCapacity: 0, characterCount: 0,
+    step(): void {
+      world.step();
+    },
+    readBodies(out: Float64Array): void {
+      for (let i = 0; i < n; i++) {
+        const b = bodies[i]!, o = BODY_STRIDE * i;
+        const p = b.translation(), q = b.rotation(), v = b.linvel(), w = b.angvel();
+        out[o] = p.x; out[o + 1] = p.y; out[o + 2] = p.z;
+        out[o + 3] = q.x; out[o + 4] = q.y; out[o + 5] = q.z; out[o + 6] = q.w;
+        out[o + 7] = v.x; out[o + 8] = v.y; out[o + 9] = v.z;
+        out[o + 10] = w.x; out[o + 11] = w.y; out[o + 12] = w.z;
+      }
+    },
+    readParticles: () => 0,
+    readCharacters(): void {},
+    dispose(): void {
+      if (!disposed) world.free();
+      disposed = true;
+    },
+  };
+}
+
+type JoltModule = Awaited<ReturnType<typeof initJolt>>;
+let joltPromise: Promise<JoltModule> | undefined;
+
+/** Any unit vector perpendicular to unit a. */
+function perpendicular(a: Vec3): Vec3 {
+  const t = Math.abs(a.x) < 0.6 ? { x: 1, y: 0, z: 0 } : { x: 0, y: 1, z: 0 };
+  const c = { x: a.y * t.z - a.z * t.y, y: a.z * t.x - a.x * t.z, z: a.x * t.y - a.y * t.x };
+  const l = Math.hypot(c.x, c.y, c.z);
+  return { x: c.x / l, y: c.y / l, z: c.z / l };
+}
+
+type JoltBody = InstanceType<JoltModule['Body']>;
+
+/** One spec joint as a Jolt constraint, in world space at the start poses. */
+function buildJoltJoint(Jolt: JoltModule, j: JointSpec, a: JoltBody, b: JoltBody): InstanceType<JoltModule['TwoBodyConstraint']> {
+  const temps: (InstanceType<JoltModule['RVec3']> | InstanceType<JoltModule['Vec3']>)[] = [];
+  const r = (v: Vec3): InstanceType<JoltModule['RVec3']> => { const o = new Jolt.RVec3(v.x, v.y, v.z); temps.push(o); return o; };
+  const v3 = (v: Vec3): InstanceType<JoltModule['Vec3']> => { const o = new Jolt.Vec3(v.x, v.y, v.z); temps.push(o); return o; };
+  let settings: InstanceType<JoltModule['TwoBodyConstraintSettings']>;
+  switch (j.kind) {
+    case 'ball': {
+      const s = new Jolt.PointConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchor);
+      settings = s;
+      break;
+    }
+    case 'fixed': {
+      const s = new Jolt.FixedConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchor);
+      settings = s;
+      break;
+    }
+    case 'hinge': {
+      const s = new Jolt.HingeConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const n = perpendicular(j.axis!);
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchor);
+      s.mHingeAxis1 = v3(j.axis!); s.mHingeAxis2 = v3(j.axis!);
+      s.mNormalAxis1 = v3(n); s.mNormalAxis2 = v3(n);
+      if (j.lowerAngle !== undefined) { s.mLimitsMin = j.lowerAngle; s.mLimitsMax = j.upperAngle!; }
+      s.mMaxFrictionTorque = j.frictionTorque;
+      if (j.maxMotorTorque !== undefined) {
+        s.mMotorSettings.mMinTorqueLimit = -j.maxMotorTorque;
+        s.mMotorSettings.mMaxTorqueLimit = j.maxMotorTorque;
+      }
+      settings = s;
+      break;
+    }
+    case 'coneTwist': {
+      const s = new Jolt.SwingTwistConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const n = perpendicular(j.axis!);
+      s.mPosition1 = r(j.anchor); s.mPosition2 = r(j.anchor);
+      s.mTwistAxis1 = v3(j.axis!); s.mTwistAxis2 = v3(j.axis!);
+      s.mPlaneAxis1 = v3(n); s.mPlaneAxis2 = v3(n);
+      // footing's defaults: a π/4 cone, twist in [−π/4, π/4].
+      s.mNormalHalfConeAngle = s.mPlaneHalfConeAngle = j.swingLimit ?? Math.PI / 4;
+      s.mTwistMinAngle = j.twistLower ?? -Math.PI / 4;
+      s.mTwistMaxAngle = j.twistUpper ?? Math.PI / 4;
+      s.mMaxFrictionTorque = j.frictionTorque;
+      settings = s;
+      break;
+    }
+    case 'distance': {
+      const s = new Jolt.DistanceConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchorB!);
+      const d = Math.hypot(j.anchorB!.x - j.anchor.x, j.anchorB!.y - j.anchor.y, j.anchorB!.z - j.anchor.z);
+      s.mMinDistance = j.minLength ?? d;
+      s.mMaxDistance = j.maxLength ?? d;
+      if (j.frequency !== undefined) {
+        s.mLimitsSpringSettings.mFrequency = j.frequency;
+        s.mLimitsSpringSettings.mDamping = j.dampingRatio ?? 1;
+      }
+      settings = s;
+      break;
+    }
+  }
+  const c = settings.Create(a, b);
+  Jolt.destroy(settings);
+  for (const t of temps) Jolt.destroy(t);
+  if (j.kind === 'hinge' && j.motorSpeed !== undefined) {
+    const h = Jolt.castObject(c, Jolt.HingeConstraint);
+    h.SetMotorState(Jolt.EMotorState_Velocity);
+    h.SetTargetAngularVelocity(j.motorSpeed);
+  }
+  return Jolt.castObject(c, Jolt.TwoBodyConstraint);
+}
+
+export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
+  joltPromise ??= initJolt();
+  const Jolt = await joltPromise;
+  const NON_MOVING = 0, MOVING = 1;
+  const settings = new Jolt.JoltSettings();
+  const objectFilter = new Jolt.ObjectLayerPairFilterTable(2);
+  objectFilter.EnableCollision(NON_MOVING, MOVING);
+  objectFilter.EnableCollision(MOVING, MOVING);
+  const bpNonMoving = new Jolt.BroadPhaseLayer(0), bpMoving = new Jolt.BroadPhaseLayer(1);
+  const bpInterface = new Jolt.BroadPhaseLayerInterfaceTable(2, 2);
+  bpInterface.MapObjectToBroadPhaseLayer(NON_MOVING, bpNonMoving);
+  bpInterface.MapObjectToBroadPhaseLayer(MOVING, bpMoving);
+  Jolt.destroy(bpNonMoving);
+  Jolt.destroy(bpMoving);
+  settings.mObjectLayerPairFilter = objectFilter;
+  settings.mBroadPhaseLayerInterface = bpInterface;
+  settings.mObjectVsBroadPhaseLayerFilter = new Jolt.ObjectVsBroadPhaseLayerFilterTable(bpInterface, 2, objectFilter, 2);
+  const jolt = new Jolt.JoltInterface(settings);
+  Jolt.destroy(settings);
+  const system = jolt.GetPhysicsSystem();
+  const gravity = new Jolt.Vec3(0, -9.81, 0);
+  system.SetGravity(gravity);
+  Jolt.destroy(gravity);
+  const bi = system.GetBodyInterface();
+  const statics: InstanceType<JoltModule['Body']>[] = [];
+
+  const addStatic = (shape: InstanceType<JoltModule['Shape']>, x: number, y: number, z: number, friction: number, restitution: number): void => {
+    const pos = new Jolt.RVec3(x, y, z), rot = new Jolt.Quat(0, 0, 0, 1);
+    const c = new Jolt.BodyCreationSettings(shape, pos, rot, Jolt.EMotionType_Static, NON_MOVING);
+    c.mFriction = friction;
+    c.mRestitution = restitution;
+    const body = bi.CreateBody(c);
+    bi.AddBody(body.GetID(), Jolt.EActivation_DontActivate);
+    statics.push(body);
+    Jolt.destroy(c); Jolt.destroy(pos); Jolt.destroy(rot);
+  };
+  const fl = spec.floor;
+  const he = new Jolt.Vec3(fl.halfExtents.x, fl.halfExtents.y, fl.halfExtents.z);
+  addStatic(new Jolt.BoxShape(he), fl.position.x, fl.position.y, fl.position.z, fl.friction, fl.restitution);
+  const floorBody = statics[0]!;
+  Jolt.destroy(he);
+  const t = spec.terrain;
+  const triangles = new Jolt.TriangleList();
+  triangles.resize(t.indices.length / 3);
+  for (let k = 0; k < t.indices.length / 3; k++) {
+    const tri = triangles.at(k);
+    for (let v = 0; v < 3; v++) {
+      const vi = t.indices[3 * k + v]!, f = tri.get_mV(v);
+      f.x = t.positions[3 * vi]!; f.y = t.positions[3 * vi + 1]!; f.z = t.positions[3 * vi + 2]!;
+    }
+  }
+  const materials = new Jolt.PhysicsMaterialList();
+  const meshResult = new Jolt.MeshShapeSettings(triangles, materials).Create();
+  if (meshResult.HasError()) throw new Error(`Jolt mesh: ${meshResult.GetError().c_str()}`);
+  addStatic(meshResult.Get(), 0, 0, 0, t.friction, t.restitution);
+  Jolt.destroy(triangles);
+  Jolt.destroy(materials);
+
+  const n = spec.bodies.length;
+  const bodies: InstanceType<JoltModule['Body']>[] = [];
+  const inertia = new Float64Array(3 * n), masses = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = spec.bodies[i]!;
+    let shape: InstanceType<JoltModule['Shape']>;
+    if (s.shape.kind === 'sphere') shape = new Jolt.SphereShape(s.shape.radius);
+    else if (s.shape.kind === 'capsule') shape = new Jolt.CapsuleShape(s.shape.halfHeight, s.shape.radius);
+    else {
+      const h = new Jolt.Vec3(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z);
+      // The convex radius must not exceed the thinnest half extent (Jolt's default is 0.05 m).
+      shape = new Jolt.BoxShape(h, Math.min(0.05, 0.9 * Math.min(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z)));
+      Jolt.destroy(h);
+    }
+    const pos = new Jolt.RVec3(s.position.x, s.position.y, s.position.z);
+    const rot = new Jolt.Quat(s.rotation.x, s.rotation.y, s.rotation.z, s.rotation.w);
+    const c = new Jolt.BodyCreationSettings(shape, pos, rot, Jolt.EMotionType_Dynamic, MOVING);
+    c.mFriction = s.friction;
+    c.mRestitution = s.restitution;
+    c.mOverrideMassProperties = Jolt.EOverrideMassProperties_CalculateInertia;
+    c.mMassPropertiesOverride.mMass = s.mass;
+    const lv = new Jolt.Vec3(s.linearVelocity.x, s.linearVelocity.y, s.linearVelocity.z);
+    const av = new Jolt.Vec3(s.angularVelocity.x, s.angularVelocity.y, s.angularVelocity.z);
+    c.mLinearVelocity = lv;
+    c.mAngularVelocity = av;
+    const body = bi.CreateBody(c);
+    bi.AddBody(body.GetID(), Jolt.EActivation_Activate);
+    const mp = body.GetMotionProperties();
+    const inv = mp.GetInverseInertiaDiagonal();
+    inertia[3 * i] = 1 / inv.GetX(); inertia[3 * i + 1] = 1 / inv.GetY(); inertia[3 * i + 2] = 1 / inv.GetZ();
+    masses[i] = 1 / mp.GetInverseMass();
+    bodies.push(body);
+    Jolt.destroy(c); Jolt.destroy(pos); Jolt.destroy(rot); Jolt.destroy(lv); Jolt.destroy(av);
+  }
+  const constraints: InstanceType<JoltModule['TwoBodyConstraint']>[] = [];
+  for (const j of spec.jointSpecs) {
+    const c = buildJoltJoint(Jolt, j, j.a < 0 ? floorBody : bodies[j.a]!, bodies[j.b]!);
+    system.AddConstraint(c);
+    constraints.push(c);
+  }
+  let disposed = false;
+  return {
+    engine: 'jolt', inertia, masses, jointCount: constraints.length, motorPower: motorPowerOf(spec), omitted: JOLT_OMITTED,
+    particleCapacity: 0, characterCount: 0,
+    step(): void {
+      jolt.Step(spec.dt, 1);
+    },
+    readBodies(out: Float64Array): void {
+      for (let i = 0; i < n; i++) {
+        const b = bodies[i]!, o = BODY_STRIDE * i;
+        const p = b.GetPosition(), q = b.GetRotation();
+        out[o] = p.GetX(); out[o + 1] = p.GetY(); out[o + 2] = p.GetZ();
+        out[o + 3] = q.GetX(); out[o + 4] = q.GetY(); out[o + 5] = q.GetZ(); out[o + 6] = q.GetW();
+        const v = b.GetLinearVelocity();
+        out[o + 7] = v.GetX(); out[o + 8] = v.GetY(); out[o + 9] = v.GetZ();
+        const w = b.GetAngularVelocity();
+        out[o + 10] = w.GetX(); out[o + 11] = w.GetY(); out[o + 12] = w.GetZ();
+      }
+    },
+    readParticles: () => 0,
+    readCharacters(): void {},
+    dispose(): void {
+      if (disposed) return;
+      disposed = true;
+      for (const c of constraints) system.RemoveConstraint(c);
+      for (const b of [...bodies, ...statics]) {
+        bi.RemoveBody(b.GetID());
+        bi.DestroyBody(b.GetID());
+      }
+      Jolt.destroy(jolt);
+    },
+  };
+}

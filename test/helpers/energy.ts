@@ -1,0 +1,23 @@
+/** Mechanical energy of bodies, for the tests that check contacts and joints never add any. */
+import type { RigidBody, Vec3 } from '../../src/index';
+
+/**
+ * ½ m v² + ½ ωᵀ I ω (ω taken into the body frame, where the inertia is
+ * diagonal) + m g h with h measured along −gravity.
+ */
+export function bodyEnergy(b: RigidBody, gravity: Readonly<Vec3> = { x: 0, y: -9.81, z: 0 }): number {
+  if (!b.isDynamic) return 0;
+  const v = b.linearVelocity, w = b.angularVelocity, q = b.rotation;
+  const qx = -q.x, qy = -q.y, qz = -q.z, qw = q.w;
+  const tx = 2 * (qy * w.z - qz * w.y), ty = 2 * (qz * w.x - qx * w.z), tz = 2 * (qx * w.y - qy * w.x);
+  const lx = w.x + qw * tx + (qy * tz - qz * ty), ly = w.y + qw * ty + (qz * tx - qx * tz), lz = w.z + qw * tz + (qx * ty - qy * tx);
+  const I = b.inertia, p = b.position, g = b.gravityScale;
+  return 0.5 * b.mass * (v.x * v.x + v.y * v.y + v.z * v.z) + 0.5 * (I.x * lx * lx + I.y * ly * ly + I.z * lz * lz) -
+    b.mass * g * (gravity.x * p.x + gravity.y * p.y + gravity.z * p.z);
+}
+
+export function totalEnergy(bodies: readonly RigidBody[], gravity?: Readonly<Vec3>): number {
+  let e = 0;
+  for (const b of bodies) e += bodyEnergy(b, gravity);
+  return e;
+}
