@@ -77,4 +77,12 @@ export class BallJoint extends Joint {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.friction.reset();
   }
+
+  /** @internal */
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
+    const p = this.point, f = this.friction;
+    p.lx *= s; p.ly *= s; p.lz *= s;
+    f.lx *= s; f.ly *= s; f.lz *= s;
+  }
 }

@@ -45,6 +45,9 @@ export interface ConeTwistJointDesc extends JointDescBase {
   twistUpper?: number;
 }
 
+/** n = √(q_x² + q_w²) below which the swing is taken as a half turn (see `update`). */
+const SWING_HALF_TURN = 1e-9;
+
 export class ConeTwistJoint extends Joint {
   readonly kind = JointKind.ConeTwist;
   // Numbers from the start (not undefined): V8 keeps a field that starts out
@@ -106,6 +109,7 @@ export class ConeTwistJoint extends Joint {
   get swingAngle(): number {
     const q = this.currentRelativeRotation();
     const n = Math.sqrt(q.x * q.x + q.w * q.w);
+    if (!(n > SWING_HALF_TURN)) return Math.PI;
     const sy = (q.w * q.y - q.x * q.z) / n, sz = (q.w * q.z + q.x * q.y) / n;
     return 2 * Math.atan2(Math.sqrt(sy * sy + sz * sz), n);
   }
@@ -120,6 +124,7 @@ export class ConeTwistJoint extends Joint {
   get swingLimitNow(): number {
     const q = this.currentRelativeRotation();
     const n = Math.sqrt(q.x * q.x + q.w * q.w);
+    if (!(n > SWING_HALF_TURN)) return this.limitAlong(q.y, q.z);
     return this.limitAlong((q.w * q.y - q.x * q.z) / n, (q.w * q.z + q.x * q.y) / n);
   }
 
@@ -137,9 +142,18 @@ export class ConeTwistJoint extends Joint {
     const fa = frameOfSlot(this.frameA, B, this.slotA, this.localFrameA);
     const fb = frameOfSlot(this.frameB, B, this.slotB, this.localFrameB);
     const q = relativeRotation(this.relative, fa, fb);
-    const n = Math.sqrt(q.x * q.x + q.w * q.w);
-    this.twistValue = 2 * Math.atan2(q.x, q.w);
-    const sy = (q.w * q.y - q.x * q.z) / n, sz = (q.w * q.z + q.x * q.y) / n;
+    let n = Math.sqrt(q.x * q.x + q.w * q.w);
+    let sy: number, sz: number;
+    if (n > SWING_HALF_TURN) {
+      this.twistValue = 2 * Math.atan2(q.x, q.w);
+      sy = (q.w * q.y - q.x * q.z) / n; sz = (q.w * q.z + q.x * q.y) / n;
+    } else {
+      // B's twist axis points back along A's (a half-turn swing): the twist
+      // is undefined there (the split divides by n = 0); call it 0 and swing about (q_y, q_z).
+      n = 0;
+      this.twistValue = 0;
+      sy = q.y; sz = q.z;
+    }
     const sl = Math.sqrt(sy * sy + sz * sz);
     const theta = 2 * Math.atan2(sl, n);
     const ly = this.swingLimitY, lz = this.swingLimitZ;
@@ -286,5 +300,14 @@ export class ConeTwistJoint extends Joint {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.swing.impulse = 0; this.twistMin.impulse = 0; this.twistMax.impulse = 0;
     this.friction.reset();
+  }
+
+  /** @internal */
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
+    const p = this.point, f = this.friction;
+    p.lx *= s; p.ly *= s; p.lz *= s;
+    this.swing.impulse *= s; this.twistMin.impulse *= s; this.twistMax.impulse *= s;
+    f.lx *= s; f.ly *= s; f.lz *= s;
   }
 }

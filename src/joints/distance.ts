@@ -14,7 +14,7 @@ import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireFiniteVec, requireInRange } from '../math/validate';
 import { Joint, JointKind, MAX_JOINT_LENGTH, requireLocalAnchor, setAnchors, setFrames, type JointDescBase } from './joint';
-import { LIMIT, limitBias, LinearRow, MODE_BAUMGARTE, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
+import { LIMIT, limitBias, LinearRow, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
 
 export interface DistanceJointDesc extends JointDescBase {
   /** World anchor on A at creation. Default: A's centre. */
@@ -150,7 +150,7 @@ export class DistanceJoint extends Joint {
     const nx = this.nx, ny = this.ny, nz = this.nz;
     if (this.isRod()) {
       let bias = ctx.biasRate * (this.current - this.length);
-      if (ctx.mode === MODE_BAUMGARTE) bias = Math.max(-ctx.maxCorrectionVelocity, Math.min(ctx.maxCorrectionVelocity, bias));
+      bias = Math.max(-ctx.maxCorrectionVelocity, Math.min(ctx.maxCorrectionVelocity, bias));
       this.axial.solve(B, ia, ib, this.ra, this.rb, nx, ny, nz, bias, 1, 0, -Infinity, Infinity);
       return;
     }
@@ -213,5 +213,11 @@ export class DistanceJoint extends Joint {
 
   resetImpulses(): void {
     this.axial.impulse = 0; this.lower.impulse = 0; this.upper.impulse = 0;
+  }
+
+  /** @internal */
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
+    this.axial.impulse *= s; this.lower.impulse *= s; this.upper.impulse *= s;
   }
 }

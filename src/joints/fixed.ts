@@ -94,6 +94,14 @@ export class FixedJoint extends Joint {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.lock.lx = 0; this.lock.ly = 0; this.lock.lz = 0;
   }
+
+  /** @internal */
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
+    const p = this.point, l = this.lock;
+    p.lx *= s; p.ly *= s; p.lz *= s;
+    l.lx *= s; l.ly *= s; l.lz *= s;
+  }
 }
 
 /** out = f v f* (v may alias out). */

@@ -243,4 +243,13 @@ export class HingeJoint extends Joint {
     this.lock.l1 = 0; this.lock.l2 = 0;
     this.lower.impulse = 0; this.upper.impulse = 0; this.motor.impulse = 0; this.friction.impulse = 0;
   }
+
+  /** @internal */
+  scaleImpulses(scale: Float64Array): void {
+    const s = scale[0]!;
+    const p = this.point;
+    p.lx *= s; p.ly *= s; p.lz *= s;
+    this.lock.l1 *= s; this.lock.l2 *= s;
+    this.lower.impulse *= s; this.upper.impulse *= s; this.motor.impulse *= s; this.friction.impulse *= s;
+  }
 }

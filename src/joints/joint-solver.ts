@@ -16,10 +16,12 @@
  * spring's stiffness is m_eff ω², m_eff ≈ the lighter body: a 73 kg ragdoll
  * landing from 3 m on 4.5 kg shins opened the knees by 22 mm (limit overshoot
  * 5°). So the rows stay rigid (s_m = 1, s_i = 0) and only the position bias
- * b·C uses the spring's rate b = ω/(2ζ + hω): knees then open 4 mm. With
- * ζ = 2 (b ≈ 68/s) a swinging 20-link chain gained 3 % energy from the
- * push-back; ζ = 10 (b ≈ 17/s) keeps the gain < 0.5 %. Hertz is capped at
- * 0.25 / h like contacts.
+ * b·C uses the spring's rate b = ω/(2ζ + hω): knees then open 4 mm. The
+ * push-back b·C is velocity the relax sweep must take out again, and its 2
+ * sweeps do not over a long chain: a 20-link chain released from 45° gained
+ * 1.4 % of the energy it can release with ζ = 10 (b ≈ 17/s), 0.3 % with
+ * ζ = 30 (b ≈ 6/s); the projection still holds the anchors within
+ * `anchorSlop` (docs/joints.md). Hertz is capped at 0.25 / h like contacts.
  *
  * Per joint, not per row, dispatch: each joint is a small object with its
  * rows as fields (the rows are the SoA-free equivalent of Box2D's joint
@@ -30,12 +32,41 @@ import type { SolverBodies } from '../dynamics/contact-solver';
 import type { SolverSettings } from '../world/settings';
 import type { Joint } from './joint';
 import { JointStepContext, MODE_BAUMGARTE, MODE_NGS, MODE_SOFT } from './rows';
+import { VELOCITY_STRIDE } from '../dynamics/contact-solver';
+
+/** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
+const WARM_START_ENERGY_GROWTH = 1;
+
+/**
+ * Kinetic energy ½ m|Δv|² + ½ Δωᵀ I Δω of the velocity change d[o..o+5] of a
+ * slot, with I at the slot's current rotation (Δω taken to the body frame,
+ * where I is diagonal), added to out[k]; 0 for a slot held fixed. (Doubles
+ * in and out through typed arrays: see rows.ts on V8 boxing.)
+ */
+function addChangeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number, out: Float64Array, k: number): void {
+  const im = B.invMass[s]!;
+  if (im === 0) return;
+  const vx = d[o]!, vy = d[o + 1]!, vz = d[o + 2]!;
+  const wx = d[o + 3]!, wy = d[o + 4]!, wz = d[o + 5]!;
+  // Body-frame Δω = conj(q) Δω q.
+  const qx = -B.qx[s]!, qy = -B.qy[s]!, qz = -B.qz[s]!, qw = B.qw[s]!;
+  const tx = 2 * (qy * wz - qz * wy), ty = 2 * (qz * wx - qx * wz), tz = 2 * (qx * wy - qy * wx);
+  const lx = wx + qw * tx + (qy * tz - qz * ty);
+  const ly = wy + qw * ty + (qz * tx - qx * tz);
+  const lz = wz + qw * tz + (qx * ty - qy * tx);
+  const ix = B.ilx[s]!, iy = B.ily[s]!, iz = B.ilz[s]!;
+  let e = (vx * vx + vy * vy + vz * vz) / im;
+  if (ix > 0) e += lx * lx / ix;
+  if (iy > 0) e += ly * ly / iy;
+  if (iz > 0) e += lz * lz / iz;
+  out[k] = out[k]! + 0.5 * e;
+}
 
 /** Joint solver settings (separate from the world's SolverSettings); checked at the start of every step. */
 export interface JointSolverSettings {
   /** Joint stiffness (Hz) in 'soft' mode, in [0, 1e6], capped at 0.25 / sub-step. Default 60. */
   jointHertz: number;
-  /** Joint damping ratio in 'soft' mode; sets the bias rate ω/(2ζ + hω). Default 10 (bias ≈ 17/s at 240 Hz). Range 0–1000. */
+  /** Joint damping ratio in 'soft' mode; sets the bias rate ω/(2ζ + hω). Default 30 (bias ≈ 6/s at 240 Hz). Range 0–1000. */
   jointDampingRatio: number;
   /**
    * Sweeps over the joint rows per `solveVelocities` call. Default 2: a
@@ -67,7 +98,54 @@ export interface JointSolverSettings {
 }
 
 export function defaultJointSolverSettings(): JointSolverSettings {
-  return { jointHertz: 60, jointDampingRatio: 10, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.001 };
+  return { jointHertz: 60, jointDampingRatio: 30, jointIterations: 2, projection: true, limitSlop: 0.5 * Math.PI / 180, anchorSlop: 0.001 };
+}
+
+/**
+ * out[0] += −m a·Δx for a slot moved by Δx = x − p[o..o+2] in its constant
+ * acceleration a (gravity and force): the potential energy it gained.
+ */
+function addPotentialGain(B: SolverBodies, s: number, p: Float64Array, o: number, out: Float64Array): void {
+  const im = B.invMass[s]!;
+  if (im === 0) return;
+  const dx = B.px[s]! - p[o]!, dy = B.py[s]! - p[o + 1]!, dz = B.pz[s]! - p[o + 2]!;
+  out[0] = out[0]! - (B.lax[s]! * dx + B.lay[s]! * dy + B.laz[s]! * dz) / im;
+}
+
+/**
+ * Takes `energy` (J) out of the kinetic energy of the pair's motion relative
+ * to its centre of mass: linear velocities v_i → v_c + s(v_i − v_c), angular
+ * ω_i → s ω_i, s = √(1 − energy / E_rel) (0 if E_rel ≤ energy), energy =
+ * e[0] (e[1] scratch). Momentum is
+ * kept. A body held fixed is the frame (v_c = its velocity). `d`: 12
+ * doubles of scratch.
+ */
+function payFromRelativeMotion(B: SolverBodies, ia: number, ib: number, e: Float64Array, d: Float64Array): void {
+  const energy = e[0]!;
+  const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+  const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+  let cx: number, cy: number, cz: number;
+  if (ima === 0) { cx = V[oa]!; cy = V[oa + 1]!; cz = V[oa + 2]!; }
+  else if (imb === 0) { cx = V[ob]!; cy = V[ob + 1]!; cz = V[ob + 2]!; }
+  else {
+    const ma = 1 / ima, mb = 1 / imb, inv = 1 / (ma + mb);
+    cx = (ma * V[oa]! + mb * V[ob]!) * inv; cy = (ma * V[oa + 1]! + mb * V[ob + 1]!) * inv; cz = (ma * V[oa + 2]! + mb * V[ob + 2]!) * inv;
+  }
+  for (let k = 0; k < 3; k++) {
+    const c = k === 0 ? cx : k === 1 ? cy : cz;
+    d[k] = V[oa + k]! - c; d[3 + k] = V[oa + 3 + k]!;
+    d[6 + k] = V[ob + k]! - c; d[9 + k] = V[ob + 3 + k]!;
+  }
+  e[1] = 0;
+  addChangeEnergy(B, ia, d, 0, e, 1);
+  addChangeEnergy(B, ib, d, 6, e, 1);
+  const rel = e[1]!;
+  const s = rel > energy ? Math.sqrt(1 - energy / rel) : 0;
+  for (let k = 0; k < 3; k++) {
+    const c = k === 0 ? cx : k === 1 ? cy : cz;
+    if (ima !== 0) { V[oa + k] = c + s * d[k]!; V[oa + 3 + k] = s * d[3 + k]!; }
+    if (imb !== 0) { V[ob + k] = c + s * d[6 + k]!; V[ob + 3 + k] = s * d[9 + k]!; }
+  }
 }
 
 export class JointSolver {
@@ -127,12 +205,81 @@ export class JointSolver {
     this.activeCount = n;
   }
 
-  /** Applies the accumulated impulses (per (sub)step, like contacts). */
+  /**
+   * Applies the accumulated impulses (per (sub)step, like contacts), each
+   * joint's limited to the energy its rows actually gave its bodies since the
+   * last warm start (`applied`).
+   *
+   * Why: the rows measure their Jacobians at the current poses, so the
+   * impulses accumulated over a sub-step (the biased sweeps before the
+   * position integration, the relax sweep after it) are re-applied along
+   * the turned anchors and axes. Where the rows of one joint carry large
+   * impulses that cancel on a body (a far anchor on a light, thin body: the
+   * anchor's torque r × P against a limit row's), a turn of the body makes
+   * them stop cancelling, and the warm start hands that body a spin of up to
+   * |r||P|/I — the 2 joint sweeps that follow do not take it all back. The
+   * impulses were worth the kinetic energy E_applied when they were solved;
+   * the same impulses in a new geometry are allowed at most
+   * WARM_START_ENERGY_GROWTH × E_applied, else all of them are scaled by
+   * s = √(WARM_START_ENERGY_GROWTH E_applied / E_warm) (the energy of an
+   * impulse is quadratic in it). A chain or a ragdoll, whose geometry
+   * barely changes between sub-steps, keeps s = 1. (A growth of 2 still let
+   * random jointed worlds run away, each sub-step's warm start feeding the next.)
+   */
   warmStart(B: SolverBodies): void {
     if (this.activeCount === 0) return;
     if (!this.warmStarting) return;
     const active = this.active, n = this.activeCount;
-    for (let i = 0; i < n; i++) active[i]!.warmStart(B);
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      const a = j.applied;
+      const E = this.energy;
+      E[0] = 0; E[1] = 0;
+      addChangeEnergy(B, j.slotA, a, 0, E, 0);
+      addChangeEnergy(B, j.slotB, a, 6, E, 0);
+      this.velocitiesBefore(B, j);
+      j.warmStart(B);
+      this.velocitiesChange(B, j, true);
+      addChangeEnergy(B, j.slotA, a, 0, E, 1);
+      addChangeEnergy(B, j.slotB, a, 6, E, 1);
+      if (E[1]! > WARM_START_ENERGY_GROWTH * E[0]!) {
+        E[0] = Math.sqrt(WARM_START_ENERGY_GROWTH * E[0]! / E[1]!);
+        j.scaleImpulses(E);
+        this.rescaleChange(B, j);
+      }
+    }
+  }
+
+  /** Velocities of the joint's two slots before one of its calls (see `applied`). */
+  private readonly before = new Float64Array(12);
+  /** Scratch of payFromRelativeMotion. */
+  private readonly after = new Float64Array(12);
+  /** Energies and the scale factor of the warm start and the projection (doubles through a typed array, see rows.ts). */
+  private readonly energy = new Float64Array(2);
+
+  private velocitiesBefore(B: SolverBodies, j: Joint): void {
+    const V = B.vel, b = this.before, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    for (let k = 0; k < 6; k++) { b[k] = V[oa + k]!; b[6 + k] = V[ob + k]!; }
+  }
+
+  /** `applied` (+)= the velocity change since `velocitiesBefore`. */
+  private velocitiesChange(B: SolverBodies, j: Joint, reset: boolean): void {
+    const V = B.vel, b = this.before, a = j.applied, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    if (reset) {
+      for (let k = 0; k < 6; k++) { a[k] = V[oa + k]! - b[k]!; a[6 + k] = V[ob + k]! - b[6 + k]!; }
+    } else {
+      for (let k = 0; k < 6; k++) { a[k] = a[k]! + (V[oa + k]! - b[k]!); a[6 + k] = a[6 + k]! + (V[ob + k]! - b[6 + k]!); }
+    }
+  }
+
+  /** Replaces the warm start's velocity change (in `applied`) by s = energy[0] times it. */
+  private rescaleChange(B: SolverBodies, j: Joint): void {
+    const s = this.energy[0]!;
+    const V = B.vel, b = this.before, a = j.applied, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    for (let k = 0; k < 6; k++) {
+      a[k] = a[k]! * s; a[6 + k] = a[6 + k]! * s;
+      V[oa + k] = b[k]! + a[k]!; V[ob + k] = b[6 + k]! + a[6 + k]!;
+    }
   }
 
   /**
@@ -148,8 +295,16 @@ export class JointSolver {
    * translate B only to close its anchor gap. Holding A makes one pass exact
    * for a tree listed parent first (a ragdoll): a joint's correction moves
    * only its child, whose own joints come later. Only the error beyond the
-   * slops is removed, and velocities are untouched, so resting contact and
-   * the soft rows are left alone unless a limit is really violated.
+   * slops is removed, so resting contact and the soft rows are left alone
+   * unless a limit is really violated.
+   *
+   * A projection is a teleport and may not create energy. A body it turns
+   * keeps its body-frame spin (rows.ts turnSpin), and potential energy it
+   * gives the pair (a heavy child lifted back to a light parent's anchor,
+   * after gravity opened the gap the sweeps could not hold) is paid from
+   * the pair's kinetic energy relative to its centre of mass
+   * (payFromRelativeMotion): unpaid, each sub-step's lift was a pump, and
+   * random jointed worlds gained 100–1000× their energy.
    */
   solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
@@ -159,12 +314,28 @@ export class JointSolver {
     ctx.setBias(useBias);
     const active = this.active, n = this.activeCount;
     if (!useBias && ctx.mode === MODE_SOFT && this.settings.projection) {
-      for (let i = 0; i < n; i++) active[i]!.projectLimits(B, ctx);
+      for (let i = 0; i < n; i++) {
+        const j = active[i]!;
+        const ia = j.slotA, ib = j.slotB;
+        const p = this.before, E = this.energy;
+        p[0] = B.px[ia]!; p[1] = B.py[ia]!; p[2] = B.pz[ia]!; p[3] = B.px[ib]!; p[4] = B.py[ib]!; p[5] = B.pz[ib]!;
+        j.projectLimits(B, ctx);
+        // Potential energy the projection gave the pair (work against each slot's constant acceleration).
+        E[0] = 0;
+        addPotentialGain(B, ia, p, 0, E);
+        addPotentialGain(B, ib, p, 3, E);
+        if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
+      }
     }
     // Rows measure their geometry again only after the poses moved (poseVersion).
     const sweeps = this.settings.jointIterations;
     for (let k = 0; k < sweeps; k++) {
-      for (let i = 0; i < n; i++) active[i]!.solveVelocity(B, ctx);
+      for (let i = 0; i < n; i++) {
+        const j = active[i]!;
+        this.velocitiesBefore(B, j);
+        j.solveVelocity(B, ctx);
+        this.velocitiesChange(B, j, false);
+      }
     }
   }
 

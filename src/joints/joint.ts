@@ -35,6 +35,9 @@ export interface JointDescBase {
   userData?: unknown;
 }
 
+/** Length of Joint.applied. */
+const APPLIED_LENGTH = 12;
+
 export abstract class Joint {
   abstract readonly kind: JointKind;
   readonly bodyA: RigidBody;
@@ -140,12 +143,14 @@ export abstract class Joint {
 
   /**
    * @internal Appends everything of the joint that the next step reads (World.snapshot):
-   * the settings any code may change, the step impulses, then the rows'
-   * accumulated impulses and cached geometry (saveRows). The flags go
+   * the settings any code may change, the step impulses, `applied`, then the
+   * rows' accumulated impulses and cached geometry (saveRows). The flags go
    * separately (broken, breakReported).
    */
   saveState(out: number[]): void {
     out.push(this.breakImpulse, this.frictionTorque, this.stepImpulses[0]!, this.stepImpulses[1]!);
+    const a = this.applied;
+    for (let k = 0; k < APPLIED_LENGTH; k++) out.push(a[k]!);
     this.saveRows(out);
   }
 
@@ -157,12 +162,21 @@ export abstract class Joint {
     this.stepImpulses[1] = src[o + 3]!;
     this.poseVersionA = -1;
     this.poseVersionB = -1;
-    return this.loadRows(src, o + 4);
+    for (let k = 0; k < APPLIED_LENGTH; k++) this.applied[k] = src[o + 4 + k]!;
+    return this.loadRows(src, o + 4 + APPLIED_LENGTH);
   }
 
   /** @internal the kind's own part of saveState. */
   protected abstract saveRows(out: number[]): void;
   /** @internal */ protected abstract loadRows(src: Float64Array, o: number): number;
+  /** @internal Multiplies every accumulated impulse by scale[0] ∈ [0, 1] (JointSolver.warmStart; a typed array, not a boxed double). */
+  abstract scaleImpulses(scale: Float64Array): void;
+  /**
+   * @internal Velocity change (A: v, ω; B: v, ω, world) the joint's rows have
+   * applied since its last warm start (JointSolver.warmStart bounds the next
+   * warm start by its energy; saved with the joint's state).
+   */
+  readonly applied = new Float64Array(APPLIED_LENGTH);
   /**
    * @internal 'soft' only, once per sub-step after the position integration:
    * rotates B back to within `ctx.limitSlop` (rad) of violated angular limits

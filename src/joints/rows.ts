@@ -11,6 +11,10 @@
  * - 'soft'  rigid rows Δλ = −m (Ċ + b C) with the bias rate b of Box2D v3's
  *           spring (jointHertz, jointDampingRatio), and a relax sweep without
  *           the bias (see joint-solver.ts for why not the soft mass scaling).
+ *           The push-back b C is capped at maxCorrectionVelocity as in
+ *           'baumgarte': it is velocity the relax sweep has to take out
+ *           again, and a joint metres apart (a far anchor on a body the
+ *           sweeps cannot hold) otherwise pumped energy in every sub-step.
  * - 'baumgarte': Δλ = −m (Ċ + β/h C).
  * - 'ngs':  rigid velocity rows; the errors are removed afterwards by
  *           pseudo-impulses applied directly to the poses (`solvePosition*`).
@@ -140,8 +144,8 @@ export const LIMIT = new Float64Array(1);
  * allowed) the caller wrote to LIMIT[0]; out: LIMIT[0] the bias (a typed
  * array, not a double argument and result, which V8 boxes when it does not
  * inline the call). Apart (C > 0) the row may close the gap this sub-step,
- * rigidly; past the limit it pushes back with the step's bias rate
- * (Baumgarte capped at maxCorrectionVelocity). Box2D v3 limit rows, rigid.
+ * rigidly; past the limit it pushes back with the step's bias rate, at
+ * most maxCorrectionVelocity. Box2D v3 limit rows, rigid.
  */
 export function limitBias(ctx: JointStepContext): void {
   const C = LIMIT[0]!;
@@ -150,7 +154,7 @@ export function limitBias(ctx: JointStepContext): void {
     return;
   }
   let bias = ctx.biasRate * C;
-  if (ctx.mode === MODE_BAUMGARTE && bias < -ctx.maxCorrectionVelocity) bias = -ctx.maxCorrectionVelocity;
+  if (bias < -ctx.maxCorrectionVelocity) bias = -ctx.maxCorrectionVelocity;
   LIMIT[0] = bias;
 }
 
@@ -233,8 +237,27 @@ function movePoseF(B: SolverBodies, s: number): void {
   d[3] = 0.5 * (B.ixx[s]! * lx + B.ixy[s]! * ly + B.ixz[s]! * lz);
   d[4] = 0.5 * (B.ixy[s]! * lx + B.iyy[s]! * ly + B.iyz[s]! * lz);
   d[5] = 0.5 * (B.ixz[s]! * lx + B.iyz[s]! * ly + B.izz[s]! * lz);
+  turnSpin(B, s);
   B.moveSlot(s);
 }
+
+/**
+ * ω ← ω + Δθ × ω, rescaled to |ω|, for the turn Δθ = 2 delta[3..5] that
+ * `moveSlot` is about to apply: the spin turns with a body that a
+ * projection turns, so its body-frame angular velocity, and with it
+ * ½ ωᵀIω, stay what they were.
+ */
+function turnSpin(B: SolverBodies, s: number): void {
+  const d = B.delta, tx = 2 * d[3]!, ty = 2 * d[4]!, tz = 2 * d[5]!;
+  const V = B.vel, o = s * VELOCITY_STRIDE;
+  const wx = V[o + 3]!, wy = V[o + 4]!, wz = V[o + 5]!;
+  const w2 = wx * wx + wy * wy + wz * wz;
+  if (w2 === 0) return;
+  const nx = wx + (ty * wz - tz * wy), ny = wy + (tz * wx - tx * wz), nz = wz + (tx * wy - ty * wx);
+  const f = Math.sqrt(w2 / (nx * nx + ny * ny + nz * nz));
+  V[o + 3] = nx * f; V[o + 4] = ny * f; V[o + 5] = nz * f;
+}
+
 
 /** Linear pseudo-impulse P at the anchors: −P on A, +P on B. */
 export function moveLinear(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>, px: number, py: number, pz: number): void {
@@ -452,12 +475,10 @@ export class PointRow {
     const dvz = vbz + (wbx * rby - wby * rbx) - vaz - (wax * ray - way * rax);
     const rate = ctx.biasRate;
     let bx = rate * s[P_C]!, by = rate * s[P_C + 1]!, bz = rate * s[P_C + 2]!;
-    if (ctx.mode === MODE_BAUMGARTE) {
-      const len = Math.sqrt(bx * bx + by * by + bz * bz);
-      if (len > ctx.maxCorrectionVelocity) {
-        const f = ctx.maxCorrectionVelocity / len;
-        bx *= f; by *= f; bz *= f;
-      }
+    const len = Math.sqrt(bx * bx + by * by + bz * bz);
+    if (len > ctx.maxCorrectionVelocity) {
+      const f = ctx.maxCorrectionVelocity / len;
+      bx *= f; by *= f; bz *= f;
     }
     const rx = dvx + bx, ry = dvy + by, rz = dvz + bz;
     const i00 = s[P_I]!, i01 = s[P_I + 1]!, i02 = s[P_I + 2]!, i11 = s[P_I + 3]!, i12 = s[P_I + 4]!, i22 = s[P_I + 5]!;
@@ -710,14 +731,11 @@ export class AngularLock2 {
     const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
     this.mass(B, ia, ib, this.k);
     const dwx = V[ob + 3]! - V[oa + 3]!, dwy = V[ob + 4]! - V[oa + 4]!, dwz = V[ob + 5]! - V[oa + 5]!;
-    let b1 = dwx * this.t1x + dwy * this.t1y + dwz * this.t1z + ctx.biasRate * this.c1;
-    let b2 = dwx * this.t2x + dwy * this.t2y + dwz * this.t2z + ctx.biasRate * this.c2;
-    if (ctx.mode === MODE_BAUMGARTE) {
-      const cap = ctx.maxCorrectionVelocity;
-      b1 = Math.max(-cap, Math.min(cap, b1));
-      b2 = Math.max(-cap, Math.min(cap, b2));
-    }
-    F[0] = b1; F[1] = b2;
+    const cap = ctx.maxCorrectionVelocity;
+    const p1 = Math.max(-cap, Math.min(cap, ctx.biasRate * this.c1));
+    const p2 = Math.max(-cap, Math.min(cap, ctx.biasRate * this.c2));
+    F[0] = dwx * this.t1x + dwy * this.t1y + dwz * this.t1z + p1;
+    F[1] = dwx * this.t2x + dwy * this.t2y + dwz * this.t2z + p2;
     if (!this.solve2()) return;
     const d1 = this.r1, d2 = this.r2;
     this.l1 += d1; this.l2 += d2;
@@ -774,11 +792,10 @@ export class AngularLock3 {
 
   solve(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
     const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
-    let bx = ctx.biasRate * this.cx, by = ctx.biasRate * this.cy, bz = ctx.biasRate * this.cz;
-    if (ctx.mode === MODE_BAUMGARTE) {
-      const cap = ctx.maxCorrectionVelocity;
-      bx = Math.max(-cap, Math.min(cap, bx)); by = Math.max(-cap, Math.min(cap, by)); bz = Math.max(-cap, Math.min(cap, bz));
-    }
+    const cap = ctx.maxCorrectionVelocity;
+    const bx = Math.max(-cap, Math.min(cap, ctx.biasRate * this.cx));
+    const by = Math.max(-cap, Math.min(cap, ctx.biasRate * this.cy));
+    const bz = Math.max(-cap, Math.min(cap, ctx.biasRate * this.cz));
     F[6] = V[ob + 3]! - V[oa + 3]! + bx; F[7] = V[ob + 4]! - V[oa + 4]! + by; F[8] = V[ob + 5]! - V[oa + 5]! + bz;
     const x = this.solveK(B, ia, ib);
     const dx = -x.x, dy = -x.y, dz = -x.z;

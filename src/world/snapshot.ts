@@ -47,7 +47,8 @@ export interface StepperSnapshot {
  * - `broadphaseInts`, `broadphaseBounds`: both AABB trees node for node and
  *   the move buffer (BroadPhase.saveState).
  * - `joints`: each joint's numbers one after another (Joint.saveState:
- *   settings, step impulses, the rows' accumulated impulses and cached
+ *   settings, step impulses, the rows' velocity change since the last warm
+ *   start, their accumulated impulses and cached
  *   geometry); `jointInts` (JOINT_INTS, in the world's joint order): kind,
  *   body ids A and B, flags (JOINT_*), offset and length in `joints`.
  * - `steppers`: per registered stepper, in order, its own state or null.

@@ -1,0 +1,155 @@
+/**
+ * Joints must not add energy (issue 16 §1). Each scene tracks the total
+ * mechanical energy E = Σ ½ m v² + ½ ωᵀ I ω + m g y and asserts
+ *   max_t (E(t) − E(0)) ≤ 1 % of the energy the system can release,
+ * "releasable" being the drop in potential energy from the start pose to the
+ * lowest reachable pose plus the kinetic energy it starts with. Default
+ * settings ('soft', 4 sub-steps), 60 Hz. (No velocity cap exists on this
+ * branch; these run uncapped.)
+ */
+import { describe, expect, it } from 'vitest';
+import { Box, Capsule, Sphere, World, type RigidBody } from '../../src/index';
+import { BallJoint } from '../../src/joints/ball';
+import { ConeTwistJoint } from '../../src/joints/cone-twist';
+import { HingeJoint } from '../../src/joints/hinge';
+
+const DT = 1 / 60;
+const G = 9.81;
+
+function energy(bodies: readonly RigidBody[]): number {
+  let e = 0;
+  for (const b of bodies) {
+    const v = b.linearVelocity, w = b.angularVelocity, I = b.inertia, q = b.rotation;
+    // ω in the body frame, where I is diagonal.
+    const wx = w.x, wy = w.y, wz = w.z;
+    const tx = 2 * (-q.y * wz + q.z * wy), ty = 2 * (-q.z * wx + q.x * wz), tz = 2 * (-q.x * wy + q.y * wx);
+    const lx = wx + q.w * tx + (-q.y * tz + q.z * ty);
+    const ly = wy + q.w * ty + (-q.z * tx + q.x * tz);
+    const lz = wz + q.w * tz + (-q.x * ty + q.y * tx);
+    e += 0.5 * b.mass * (v.x * v.x + v.y * v.y + v.z * v.z) + 0.5 * (I.x * lx * lx + I.y * ly * ly + I.z * lz * lz) + b.mass * G * b.position.y;
+  }
+  return e;
+}
+
+function finite(bodies: readonly RigidBody[]): boolean {
+  for (const b of bodies) {
+    const p = b.position, v = b.linearVelocity, w = b.angularVelocity, q = b.rotation;
+    if (!Number.isFinite(p.x + p.y + p.z + v.x + v.y + v.z + w.x + w.y + w.z + q.x + q.y + q.z + q.w)) return false;
+  }
+  return true;
+}
+
+const gravity = { x: 0, y: -G, z: 0 };
+
+describe('joints do not add energy', () => {
+  it('a chain of 20 capsule links (1 kg) and a 10 kg weight released from 45°: gain ≤ 1 % of the releasable energy over 5 s', () => {
+    const world = new World({ gravity });
+    const top = 30;
+    const anchor = world.createBody({ type: 'static', shape: new Box({ x: 0.1, y: 0.1, z: 0.1 }), position: { x: 0, y: top, z: 0 } });
+    const c = Math.SQRT1_2;
+    const dir = { x: c, y: -c, z: 0 }; // 45° off vertical
+    // The capsules' long axis (local Y) along dir: a turn by a about z takes Y to (−sin a, cos a).
+    const ang = -3 * Math.PI / 4;
+    const rot = { x: 0, y: 0, z: Math.sin(ang / 2), w: Math.cos(ang / 2) };
+    const bodies: RigidBody[] = [];
+    let prev = anchor;
+    let releasable = 0;
+    for (let i = 0; i < 20; i++) {
+      const d = i + 0.5;
+      const link = world.createBody({
+        type: 'dynamic', shape: new Capsule(0.1, 0.4), position: { x: d * dir.x, y: top + d * dir.y, z: 0 }, rotation: rot, mass: 1,
+        angularDamping: 0, canSleep: false,
+      });
+      world.addJoint(new BallJoint({ bodyA: prev, bodyB: link, anchor: { x: i * dir.x, y: top + i * dir.y, z: 0 } }));
+      bodies.push(link);
+      releasable += 1 * G * d * (1 - c);
+      prev = link;
+    }
+    const dw = 20.2;
+    const weight = world.createBody({ type: 'dynamic', shape: new Sphere(0.2), position: { x: dw * dir.x, y: top + dw * dir.y, z: 0 }, mass: 10, angularDamping: 0, canSleep: false });
+    world.addJoint(new BallJoint({ bodyA: prev, bodyB: weight, anchor: { x: 20 * dir.x, y: top + 20 * dir.y, z: 0 } }));
+    bodies.push(weight);
+    releasable += 10 * G * dw * (1 - c);
+    // The links start aligned with the chain (their long axes along dir).
+    expect(Math.abs(bodies[0]!.position.x - 0.5 * c)).toBeLessThan(1e-9);
+
+    const e0 = energy(bodies);
+    let maxGain = -Infinity, minX = Infinity;
+    for (let i = 0; i < 5 * 60; i++) {
+      world.step(DT);
+      maxGain = Math.max(maxGain, energy(bodies) - e0);
+      minX = Math.min(minX, weight.position.x);
+    }
+    console.log(`chain 45°: releasable ${releasable.toFixed(1)} J, max gain ${maxGain.toFixed(3)} J (${(100 * maxGain / releasable).toFixed(3)} %), final loss ${(e0 - energy(bodies)).toFixed(1)} J`);
+    expect(finite(bodies)).toBe(true);
+    expect(maxGain).toBeLessThan(0.01 * releasable);
+    // It swung through to the other side.
+    expect(minX).toBeLessThan(-5);
+  });
+
+  it('a hinged bar swung into one limit and back to the other: gain ≤ 1 % of the releasable energy over 10 s', () => {
+    const world = new World({ gravity });
+    const pivot = world.createBody({ type: 'static', shape: new Box({ x: 0.05, y: 0.05, z: 0.05 }), position: { x: 0, y: 5, z: 0 } });
+    // A 1 m bar hanging from the pivot, turned 60° about z (at its upper limit), swung towards the lower one.
+    const lim = Math.PI / 3;
+    const rot = { x: 0, y: 0, z: Math.sin(lim / 2), w: Math.cos(lim / 2) };
+    const arm = { x: 0.5 * Math.sin(lim), y: -0.5 * Math.cos(lim), z: 0 };
+    const bar = world.createBody({
+      type: 'dynamic', shape: new Capsule(0.05, 0.45), mass: 2, position: { x: arm.x, y: 5 + arm.y, z: 0 }, rotation: rot,
+      angularVelocity: { x: 0, y: 0, z: -8 }, linearVelocity: { x: -8 * 0.5 * Math.cos(lim), y: -8 * 0.5 * Math.sin(lim), z: 0 },
+      angularDamping: 0, linearDamping: 0, canSleep: false,
+    });
+    const hinge = new HingeJoint({ bodyA: pivot, bodyB: bar, anchor: { x: 0, y: 5, z: 0 }, axis: { x: 0, y: 0, z: 1 }, lowerAngle: -2 * lim, upperAngle: 0 });
+    world.addJoint(hinge);
+    const bodies = [bar];
+    const e0 = energy(bodies);
+    const releasable = e0 - 2 * G * (5 - 0.5); // down to hanging straight (the lowest pose), kinetic energy included
+    // Limits are inelastic: the bar hits the lower one at speed and stops,
+    // then swings back up to (at most) the upper one, which it reaches at
+    // rest only if nothing is lost; count arrivals within 0.1 rad.
+    let maxGain = -Infinity, hitsLow = 0, hitsHigh = 0, atLow = false, atHigh = true, worstOvershoot = 0;
+    for (let i = 0; i < 10 * 60; i++) {
+      world.step(DT);
+      maxGain = Math.max(maxGain, energy(bodies) - e0);
+      const a = hinge.angle;
+      worstOvershoot = Math.max(worstOvershoot, -2 * lim - a, a);
+      if (!atLow && a < -2 * lim + 0.1) { hitsLow++; atLow = true; atHigh = false; }
+      if (!atHigh && a > -0.1) { hitsHigh++; atHigh = true; atLow = false; }
+    }
+    console.log(`hinge limits: releasable ${releasable.toFixed(2)} J, max gain ${maxGain.toFixed(4)} J (${(100 * maxGain / releasable).toFixed(3)} %), arrivals low ${hitsLow} high ${hitsHigh}, worst overshoot ${(worstOvershoot * 180 / Math.PI).toFixed(2)}°, left after 10 s ${(energy(bodies) - 2 * G * 4.5).toFixed(2)} J`);
+    expect(finite(bodies)).toBe(true);
+    expect(maxGain).toBeLessThan(0.01 * releasable);
+    expect(hitsLow).toBeGreaterThanOrEqual(1);
+    expect(hitsHigh).toBeGreaterThanOrEqual(1);
+    expect(worstOvershoot).toBeLessThan(2 * Math.PI / 180);
+  });
+
+  it('a cone-twist limb spun into its swing and twist limits: gain ≤ 1 % of the releasable energy over 10 s', () => {
+    const world = new World({ gravity });
+    const top = world.createBody({ type: 'static', shape: new Box({ x: 0.05, y: 0.05, z: 0.05 }), position: { x: 0, y: 5, z: 0 } });
+    const limb = world.createBody({
+      type: 'dynamic', shape: new Capsule(0.06, 0.3), mass: 3, position: { x: 0, y: 4.64, z: 0 },
+      // Spin about the limb's own axis (twist) and about x (swing).
+      angularVelocity: { x: 6, y: 9, z: 0 }, linearVelocity: { x: 0, y: 0, z: 6 * 0.36 },
+      angularDamping: 0, linearDamping: 0, canSleep: false,
+    });
+    const joint = new ConeTwistJoint({ bodyA: top, bodyB: limb, anchor: { x: 0, y: 5, z: 0 }, twistAxis: { x: 0, y: -1, z: 0 }, swingLimit: Math.PI / 6, twistLower: -0.35, twistUpper: 0.35 });
+    world.addJoint(joint);
+    const bodies = [limb];
+    const e0 = energy(bodies);
+    const releasable = e0 - 3 * G * 4.64; // starts hanging: its kinetic energy is all it can release
+    let maxGain = -Infinity, maxSwing = 0, maxTwist = 0;
+    for (let i = 0; i < 10 * 60; i++) {
+      world.step(DT);
+      maxGain = Math.max(maxGain, energy(bodies) - e0);
+      maxSwing = Math.max(maxSwing, joint.swingAngle);
+      maxTwist = Math.max(maxTwist, Math.abs(joint.twistAngle));
+    }
+    console.log(`cone-twist limits: releasable ${releasable.toFixed(2)} J, max gain ${maxGain.toFixed(4)} J (${(100 * maxGain / releasable).toFixed(3)} %), max swing ${(maxSwing * 180 / Math.PI).toFixed(1)}°, max twist ${(maxTwist * 180 / Math.PI).toFixed(1)}°`);
+    expect(finite(bodies)).toBe(true);
+    expect(maxGain).toBeLessThan(0.01 * releasable);
+    // Both limits were reached (within 1°).
+    expect(maxSwing).toBeGreaterThan(Math.PI / 6 - 0.0175);
+    expect(maxTwist).toBeGreaterThan(0.35 - 0.0175);
+  });
+});
