@@ -114,7 +114,9 @@ describe('humanoid ragdoll', () => {
     console.log(`ragdoll drops: dip median ${(median * 1000).toFixed(1)} mm, worst ${(worst * 1000).toFixed(1)} mm, beyond 1 cm ${dips.filter((d) => d > 0.01).length}/24, worst separation ${(worstSep * 1000).toFixed(2)} mm, worst limit excess ${(worstLimit / DEG).toFixed(2)}°, latest sleep ${latestSleep.toFixed(2)} s`);
     expect(worst).toBeLessThan(0.045);
     expect(median).toBeLessThan(0.002);
-    expect(dips.filter((d) => d > 0.01).length).toBeLessThanOrEqual(3);
+    // 2-3 of 24 before an impact's impulse stopped being warm-started into
+    // the next sub-step (docs/contact-energy.md); 4 since.
+    expect(dips.filter((d) => d > 0.01).length).toBeLessThanOrEqual(4);
     expect(worstSep).toBeLessThan(0.01);
     expect(worstLimit).toBeLessThan(2 * DEG);
     expect(latestSleep).toBeLessThan(5);
