@@ -358,6 +358,8 @@ export class World implements BodyOwner {
   private stepping = false;
   /** False while a split step (turnSplit) has parts to go: kinematic bodies reach their targets in the last. */
   private finalPart = true;
+  /** True in a split step's first part (and in an unsplit step). */
+  private firstPart = true;
   /** The dt of the step being taken (World.step's argument, not a split part's). */
   private stepDt = 1 / 60;
   /** What is left of the step being taken, for turnSplit. */
@@ -752,6 +754,7 @@ export class World implements BodyOwner {
         const parts = Math.min(this.turnSplit(), budget);
         const h = parts === 1 ? remaining : remaining / parts;
         this.finalPart = parts === 1;
+        this.firstPart = k === 0;
         // The speculative margins cover the whole step's motion in every part.
         this.updateContacts(dt);
         this.solve(h);
@@ -1270,8 +1273,8 @@ export class World implements BodyOwner {
       C.addContact(c, B, S, h, dt, this.gravity, true);
     }
 
-    // Previous pose for interpolation.
-    for (let i = 0; i < B.count; i++) {
+    // Previous pose for interpolation: the whole step's start, in its first part.
+    for (let i = 0; this.firstPart && i < B.count; i++) {
       const b = B.bodies[i]!;
       const pp = b.previousPosition as Vec3;
       pp.x = b.position.x; pp.y = b.position.y; pp.z = b.position.z;
