@@ -362,6 +362,8 @@ export class World implements BodyOwner {
   private firstPart = true;
   /** The dt of the step being taken (World.step's argument, not a split part's). */
   private stepDt = 1 / 60;
+  /** The time sweptShapeBox grows a box by the body's swing for (a field: a double argument to a call V8 does not inline is boxed). */
+  private sweepDt = 1 / 60;
   /** What is left of the step being taken, for turnSplit. */
   private stepLeft = 1 / 60;
   private dispatching = false;
@@ -914,6 +916,7 @@ export class World implements BodyOwner {
    * 100 m/s half a metre from a wall went through it in its first step.
    */
   private refitStaleProxies(dt: number): void {
+    this.sweepDt = dt;
     const list = this.bodyList;
     const d = this.displacement;
     for (let i = 0; i < list.length; i++) {
@@ -922,7 +925,7 @@ export class World implements BodyOwner {
       b.proxyStale = false;
       if (b.isStatic || !b.awake) continue;
       const v = b.linearVelocity;
-      this.sweptShapeBox(b, dt);
+      this.sweptShapeBox(b);
       d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
       // Only grow (a no-op for a body whose motion nobody changed since the
       // last step; a box setPosition stretched ahead must not shrink).
@@ -937,10 +940,10 @@ export class World implements BodyOwner {
    * pair with the floor could come a step late. (The linear motion is the
    * broadphase's prediction, from the displacement.)
    */
-  private sweptShapeBox(b: RigidBody, dt: number): void {
+  private sweptShapeBox(b: RigidBody): void {
     b.shape.computeAabb(this.box, b.position, b.rotation);
     const w = b.angularVelocity;
-    const swing = Math.sqrt(w.x * w.x + w.y * w.y + w.z * w.z) * b.boundingRadius * dt;
+    const swing = Math.sqrt(w.x * w.x + w.y * w.y + w.z * w.z) * b.boundingRadius * this.sweepDt;
     if (swing > FAT_MARGIN) {
       const bx = this.box;
       bx.min.x -= swing; bx.min.y -= swing; bx.min.z -= swing;
@@ -1350,7 +1353,7 @@ export class World implements BodyOwner {
     }
     C.storeImpulses();
     if (J.storeImpulses() > 0) this.queueJointBreaks();
-    this.writeBack(this.stepDt);
+    this.writeBack();
   }
 
   /**
@@ -1392,8 +1395,14 @@ export class World implements BodyOwner {
     }
   }
 
-  /** `dt` is the whole step's (a split step's parts are shorter): the fat boxes hold the next step's motion. */
-  private writeBack(dt: number): void {
+  /**
+   * The fat boxes hold the next step's motion: the whole step's dt (a split
+   * step's parts are shorter), read from the field (a double argument to a
+   * call V8 does not inline is boxed).
+   */
+  private writeBack(): void {
+    const dt = this.stepDt;
+    this.sweepDt = dt;
     const B = this.solverBodies;
     const d = this.displacement;
     for (let i = 0; i < B.count; i++) {
@@ -1418,7 +1427,7 @@ export class World implements BodyOwner {
       }
       b.force.x = 0; b.force.y = 0; b.force.z = 0;
       b.torque.x = 0; b.torque.y = 0; b.torque.z = 0;
-      this.sweptShapeBox(b, dt);
+      this.sweptShapeBox(b);
       // Predictive fat box: it must hold the next step's motion. (Reaching
       // two steps ahead left a ragdoll on stairs awake: more speculative
       // pairs against the step edges.)
