@@ -139,6 +139,12 @@ export class RigidBody {
   /** @internal */ readonly kinematicTargetPosition: Vec3 = { x: 0, y: 0, z: 0 };
   /** @internal */ readonly kinematicTargetRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal radius of a sphere around the origin holding the shape (speculative margins) */ readonly boundingRadius: number;
+  /**
+   * @internal boundingRadius over the shape's smallest half size (1 for a
+   * sphere, 1.7 for a cube, 3-4 for a ragdoll's limbs, 40 for a 2.7 m stick
+   * 6 cm thick): which turning bodies split a step (World.turnSplit).
+   */
+  readonly elongation: number;
   /** @internal radius of the shape's rounded surface (sphere, capsule), 0 for flat-faced shapes: contact anchors sit at its centre */ readonly roundingRadius: number;
   /** @internal collision filtering between jointed bodies: ids of bodies not to collide with */ noCollide: number[] | null = null;
   /** @internal joints attached to this body (attachJoint / detachJoint; broken ones still count) */ jointCount = 0;
@@ -255,6 +261,8 @@ export class RigidBody {
       ? Math.sqrt(sh.halfExtents.x ** 2 + sh.halfExtents.y ** 2 + sh.halfExtents.z ** 2)
       : (sh.radius ?? 0) + (sh.halfHeight ?? 0);
     this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule ? sh.radius! : 0;
+    const thinnest = sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
+    this.elongation = shape.kind === ShapeKind.Sphere || !(thinnest > 0) ? 1 : this.boundingRadius / thinnest;
     this.updateInertia();
   }
 

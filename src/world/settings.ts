@@ -81,8 +81,9 @@ export interface SolverSettings {
    */
   jointedSpeculativeRate: number;
   /**
-   * Largest turn (rad) a body in contact range may make in one step. A step
-   * in which an awake dynamic body with a pair turns further is split into
+   * Largest turn (rad) a thin body (one at least five times as long as it is
+   * thick: sticks, planks, poles) in contact range may make in one step. A
+   * step in which such an awake dynamic body with a pair turns further is split into
    * ⌈turn / maxTurnPerStep⌉ steps (at most 16), each with its own
    * narrowphase: contact points are found at a step's start pose, and a thin
    * body turning far within the step brings other parts of itself to the

@@ -194,6 +194,14 @@ const POSE_PREDICTION = 4;
 const FAT_MARGIN = 0.03;
 /** Most parts a step is split into for fast-turning bodies (see World.turnSplit). */
 const MAX_STEP_PARTS = 16;
+/**
+ * Only bodies at least this elongated (RigidBody.elongation) split a step:
+ * turning, a ball or a block brings no new part of itself within reach of
+ * the contact points found at the step's start, a stick does. Ragdoll limbs
+ * (3-4) stay below it: splitting for their flailing cost a 32-ragdoll pile
+ * twice its step time.
+ */
+const SPLIT_ELONGATION = 5;
 
 /**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
@@ -852,7 +860,8 @@ export class World implements BodyOwner {
   /** Kinematic targets become the velocities that reach them in dt. */
   /**
    * Parts to split what is left of a step (stepLeft) into: ⌈θ / maxTurnPerStep⌉
-   * for the largest turn θ = |ω|·dt of an awake dynamic body in a pair.
+   * for the largest turn θ = |ω|·dt of an awake dynamic body in a pair that
+   * is at least SPLIT_ELONGATION long for its thickness.
    * The narrowphase finds a body's contact points once per step, at its
    * start pose; a thin body that turns through a large angle in the step
    * brings other parts of itself to the surface, which no point holds.
@@ -866,12 +875,12 @@ export class World implements BodyOwner {
     for (let i = 0; i < list.length; i++) {
       const c = list[i]!;
       const a = c.bodyA!, b = c.bodyB!;
-      if (a.isDynamic && a.awake) {
+      if (a.isDynamic && a.awake && a.elongation >= SPLIT_ELONGATION) {
         const w = a.angularVelocity;
         const t = w.x * w.x + w.y * w.y + w.z * w.z;
         if (t > most) most = t;
       }
-      if (b.isDynamic && b.awake) {
+      if (b.isDynamic && b.awake && b.elongation >= SPLIT_ELONGATION) {
         const w = b.angularVelocity;
         const t = w.x * w.x + w.y * w.y + w.z * w.z;
         if (t > most) most = t;
