@@ -21,3 +21,12 @@ export function totalEnergy(bodies: readonly RigidBody[], gravity?: Readonly<Vec
   for (const b of bodies) e += bodyEnergy(b, gravity);
   return e;
 }
+
+/** Every position, velocity and rotation component of the bodies is finite. */
+export function allFinite(bodies: readonly RigidBody[]): boolean {
+  for (const b of bodies) {
+    const p = b.position, v = b.linearVelocity, w = b.angularVelocity, q = b.rotation;
+    if (!Number.isFinite(p.x + p.y + p.z + v.x + v.y + v.z + w.x + w.y + w.z + q.x + q.y + q.z + q.w)) return false;
+  }
+  return true;
+}

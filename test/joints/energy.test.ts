@@ -12,32 +12,16 @@ import { Box, Capsule, Sphere, World, type RigidBody } from '../../src/index';
 import { BallJoint } from '../../src/joints/ball';
 import { ConeTwistJoint } from '../../src/joints/cone-twist';
 import { HingeJoint } from '../../src/joints/hinge';
+import { allFinite, totalEnergy } from '../helpers/energy';
 
 const DT = 1 / 60;
 const G = 9.81;
 
 function energy(bodies: readonly RigidBody[]): number {
-  let e = 0;
-  for (const b of bodies) {
-    const v = b.linearVelocity, w = b.angularVelocity, I = b.inertia, q = b.rotation;
-    // ω in the body frame, where I is diagonal.
-    const wx = w.x, wy = w.y, wz = w.z;
-    const tx = 2 * (-q.y * wz + q.z * wy), ty = 2 * (-q.z * wx + q.x * wz), tz = 2 * (-q.x * wy + q.y * wx);
-    const lx = wx + q.w * tx + (-q.y * tz + q.z * ty);
-    const ly = wy + q.w * ty + (-q.z * tx + q.x * tz);
-    const lz = wz + q.w * tz + (-q.x * ty + q.y * tx);
-    e += 0.5 * b.mass * (v.x * v.x + v.y * v.y + v.z * v.z) + 0.5 * (I.x * lx * lx + I.y * ly * ly + I.z * lz * lz) + b.mass * G * b.position.y;
-  }
-  return e;
+  return totalEnergy(bodies, { x: 0, y: -G, z: 0 });
 }
 
-function finite(bodies: readonly RigidBody[]): boolean {
-  for (const b of bodies) {
-    const p = b.position, v = b.linearVelocity, w = b.angularVelocity, q = b.rotation;
-    if (!Number.isFinite(p.x + p.y + p.z + v.x + v.y + v.z + w.x + w.y + w.z + q.x + q.y + q.z + q.w)) return false;
-  }
-  return true;
-}
+const finite = allFinite;
 
 const gravity = { x: 0, y: -G, z: 0 };
 
