@@ -1158,7 +1158,7 @@ export class CharacterController {
       if (vIn <= 0) continue;
       const j = Math.min(s.characterMass * vIn, maxImpulse);
       this.impulse.x = -n.x * j; this.impulse.y = -n.y * j; this.impulse.z = -n.z * j;
-      body.applyImpulse(this.impulse, q.point);
+      body.applyImpulseClamped(this.impulse, q.point);
     }
   }
 }

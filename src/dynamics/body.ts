@@ -402,6 +402,40 @@ export class RigidBody {
     this.wakeUp();
   }
 
+  /**
+   * As applyImpulse, but an impulse that would take the body beyond
+   * MAX_LINEAR_SPEED or MAX_ANGULAR_SPEED is scaled down to reach them
+   * instead of being refused (up to rounding). For impulses worked out from
+   * contacts, which must not throw half-way through a move or step: the
+   * character's pushes and the particles' use it. Wakes the body.
+   */
+  applyImpulseClamped(impulse: Readonly<Vec3>, worldPoint?: Readonly<Vec3>): void {
+    requireFiniteVec(impulse, 'impulse');
+    if (worldPoint) requireFiniteVec(worldPoint, 'worldPoint');
+    if (this.typeCode !== BodyTypeCode.Dynamic) return;
+    const im = this.inverseMass;
+    const v = this.linearVelocity as Vec3, w = this.angularVelocity as Vec3;
+    const dvx = impulse.x * im, dvy = impulse.y * im, dvz = impulse.z * im;
+    let dwx = 0, dwy = 0, dwz = 0;
+    if (worldPoint) {
+      const rx = worldPoint.x - this.position.x;
+      const ry = worldPoint.y - this.position.y;
+      const rz = worldPoint.z - this.position.z;
+      const tx = ry * impulse.z - rz * impulse.y;
+      const ty = rz * impulse.x - rx * impulse.z;
+      const tz = rx * impulse.y - ry * impulse.x;
+      const I = this.inverseInertiaWorld;
+      dwx = I.m00 * tx + I.m01 * ty + I.m02 * tz;
+      dwy = I.m10 * tx + I.m11 * ty + I.m12 * tz;
+      dwz = I.m20 * tx + I.m21 * ty + I.m22 * tz;
+    }
+    const k = Math.min(scaleWithin(v, dvx, dvy, dvz, MAX_LINEAR_SPEED), scaleWithin(w, dwx, dwy, dwz, MAX_ANGULAR_SPEED));
+    if (k === 0) return;
+    v.x += k * dvx; v.y += k * dvy; v.z += k * dvz;
+    w.x += k * dwx; w.y += k * dwy; w.z += k * dwz;
+    this.wakeUp();
+  }
+
   /** Adds an angular impulse (N·m·s). Wakes the body. Refused as applyImpulse beyond MAX_ANGULAR_SPEED. */
   applyAngularImpulse(impulse: Readonly<Vec3>): void {
     requireFiniteVec(impulse, 'angularImpulse');
@@ -501,6 +535,21 @@ export class RigidBody {
     // body's broadphase box to its new motion before the next step.
     this.proxyStale = true;
   }
+}
+
+/**
+ * Largest k in [0, 1] with |v + k d| ≤ max, or 1 when the whole change does
+ * not speed the body up (as checkSpeedChange accepts it): the root of
+ * |d|² k² + 2 (v·d) k + |v|² − max² = 0. A change that overflows gives 0.
+ */
+function scaleWithin(v: Readonly<Vec3>, dx: number, dy: number, dz: number, max: number): number {
+  const after = magnitude(v.x + dx, v.y + dy, v.z + dz);
+  const before = magnitude(v.x, v.y, v.z);
+  if (after <= max || after <= before) return 1;
+  if (!(before < max)) return 0;
+  const a = dx * dx + dy * dy + dz * dz, b = v.x * dx + v.y * dy + v.z * dz, c = before * before - max * max;
+  const k = (-b + Math.sqrt(b * b - a * c)) / a;
+  return k >= 0 && k <= 1 ? k : 0;
 }
 
 /**

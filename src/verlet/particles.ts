@@ -239,7 +239,7 @@ export class ParticleSystem implements WorldStepper {
     const p = point ?? this.getPosition(this.scratchPoint, i);
     this.pins.add(i, null, p, this.inverseMassArray[i]!);
     this.inverseMassArray[i] = 0;
-    this.setPosition(i, p);
+    this.placeAt(i, p.x, p.y, p.z);
   }
 
   /**
@@ -267,7 +267,7 @@ export class ParticleSystem implements WorldStepper {
     this.inverseMassArray[i] = 0;
     this.pins.updateTargets();
     const t = this.pins.target;
-    this.setPosition(i, { x: t[3 * k]!, y: t[3 * k + 1]!, z: t[3 * k + 2]! });
+    this.placeAt(i, t[3 * k]!, t[3 * k + 1]!, t[3 * k + 2]!);
   }
 
   /** Removes the pin of particle i and gives it `inverseMass`. */
@@ -291,6 +291,16 @@ export class ParticleSystem implements WorldStepper {
   getPosition(out: Vec3, i: number): Vec3 {
     out.x = this.positionArray[3 * i]!; out.y = this.positionArray[3 * i + 1]!; out.z = this.positionArray[3 * i + 2]!;
     return out;
+  }
+
+  /**
+   * Puts particle i at rest at (x, y, z), unchecked: a pin's point may lie
+   * beyond MAX_POSITION when its body or the particle got there by simulation.
+   */
+  private placeAt(i: number, x: number, y: number, z: number): void {
+    const o = 3 * i;
+    this.positionArray[o] = x; this.positionArray[o + 1] = y; this.positionArray[o + 2] = z;
+    this.previousArray[o] = x; this.previousArray[o + 1] = y; this.previousArray[o + 2] = z;
   }
 
   /** Moves particle i to p (each coordinate within ±MAX_POSITION) with zero velocity. */
@@ -542,7 +552,7 @@ export class ParticleSystem implements WorldStepper {
         if (vn < 0) {
           const m = 1 / w[i]!;
           J.x = m * vn * nx; J.y = m * vn * ny; J.z = m * vn * nz;
-          body.applyImpulse(J, p);
+          body.applyImpulseClamped(J, p);
         }
       }
     }

@@ -6,7 +6,7 @@
  * on a flat floor with a box to walk into.
  */
 import { describe, expect, it } from 'vitest';
-import { Box, type World } from '../../src/index';
+import { Box, MAX_LINEAR_SPEED, Sphere, type World } from '../../src/index';
 import { CharacterController, MAX_CHARACTER_ITERATIONS, MAX_CHARACTER_LENGTH, MAX_CHARACTER_SWEEPS, Walker } from '../../character/index';
 import { DT, REST_Y, flatWorld, staticBox } from './helpers';
 
@@ -186,5 +186,23 @@ describe('character positions within MAX_POSITION (its body refuses positions be
     c.move({ x: 5, y: 0, z: 0 });
     expect(Math.abs(c.position.x - (1e6 - 5))).toBeLessThan(1e-6);
     expect(body.position.x).toBe(c.position.x);
+  });
+});
+
+describe('pushing a very light body', () => {
+  it('a 1 µg ball walked into is pushed at most to MAX_LINEAR_SPEED instead of making move() throw half-way', () => {
+    const { world } = flatWorld();
+    const c = new CharacterController(world, { position: { x: 0, y: REST_Y, z: 0 } });
+    const pebble = world.createBody({ type: 'dynamic', shape: new Sphere(0.2), mass: 1e-9, position: { x: 0.75, y: 0.2, z: 0 } });
+    let fastest = 0;
+    for (let i = 0; i < 20; i++) {
+      world.step(DT);
+      c.move({ x: 0.05, y: -0.01, z: 0 });
+      const v = pebble.linearVelocity;
+      fastest = Math.max(fastest, Math.hypot(v.x, v.y, v.z));
+    }
+    console.log(`1 µg ball pushed by the character: fastest ${fastest.toExponential(6)} m/s`);
+    expect(fastest).toBeGreaterThan(1e4);
+    expect(fastest).toBeLessThanOrEqual(MAX_LINEAR_SPEED * (1 + 1e-12));
   });
 });

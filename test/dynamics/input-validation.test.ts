@@ -511,3 +511,34 @@ describe(`body limits: positions within ±${MAX_POSITION} m, speeds ≤ ${MAX_LI
     expect(lift.linearVelocity).toEqual({ x: 0, y: 0, z: 0 });
   });
 });
+
+describe('applyImpulseClamped: scaled down to the speed maxima instead of refused', () => {
+  it('an impulse worth 2e5 m/s on a body at rest leaves it at exactly MAX_LINEAR_SPEED', () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2 });
+    b.applyImpulseClamped({ x: 4e5, y: 0, z: 0 });
+    expect(b.linearVelocity).toEqual({ x: MAX_LINEAR_SPEED, y: 0, z: 0 });
+    // Already at the maximum: a further push adds nothing, a brake is whole.
+    b.applyImpulseClamped({ x: 10, y: 0, z: 0 });
+    expect(b.linearVelocity.x).toBe(MAX_LINEAR_SPEED);
+    b.applyImpulseClamped({ x: -2, y: 0, z: 0 });
+    expect(b.linearVelocity.x).toBe(MAX_LINEAR_SPEED - 1);
+  });
+
+  it('off-centre: linear and angular change are scaled by the same factor, the spin ends at MAX_ANGULAR_SPEED', () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2 });
+    // I = 2/5 m r² = 0.2 kg m²; J = 1000 N s at r = 100 m gives ω = 5e5 rad/s unscaled, v = 500 m/s.
+    b.applyImpulseClamped({ x: 0, y: 1000, z: 0 }, { x: 100, y: 0, z: 0 });
+    expect(Math.abs(b.angularVelocity.z - MAX_ANGULAR_SPEED) / MAX_ANGULAR_SPEED).toBeLessThan(1e-12);
+    expect(Math.abs(b.linearVelocity.y - 100) / 100).toBeLessThan(1e-12);
+  });
+
+  it('an impulse that overflows is dropped, the body unchanged', () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2 });
+    b.applyImpulseClamped({ x: 1e300, y: 1e300, z: 0 });
+    expect(b.linearVelocity).toEqual({ x: 0, y: 0, z: 0 });
+    expect(() => b.applyImpulseClamped({ x: NaN, y: 0, z: 0 })).toThrow(/^impulse\.x must be a finite number/);
+  });
+});
