@@ -36,7 +36,7 @@
  * controllers see it in their queries and treat it as a soft plane (finite
  * push limit), like dynamic bodies. Rigid bodies collide with it too.
  */
-import { Capsule, OverlapCollector, QueryRegion, quat, SnapshotError, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
+import { Capsule, MAX_POSITION, OverlapCollector, QueryRegion, quat, SnapshotError, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
 import { CharacterPlane, clipVector, solvePlanesWith } from './plane-solver';
 
 /** Live-tunable settings (checked at the start of every move; length settings at most MAX_CHARACTER_LENGTH = 1000 m). Units: metres, kilograms, seconds, newtons. */
@@ -189,6 +189,14 @@ function requireVec(v: Readonly<Vec3>, field: string): void {
   if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`${field} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
 }
 
+/** A position the character may be put at: each coordinate within ±MAX_POSITION (its body's limit). */
+function requirePositionInRange(p: Readonly<Vec3>, field: string): void {
+  requireVec(p, field);
+  if (!(Math.abs(p.x) <= MAX_POSITION && Math.abs(p.y) <= MAX_POSITION && Math.abs(p.z) <= MAX_POSITION)) {
+    throw new RangeError(`${field} must have each component within ±${MAX_POSITION} m (MAX_POSITION; got (${p.x}, ${p.y}, ${p.z}))`);
+  }
+}
+
 function checkSetting(name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new RangeError(`CharacterController: ${name} must be a finite number ≥ 0 (got ${String(value)})`);
@@ -295,7 +303,7 @@ export class CharacterController {
     }
     this.collisionGroup = group | 0;
     const p = options.position ?? { x: 0, y: 0, z: 0 };
-    requireVec(p, 'CharacterController: position');
+    requirePositionInRange(p, 'CharacterController: position');
     this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
     this.shape = new Capsule(radius, halfHeight);
     this.gatherShape = this.shape;
@@ -325,7 +333,7 @@ export class CharacterController {
 
   /** Teleports the character (no collision); clears the grounded state. */
   setPosition(p: Readonly<Vec3>): void {
-    requireVec(p, 'CharacterController.setPosition: position');
+    requirePositionInRange(p, 'CharacterController.setPosition: position');
     this.pos.x = p.x; this.pos.y = p.y; this.pos.z = p.z;
     this.result.grounded = false;
     this.carrier = null;
@@ -498,6 +506,7 @@ export class CharacterController {
     }
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
+    this.checkReach(displacement);
     this.liveBody();
     this.syncQueryOptions();
     const s = this.settings;
@@ -646,6 +655,20 @@ export class CharacterController {
   }
 
   // ------------------------------------------------------------------ internals
+
+  /**
+   * Refuses, before anything changes, a move whose reach (the displacement
+   * plus the capsule, a step's height, the snap and the skin) could take the
+   * character beyond ±MAX_POSITION, where its body's setPosition would throw
+   * half-way through the move.
+   */
+  private checkReach(d: Readonly<Vec3>): void {
+    const s = this.settings, p = this.pos;
+    const reach = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z) + this.radiusValue + this.halfHeightValue +
+      s.stepHeight + s.snapDistance + s.skinWidth + s.minStepForward + 0.1;
+    if (Math.abs(p.x) + reach <= MAX_POSITION && Math.abs(p.y) + reach <= MAX_POSITION && Math.abs(p.z) + reach <= MAX_POSITION) return;
+    throw new RangeError(`CharacterController.move: the move could take the character from (${p.x}, ${p.y}, ${p.z}) beyond ±${MAX_POSITION} m (MAX_POSITION; reach ${reach} m)`);
+  }
 
   private createOwnBody(): void {
     this.body = this.world.createBody({
@@ -1135,7 +1158,7 @@ export class CharacterController {
       if (vIn <= 0) continue;
       const j = Math.min(s.characterMass * vIn, maxImpulse);
       this.impulse.x = -n.x * j; this.impulse.y = -n.y * j; this.impulse.z = -n.z * j;
-      body.applyImpulse(this.impulse, q.point);
+      body.applyImpulseClamped(this.impulse, q.point);
     }
   }
 }

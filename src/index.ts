@@ -3,7 +3,9 @@ export type { Vec3 } from './math/vec3';
 export type { Quat } from './math/quat';
 export type { Mat3 } from './math/mat3';
 export type { Aabb } from './collision/aabb';
-export { MAX_TIME_STEP, MIN_SHAPE_SIZE, MAX_SHAPE_SIZE } from './math/validate';
+export {
+  MAX_TIME_STEP, MIN_SHAPE_SIZE, MAX_SHAPE_SIZE, MAX_POSITION, MAX_LINEAR_SPEED, MAX_ANGULAR_SPEED, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION,
+} from './math/validate';
 export { Shape, ConvexShape, ShapeKind, type MassProperties } from './shapes/shape';
 export { Sphere } from './shapes/sphere';
 export { Box } from './shapes/box';

@@ -9,7 +9,10 @@ import type { Quat } from '../math/quat';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ConvexShape, Shape, ShapeKind } from '../shapes/shape';
-import { requireBoolean, requireCollisionBits, requireFinite, requireFiniteQuat, requireFiniteVec, requireInRange, requireNonNegative } from '../math/validate';
+import {
+  magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits, requireFinite,
+  requireFiniteQuat, requireFiniteVec, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
+} from '../math/validate';
 
 export type BodyType = 'static' | 'dynamic' | 'kinematic';
 
@@ -22,13 +25,13 @@ export interface BodyDesc {
   /** 'static' never moves; 'kinematic' moves by its velocities (or a target pose) and is not pushed; 'dynamic' is simulated. */
   type: BodyType;
   shape: Shape;
-  /** Metres. Default (0, 0, 0). */
+  /** Metres, each component within ±MAX_POSITION (1e6). Default (0, 0, 0). */
   position?: Readonly<Vec3>;
   /** Unit quaternion (normalised on input). Default identity. */
   rotation?: Readonly<Quat>;
-  /** m/s. Default 0. */
+  /** m/s, magnitude ≤ MAX_LINEAR_SPEED (1e5). Default 0. */
   linearVelocity?: Readonly<Vec3>;
-  /** rad/s. Default 0. */
+  /** rad/s, magnitude ≤ MAX_ANGULAR_SPEED (1e5). Default 0. */
   angularVelocity?: Readonly<Vec3>;
   /** kg, > 0, dynamic bodies only. Wins over `density`. Default: from density. */
   mass?: number;
@@ -165,10 +168,10 @@ export class RigidBody {
     const q = desc.rotation ?? { x: 0, y: 0, z: 0, w: 1 };
     const v = desc.linearVelocity ?? { x: 0, y: 0, z: 0 };
     const w = desc.angularVelocity ?? { x: 0, y: 0, z: 0 };
-    requireFiniteVec(p, 'position');
+    requirePosition(p, 'position');
     requireFiniteQuat(q, 'rotation');
-    requireFiniteVec(v, 'linearVelocity');
-    requireFiniteVec(w, 'angularVelocity');
+    requireMagnitude(v, MAX_LINEAR_SPEED, 'MAX_LINEAR_SPEED', 'm/s', 'linearVelocity');
+    requireMagnitude(w, MAX_ANGULAR_SPEED, 'MAX_ANGULAR_SPEED', 'rad/s', 'angularVelocity');
     const friction = desc.friction ?? 0.5;
     const restitution = desc.restitution ?? 0;
     const linearDamping = desc.linearDamping ?? 0;
@@ -313,9 +316,9 @@ export class RigidBody {
     rotateDiagonal(this.inverseInertiaWorld, this.rotation, this.inverseInertiaLocal);
   }
 
-  /** Teleports the body (wakes it). */
+  /** Teleports the body (wakes it); each component within ±MAX_POSITION. */
   setPosition(p: Readonly<Vec3>): void {
-    requireFiniteVec(p, 'position');
+    requirePosition(p, 'position');
     const pos = this.position as Vec3;
     pos.x = p.x;
     pos.y = p.y;
@@ -333,9 +336,9 @@ export class RigidBody {
     this.wakeUp();
   }
 
-  /** m/s; ignored for static bodies. Wakes the body. */
+  /** m/s, magnitude ≤ MAX_LINEAR_SPEED; ignored for static bodies. Wakes the body. */
   setLinearVelocity(v: Readonly<Vec3>): void {
-    requireFiniteVec(v, 'linearVelocity');
+    requireMagnitude(v, MAX_LINEAR_SPEED, 'MAX_LINEAR_SPEED', 'm/s', 'linearVelocity');
     if (this.typeCode === BodyTypeCode.Static) return;
     const lv = this.linearVelocity as Vec3;
     lv.x = v.x;
@@ -344,9 +347,9 @@ export class RigidBody {
     this.wakeUp();
   }
 
-  /** rad/s; ignored for static bodies. Wakes the body. */
+  /** rad/s, magnitude ≤ MAX_ANGULAR_SPEED; ignored for static bodies. Wakes the body. */
   setAngularVelocity(w: Readonly<Vec3>): void {
-    requireFiniteVec(w, 'angularVelocity');
+    requireMagnitude(w, MAX_ANGULAR_SPEED, 'MAX_ANGULAR_SPEED', 'rad/s', 'angularVelocity');
     if (this.typeCode === BodyTypeCode.Static) return;
     const av = this.angularVelocity as Vec3;
     av.x = w.x;
@@ -362,7 +365,7 @@ export class RigidBody {
    */
   setKinematicTarget(position: Readonly<Vec3>, rotation?: Readonly<Quat>): void {
     if (this.typeCode !== BodyTypeCode.Kinematic) throw new TypeError('setKinematicTarget: body must be kinematic');
-    requireFiniteVec(position, 'position');
+    requirePosition(position, 'position');
     if (rotation) requireFiniteQuat(rotation, 'rotation');
     const t = this.kinematicTargetPosition;
     t.x = position.x;
@@ -374,16 +377,21 @@ export class RigidBody {
     this.wakeUp();
   }
 
-  /** Adds an impulse (N·s) at a world point (default: the centre of mass). Wakes the body. */
+  /**
+   * Adds an impulse (N·s) at a world point (default: the centre of mass).
+   * Wakes the body. Refused when it would leave the body faster than
+   * MAX_LINEAR_SPEED or MAX_ANGULAR_SPEED (and faster than before).
+   */
   applyImpulse(impulse: Readonly<Vec3>, worldPoint?: Readonly<Vec3>): void {
     requireFiniteVec(impulse, 'impulse');
     if (worldPoint) requireFiniteVec(worldPoint, 'worldPoint');
     if (this.typeCode !== BodyTypeCode.Dynamic) return;
     const im = this.inverseMass;
     const v = this.linearVelocity as Vec3;
-    v.x += impulse.x * im;
-    v.y += impulse.y * im;
-    v.z += impulse.z * im;
+    const vx = v.x + impulse.x * im, vy = v.y + impulse.y * im, vz = v.z + impulse.z * im;
+    checkSpeedChange(v, vx, vy, vz, MAX_LINEAR_SPEED, 'MAX_LINEAR_SPEED', 'm/s', 'impulse', this.id);
+    const w = this.angularVelocity as Vec3;
+    let wx = w.x, wy = w.y, wz = w.z;
     if (worldPoint) {
       const rx = worldPoint.x - this.position.x;
       const ry = worldPoint.y - this.position.y;
@@ -392,53 +400,111 @@ export class RigidBody {
       const ty = rz * impulse.x - rx * impulse.z;
       const tz = rx * impulse.y - ry * impulse.x;
       const I = this.inverseInertiaWorld;
-      const w = this.angularVelocity as Vec3;
-      w.x += I.m00 * tx + I.m01 * ty + I.m02 * tz;
-      w.y += I.m10 * tx + I.m11 * ty + I.m12 * tz;
-      w.z += I.m20 * tx + I.m21 * ty + I.m22 * tz;
+      wx += I.m00 * tx + I.m01 * ty + I.m02 * tz;
+      wy += I.m10 * tx + I.m11 * ty + I.m12 * tz;
+      wz += I.m20 * tx + I.m21 * ty + I.m22 * tz;
+      checkSpeedChange(w, wx, wy, wz, MAX_ANGULAR_SPEED, 'MAX_ANGULAR_SPEED', 'rad/s', 'impulse', this.id);
     }
+    v.x = vx; v.y = vy; v.z = vz;
+    w.x = wx; w.y = wy; w.z = wz;
     this.wakeUp();
   }
 
-  /** Adds an angular impulse (N·m·s). Wakes the body. */
+  /**
+   * As applyImpulse, but an impulse that would take the body beyond
+   * MAX_LINEAR_SPEED or MAX_ANGULAR_SPEED is scaled down to reach them
+   * instead of being refused (up to rounding). For impulses worked out from
+   * contacts, which must not throw half-way through a move or step: the
+   * character's pushes and the particles' use it. Wakes the body.
+   */
+  applyImpulseClamped(impulse: Readonly<Vec3>, worldPoint?: Readonly<Vec3>): void {
+    requireFiniteVec(impulse, 'impulse');
+    if (worldPoint) requireFiniteVec(worldPoint, 'worldPoint');
+    if (this.typeCode !== BodyTypeCode.Dynamic) return;
+    const im = this.inverseMass;
+    const v = this.linearVelocity as Vec3, w = this.angularVelocity as Vec3;
+    const dvx = impulse.x * im, dvy = impulse.y * im, dvz = impulse.z * im;
+    let dwx = 0, dwy = 0, dwz = 0;
+    if (worldPoint) {
+      const rx = worldPoint.x - this.position.x;
+      const ry = worldPoint.y - this.position.y;
+      const rz = worldPoint.z - this.position.z;
+      const tx = ry * impulse.z - rz * impulse.y;
+      const ty = rz * impulse.x - rx * impulse.z;
+      const tz = rx * impulse.y - ry * impulse.x;
+      const I = this.inverseInertiaWorld;
+      dwx = I.m00 * tx + I.m01 * ty + I.m02 * tz;
+      dwy = I.m10 * tx + I.m11 * ty + I.m12 * tz;
+      dwz = I.m20 * tx + I.m21 * ty + I.m22 * tz;
+    }
+    const k = Math.min(scaleWithin(v, dvx, dvy, dvz, MAX_LINEAR_SPEED), scaleWithin(w, dwx, dwy, dwz, MAX_ANGULAR_SPEED));
+    if (k === 0) return;
+    v.x += k * dvx; v.y += k * dvy; v.z += k * dvz;
+    w.x += k * dwx; w.y += k * dwy; w.z += k * dwz;
+    this.wakeUp();
+  }
+
+  /** Adds an angular impulse (N·m·s). Wakes the body. Refused as applyImpulse beyond MAX_ANGULAR_SPEED. */
   applyAngularImpulse(impulse: Readonly<Vec3>): void {
     requireFiniteVec(impulse, 'angularImpulse');
     if (this.typeCode !== BodyTypeCode.Dynamic) return;
     const I = this.inverseInertiaWorld;
     const w = this.angularVelocity as Vec3;
-    w.x += I.m00 * impulse.x + I.m01 * impulse.y + I.m02 * impulse.z;
-    w.y += I.m10 * impulse.x + I.m11 * impulse.y + I.m12 * impulse.z;
-    w.z += I.m20 * impulse.x + I.m21 * impulse.y + I.m22 * impulse.z;
+    const wx = w.x + I.m00 * impulse.x + I.m01 * impulse.y + I.m02 * impulse.z;
+    const wy = w.y + I.m10 * impulse.x + I.m11 * impulse.y + I.m12 * impulse.z;
+    const wz = w.z + I.m20 * impulse.x + I.m21 * impulse.y + I.m22 * impulse.z;
+    checkSpeedChange(w, wx, wy, wz, MAX_ANGULAR_SPEED, 'MAX_ANGULAR_SPEED', 'rad/s', 'angularImpulse', this.id);
+    w.x = wx; w.y = wy; w.z = wz;
     this.wakeUp();
   }
 
-  /** Adds a force (N) at a world point (default: centre of mass) for the next step. Wakes the body. */
+  /**
+   * Adds a force (N) at a world point (default: centre of mass) for the next
+   * step. Wakes the body. Refused when the forces applied before the step
+   * would accelerate it by more than MAX_ACCELERATION (or MAX_ANGULAR_ACCELERATION).
+   */
   applyForce(force: Readonly<Vec3>, worldPoint?: Readonly<Vec3>): void {
     requireFiniteVec(force, 'force');
     if (worldPoint) requireFiniteVec(worldPoint, 'worldPoint');
     if (this.typeCode !== BodyTypeCode.Dynamic) return;
-    this.force.x += force.x;
-    this.force.y += force.y;
-    this.force.z += force.z;
+    const fx = this.force.x + force.x, fy = this.force.y + force.y, fz = this.force.z + force.z;
+    const a = magnitude(fx, fy, fz) * this.inverseMass;
+    if (a > MAX_ACCELERATION) {
+      throw new RangeError(`force: the forces on body ${this.id} would accelerate it by ${a} m/s², beyond MAX_ACCELERATION (${MAX_ACCELERATION} m/s²)`);
+    }
+    let tx = this.torque.x, ty = this.torque.y, tz = this.torque.z;
     if (worldPoint) {
       const rx = worldPoint.x - this.position.x;
       const ry = worldPoint.y - this.position.y;
       const rz = worldPoint.z - this.position.z;
-      this.torque.x += ry * force.z - rz * force.y;
-      this.torque.y += rz * force.x - rx * force.z;
-      this.torque.z += rx * force.y - ry * force.x;
+      tx += ry * force.z - rz * force.y;
+      ty += rz * force.x - rx * force.z;
+      tz += rx * force.y - ry * force.x;
+      this.checkTorque(tx, ty, tz, 'force');
     }
+    this.force.x = fx; this.force.y = fy; this.force.z = fz;
+    this.torque.x = tx; this.torque.y = ty; this.torque.z = tz;
     this.wakeUp();
   }
 
-  /** Adds a torque (N·m) for the next step. Wakes the body. */
+  /** Adds a torque (N·m) for the next step. Wakes the body. Refused as applyForce beyond MAX_ANGULAR_ACCELERATION. */
   applyTorque(torque: Readonly<Vec3>): void {
     requireFiniteVec(torque, 'torque');
     if (this.typeCode !== BodyTypeCode.Dynamic) return;
-    this.torque.x += torque.x;
-    this.torque.y += torque.y;
-    this.torque.z += torque.z;
+    const tx = this.torque.x + torque.x, ty = this.torque.y + torque.y, tz = this.torque.z + torque.z;
+    this.checkTorque(tx, ty, tz, 'torque');
+    this.torque.x = tx; this.torque.y = ty; this.torque.z = tz;
     this.wakeUp();
+  }
+
+  /** Throws when the total torque (tx, ty, tz) would exceed MAX_ANGULAR_ACCELERATION. */
+  private checkTorque(tx: number, ty: number, tz: number, field: string): void {
+    const I = this.inverseInertiaWorld;
+    const a = magnitude(I.m00 * tx + I.m01 * ty + I.m02 * tz, I.m10 * tx + I.m11 * ty + I.m12 * tz, I.m20 * tx + I.m21 * ty + I.m22 * tz);
+    // Also catches a torque whose product with I⁻¹ overflows (a is then NaN or Infinity).
+    if (!(a <= MAX_ANGULAR_ACCELERATION)) {
+      throw new RangeError(`${field}: the torques on body ${this.id} would accelerate its turning by ${a} rad/s², beyond MAX_ANGULAR_ACCELERATION (${MAX_ANGULAR_ACCELERATION} rad/s²)`);
+    }
   }
 
   /** Velocity of the material point at `worldPoint`: v + ω × (p − x). */
@@ -477,6 +543,31 @@ export class RigidBody {
     // body's broadphase box to its new motion before the next step.
     this.proxyStale = true;
   }
+}
+
+/**
+ * Largest k in [0, 1] with |v + k d| ≤ max, or 1 when the whole change does
+ * not speed the body up (as checkSpeedChange accepts it): the root of
+ * |d|² k² + 2 (v·d) k + |v|² − max² = 0. A change that overflows gives 0.
+ */
+function scaleWithin(v: Readonly<Vec3>, dx: number, dy: number, dz: number, max: number): number {
+  const after = magnitude(v.x + dx, v.y + dy, v.z + dz);
+  const before = magnitude(v.x, v.y, v.z);
+  if (after <= max || after <= before) return 1;
+  if (!(before < max)) return 0;
+  const a = dx * dx + dy * dy + dz * dz, b = v.x * dx + v.y * dy + v.z * dz, c = before * before - max * max;
+  const k = (-b + Math.sqrt(b * b - a * c)) / a;
+  return k >= 0 && k <= 1 ? k : 0;
+}
+
+/**
+ * Refuses a velocity change to (x, y, z) that ends faster than `max` and
+ * faster than `before` (a change that slows a body down is always accepted).
+ */
+function checkSpeedChange(before: Readonly<Vec3>, x: number, y: number, z: number, max: number, maxName: string, unit: string, field: string, id: number): void {
+  const after = magnitude(x, y, z);
+  if (after <= max || after <= magnitude(before.x, before.y, before.z)) return;
+  throw new RangeError(`${field}: it would take body ${id} to ${after} ${unit}, beyond ${maxName} (${max} ${unit})`);
 }
 
 /**

@@ -14,6 +14,25 @@ export const MAX_TIME_STEP = 0.05;
 /** Smallest and largest shape dimension (radius, half extent, half height) accepted, metres. */
 export const MIN_SHAPE_SIZE = 1e-6;
 export const MAX_SHAPE_SIZE = 1e6;
+/**
+ * Largest coordinate (each of x, y, z) a position may be given, metres: the
+ * TriangleMesh and shape-size bound, where float64 still resolves 1e-10 m.
+ */
+export const MAX_POSITION = 1e6;
+/**
+ * Fastest linear velocity a body may be given, m/s (100 km/s): within a
+ * 0.05 s step it moves 5 km, well inside MAX_POSITION, and v², m·v stay finite.
+ */
+export const MAX_LINEAR_SPEED = 1e5;
+/** Fastest angular velocity a body may be given, rad/s (about 16 000 turns per second). */
+export const MAX_ANGULAR_SPEED = 1e5;
+/**
+ * Largest acceleration the forces (F/m) and torques (I⁻¹τ) applied before a
+ * step may cause, m/s² and rad/s²: what reaches the speed maxima within one
+ * MAX_TIME_STEP.
+ */
+export const MAX_ACCELERATION = MAX_LINEAR_SPEED / MAX_TIME_STEP;
+export const MAX_ANGULAR_ACCELERATION = MAX_ANGULAR_SPEED / MAX_TIME_STEP;
 
 export function requireFinite(value: number, field: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`${field} must be a finite number (got ${String(value)})`);
@@ -75,4 +94,27 @@ export function requireFiniteQuat(q: Readonly<Quat>, field: string): void {
   if (!Number.isFinite(q.z)) throw new RangeError(`${field}.z must be a finite number (got ${String(q.z)})`);
   if (!Number.isFinite(q.w)) throw new RangeError(`${field}.w must be a finite number (got ${String(q.w)})`);
   if (q.x === 0 && q.y === 0 && q.z === 0 && q.w === 0) throw new RangeError(`${field} must be a non-zero quaternion`);
+}
+
+/** Finite components, each within ±MAX_POSITION. */
+export function requirePosition(p: Readonly<Vec3>, field: string): void {
+  requireFiniteVec(p, field);
+  if (Math.abs(p.x) > MAX_POSITION) throw new RangeError(`${field}.x must be within ±${MAX_POSITION} m (MAX_POSITION; got ${p.x})`);
+  if (Math.abs(p.y) > MAX_POSITION) throw new RangeError(`${field}.y must be within ±${MAX_POSITION} m (MAX_POSITION; got ${p.y})`);
+  if (Math.abs(p.z) > MAX_POSITION) throw new RangeError(`${field}.z must be within ±${MAX_POSITION} m (MAX_POSITION; got ${p.z})`);
+}
+
+/** |x, y, z| (no overflow for finite components up to 1e308). */
+export function magnitude(x: number, y: number, z: number): number {
+  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  if (m === 0 || m === Infinity) return m;
+  const a = x / m, b = y / m, c = z / m;
+  return m * Math.sqrt(a * a + b * b + c * c);
+}
+
+/** Finite components and a magnitude ≤ `max` (the unit names the quantity, e.g. 'm/s'). */
+export function requireMagnitude(v: Readonly<Vec3>, max: number, maxName: string, unit: string, field: string): void {
+  requireFiniteVec(v, field);
+  const m = magnitude(v.x, v.y, v.z);
+  if (m > max) throw new RangeError(`${field} must have a magnitude ≤ ${max} ${unit} (${maxName}; got ${m})`);
 }

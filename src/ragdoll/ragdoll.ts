@@ -104,27 +104,86 @@ export interface RagdollOptions extends RagdollBodyOptions {
   joints?: 'anatomical' | 'ball';
 }
 
+/**
+ * The bodies and joints of one ragdoll. A body or joint removed from the
+ * world on its own (`world.removeBody`, which also removes the body's
+ * joints, or `world.removeJoint`) is dropped from the ragdoll's lists the
+ * next time they are read, so they only ever list what is still in the
+ * world; `isIntact` tells whether anything was dropped.
+ */
 export class Ragdoll {
-  readonly bodies: RigidBody[] = [];
-  readonly joints: Joint[] = [];
-  /** Bone names, parallel to `bodies`. */
-  readonly names: string[] = [];
+  private readonly bodyList: RigidBody[] = [];
+  private readonly jointList: Joint[] = [];
+  private readonly nameList: string[] = [];
+  private builtBodies = 0;
+  private builtJoints = 0;
   private removed = false;
 
   constructor(private readonly world: RagdollWorld) {}
 
-  /** The body of bone `name` (undefined if there is none). */
-  body(name: string): RigidBody | undefined {
-    const i = this.names.indexOf(name);
-    return i < 0 ? undefined : this.bodies[i];
+  /** The bones' bodies still in the world, in the order they were built (the root first unless it was removed). */
+  get bodies(): readonly RigidBody[] { this.prune(); return this.bodyList; }
+  /** The joints still in the world. */
+  get joints(): readonly Joint[] { this.prune(); return this.jointList; }
+  /** Bone names, parallel to `bodies`. */
+  get names(): readonly string[] { this.prune(); return this.nameList; }
+
+  /** Every body and joint the ragdoll was built with is still in the world (a broken joint still counts as there). */
+  get isIntact(): boolean {
+    this.prune();
+    return !this.removed && this.bodyList.length === this.builtBodies && this.jointList.length === this.builtJoints;
   }
 
-  /** Removes the joints and bodies from the world (once). */
+  /** The body of bone `name` (undefined if there is none, or it was removed). */
+  body(name: string): RigidBody | undefined {
+    this.prune();
+    const i = this.nameList.indexOf(name);
+    return i < 0 ? undefined : this.bodyList[i];
+  }
+
+  /** Removes the joints and bodies still in the world (once; the lists are then empty). */
   remove(): void {
     if (this.removed) return;
+    this.prune();
     this.removed = true;
-    for (const j of this.joints) this.world.removeJoint(j);
-    for (const b of this.bodies) this.world.removeBody(b);
+    for (const j of this.jointList) this.world.removeJoint(j);
+    for (const b of this.bodyList) this.world.removeBody(b);
+    this.jointList.length = 0;
+    this.bodyList.length = 0;
+    this.nameList.length = 0;
+  }
+
+  /** @internal used while building */
+  add(name: string, body: RigidBody): void {
+    this.bodyList.push(body);
+    this.nameList.push(name);
+    this.builtBodies++;
+  }
+
+  /** @internal used while building */
+  addJoint(joint: Joint): void {
+    this.jointList.push(joint);
+    this.builtJoints++;
+  }
+
+  /** Drops the bodies and joints that are no longer in a world (in place: the arrays handed out stay current). */
+  private prune(): void {
+    const bodies = this.bodyList, names = this.nameList, joints = this.jointList;
+    let n = 0;
+    for (let i = 0; i < bodies.length; i++) {
+      if (bodies[i]!.world === null) continue;
+      bodies[n] = bodies[i]!;
+      names[n] = names[i]!;
+      n++;
+    }
+    bodies.length = n;
+    names.length = n;
+    n = 0;
+    for (let i = 0; i < joints.length; i++) {
+      if (joints[i]!.owner === null) continue;
+      joints[n++] = joints[i]!;
+    }
+    joints.length = n;
   }
 }
 
@@ -152,8 +211,7 @@ export function createRagdollFromDescription(world: RagdollWorld, bones: readonl
       collisionGroup: options.collisionGroup, collisionMask: options.collisionMask,
       linearVelocity: options.linearVelocity, userData: options.userData,
     });
-    ragdoll.bodies.push(body);
-    ragdoll.names.push(bone.name);
+    ragdoll.add(bone.name, body);
     if (bone.parent === null) continue;
     const parent = ragdoll.body(bone.parent);
     if (parent === undefined) throw new RangeError(`ragdoll: bone '${bone.name}' names parent '${bone.parent}', which is not listed before it`);
@@ -181,7 +239,7 @@ export function createRagdollFromDescription(world: RagdollWorld, bones: readonl
         throw new RangeError(`ragdoll: unknown joint type '${String((jd as { type: unknown }).type)}'`);
     }
     world.addJoint(joint);
-    ragdoll.joints.push(joint);
+    ragdoll.addJoint(joint);
   }
   return ragdoll;
 }

@@ -7,7 +7,7 @@
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { requireFiniteQuat, requireFiniteVec, requireInRange } from '../math/validate';
+import { requireFiniteQuat, requireFiniteVec, requireInRange, requirePosition } from '../math/validate';
 import type { World } from '../world/world';
 import { ParticleSystem, type ParticleSystemOptions } from './particles';
 
@@ -70,7 +70,7 @@ export function createCloth(world: World | null, options: ClothOptions): Cloth {
   const mass = options.mass ?? 1;
   if (!(mass > 0 && mass < Infinity)) throw new RangeError(`createCloth: mass must be a finite number > 0 (got ${String(mass)})`);
   const c = options.position ?? { x: 0, y: 0, z: 0 };
-  requireFiniteVec(c, 'createCloth: position');
+  requirePosition(c, 'createCloth: position');
   const q = { x: 0, y: 0, z: 0, w: 1 };
   if (options.rotation !== undefined) {
     requireFiniteQuat(options.rotation, 'createCloth: rotation');

@@ -5,7 +5,7 @@
  * particles, and rotation emerges from the sticks — no inertia tensor needed.
  */
 import type { Vec3 } from '../math/vec3';
-import { requireFiniteVec } from '../math/validate';
+import { requirePosition } from '../math/validate';
 import type { World } from '../world/world';
 import { ParticleSystem, type ParticleSystemOptions } from './particles';
 
@@ -31,7 +31,7 @@ export interface ParticleBody {
 /** Builds a 4-particle, 6-stick rigid tetrahedron; a new system is registered with the world. */
 export function createParticleBody(world: World | null, options: ParticleBodyOptions): ParticleBody {
   if (options === null || typeof options !== 'object') throw new TypeError('createParticleBody: options must be an object');
-  requireFiniteVec(options.position, 'createParticleBody: position');
+  requirePosition(options.position, 'createParticleBody: position');
   const s = options.size ?? 0.25;
   const mass = options.mass ?? 1;
   if (!(s > 0 && s <= 1e6) || !(mass > 0 && mass < Infinity)) throw new RangeError(`createParticleBody: size must be in (0, 1e6] and mass finite and > 0 (got ${String(s)}, ${String(mass)})`);

@@ -16,7 +16,7 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
-import { MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFinite, requireFiniteVec, requireInRange, requireInteger } from '../math/validate';
+import { MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFinite, requireFiniteVec, requireInRange, requireInteger, requirePosition } from '../math/validate';
 import { OverlapCollector, type World, type WorldStepper } from '../world/world';
 import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
@@ -62,14 +62,25 @@ function grow(a: Float64Array, n: number): Float64Array {
 }
 
 export class ParticleSystem implements WorldStepper {
-  /** Number of particles. */
-  count = 0;
-  /** xyz per particle, metres. */
-  positions: Float64Array;
-  /** xyz per particle at the previous step. */
-  previousPositions: Float64Array;
-  /** 1/mass per particle, 1/kg; 0 = immovable (pinned). */
-  inverseMasses: Float64Array;
+  private countValue = 0;
+  private positionArray: Float64Array;
+  private previousArray: Float64Array;
+  private inverseMassArray: Float64Array;
+
+  /** Number of particles (read-only: `addParticle` adds them). */
+  get count(): number { return this.countValue; }
+  /**
+   * xyz per particle, metres. The arrays below are the raw state, read by
+   * every step: writes to their elements are not checked (write finite
+   * values; `setPosition`, `setInverseMass`, `pinToWorld` and `unpin` check
+   * theirs). The arrays are replaced when the system grows: read them again
+   * after `addParticle`.
+   */
+  get positions(): Float64Array { return this.positionArray; }
+  /** xyz per particle at the previous step (raw, unchecked: see `positions`). */
+  get previousPositions(): Float64Array { return this.previousArray; }
+  /** 1/mass per particle, 1/kg; 0 = immovable (pinned). Raw, unchecked: see `positions`. */
+  get inverseMasses(): Float64Array { return this.inverseMassArray; }
   /** Velocity after integration, before constraints (for the impulses on bodies). */
   private predictedVelocities: Float64Array;
   /** Candidate index of the body the particle touched in the last sweep, −1 for none. */
@@ -104,9 +115,9 @@ export class ParticleSystem implements WorldStepper {
     const cap0 = options.capacity ?? 64;
     requireInteger(cap0, 0, 1 << 24, 'capacity');
     const cap = Math.max(1, cap0);
-    this.positions = new Float64Array(3 * cap);
-    this.previousPositions = new Float64Array(3 * cap);
-    this.inverseMasses = new Float64Array(cap);
+    this.positionArray = new Float64Array(3 * cap);
+    this.previousArray = new Float64Array(3 * cap);
+    this.inverseMassArray = new Float64Array(cap);
     this.predictedVelocities = new Float64Array(3 * cap);
     this.contactBody = new Int32Array(cap);
     this.contactNormal = new Float64Array(3 * cap);
@@ -175,36 +186,36 @@ export class ParticleSystem implements WorldStepper {
     this.boundsValue = { min: { x: b.min.x, y: b.min.y, z: b.min.z }, max: { x: b.max.x, y: b.max.y, z: b.max.z } };
   }
 
-  /** Adds a particle at rest; returns its index. inverseMass 0 makes it immovable. */
+  /** Adds a particle at rest (each coordinate within ±MAX_POSITION); returns its index. inverseMass 0 makes it immovable. */
   addParticle(position: Readonly<Vec3>, inverseMass = 1): number {
-    requireFiniteVec(position, 'addParticle: position');
+    requirePosition(position, 'addParticle: position');
     if (!(inverseMass >= 0) || !Number.isFinite(inverseMass)) throw new RangeError(`addParticle: inverseMass must be finite and ≥ 0 (got ${inverseMass})`);
-    const i = this.count;
-    if (3 * i + 3 > this.positions.length) {
-      const cap = 2 * (this.positions.length / 3);
-      this.positions = grow(this.positions, 3 * cap);
-      this.previousPositions = grow(this.previousPositions, 3 * cap);
+    const i = this.countValue;
+    if (3 * i + 3 > this.positionArray.length) {
+      const cap = 2 * (this.positionArray.length / 3);
+      this.positionArray = grow(this.positionArray, 3 * cap);
+      this.previousArray = grow(this.previousArray, 3 * cap);
       this.predictedVelocities = grow(this.predictedVelocities, 3 * cap);
       this.contactNormal = grow(this.contactNormal, 3 * cap);
-      this.inverseMasses = grow(this.inverseMasses, cap);
+      this.inverseMassArray = grow(this.inverseMassArray, cap);
       const cb = new Int32Array(cap);
       cb.set(this.contactBody);
       this.contactBody = cb;
     }
-    this.positions[3 * i] = position.x; this.positions[3 * i + 1] = position.y; this.positions[3 * i + 2] = position.z;
-    this.previousPositions[3 * i] = position.x; this.previousPositions[3 * i + 1] = position.y; this.previousPositions[3 * i + 2] = position.z;
-    this.inverseMasses[i] = inverseMass;
+    this.positionArray[3 * i] = position.x; this.positionArray[3 * i + 1] = position.y; this.positionArray[3 * i + 2] = position.z;
+    this.previousArray[3 * i] = position.x; this.previousArray[3 * i + 1] = position.y; this.previousArray[3 * i + 2] = position.z;
+    this.inverseMassArray[i] = inverseMass;
     this.contactBody[i] = -1;
-    this.count = i + 1;
+    this.countValue = i + 1;
     return i;
   }
 
   private check(i: number): void {
-    if (!Number.isInteger(i) || i < 0 || i >= this.count) throw new RangeError(`particle index ${i} out of range [0, ${this.count})`);
+    if (!Number.isInteger(i) || i < 0 || i >= this.countValue) throw new RangeError(`particle index ${i} out of range [0, ${this.countValue})`);
   }
 
   private distance(a: number, b: number): number {
-    const x = this.positions;
+    const x = this.positionArray;
     return Math.hypot(x[3 * b]! - x[3 * a]!, x[3 * b + 1]! - x[3 * a + 1]!, x[3 * b + 2]! - x[3 * a + 2]!);
   }
 
@@ -224,11 +235,11 @@ export class ParticleSystem implements WorldStepper {
   /** Pins particle i at a world point (default: where it is now); its inverse mass becomes 0. */
   pinToWorld(i: number, point?: Readonly<Vec3>): void {
     this.check(i);
-    if (point !== undefined) requireFiniteVec(point, 'pinToWorld: point');
+    if (point !== undefined) requirePosition(point, 'pinToWorld: point');
     const p = point ?? this.getPosition(this.scratchPoint, i);
-    this.pins.add(i, null, p, this.inverseMasses[i]!);
-    this.inverseMasses[i] = 0;
-    this.setPosition(i, p);
+    this.pins.add(i, null, p, this.inverseMassArray[i]!);
+    this.inverseMassArray[i] = 0;
+    this.placeAt(i, p.x, p.y, p.z);
   }
 
   /**
@@ -241,7 +252,7 @@ export class ParticleSystem implements WorldStepper {
     this.check(i);
     if (body === null || typeof body !== 'object' || !body.position || !body.rotation) throw new TypeError('pinToBody: body must be a RigidBody');
     if (body.world === null) throw new Error(`pinToBody: body ${body.id} is not in a world (removed)`);
-    if (localPoint !== undefined) requireFiniteVec(localPoint, 'pinToBody: localPoint');
+    if (localPoint !== undefined) requirePosition(localPoint, 'pinToBody: localPoint');
     let local = localPoint;
     if (!local) {
       const p = this.getPosition({ x: 0, y: 0, z: 0 }, i);
@@ -252,11 +263,11 @@ export class ParticleSystem implements WorldStepper {
       const tx = 2 * (qy * vz - qz * vy), ty = 2 * (qz * vx - qx * vz), tz = 2 * (qx * vy - qy * vx);
       local = { x: vx + q.w * tx + (qy * tz - qz * ty), y: vy + q.w * ty + (qz * tx - qx * tz), z: vz + q.w * tz + (qx * ty - qy * tx) };
     }
-    const k = this.pins.add(i, body, local, this.inverseMasses[i]!);
-    this.inverseMasses[i] = 0;
+    const k = this.pins.add(i, body, local, this.inverseMassArray[i]!);
+    this.inverseMassArray[i] = 0;
     this.pins.updateTargets();
     const t = this.pins.target;
-    this.setPosition(i, { x: t[3 * k]!, y: t[3 * k + 1]!, z: t[3 * k + 2]! });
+    this.placeAt(i, t[3 * k]!, t[3 * k + 1]!, t[3 * k + 2]!);
   }
 
   /** Removes the pin of particle i and gives it `inverseMass`. */
@@ -264,28 +275,48 @@ export class ParticleSystem implements WorldStepper {
     this.check(i);
     if (!(inverseMass >= 0) || !Number.isFinite(inverseMass)) throw new RangeError(`unpin: inverseMass must be finite and ≥ 0 (got ${inverseMass})`);
     this.pins.remove(i);
-    this.inverseMasses[i] = inverseMass;
+    this.inverseMassArray[i] = inverseMass;
+  }
+
+  /** Gives particle i a new inverse mass (finite, ≥ 0; 0 makes it immovable). A pinned particle keeps 0: use `unpin(i, inverseMass)`. */
+  setInverseMass(i: number, inverseMass: number): void {
+    this.check(i);
+    if (typeof inverseMass !== 'number' || !(inverseMass >= 0) || !Number.isFinite(inverseMass)) {
+      throw new RangeError(`setInverseMass: inverseMass must be finite and ≥ 0 (got ${String(inverseMass)})`);
+    }
+    for (let k = 0; k < this.pins.count; k++) if (this.pins.particle[k] === i) throw new Error(`setInverseMass: particle ${i} is pinned (unpin it with unpin(${i}, inverseMass))`);
+    this.inverseMassArray[i] = inverseMass;
   }
 
   getPosition(out: Vec3, i: number): Vec3 {
-    out.x = this.positions[3 * i]!; out.y = this.positions[3 * i + 1]!; out.z = this.positions[3 * i + 2]!;
+    out.x = this.positionArray[3 * i]!; out.y = this.positionArray[3 * i + 1]!; out.z = this.positionArray[3 * i + 2]!;
     return out;
   }
 
-  /** Moves particle i to p with zero velocity. */
+  /**
+   * Puts particle i at rest at (x, y, z), unchecked: a pin's point may lie
+   * beyond MAX_POSITION when its body or the particle got there by simulation.
+   */
+  private placeAt(i: number, x: number, y: number, z: number): void {
+    const o = 3 * i;
+    this.positionArray[o] = x; this.positionArray[o + 1] = y; this.positionArray[o + 2] = z;
+    this.previousArray[o] = x; this.previousArray[o + 1] = y; this.previousArray[o + 2] = z;
+  }
+
+  /** Moves particle i to p (each coordinate within ±MAX_POSITION) with zero velocity. */
   setPosition(i: number, p: Readonly<Vec3>): void {
     this.check(i);
-    requireFiniteVec(p, 'setPosition: position');
-    this.positions[3 * i] = p.x; this.positions[3 * i + 1] = p.y; this.positions[3 * i + 2] = p.z;
-    this.previousPositions[3 * i] = p.x; this.previousPositions[3 * i + 1] = p.y; this.previousPositions[3 * i + 2] = p.z;
+    requirePosition(p, 'setPosition: position');
+    this.positionArray[3 * i] = p.x; this.positionArray[3 * i + 1] = p.y; this.positionArray[3 * i + 2] = p.z;
+    this.previousArray[3 * i] = p.x; this.previousArray[3 * i + 1] = p.y; this.previousArray[3 * i + 2] = p.z;
   }
 
   /** Implied velocity (x − x_prev)/dt of the last step, m/s (zero before the first step). */
   getVelocity(out: Vec3, i: number): Vec3 {
     const inv = this.lastDt > 0 ? 1 / this.lastDt : 0;
-    out.x = (this.positions[3 * i]! - this.previousPositions[3 * i]!) * inv;
-    out.y = (this.positions[3 * i + 1]! - this.previousPositions[3 * i + 1]!) * inv;
-    out.z = (this.positions[3 * i + 2]! - this.previousPositions[3 * i + 2]!) * inv;
+    out.x = (this.positionArray[3 * i]! - this.previousArray[3 * i]!) * inv;
+    out.y = (this.positionArray[3 * i + 1]! - this.previousArray[3 * i + 1]!) * inv;
+    out.z = (this.positionArray[3 * i + 2]! - this.previousArray[3 * i + 2]!) * inv;
     return out;
   }
 
@@ -300,7 +331,7 @@ export class ParticleSystem implements WorldStepper {
    * targets. The settings (iterations, damping, radius, …) are not included.
    */
   snapshotState(): StepperSnapshot {
-    const n = this.count, m = this.sticks.count, p = this.pins.count;
+    const n = this.countValue, m = this.sticks.count, p = this.pins.count;
     const i32 = new Int32Array(3 + 2 * m + 2 * p);
     i32[0] = n; i32[1] = m; i32[2] = p;
     i32.set(this.sticks.particleA.subarray(0, m), 3);
@@ -310,9 +341,9 @@ export class ParticleSystem implements WorldStepper {
     const f64 = new Float64Array(1 + 7 * n + 3 * m + 6 * p);
     f64[0] = this.lastDt;
     let o = 1;
-    f64.set(this.positions.subarray(0, 3 * n), o); o += 3 * n;
-    f64.set(this.previousPositions.subarray(0, 3 * n), o); o += 3 * n;
-    f64.set(this.inverseMasses.subarray(0, n), o); o += n;
+    f64.set(this.positionArray.subarray(0, 3 * n), o); o += 3 * n;
+    f64.set(this.previousArray.subarray(0, 3 * n), o); o += 3 * n;
+    f64.set(this.inverseMassArray.subarray(0, n), o); o += n;
     f64.set(this.sticks.minLength.subarray(0, m), o); o += m;
     f64.set(this.sticks.maxLength.subarray(0, m), o); o += m;
     f64.set(this.sticks.stiffness.subarray(0, m), o); o += m;
@@ -326,7 +357,7 @@ export class ParticleSystem implements WorldStepper {
     const i32 = state.i32, f64 = state.f64;
     if (i32.length < 3) throw new SnapshotError('restore: particle state truncated');
     const n = i32[0]!, m = i32[1]!, p = i32[2]!;
-    if (n !== this.count) throw new SnapshotError(`restore: the snapshot's particle system has ${n} particles, the world's ${this.count}`);
+    if (n !== this.countValue) throw new SnapshotError(`restore: the snapshot's particle system has ${n} particles, the world's ${this.countValue}`);
     if (m !== this.sticks.count) throw new SnapshotError(`restore: the snapshot's particle system has ${m} distance constraints, the world's ${this.sticks.count}`);
     if (!(p >= 0 && p <= n)) throw new SnapshotError(`restore: particle system with ${p} pins`);
     if (i32.length !== 3 + 2 * m + 2 * p || f64.length !== 1 + 7 * n + 3 * m + 6 * p) throw new SnapshotError('restore: particle state truncated or of another size');
@@ -359,9 +390,9 @@ export class ParticleSystem implements WorldStepper {
     const n = i32[0]!, m = i32[1]!, p = i32[2]!;
     this.lastDt = f64[0]!;
     let o = 1;
-    this.positions.set(f64.subarray(o, o + 3 * n)); o += 3 * n;
-    this.previousPositions.set(f64.subarray(o, o + 3 * n)); o += 3 * n;
-    this.inverseMasses.set(f64.subarray(o, o + n)); o += n;
+    this.positionArray.set(f64.subarray(o, o + 3 * n)); o += 3 * n;
+    this.previousArray.set(f64.subarray(o, o + 3 * n)); o += 3 * n;
+    this.inverseMassArray.set(f64.subarray(o, o + n)); o += n;
     const sticks = this.sticks;
     sticks.particleA.set(i32.subarray(3, 3 + m));
     sticks.particleB.set(i32.subarray(3 + m, 3 + 2 * m));
@@ -389,8 +420,8 @@ export class ParticleSystem implements WorldStepper {
   step(dt: number, world: World | null = null): void {
     if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) throw new RangeError(`dt must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${dt})`);
     this.releaseRemovedBodyPins();
-    const n = this.count;
-    const x = this.positions, xp = this.previousPositions, w = this.inverseMasses, vPred = this.predictedVelocities;
+    const n = this.countValue;
+    const x = this.positionArray, xp = this.previousArray, w = this.inverseMassArray, vPred = this.predictedVelocities;
     const g = this.gravity ?? (world !== null ? world.gravity : null);
     const gs = this.gravityScale * dt * dt;
     const ax = g !== null ? g.x * gs : 0, ay = g !== null ? g.y * gs : -9.81 * gs, az = g !== null ? g.z * gs : 0;
@@ -468,7 +499,7 @@ export class ParticleSystem implements WorldStepper {
       const body = pins.body[k];
       if (body === null || body === undefined || body.world !== null) continue;
       const i = pins.particle[k]!;
-      this.inverseMasses[i] = pins.freeInverseMass[k]!;
+      this.inverseMassArray[i] = pins.freeInverseMass[k]!;
       pins.remove(i);
     }
   }
@@ -480,9 +511,9 @@ export class ParticleSystem implements WorldStepper {
    * once (restitution 0) while the tangential velocity is kept.
    */
   private clipBoundsVelocity(min: Readonly<Vec3>, max: Readonly<Vec3>, r: number): void {
-    const x = this.positions, xp = this.previousPositions;
+    const x = this.positionArray, xp = this.previousArray;
     const lo0 = min.x + r, lo1 = min.y + r, lo2 = min.z + r, hi0 = max.x - r, hi1 = max.y - r, hi2 = max.z - r;
-    for (let o = 0, e = 3 * this.count; o < e; o += 3) {
+    for (let o = 0, e = 3 * this.countValue; o < e; o += 3) {
       if (x[o] === lo0 && xp[o]! > lo0) xp[o] = lo0; else if (x[o] === hi0 && xp[o]! < hi0) xp[o] = hi0;
       if (x[o + 1] === lo1 && xp[o + 1]! > lo1) xp[o + 1] = lo1; else if (x[o + 1] === hi1 && xp[o + 1]! < hi1) xp[o + 1] = hi1;
       if (x[o + 2] === lo2 && xp[o + 2]! > lo2) xp[o + 2] = lo2; else if (x[o + 2] === hi2 && xp[o + 2]! < hi2) xp[o + 2] = hi2;
@@ -498,10 +529,10 @@ export class ParticleSystem implements WorldStepper {
    * momentum the particle lost stopping against it (its weight, at rest).
    */
   private resolveContactVelocities(dt: number): void {
-    const x = this.positions, xp = this.previousPositions, w = this.inverseMasses, vPred = this.predictedVelocities;
+    const x = this.positionArray, xp = this.previousArray, w = this.inverseMassArray, vPred = this.predictedVelocities;
     const cBody = this.contactBody, cN = this.contactNormal, f = this.friction, candidates = this.collider.candidates;
     const p = this.scratchPoint, vb = this.scratchVelocity, J = this.scratchImpulse;
-    for (let i = 0, n = this.count; i < n; i++) {
+    for (let i = 0, n = this.countValue; i < n; i++) {
       const k = cBody[i]!;
       if (k < 0) continue;
       const body = candidates[k]!;
@@ -521,7 +552,7 @@ export class ParticleSystem implements WorldStepper {
         if (vn < 0) {
           const m = 1 / w[i]!;
           J.x = m * vn * nx; J.y = m * vn * ny; J.z = m * vn * nz;
-          body.applyImpulse(J, p);
+          body.applyImpulseClamped(J, p);
         }
       }
     }

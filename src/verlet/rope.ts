@@ -5,7 +5,7 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
-import { requireFiniteVec, requireInRange } from '../math/validate';
+import { requireInRange, requirePosition } from '../math/validate';
 import type { World } from '../world/world';
 import { ParticleSystem, type ParticleSystemOptions } from './particles';
 
@@ -48,8 +48,8 @@ export interface Rope {
 export function createRope(world: World | null, options: RopeOptions): Rope {
   if (options === null || typeof options !== 'object') throw new TypeError('createRope: options must be an object');
   const { from, to, segments } = options;
-  requireFiniteVec(from, 'createRope: from');
-  requireFiniteVec(to, 'createRope: to');
+  requirePosition(from, 'createRope: from');
+  requirePosition(to, 'createRope: to');
   if (!Number.isInteger(segments) || segments < 1 || segments > 1e5) throw new RangeError(`createRope: segments must be an integer in [1, 100000] (got ${String(segments)})`);
   const span = Math.hypot(to.x - from.x, to.y - from.y, to.z - from.z);
   const length = options.length ?? span;

@@ -33,7 +33,7 @@ import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { MAX_TIME_STEP, requireBoolean, requireFinite, requireInteger, requireNonNegative, requireInRange } from '../math/validate';
+import { MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFinite, requireInteger, requireNonNegative, requireInRange } from '../math/validate';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
@@ -79,15 +79,19 @@ export interface WorldOptions {
   maxSubSteps?: number;
 }
 
-/** Filtering shared by the scene queries. */
+/**
+ * Filtering shared by the scene queries. Every field is checked at each call
+ * (a NaN mask would otherwise silently find nothing): a wrong one throws a
+ * TypeError or RangeError naming it, e.g. `raycast: options.collisionMask`.
+ */
 export interface QueryOptions {
-  /** Membership bits of the query. Default 0xffffffff. */
+  /** Membership bits of the query, an integer in [−2³¹, 2³² − 1]. Default 0xffffffff. */
   collisionGroup?: number;
-  /** Groups the query hits. Default 0xffffffff. */
+  /** Groups the query hits, an integer in [−2³¹, 2³² − 1]. Default 0xffffffff. */
   collisionMask?: number;
   /** A body to ignore (e.g. the caster's own). */
   exclude?: RigidBody | null;
-  /** Report sensor bodies too. Default false. */
+  /** Report sensor bodies too (a boolean). Default false. */
   includeSensors?: boolean;
   /** Return false to skip a body. */
   filter?: ((body: RigidBody) => boolean) | null;
@@ -312,6 +316,53 @@ class RayQuery implements BroadPhaseRayCallback {
       return h.distance;
     }
     return maxT;
+  }
+}
+
+/** Collision bits as validate.requireCollisionBits accepts them (no message built on the way). */
+function isCollisionBits(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= -0x80000000 && v <= 0xffffffff;
+}
+
+/** A hit record with `point` and `normal` objects (raycast's and shapeCast's `out`). */
+function isHitRecord(v: unknown): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  const h = v as { point?: unknown; normal?: unknown };
+  return h.point !== null && typeof h.point === 'object' && h.normal !== null && typeof h.normal === 'object';
+}
+
+/**
+ * Checks a query's options at the call; messages are built only when a
+ * check fails, so the character's queries allocate nothing here.
+ */
+interface AnyQueryOptions extends QueryOptions {
+  region?: unknown;
+  out?: unknown;
+  collector?: unknown;
+}
+
+function checkQueryOptions(o: AnyQueryOptions | undefined, method: string): void {
+  if (o === undefined) return;
+  if (o === null || typeof o !== 'object') throw new TypeError(`${method}: options must be an object (got ${String(o)})`);
+  if (o.collisionGroup !== undefined && !isCollisionBits(o.collisionGroup)) requireCollisionBits(o.collisionGroup, `${method}: options.collisionGroup`);
+  if (o.collisionMask !== undefined && !isCollisionBits(o.collisionMask)) requireCollisionBits(o.collisionMask, `${method}: options.collisionMask`);
+  if (o.exclude !== undefined && o.exclude !== null && !(o.exclude instanceof RigidBody)) {
+    throw new TypeError(`${method}: options.exclude must be a RigidBody or null (got ${String(o.exclude)})`);
+  }
+  if (o.includeSensors !== undefined && typeof o.includeSensors !== 'boolean') {
+    throw new TypeError(`${method}: options.includeSensors must be a boolean (got ${String(o.includeSensors)})`);
+  }
+  if (o.filter !== undefined && o.filter !== null && typeof o.filter !== 'function') {
+    throw new TypeError(`${method}: options.filter must be a function or null (got ${String(o.filter)})`);
+  }
+  if (o.region !== undefined && !(o.region instanceof QueryRegion)) {
+    throw new TypeError(`${method}: options.region must be a QueryRegion (got ${String(o.region)})`);
+  }
+  if (o.out !== undefined && !isHitRecord(o.out)) {
+    throw new TypeError(`${method}: options.out must be a hit object with point and normal (got ${String(o.out)})`);
+  }
+  if (o.collector !== undefined && !(o.collector instanceof OverlapCollector)) {
+    throw new TypeError(`${method}: options.collector must be an OverlapCollector (got ${String(o.collector)})`);
   }
 }
 
@@ -1654,6 +1705,7 @@ export class World implements BodyOwner {
   raycast(from: Readonly<Vec3>, to: Readonly<Vec3>, options?: RaycastOptions): RaycastHit | null {
     validate.requireFiniteVec(from, 'from');
     validate.requireFiniteVec(to, 'to');
+    checkQueryOptions(options, 'raycast');
     const q = this.rayQuery;
     const dx = to.x - from.x, dy = to.y - from.y, dz = to.z - from.z;
     const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
@@ -1704,6 +1756,7 @@ export class World implements BodyOwner {
     validate.requireFiniteVec(position, 'position');
     validate.requireFiniteQuat(rotation, 'rotation');
     validate.requireFiniteVec(translation, 'translation');
+    checkQueryOptions(options, 'shapeCast');
     const box = shape.computeAabb(this.box, position, rotation);
     const t = translation;
     if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
@@ -1744,6 +1797,8 @@ export class World implements BodyOwner {
    * `region` option of overlap and shapeCast (see QueryRegion).
    */
   fillQueryRegion(box: Readonly<Aabb>, region: QueryRegion): QueryRegion {
+    if (box === null || typeof box !== 'object') throw new TypeError(`fillQueryRegion: box must be a { min, max } object (got ${String(box)})`);
+    if (!(region instanceof QueryRegion)) throw new TypeError(`fillQueryRegion: region must be a QueryRegion (got ${String(region)})`);
     validate.requireFiniteVec(box.min, 'box.min');
     validate.requireFiniteVec(box.max, 'box.max');
     const b = region.box;
@@ -1799,6 +1854,7 @@ export class World implements BodyOwner {
     if (!shape || shape.isConvex !== true) throw new TypeError('overlap: shape must be a Sphere, Box or Capsule');
     validate.requireFiniteVec(position, 'position');
     validate.requireFiniteQuat(rotation, 'rotation');
+    checkQueryOptions(options, 'overlap');
     const collector = options?.collector ?? new OverlapCollector();
     // Resetting length to 0 drops the array storage in V8: skip it when already empty.
     // pop() keeps the backing store (`length = 0` would drop it, and the next push reallocates).

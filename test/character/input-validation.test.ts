@@ -6,7 +6,7 @@
  * on a flat floor with a box to walk into.
  */
 import { describe, expect, it } from 'vitest';
-import { Box, type World } from '../../src/index';
+import { Box, MAX_LINEAR_SPEED, Sphere, type World } from '../../src/index';
 import { CharacterController, MAX_CHARACTER_ITERATIONS, MAX_CHARACTER_LENGTH, MAX_CHARACTER_SWEEPS, Walker } from '../../character/index';
 import { DT, REST_Y, flatWorld, staticBox } from './helpers';
 
@@ -160,5 +160,49 @@ describe('bodies removed from under the character', () => {
     for (let i = 0; i < 90; i++) { world.step(DT); walker.update(DT); }
     expect(walker.state).toBe('grounded');
     expect(Math.abs(controller.position.y - REST_Y)).toBeLessThan(0.003);
+  });
+});
+
+describe('character positions within MAX_POSITION (its body refuses positions beyond)', () => {
+  it('setPosition beyond ±1e6 m is refused before anything changes (it used to move the character, then throw from its body)', () => {
+    refused((r) => { r.controller.setPosition({ x: 1e300, y: 1, z: 0 }); }, /^CharacterController\.setPosition: position must have each component within ±1000000 m \(MAX_POSITION; got \(1e\+300, 1, 0\)\)$/);
+    refused((r) => { r.controller.setPosition({ x: 0, y: 1, z: -1000001 }); }, /^CharacterController\.setPosition: position must have each component within/);
+  });
+
+  it('a controller created beyond ±1e6 m is refused and adds no body', () => {
+    const { world } = flatWorld();
+    const n = world.bodies.length;
+    expect(() => new CharacterController(world, { position: { x: 0, y: 2e6, z: 0 } })).toThrow(/^CharacterController: position must have each component within ±1000000 m/);
+    expect(world.bodies.length).toBe(n);
+  });
+
+  it('a move whose reach could cross ±1e6 m is refused before anything changes; a shorter one is made', () => {
+    const { world } = flatWorld();
+    const c = new CharacterController(world, { position: { x: 1e6 - 10, y: 5, z: 0 } });
+    const body = c.body!;
+    expect(() => c.move({ x: 20, y: 0, z: 0 })).toThrow(/^CharacterController\.move: the move could take the character from \(999990, 5, 0\) beyond ±1000000 m \(MAX_POSITION; reach /);
+    expect(c.position.x).toBe(1e6 - 10);
+    expect(body.position.x).toBe(1e6 - 10);
+    c.move({ x: 5, y: 0, z: 0 });
+    expect(Math.abs(c.position.x - (1e6 - 5))).toBeLessThan(1e-6);
+    expect(body.position.x).toBe(c.position.x);
+  });
+});
+
+describe('pushing a very light body', () => {
+  it('a 1 µg ball walked into is pushed at most to MAX_LINEAR_SPEED instead of making move() throw half-way', () => {
+    const { world } = flatWorld();
+    const c = new CharacterController(world, { position: { x: 0, y: REST_Y, z: 0 } });
+    const pebble = world.createBody({ type: 'dynamic', shape: new Sphere(0.2), mass: 1e-9, position: { x: 0.75, y: 0.2, z: 0 } });
+    let fastest = 0;
+    for (let i = 0; i < 20; i++) {
+      world.step(DT);
+      c.move({ x: 0.05, y: -0.01, z: 0 });
+      const v = pebble.linearVelocity;
+      fastest = Math.max(fastest, Math.hypot(v.x, v.y, v.z));
+    }
+    console.log(`1 µg ball pushed by the character: fastest ${fastest.toExponential(6)} m/s`);
+    expect(fastest).toBeGreaterThan(1e4);
+    expect(fastest).toBeLessThanOrEqual(MAX_LINEAR_SPEED * (1 + 1e-12));
   });
 });

@@ -7,8 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  BallJoint, Box, Capsule, ConeTwistJoint, DistanceJoint, FixedJoint, HingeJoint, MAX_SHAPE_SIZE, MAX_TIME_STEP, MIN_SHAPE_SIZE,
-  quat, type RigidBody, Sphere, TriangleMesh, World,
+  BallJoint, Box, Capsule, ConeTwistJoint, DistanceJoint, FixedJoint, HingeJoint, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED,
+  MAX_LINEAR_SPEED, MAX_POSITION, MAX_SHAPE_SIZE, MAX_TIME_STEP, MIN_SHAPE_SIZE, OverlapCollector, QueryRegion, quat, type RigidBody, Sphere,
+  TriangleMesh, World,
 } from '../../src/index';
 
 const DT = 1 / 60;
@@ -397,5 +398,147 @@ describe('removing a body removes its joints', () => {
     steps(world, 30);
     // Free fall for 0.5 s: Δv = −g t (sub-stepped semi-implicit Euler is exact for velocity).
     expect(Math.abs(bob.linearVelocity.y - (v0 - 9.81 * 0.5))).toBeLessThan(1e-9);
+  });
+});
+
+describe('query options: checked at every call', () => {
+  const ray = (s: Scene, o: object): void => { s.world.raycast({ x: 0, y: 5, z: 0 }, { x: 0, y: -5, z: 0 }, o); };
+  const cast = (s: Scene, o: object): void => { s.world.shapeCast(new Sphere(0.2), { x: 0, y: 5, z: 0 }, { x: 0, y: 0, z: 0, w: 1 }, { x: 0, y: -10, z: 0 }, o); };
+  const over = (s: Scene, o: object): void => { s.world.overlap(new Sphere(0.5), { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 }, o); };
+  const cases: [string, (s: Scene) => void, RegExp][] = [
+    ['raycast collisionMask NaN', (s) => ray(s, { collisionMask: NaN }), /^raycast: options\.collisionMask must be an integer in \[-2\^31, 2\^32 - 1\] \(32 collision bits; got NaN\)$/],
+    ['raycast collisionGroup 1.5', (s) => ray(s, { collisionGroup: 1.5 }), /^raycast: options\.collisionGroup must be an integer/],
+    ["raycast exclude {}", (s) => ray(s, { exclude: {} }), /^raycast: options\.exclude must be a RigidBody or null/],
+    ['raycast filter 42', (s) => ray(s, { filter: 42 }), /^raycast: options\.filter must be a function or null \(got 42\)$/],
+    ["raycast includeSensors 'yes'", (s) => ray(s, { includeSensors: 'yes' }), /^raycast: options\.includeSensors must be a boolean/],
+    ['raycast region {}', (s) => ray(s, { region: {} }), /^raycast: options\.region must be a QueryRegion/],
+    ['raycast out {}', (s) => ray(s, { out: {} }), /^raycast: options\.out must be a hit object/],
+    ['raycast options 7', (s) => ray(s, 7 as unknown as object), /^raycast: options must be an object \(got 7\)$/],
+    ['shapeCast collisionMask 2^40', (s) => cast(s, { collisionMask: 2 ** 40 }), /^shapeCast: options\.collisionMask must be an integer/],
+    ['shapeCast collisionGroup Infinity', (s) => cast(s, { collisionGroup: Infinity }), /^shapeCast: options\.collisionGroup/],
+    ['shapeCast exclude 3', (s) => cast(s, { exclude: 3 }), /^shapeCast: options\.exclude/],
+    ['overlap collisionMask NaN', (s) => over(s, { collisionMask: NaN }), /^overlap: options\.collisionMask must be an integer/],
+    ['overlap collector []', (s) => over(s, { collector: [] }), /^overlap: options\.collector must be an OverlapCollector/],
+    ["overlap filter 'x'", (s) => over(s, { filter: 'x' }), /^overlap: options\.filter/],
+    ['fillQueryRegion without a region', (s) => { s.world.fillQueryRegion({ min: { x: -1, y: -1, z: -1 }, max: { x: 1, y: 1, z: 1 } }, {} as QueryRegion); }, /^fillQueryRegion: region must be a QueryRegion/],
+    ['fillQueryRegion null box', (s) => { s.world.fillQueryRegion(null as never, new QueryRegion()); }, /^fillQueryRegion: box must be a \{ min, max \} object/],
+  ];
+  for (const [name, bad, message] of cases) it(name, () => refusedAtWrite(bad, message));
+
+  it('valid options still hit: the floor top at y = 0 is 5 m below the ray start, with mask 0xffffffff, −1, a null exclude and a filter', () => {
+    const s = build();
+    const from = { x: 0, y: 5, z: 3 }, to = { x: 0, y: -5, z: 3 };
+    for (const o of [{ collisionMask: 0xffffffff }, { collisionMask: -1, collisionGroup: -0x80000000 }, { exclude: null, filter: null, includeSensors: false }, { filter: () => true }]) {
+      const hit = s.world.raycast(from, to, o);
+      expect(hit).not.toBeNull();
+      expect(Math.abs(hit!.distance - 5)).toBeLessThan(1e-9);
+    }
+    expect(s.world.raycast(from, to, { collisionMask: 0 })).toBeNull();
+    const region = s.world.fillQueryRegion({ min: { x: -1, y: -1, z: -1 }, max: { x: 1, y: 1, z: 1 } }, new QueryRegion());
+    const found = s.world.overlap(new Sphere(0.5), { x: 0, y: 0, z: 3 }, { x: 0, y: 0, z: 0, w: 1 }, { region, collector: new OverlapCollector(), collisionMask: 1 });
+    expect(found.length).toBeGreaterThan(0);
+    expect(Math.abs(found[0]!.depth - 0.5)).toBeLessThan(1e-9);
+  });
+});
+
+describe(`body limits: positions within ±${MAX_POSITION} m, speeds ≤ ${MAX_LINEAR_SPEED} m/s and ${MAX_ANGULAR_SPEED} rad/s`, () => {
+  const cases: [string, (s: Scene) => void, RegExp][] = [
+    ['setPosition 1e300', (s) => s.box.setPosition({ x: 1e300, y: 0, z: 0 }), /^position\.x must be within ±1000000 m \(MAX_POSITION; got 1e\+300\)$/],
+    ['setPosition z = 1e6 + 1', (s) => s.ball.setPosition({ x: 0, y: 1, z: 1000001 }), /^position\.z must be within ±1000000 m \(MAX_POSITION; got 1000001\)$/],
+    ['setLinearVelocity 1e300', (s) => s.ball.setLinearVelocity({ x: 0, y: 1e300, z: 0 }), /^linearVelocity must have a magnitude ≤ 100000 m\/s \(MAX_LINEAR_SPEED; got 1e\+300\)$/],
+    ['setLinearVelocity (6e4, 8e4, 1)', (s) => s.ball.setLinearVelocity({ x: 6e4, y: 8e4, z: 1 }), /^linearVelocity must have a magnitude ≤ 100000 m\/s/],
+    ['setAngularVelocity 1e300 on every axis', (s) => s.pill.setAngularVelocity({ x: 1e300, y: 1e300, z: -1e300 }), /^angularVelocity must have a magnitude ≤ 100000 rad\/s \(MAX_ANGULAR_SPEED; got 1\.73/],
+    ['applyImpulse 1e300', (s) => s.box.applyImpulse({ x: 1e300, y: 0, z: 0 }), /^impulse: it would take body \d+ to [0-9.e+]+ m\/s, beyond MAX_LINEAR_SPEED \(100000 m\/s\)$/],
+    ['applyImpulse 1e308 on every axis', (s) => s.box.applyImpulse({ x: 1e308, y: 1e308, z: 1e308 }), /^impulse: it would take body \d+ to [0-9.e+]+ m\/s, beyond MAX_LINEAR_SPEED/],
+    ['applyImpulse off-centre spinning beyond the maximum', (s) => s.box.applyImpulse({ x: 0, y: 1e5, z: 0 }, { x: 1e6, y: 1, z: 0 }), /^impulse: it would take body \d+ to [0-9.e+]+ rad\/s, beyond MAX_ANGULAR_SPEED/],
+    ['applyAngularImpulse 1e300', (s) => s.pill.applyAngularImpulse({ x: 0, y: 0, z: 1e300 }), /^angularImpulse: it would take body \d+ to [0-9.e+]+ rad\/s, beyond MAX_ANGULAR_SPEED \(100000 rad\/s\)$/],
+    ['applyForce 1e300', (s) => s.box.applyForce({ x: 0, y: 0, z: 1e300 }), /^force: the forces on body \d+ would accelerate it by [0-9.e+]+ m\/s², beyond MAX_ACCELERATION \(2000000 m\/s²\)$/],
+    ['applyForce far off-centre (torque)', (s) => s.box.applyForce({ x: 0, y: 100, z: 0 }, { x: 1e300, y: 1, z: 0 }), /^force: the torques on body \d+ would accelerate its turning by .* rad\/s², beyond MAX_ANGULAR_ACCELERATION/],
+    ['applyTorque 1e300', (s) => s.pill.applyTorque({ x: 1e300, y: 0, z: 0 }), /^torque: the torques on body \d+ would accelerate its turning by [0-9.e+]+ rad\/s², beyond MAX_ANGULAR_ACCELERATION \(2000000 rad\/s²\)$/],
+  ];
+  for (const [name, bad, message] of cases) it(name, () => refusedAtWrite(bad, message));
+
+  it('createBody refuses far positions and fast velocities and inserts nothing; the maxima themselves are accepted', () => {
+    const world = new World();
+    const sphere = new Sphere(0.5);
+    expect(() => world.createBody({ type: 'dynamic', shape: sphere, position: { x: 0, y: 1e300, z: 0 } })).toThrow(/^position\.y must be within ±1000000 m/);
+    expect(() => world.createBody({ type: 'static', shape: sphere, position: { x: -1e6 - 1, y: 0, z: 0 } })).toThrow(/^position\.x must be within/);
+    expect(() => world.createBody({ type: 'dynamic', shape: sphere, linearVelocity: { x: 1e300, y: 0, z: 0 } })).toThrow(/^linearVelocity must have a magnitude ≤ 100000 m\/s/);
+    expect(() => world.createBody({ type: 'kinematic', shape: sphere, angularVelocity: { x: 0, y: 2e5, z: 0 } })).toThrow(/^angularVelocity must have a magnitude ≤ 100000 rad\/s/);
+    expect(world.bodies.length).toBe(0);
+    const b = world.createBody({
+      type: 'dynamic', shape: sphere, position: { x: MAX_POSITION, y: -MAX_POSITION, z: 0 }, gravityScale: 0,
+      linearVelocity: { x: -6e4, y: 8e4, z: 0 }, angularVelocity: { x: 0, y: 0, z: MAX_ANGULAR_SPEED },
+    });
+    expect(world.bodies.length).toBe(1);
+    world.step(1 / 60);
+    expect(b.position.x).toBeCloseTo(MAX_POSITION - 1000, 6);
+    expect(b.position.y).toBeCloseTo(-MAX_POSITION + 8e4 / 60, 6);
+  });
+
+  it('an impulse up to exactly the maximum speed is accepted, one beyond is refused, one that slows a body down always is', () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2 });
+    b.applyImpulse({ x: 2e5, y: 0, z: 0 });
+    expect(b.linearVelocity.x).toBe(MAX_LINEAR_SPEED);
+    expect(() => b.applyImpulse({ x: 2, y: 0, z: 0 })).toThrow(/^impulse: it would take body 0 to 100001 m\/s, beyond MAX_LINEAR_SPEED \(100000 m\/s\)$/);
+    expect(b.linearVelocity.x).toBe(MAX_LINEAR_SPEED);
+    b.applyImpulse({ x: -2, y: 0, z: 0 });
+    expect(b.linearVelocity.x).toBe(MAX_LINEAR_SPEED - 1);
+  });
+
+  it(`forces add up to at most MAX_ACCELERATION (${MAX_ACCELERATION} m/s²) before a step; the refused one is not applied`, () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2, angularDamping: 0 });
+    b.applyForce({ x: 2e6, y: 0, z: 0 });
+    b.applyForce({ x: 2e6, y: 0, z: 0 });
+    expect(() => b.applyForce({ x: 1, y: 0, z: 0 })).toThrow(/^force: the forces on body 0 would accelerate it by 2000000\.5 m\/s², beyond MAX_ACCELERATION/);
+    const inertia = b.inertia.x;
+    b.applyTorque({ x: 0, y: MAX_ANGULAR_ACCELERATION * inertia, z: 0 });
+    expect(() => b.applyTorque({ x: 0, y: inertia, z: 0 })).toThrow(/^torque: the torques on body 0 would accelerate its turning by 2000001 rad\/s²/);
+    world.step(1 / 60);
+    // One step of v += h F/m and ω += h I⁻¹τ with the accepted totals only.
+    expect(Math.abs(b.linearVelocity.x - MAX_ACCELERATION / 60) / (MAX_ACCELERATION / 60)).toBeLessThan(1e-12);
+    expect(Math.abs(b.angularVelocity.y - MAX_ANGULAR_ACCELERATION / 60) / (MAX_ANGULAR_ACCELERATION / 60)).toBeLessThan(1e-12);
+  });
+
+  it('setKinematicTarget refuses a target beyond MAX_POSITION', () => {
+    const world = new World();
+    const lift = world.createBody({ type: 'kinematic', shape: new Box({ x: 1, y: 0.1, z: 1 }) });
+    expect(() => lift.setKinematicTarget({ x: 0, y: 1e300, z: 0 })).toThrow(/^position\.y must be within ±1000000 m/);
+    world.step(1 / 60);
+    expect(lift.position).toEqual({ x: 0, y: 0, z: 0 });
+    expect(lift.linearVelocity).toEqual({ x: 0, y: 0, z: 0 });
+  });
+});
+
+describe('applyImpulseClamped: scaled down to the speed maxima instead of refused', () => {
+  it('an impulse worth 2e5 m/s on a body at rest leaves it at exactly MAX_LINEAR_SPEED', () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2 });
+    b.applyImpulseClamped({ x: 4e5, y: 0, z: 0 });
+    expect(b.linearVelocity).toEqual({ x: MAX_LINEAR_SPEED, y: 0, z: 0 });
+    // Already at the maximum: a further push adds nothing, a brake is whole.
+    b.applyImpulseClamped({ x: 10, y: 0, z: 0 });
+    expect(b.linearVelocity.x).toBe(MAX_LINEAR_SPEED);
+    b.applyImpulseClamped({ x: -2, y: 0, z: 0 });
+    expect(b.linearVelocity.x).toBe(MAX_LINEAR_SPEED - 1);
+  });
+
+  it('off-centre: linear and angular change are scaled by the same factor, the spin ends at MAX_ANGULAR_SPEED', () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2 });
+    // I = 2/5 m r² = 0.2 kg m²; J = 1000 N s at r = 100 m gives ω = 5e5 rad/s unscaled, v = 500 m/s.
+    b.applyImpulseClamped({ x: 0, y: 1000, z: 0 }, { x: 100, y: 0, z: 0 });
+    expect(Math.abs(b.angularVelocity.z - MAX_ANGULAR_SPEED) / MAX_ANGULAR_SPEED).toBeLessThan(1e-12);
+    expect(Math.abs(b.linearVelocity.y - 100) / 100).toBeLessThan(1e-12);
+  });
+
+  it('an impulse that overflows is dropped, the body unchanged', () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2 });
+    b.applyImpulseClamped({ x: 1e300, y: 1e300, z: 0 });
+    expect(b.linearVelocity).toEqual({ x: 0, y: 0, z: 0 });
+    expect(() => b.applyImpulseClamped({ x: NaN, y: 0, z: 0 })).toThrow(/^impulse\.x must be a finite number/);
   });
 });

@@ -154,3 +154,41 @@ describe('pins on a removed body', () => {
     expect(() => createRope(world, { from: { x: 0, y: 1, z: 0 }, to: { x: 1, y: 1, z: 0 }, segments: 2, endBody: b })).toThrow(/createRope: body \d+ is not in a world/);
   });
 });
+
+describe('positions within MAX_POSITION, read-only buffers, setInverseMass', () => {
+  const cases: [string, (r: Rig) => void, RegExp][] = [
+    ['setPosition 1e300', (r) => { r.rope.system.setPosition(3, { x: 1e300, y: 0, z: 0 }); }, /setPosition: position\.x must be within ±1000000 m \(MAX_POSITION; got 1e\+300\)/],
+    ['setPosition y = −1e6 − 1', (r) => { r.cloth.system.setPosition(0, { x: 0, y: -1000001, z: 0 }); }, /setPosition: position\.y must be within ±1000000 m/],
+    ['addParticle 1e300', (r) => { r.rope.system.addParticle({ x: 0, y: 0, z: -1e300 }); }, /addParticle: position\.z must be within ±1000000 m/],
+    ['pinToWorld 1e300', (r) => { r.rope.system.pinToWorld(4, { x: 0, y: 1e300, z: 0 }); }, /pinToWorld: point\.y must be within/],
+    ['setInverseMass NaN', (r) => { r.rope.system.setInverseMass(4, NaN); }, /setInverseMass: inverseMass must be finite and ≥ 0 \(got NaN\)/],
+    ['setInverseMass −1', (r) => { r.rope.system.setInverseMass(4, -1); }, /setInverseMass: inverseMass/],
+    ['setInverseMass of a pinned particle', (r) => { r.rope.system.setInverseMass(0, 1); }, /setInverseMass: particle 0 is pinned/],
+    ['count written', (r) => { (r.rope.system as { count: number }).count = 1e9; }, /count/],
+    ['positions replaced', (r) => { (r.rope.system as { positions: Float64Array }).positions = new Float64Array(3); }, /positions/],
+    ['inverseMasses replaced', (r) => { (r.cloth.system as { inverseMasses: Float64Array }).inverseMasses = new Float64Array(1); }, /inverseMasses/],
+  ];
+  for (const [name, bad, message] of cases) it(name, () => refused(bad, message));
+
+  it('createCloth, createRope and createParticleBody refuse positions beyond MAX_POSITION', () => {
+    const world = new World();
+    expect(() => createCloth(world, { width: 1, height: 1, segments: 2, position: { x: 2e6, y: 0, z: 0 } })).toThrow(/createCloth: position\.x must be within ±1000000 m/);
+    expect(() => createRope(world, { from: { x: 0, y: 0, z: 0 }, to: { x: 0, y: 1e300, z: 0 }, segments: 4 })).toThrow(/createRope: to\.y must be within/);
+    expect(() => createParticleBody(world, { position: { x: 0, y: 0, z: -1e7 } } as Parameters<typeof createParticleBody>[1])).toThrow(/createParticleBody: position\.z must be within/);
+  });
+
+  it('setInverseMass: 0 holds a particle still, 2 lets it fall at g (x_n = x_0 − g dt² n(n+1)/2 without damping)', () => {
+    const r = build();
+    const s = r.rope.system;
+    s.damping = 0;
+    s.collide = false;
+    const free = s.addParticle({ x: 20, y: 5, z: 0 });
+    const held = s.addParticle({ x: 22, y: 5, z: 0 });
+    s.setInverseMass(held, 0);
+    s.setInverseMass(free, 2);
+    expect(s.inverseMasses[free]).toBe(2);
+    steps(r, 10);
+    expect(s.positions[3 * held + 1]).toBe(5);
+    expect(Math.abs(s.positions[3 * free + 1]! - (5 - 9.81 * DT * DT * 55))).toBeLessThan(1e-12);
+  });
+});
