@@ -12,6 +12,7 @@ import { ConvexShape, Shape, ShapeKind } from '../shapes/shape';
 import {
   magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits, requireFinite,
   requireFiniteQuat, requireFiniteVec, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
+  MAX_GRAVITY_SCALE,
 } from '../math/validate';
 
 export type BodyType = 'static' | 'dynamic' | 'kinematic';
@@ -182,7 +183,7 @@ export class RigidBody {
     if (restitution > 1) throw new RangeError(`restitution must be in [0, 1] (got ${restitution})`);
     requireNonNegative(linearDamping, 'linearDamping');
     requireNonNegative(angularDamping, 'angularDamping');
-    requireFinite(gravityScale, 'gravityScale');
+    requireInRange(gravityScale, -MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE, 'gravityScale');
     const collisionGroup = requireCollisionBits(desc.collisionGroup ?? 1, 'collisionGroup');
     const collisionMask = requireCollisionBits(desc.collisionMask ?? 0xffffffff, 'collisionMask');
     const isSensor = desc.isSensor ?? false;
@@ -283,7 +284,7 @@ export class RigidBody {
   set angularDamping(v: number) { requireNonNegative(v, 'body.angularDamping'); this.angularDampingValue = v; }
   /** Multiplies the world gravity for this body, finite. */
   get gravityScale(): number { return this.gravityScaleValue; }
-  set gravityScale(v: number) { requireFinite(v, 'body.gravityScale'); this.gravityScaleValue = v; }
+  set gravityScale(v: number) { requireInRange(v, -MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE, 'body.gravityScale'); this.gravityScaleValue = v; }
   /** 32-bit membership bits (read back as a signed 32-bit integer). */
   get collisionGroup(): number { return this.collisionGroupValue; }
   set collisionGroup(v: number) { this.collisionGroupValue = requireCollisionBits(v, 'body.collisionGroup'); }

@@ -33,6 +33,14 @@ export const MAX_ANGULAR_SPEED = 1e5;
  */
 export const MAX_ACCELERATION = MAX_LINEAR_SPEED / MAX_TIME_STEP;
 export const MAX_ANGULAR_ACCELERATION = MAX_ANGULAR_SPEED / MAX_TIME_STEP;
+/** Largest |gravityScale| of a body. */
+export const MAX_GRAVITY_SCALE = 100;
+/**
+ * Largest |component| of world.gravity, m/s²: 9.81 scaled to the largest
+ * shape size (a world of 1e6 m bodies keeps Earth's proportions), and far
+ * from overflowing the velocities over any number of steps.
+ */
+export const MAX_GRAVITY = 1e7;
 
 export function requireFinite(value: number, field: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`${field} must be a finite number (got ${String(value)})`);

@@ -33,7 +33,7 @@ import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFinite, requireInteger, requireNonNegative, requireInRange } from '../math/validate';
+import { MAX_GRAVITY, MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFinite, requireInteger, requireNonNegative, requireInRange } from '../math/validate';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
@@ -845,10 +845,10 @@ export class World implements BodyOwner {
    */
   private checkSettings(): void {
     const g = this.gravity;
-    if (!(g.x - g.x === 0 && g.y - g.y === 0 && g.z - g.z === 0)) {
-      requireFinite(g.x, 'world.gravity.x');
-      requireFinite(g.y, 'world.gravity.y');
-      requireFinite(g.z, 'world.gravity.z');
+    if (!(Math.abs(g.x) <= MAX_GRAVITY && Math.abs(g.y) <= MAX_GRAVITY && Math.abs(g.z) <= MAX_GRAVITY)) {
+      requireInRange(g.x, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.x');
+      requireInRange(g.y, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.y');
+      requireInRange(g.z, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.z');
     }
     // Inline comparisons on the fast path, calls only to name a bad field (see the contributor notes on boxed doubles).
     const sl = this.sleeping, js = this.jointSolver.settings;

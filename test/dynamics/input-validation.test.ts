@@ -102,8 +102,9 @@ function refusedAtStep(write: (s: Scene) => () => void, message: RegExp): void {
 
 describe('bodies: checked accessors', () => {
   const cases: [string, (s: Scene) => void, RegExp][] = [
-    ['gravityScale NaN', (s) => { s.box.gravityScale = NaN; }, /body\.gravityScale must be a finite number \(got NaN\)/],
+    ['gravityScale NaN', (s) => { s.box.gravityScale = NaN; }, /body\.gravityScale must be a finite number in \[-100, 100\] \(got NaN\)/],
     ['gravityScale Infinity', (s) => { s.box.gravityScale = Infinity; }, /body\.gravityScale/],
+    ['gravityScale 1e300', (s) => { s.box.gravityScale = 1e300; }, /body\.gravityScale must be a finite number in \[-100, 100\] \(got 1e\+300\)/],
     ['linearDamping NaN', (s) => { s.ball.linearDamping = NaN; }, /body\.linearDamping must be a finite number ≥ 0/],
     ['linearDamping −1', (s) => { s.ball.linearDamping = -1; }, /body\.linearDamping/],
     ['angularDamping NaN', (s) => { s.pill.angularDamping = NaN; }, /body\.angularDamping/],
@@ -137,7 +138,8 @@ describe('bodies: checked accessors', () => {
 
 describe('world settings: checked at the next step', () => {
   const cases: [string, (s: Scene) => () => void, RegExp][] = [
-    ['gravity.y NaN', (s) => { const g = s.world.gravity.y; s.world.gravity.y = NaN; return () => { s.world.gravity.y = g; }; }, /world\.gravity\.y must be a finite number \(got NaN\)/],
+    ['gravity.y NaN', (s) => { const g = s.world.gravity.y; s.world.gravity.y = NaN; return () => { s.world.gravity.y = g; }; }, /world\.gravity\.y must be a finite number in \[-10000000, 10000000\] \(got NaN\)/],
+    ['gravity.y -1e300', (s) => { const g = s.world.gravity.y; s.world.gravity.y = -1e300; return () => { s.world.gravity.y = g; }; }, /world\.gravity\.y must be a finite number in \[-10000000, 10000000\] \(got -1e\+300\)/],
     ['gravity.x Infinity', (s) => { const g = s.world.gravity.x; s.world.gravity.x = Infinity; return () => { s.world.gravity.x = g; }; }, /world\.gravity\.x/],
     ['sleeping.timeToSleep 0', (s) => { s.world.sleeping.timeToSleep = 0; return () => { s.world.sleeping.timeToSleep = 0.5; }; }, /sleeping\.timeToSleep must be a finite number > 0/],
     ['sleeping.timeToSleep −1', (s) => { s.world.sleeping.timeToSleep = -1; return () => { s.world.sleeping.timeToSleep = 0.5; }; }, /sleeping\.timeToSleep/],
