@@ -22,6 +22,9 @@
 import { SnapshotError, type RigidBody, type Vec3 } from '../src/index';
 import { CHARACTER_SNAPSHOT_VERSION, type CharacterController, type CharacterSnapshot, type MoveResult } from './controller';
 
+/** Longest time (s) one Walker.update may cover. */
+export const MAX_WALKER_DT = 1;
+
 export type WalkerState = 'grounded' | 'airborne' | 'sliding';
 export type WalkerEventName = 'landed' | 'jumped' | 'hit';
 
@@ -182,7 +185,8 @@ export class Walker {
 
   /** One fixed step of `dt` seconds; returns the controller's move result. */
   update(dt: number): MoveResult {
-    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`Walker.update: dt must be a finite number > 0 (got ${String(dt)})`);
+    // At most a second: a longer frame would take the walker's state somewhere the move then refuses.
+    if (!(dt > 0 && dt <= MAX_WALKER_DT)) throw new RangeError(`Walker.update: dt must be a number in (0, ${MAX_WALKER_DT}] s (got ${String(dt)})`);
     this.checkSettings();
     // Before anything changes: a bad controller setting would otherwise throw from move() with the velocity already updated.
     this.controller.checkSettings();

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Box, MAX_LINEAR_SPEED, Sphere, type World } from '../../src/index';
-import { CharacterController, MAX_CHARACTER_ITERATIONS, MAX_CHARACTER_LENGTH, MAX_CHARACTER_SWEEPS, Walker } from '../../character/index';
+import { CharacterController, MAX_CHARACTER_ITERATIONS, MAX_CHARACTER_LENGTH, MAX_CHARACTER_SWEEPS, MAX_WALKER_DT, Walker } from '../../character/index';
 import { DT, REST_Y, flatWorld, staticBox } from './helpers';
 
 interface Rig { world: World; controller: CharacterController; walker: Walker }
@@ -204,5 +204,13 @@ describe('pushing a very light body', () => {
     console.log(`1 µg ball pushed by the character: fastest ${fastest.toExponential(6)} m/s`);
     expect(fastest).toBeGreaterThan(1e4);
     expect(fastest).toBeLessThanOrEqual(MAX_LINEAR_SPEED * (1 + 1e-12));
+  });
+});
+
+describe('Walker.update', () => {
+  it(`a dt of 0, NaN or above ${MAX_WALKER_DT} s is refused with the walker unchanged`, () => {
+    refused((r) => { r.walker.update(1e6); }, /Walker\.update: dt must be a number in \(0, 1\] s \(got 1000000\)/);
+    refused((r) => { r.walker.update(NaN); }, /Walker\.update: dt/);
+    refused((r) => { r.walker.update(0); }, /Walker\.update: dt/);
   });
 });
