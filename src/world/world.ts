@@ -34,7 +34,7 @@ import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_TIME_STEP, requireBoolean, requireFinite, requireInteger, requireNonNegative, requireInRange } from '../math/validate';
-import type { ConvexShape, Shape } from '../shapes/shape';
+import { ShapeKind, type ConvexShape, type Shape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
 import {
@@ -194,6 +194,8 @@ const POSE_PREDICTION = 4;
 const FAT_MARGIN = 0.03;
 /** Most parts a step is split into for fast-turning bodies (see World.turnSplit). */
 const MAX_STEP_PARTS = 16;
+/** Farthest a body in contact range of a TriangleMesh moves in one step part (m), see turnSplit. */
+const MESH_MOVE_PER_PART = 1;
 
 /**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
@@ -750,13 +752,13 @@ export class World implements BodyOwner {
           this.refitStaleProxies(remaining);
           this.findNewContacts();
         }
+        // The speculative margins cover the whole step's motion in every part.
+        this.updateContacts(dt);
         this.stepLeft = remaining;
         const parts = Math.min(this.turnSplit(), budget);
         const h = parts === 1 ? remaining : remaining / parts;
         this.finalPart = parts === 1;
         this.firstPart = k === 0;
-        // The speculative margins cover the whole step's motion in every part.
-        this.updateContacts(dt);
         this.solve(h);
         this.updateSleep(h);
         const steppers = this.steppers;
@@ -875,7 +877,23 @@ export class World implements BodyOwner {
         if (t > most) most = t;
       }
     }
-    const parts = Math.ceil(Math.sqrt(most) * dt / limit);
+    let parts = Math.ceil(Math.sqrt(most) * dt / limit);
+    // A body sliding fast over a mesh within the margin: its points hold the
+    // triangles under its start pose only, and a slope it runs into further
+    // on has none.
+    let fastest = 0;
+    const solving = this.solveContacts;
+    for (let i = 0; i < this.solveContactCount; i++) {
+      const c = solving[i]!;
+      const a = c.bodyA!, b = c.bodyB!;
+      const body = a.shape.kind === ShapeKind.TriangleMesh ? b : b.shape.kind === ShapeKind.TriangleMesh ? a : null;
+      if (body === null || !body.isDynamic || !body.awake) continue;
+      const v = body.linearVelocity;
+      const vv = v.x * v.x + v.y * v.y + v.z * v.z;
+      if (vv > fastest) fastest = vv;
+    }
+    const moveParts = Math.ceil(Math.sqrt(fastest) * dt / MESH_MOVE_PER_PART);
+    if (moveParts > parts) parts = moveParts;
     return parts > 1 ? Math.min(parts, MAX_STEP_PARTS) : 1;
   }
 
