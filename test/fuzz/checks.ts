@@ -9,7 +9,9 @@
  *               body's own smallest size (sphere and capsule diameter, the
  *               box's thinnest side); the ground is the floor box's top or the
  *               terrain triangle there. A point off the ground's footprint is
- *               exempt (the body left the ground horizontally). Characters are
+ *               exempt (the body left the ground horizontally), and so is a
+ *               body whose centre is off it (it fell past the edge and may
+ *               reach in under the edgeless terrain sheet). Characters are
  *               checked the same way (their capsule);
  * - energy      the total mechanical energy never exceeds what the world can
  *               supply (below); a failure names the body whose kinetic energy
@@ -278,6 +280,10 @@ export class WorldChecker {
         this.fail({ check: 'rotation', step, what: 'body', index: i, value: qn - 1, message: `${describeBody(spec, i)}: ‖q‖ − 1 = ${fmt(qn - 1, 3)}` });
       }
       const shape = spec.bodies[i]!.shape;
+      // A body whose centre is off the footprint fell past the ground's edge:
+      // the terrain is a sheet with no sides, and a stick falling beside it
+      // can swing its end in under the edge without crossing any surface.
+      if (Number.isNaN(groundHeight(spec, st[o]!, st[o + 2]!))) continue;
       const low = lowestPoint(shape, st, o, this.scratch);
       const ground = groundHeight(spec, this.scratch[0]!, this.scratch[1]!);
       if (Number.isNaN(ground)) continue;
