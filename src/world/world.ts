@@ -34,7 +34,7 @@ import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_TIME_STEP, requireBoolean, requireFinite, requireInteger, requireNonNegative, requireInRange } from '../math/validate';
-import { ShapeKind, type ConvexShape, type Shape } from '../shapes/shape';
+import type { ConvexShape, Shape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './events';
 import { defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
 import {
@@ -194,8 +194,8 @@ const POSE_PREDICTION = 4;
 const FAT_MARGIN = 0.03;
 /** Most parts a step is split into for fast-turning bodies (see World.turnSplit). */
 const MAX_STEP_PARTS = 16;
-/** Farthest a body in contact range of a TriangleMesh moves in one step part (m), see turnSplit. */
-const MESH_MOVE_PER_PART = 1;
+/** Farthest the two bodies of a pair with points move relative to each other in one step part (m), see turnSplit. */
+const MOVE_PER_PART = 1;
 
 /**
  * Largest relative motion (m per step: relative speed plus |ω| × bounding
@@ -878,21 +878,23 @@ export class World implements BodyOwner {
       }
     }
     let parts = Math.ceil(Math.sqrt(most) * dt / limit);
-    // A body sliding fast over a mesh within the margin: its points hold the
-    // triangles under its start pose only, and a slope it runs into further
-    // on has none.
+    // A pair with points moving fast relative to each other: its points are
+    // those of the start pose (a body sliding over a mesh has none for the
+    // slope it runs into further on), and the spin an impact starts turns
+    // the body through the rest of the part (a capsule landing at 134 m/s
+    // with friction 0.87 rolled 0.12 m into the floor box).
     let fastest = 0;
     const solving = this.solveContacts;
     for (let i = 0; i < this.solveContactCount; i++) {
       const c = solving[i]!;
       const a = c.bodyA!, b = c.bodyB!;
-      const body = a.shape.kind === ShapeKind.TriangleMesh ? b : b.shape.kind === ShapeKind.TriangleMesh ? a : null;
-      if (body === null || !body.isDynamic || !body.awake) continue;
-      const v = body.linearVelocity;
-      const vv = v.x * v.x + v.y * v.y + v.z * v.z;
+      if (!(a.isDynamic && a.awake) && !(b.isDynamic && b.awake)) continue;
+      const va = a.linearVelocity, vb = b.linearVelocity;
+      const dx = vb.x - va.x, dy = vb.y - va.y, dz = vb.z - va.z;
+      const vv = dx * dx + dy * dy + dz * dz;
       if (vv > fastest) fastest = vv;
     }
-    const moveParts = Math.ceil(Math.sqrt(fastest) * dt / MESH_MOVE_PER_PART);
+    const moveParts = Math.ceil(Math.sqrt(fastest) * dt / MOVE_PER_PART);
     if (moveParts > parts) parts = moveParts;
     return parts > 1 ? Math.min(parts, MAX_STEP_PARTS) : 1;
   }

@@ -10,6 +10,9 @@
  *   far speculative points facing sideways instead of its face's corners
  *   (triangle-contact finish) and slid 2.5 m per step over the hill with
  *   points from its start pose only (world.turnSplit); 5.27 before the fix.
+ * - 1020, body 27 alone: a capsule (r 3.5 cm) landing on the floor box at
+ *   134 m/s, set rolling by friction within the impact step, turned 0.12 m
+ *   into the floor (the same split by relative motion); 1.68 before.
  */
 import { describe, expect, it } from 'vitest';
 import { formatFailure, runWorld } from './run';
@@ -17,6 +20,7 @@ import { formatFailure, runWorld } from './run';
 const CASES: readonly { seed: number; keep: number[]; before: number }[] = [
   { seed: 1002, keep: [6, 47, 50, 83], before: 2.01 },
   { seed: 1005, keep: [31], before: 5.27 },
+  { seed: 1020, keep: [27], before: 1.68 },
 ];
 
 describe('fuzz tunnelling repros (joint-free, minimized)', () => {
