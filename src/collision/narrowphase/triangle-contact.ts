@@ -42,6 +42,9 @@ export const FEATURE_EDGE = 1;
 /** FEATURE_VERTEX + k: corner k. */
 export const FEATURE_VERTEX = 4;
 
+/** See finish: candidates facing away from the deepest point by more than 45° and this much further out (m) are dropped. */
+const SPREAD_GAP = 0.1;
+const SPREAD_COS = Math.SQRT1_2;
 const CAPACITY = 256;
 const STRIDE = 7; // px py pz nx ny nz depth
 const MAX_POLY = 16;
@@ -394,6 +397,17 @@ export class MeshContactCollector {
     }
     const o1 = i1 * STRIDE;
     const p1x = d[o1]!, p1y = d[o1 + 1]!, p1z = d[o1 + 2]!;
+    // The spread below ranks by distance only, and under a margin of metres
+    // (a fast body) the far speculative points of other triangles, facing
+    // elsewhere, won the slots from the first point's own face: a thin box
+    // at 150 m/s held by one corner spun and went into the terrain. Points
+    // facing away from the first by more than 45° and further than
+    // SPREAD_GAP beyond it stay out.
+    const n1x = d[o1 + 3]!, n1y = d[o1 + 4]!, n1z = d[o1 + 5]!;
+    for (let i = 0; i < n; i++) {
+      const q = i * STRIDE;
+      if (use[i] === 1 && d[q + 6]! < deepest - SPREAD_GAP && d[q + 3]! * n1x + d[q + 4]! * n1y + d[q + 5]! * n1z < SPREAD_COS) use[i] = 0;
+    }
 
     let i2 = -1;
     best = 1e-12;

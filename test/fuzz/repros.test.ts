@@ -1,0 +1,36 @@
+/**
+ * Joint-free fuzz worlds that failed the tunnelling check, cut down to the
+ * bodies that still failed (`npm run fuzz -- --seed S --worlds 1 --minimize`),
+ * and replayed here with their measured depth (lowest point under the
+ * ground / the body's smallest size; the check fails above 1):
+ * - 1002, bodies 6, 47, 50, 83: capsule 50 (r 3.4 cm, 143 m/s) on the floor
+ *   box 10 m beside the terrain got a 0.7 m deep point from a far terrain
+ *   triangle's extended plane (collide-capsule-mesh); 2.01 before the fix.
+ * - 1005, body 31 alone: a 5.4 cm thick box at 153 m/s into the terrain kept
+ *   far speculative points facing sideways instead of its face's corners
+ *   (triangle-contact finish) and slid 2.5 m per step over the hill with
+ *   points from its start pose only (world.turnSplit); 5.27 before the fix.
+ * - 1020, body 27 alone: a capsule (r 3.5 cm) landing on the floor box at
+ *   134 m/s, set rolling by friction within the impact step, turned 0.12 m
+ *   into the floor (the same split by relative motion); 1.68 before.
+ */
+import { describe, expect, it } from 'vitest';
+import { formatFailure, runWorld } from './run';
+
+const CASES: readonly { seed: number; keep: number[]; before: number }[] = [
+  { seed: 1002, keep: [6, 47, 50, 83], before: 2.01 },
+  { seed: 1005, keep: [31], before: 5.27 },
+  { seed: 1020, keep: [27], before: 1.68 },
+];
+
+describe('fuzz tunnelling repros (joint-free, minimized)', () => {
+  for (const c of CASES) {
+    it(`seed ${c.seed} bodies ${c.keep.join(',')}: no lowest point deeper than the body's smallest size (was ${c.before}×)`, async () => {
+      const r = await runWorld(c.seed, false, {}, undefined, { keep: c.keep, extras: false });
+      console.log(`[fuzz repro] seed=${c.seed} keep=${c.keep.join(',')}: max depth/size ${r.maxDepthRatio.toFixed(3)} (${r.maxDepth.toFixed(4)} m), ${r.failures.length} failure(s)`);
+      expect(r.failures.map((f) => formatFailure(r, f)).join('\n')).toBe('');
+      expect(r.maxDepthRatio).toBeLessThan(1);
+      expect(r.stepsRun).toBe(600);
+    }, 60_000);
+  }
+});
