@@ -225,6 +225,14 @@ export class JointSolver {
    * impulse is quadratic in it). A chain or a ragdoll, whose geometry
    * barely changes between sub-steps, keeps s = 1. (A growth of 2 still let
    * random jointed worlds run away, each sub-step's warm start feeding the next.)
+   *
+   * Before that guard, a joint carries only cos θ of its impulses, θ = |ω| h
+   * the larger turn of its two bodies over the sub-step: the impulses are a
+   * guess made at the old geometry, and where the sweeps cannot converge
+   * (joints in series through a light body with far anchors) a full warm
+   * start at a turned geometry puts in energy every sub-step that the
+   * sweeps do not take out again, and the joint chain runs away. A resting
+   * or slowly turning ragdoll keeps its whole warm start (cos θ ≈ 1).
    */
   warmStart(B: SolverBodies): void {
     if (this.activeCount === 0) return;
@@ -232,6 +240,8 @@ export class JointSolver {
     const active = this.active, n = this.activeCount;
     for (let i = 0; i < n; i++) {
       const j = active[i]!;
+      this.turnRatio(B, j);
+      if (this.ratio[0]! < 1) j.scaleImpulses(this.ratio);
       const a = j.applied;
       const E = this.energy;
       E[0] = 0; E[1] = 0;
@@ -249,6 +259,25 @@ export class JointSolver {
       }
     }
   }
+
+  /** ratio[0] = cos θ for the larger turn θ = |ω| h of the joint's two slots over the coming sub-step (0 past a quarter turn). */
+  private turnRatio(B: SolverBodies, j: Joint): void {
+    const V = B.vel;
+    let w2 = 0;
+    for (let k = 0; k < 2; k++) {
+      const s = k === 0 ? j.slotA : j.slotB;
+      if (B.invMass[s] === 0) continue;
+      const o = s * VELOCITY_STRIDE;
+      const x = V[o + 3]!, y = V[o + 4]!, z = V[o + 5]!;
+      const q = x * x + y * y + z * z;
+      if (q > w2) w2 = q;
+    }
+    const t = Math.sqrt(w2) * this.context.h;
+    this.ratio[0] = t < 0.5 * Math.PI ? Math.cos(t) : 0;
+  }
+
+  /** The warm start's share (turnRatio) for scaleImpulses. */
+  private readonly ratio = new Float64Array(1);
 
   /** Velocities of the joint's two slots before one of its calls (see `applied`). */
   private readonly before = new Float64Array(12);
