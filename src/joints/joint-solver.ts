@@ -115,8 +115,8 @@ function addPotentialGain(B: SolverBodies, s: number, p: Float64Array, o: number
 /**
  * Takes `energy` (J) out of the kinetic energy of the pair's motion relative
  * to its centre of mass: linear velocities v_i → v_c + s(v_i − v_c), angular
- * ω_i → s ω_i, s = √(1 − energy / E_rel) (0 if E_rel ≤ energy), energy =
- * e[0] (e[1] scratch). Momentum is
+ * ω_i → s ω_i, s = √(1 − energy / E_rel), energy = e[0]; out: e[1] =
+ * E_rel, velocities untouched if E_rel ≤ energy. Momentum is
  * kept. A body held fixed is the frame (v_c = its velocity). `d`: 12
  * doubles of scratch.
  */
@@ -140,12 +140,22 @@ function payFromRelativeMotion(B: SolverBodies, ia: number, ib: number, e: Float
   addChangeEnergy(B, ia, d, 0, e, 1);
   addChangeEnergy(B, ib, d, 6, e, 1);
   const rel = e[1]!;
-  const s = rel > energy ? Math.sqrt(1 - energy / rel) : 0;
+  if (rel <= energy) return; // the caller undoes the move instead
+  const s = Math.sqrt(1 - energy / rel);
   for (let k = 0; k < 3; k++) {
     const c = k === 0 ? cx : k === 1 ? cy : cz;
     if (ima !== 0) { V[oa + k] = c + s * d[k]!; V[oa + 3 + k] = s * d[3 + k]!; }
     if (imb !== 0) { V[ob + k] = c + s * d[6 + k]!; V[ob + 3 + k] = s * d[9 + k]!; }
   }
+}
+
+/** Moves a slot back to the position p[o..o+2] (its rotation stays). */
+function undoTranslation(B: SolverBodies, s: number, p: Float64Array, o: number): void {
+  const d = B.delta;
+  d[0] = p[o]! - B.px[s]!; d[1] = p[o + 1]! - B.py[s]!; d[2] = p[o + 2]! - B.pz[s]!;
+  if (d[0] === 0 && d[1] === 0 && d[2] === 0) return;
+  d[3] = 0; d[4] = 0; d[5] = 0;
+  B.moveSlot(s);
 }
 
 export class JointSolver {
@@ -225,6 +235,14 @@ export class JointSolver {
    * impulse is quadratic in it). A chain or a ragdoll, whose geometry
    * barely changes between sub-steps, keeps s = 1. (A growth of 2 still let
    * random jointed worlds run away, each sub-step's warm start feeding the next.)
+   *
+   * Before that guard, a joint carries only cos θ of its impulses, θ = |ω| h
+   * the larger turn of its two bodies over the sub-step: the impulses are a
+   * guess made at the old geometry, and where the sweeps cannot converge
+   * (joints in series through a light body with far anchors) a full warm
+   * start at a turned geometry puts in energy every sub-step that the
+   * sweeps do not take out again, and the joint chain runs away. A resting
+   * or slowly turning ragdoll keeps its whole warm start (cos θ ≈ 1).
    */
   warmStart(B: SolverBodies): void {
     if (this.activeCount === 0) return;
@@ -232,6 +250,8 @@ export class JointSolver {
     const active = this.active, n = this.activeCount;
     for (let i = 0; i < n; i++) {
       const j = active[i]!;
+      this.turnRatio(B, j);
+      if (this.ratio[0]! < 1) j.scaleImpulses(this.ratio);
       const a = j.applied;
       const E = this.energy;
       E[0] = 0; E[1] = 0;
@@ -249,6 +269,25 @@ export class JointSolver {
       }
     }
   }
+
+  /** ratio[0] = cos θ for the larger turn θ = |ω| h of the joint's two slots over the coming sub-step (0 past a quarter turn). */
+  private turnRatio(B: SolverBodies, j: Joint): void {
+    const V = B.vel;
+    let w2 = 0;
+    for (let k = 0; k < 2; k++) {
+      const s = k === 0 ? j.slotA : j.slotB;
+      if (B.invMass[s] === 0) continue;
+      const o = s * VELOCITY_STRIDE;
+      const x = V[o + 3]!, y = V[o + 4]!, z = V[o + 5]!;
+      const q = x * x + y * y + z * z;
+      if (q > w2) w2 = q;
+    }
+    const t = Math.sqrt(w2) * this.context.h;
+    this.ratio[0] = t < 0.5 * Math.PI ? Math.cos(t) : 0;
+  }
+
+  /** The warm start's share (turnRatio) for scaleImpulses. */
+  private readonly ratio = new Float64Array(1);
 
   /** Velocities of the joint's two slots before one of its calls (see `applied`). */
   private readonly before = new Float64Array(12);
@@ -304,7 +343,10 @@ export class JointSolver {
    * after gravity opened the gap the sweeps could not hold) is paid from
    * the pair's kinetic energy relative to its centre of mass
    * (payFromRelativeMotion): unpaid, each sub-step's lift was a pump, and
-   * random jointed worlds gained 100–1000× their energy.
+   * random jointed worlds gained 100–1000× their energy. When that relative
+   * motion cannot pay for it, the projection's translations are undone (its
+   * turns stay: they keep the body-frame spin and move no centre): two
+   * joints on one pair that disagree lifted it every sub-step for free.
    */
   solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
@@ -324,7 +366,11 @@ export class JointSolver {
         E[0] = 0;
         addPotentialGain(B, ia, p, 0, E);
         addPotentialGain(B, ib, p, 3, E);
-        if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
+        if (E[0]! > 0) {
+          payFromRelativeMotion(B, ia, ib, E, this.after);
+          if (E[1]! <= E[0]!) undoTranslation(B, ia, p, 0);
+          if (E[1]! <= E[0]!) undoTranslation(B, ib, p, 3);
+        }
       }
     }
     // Rows measure their geometry again only after the poses moved (poseVersion).

@@ -242,20 +242,25 @@ function movePoseF(B: SolverBodies, s: number): void {
 }
 
 /**
- * ω ← ω + Δθ × ω, rescaled to |ω|, for the turn Δθ = 2 delta[3..5] that
- * `moveSlot` is about to apply: the spin turns with a body that a
- * projection turns, so its body-frame angular velocity, and with it
- * ½ ωᵀIω, stay what they were.
+ * ω ← dq ω dq⁻¹ for the turn dq = normalize(delta[3..5], 1) that `moveSlot`
+ * is about to apply: the spin turns with a body that a projection turns, so
+ * its body-frame angular velocity, and with it ½ ωᵀIω, stay what they were.
+ * Exactly, not to first order (ω + Δθ × ω, rescaled): a limit projection
+ * may turn a body by a radian, and on a thin body spinning about its long
+ * axis the first-order turn tipped the spin across it, a thousand times
+ * the inertia.
  */
 function turnSpin(B: SolverBodies, s: number): void {
-  const d = B.delta, tx = 2 * d[3]!, ty = 2 * d[4]!, tz = 2 * d[5]!;
+  const d = B.delta;
   const V = B.vel, o = s * VELOCITY_STRIDE;
   const wx = V[o + 3]!, wy = V[o + 4]!, wz = V[o + 5]!;
-  const w2 = wx * wx + wy * wy + wz * wz;
-  if (w2 === 0) return;
-  const nx = wx + (ty * wz - tz * wy), ny = wy + (tz * wx - tx * wz), nz = wz + (tx * wy - ty * wx);
-  const f = Math.sqrt(w2 / (nx * nx + ny * ny + nz * nz));
-  V[o + 3] = nx * f; V[o + 4] = ny * f; V[o + 5] = nz * f;
+  if (wx === 0 && wy === 0 && wz === 0) return;
+  const n = 1 / Math.sqrt(1 + d[3]! * d[3]! + d[4]! * d[4]! + d[5]! * d[5]!);
+  const qx = d[3]! * n, qy = d[4]! * n, qz = d[5]! * n, qw = n;
+  const tx = 2 * (qy * wz - qz * wy), ty = 2 * (qz * wx - qx * wz), tz = 2 * (qx * wy - qy * wx);
+  V[o + 3] = wx + qw * tx + (qy * tz - qz * ty);
+  V[o + 4] = wy + qw * ty + (qz * tx - qx * tz);
+  V[o + 5] = wz + qw * tz + (qx * ty - qy * tx);
 }
 
 
