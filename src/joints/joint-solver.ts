@@ -115,8 +115,8 @@ function addPotentialGain(B: SolverBodies, s: number, p: Float64Array, o: number
 /**
  * Takes `energy` (J) out of the kinetic energy of the pair's motion relative
  * to its centre of mass: linear velocities v_i → v_c + s(v_i − v_c), angular
- * ω_i → s ω_i, s = √(1 − energy / E_rel), energy = e[0]; out: e[1] =
- * E_rel, velocities untouched if E_rel ≤ energy. Momentum is
+ * ω_i → s ω_i, s = √(1 − energy / E_rel) (0 if E_rel ≤ energy), energy =
+ * e[0] (e[1] scratch). Momentum is
  * kept. A body held fixed is the frame (v_c = its velocity). `d`: 12
  * doubles of scratch.
  */
@@ -140,22 +140,12 @@ function payFromRelativeMotion(B: SolverBodies, ia: number, ib: number, e: Float
   addChangeEnergy(B, ia, d, 0, e, 1);
   addChangeEnergy(B, ib, d, 6, e, 1);
   const rel = e[1]!;
-  if (rel <= energy) return; // the caller undoes the move instead
-  const s = Math.sqrt(1 - energy / rel);
+  const s = rel > energy ? Math.sqrt(1 - energy / rel) : 0;
   for (let k = 0; k < 3; k++) {
     const c = k === 0 ? cx : k === 1 ? cy : cz;
     if (ima !== 0) { V[oa + k] = c + s * d[k]!; V[oa + 3 + k] = s * d[3 + k]!; }
     if (imb !== 0) { V[ob + k] = c + s * d[6 + k]!; V[ob + 3 + k] = s * d[9 + k]!; }
   }
-}
-
-/** Moves a slot back to the position p[o..o+2] (its rotation stays). */
-function undoTranslation(B: SolverBodies, s: number, p: Float64Array, o: number): void {
-  const d = B.delta;
-  d[0] = p[o]! - B.px[s]!; d[1] = p[o + 1]! - B.py[s]!; d[2] = p[o + 2]! - B.pz[s]!;
-  if (d[0] === 0 && d[1] === 0 && d[2] === 0) return;
-  d[3] = 0; d[4] = 0; d[5] = 0;
-  B.moveSlot(s);
 }
 
 export class JointSolver {
@@ -343,10 +333,7 @@ export class JointSolver {
    * after gravity opened the gap the sweeps could not hold) is paid from
    * the pair's kinetic energy relative to its centre of mass
    * (payFromRelativeMotion): unpaid, each sub-step's lift was a pump, and
-   * random jointed worlds gained 100–1000× their energy. When that relative
-   * motion cannot pay for it, the projection's translations are undone (its
-   * turns stay: they keep the body-frame spin and move no centre): two
-   * joints on one pair that disagree lifted it every sub-step for free.
+   * random jointed worlds gained 100–1000× their energy.
    */
   solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
@@ -366,11 +353,7 @@ export class JointSolver {
         E[0] = 0;
         addPotentialGain(B, ia, p, 0, E);
         addPotentialGain(B, ib, p, 3, E);
-        if (E[0]! > 0) {
-          payFromRelativeMotion(B, ia, ib, E, this.after);
-          if (E[1]! <= E[0]!) undoTranslation(B, ia, p, 0);
-          if (E[1]! <= E[0]!) undoTranslation(B, ib, p, 3);
-        }
+        if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
       }
     }
     // Rows measure their geometry again only after the poses moved (poseVersion).
