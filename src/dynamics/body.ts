@@ -581,7 +581,7 @@ const MAX_STALE_ANGLE = 0.3;
  * by θ, the inertia about an axis grows from λ_min by up to (λ_max − λ_min)
  * sin²θ, a relative error of about (λ_max/λ_min − 1) θ².
  */
-const STALE_INERTIA_ERROR = 0.05;
+const STALE_INERTIA_ERROR = 0.15;
 
 /** cos(½ θ_max) for a body with principal inverse inertia (a, b, c); see MAX_STALE_ANGLE. @internal */
 export function staleTurnCos(a: number, b: number, c: number): number {
