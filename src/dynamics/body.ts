@@ -138,6 +138,8 @@ export class RigidBody {
   /** @internal accumulated force (N) and torque (N·m), cleared after each step */
   readonly force: Vec3 = { x: 0, y: 0, z: 0 };
   /** @internal */ readonly torque: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Scratch of impulseSpin. */
+  private readonly spinChange: Vec3 = { x: 0, y: 0, z: 0 };
   /** @internal kinematic target pose for the next step */ hasKinematicTarget = false;
   /** @internal the step in progress ends exactly on the kinematic target (sub-step rotation integration only approximates it) */ endsOnKinematicTarget = false;
   /** @internal */ readonly kinematicTargetPosition: Vec3 = { x: 0, y: 0, z: 0 };
@@ -394,16 +396,8 @@ export class RigidBody {
     const w = this.angularVelocity as Vec3;
     let wx = w.x, wy = w.y, wz = w.z;
     if (worldPoint) {
-      const rx = worldPoint.x - this.position.x;
-      const ry = worldPoint.y - this.position.y;
-      const rz = worldPoint.z - this.position.z;
-      const tx = ry * impulse.z - rz * impulse.y;
-      const ty = rz * impulse.x - rx * impulse.z;
-      const tz = rx * impulse.y - ry * impulse.x;
-      const I = this.inverseInertiaWorld;
-      wx += I.m00 * tx + I.m01 * ty + I.m02 * tz;
-      wy += I.m10 * tx + I.m11 * ty + I.m12 * tz;
-      wz += I.m20 * tx + I.m21 * ty + I.m22 * tz;
+      const d = this.impulseSpin(impulse, worldPoint);
+      wx += d.x; wy += d.y; wz += d.z;
       checkSpeedChange(w, wx, wy, wz, MAX_ANGULAR_SPEED, 'MAX_ANGULAR_SPEED', 'rad/s', 'impulse', this.id);
     }
     v.x = vx; v.y = vy; v.z = vz;
@@ -427,22 +421,29 @@ export class RigidBody {
     const dvx = impulse.x * im, dvy = impulse.y * im, dvz = impulse.z * im;
     let dwx = 0, dwy = 0, dwz = 0;
     if (worldPoint) {
-      const rx = worldPoint.x - this.position.x;
-      const ry = worldPoint.y - this.position.y;
-      const rz = worldPoint.z - this.position.z;
-      const tx = ry * impulse.z - rz * impulse.y;
-      const ty = rz * impulse.x - rx * impulse.z;
-      const tz = rx * impulse.y - ry * impulse.x;
-      const I = this.inverseInertiaWorld;
-      dwx = I.m00 * tx + I.m01 * ty + I.m02 * tz;
-      dwy = I.m10 * tx + I.m11 * ty + I.m12 * tz;
-      dwz = I.m20 * tx + I.m21 * ty + I.m22 * tz;
+      const d = this.impulseSpin(impulse, worldPoint);
+      dwx = d.x; dwy = d.y; dwz = d.z;
     }
     const k = Math.min(scaleWithin(v, dvx, dvy, dvz, MAX_LINEAR_SPEED), scaleWithin(w, dwx, dwy, dwz, MAX_ANGULAR_SPEED));
     if (k === 0) return;
     v.x += k * dvx; v.y += k * dvy; v.z += k * dvz;
     w.x += k * dwx; w.y += k * dwy; w.z += k * dwz;
     this.wakeUp();
+  }
+
+  /** Δω = I⁻¹ (r × P) of an impulse P at a world point, into `spinChange` (returned). */
+  private impulseSpin(impulse: Readonly<Vec3>, worldPoint: Readonly<Vec3>): Vec3 {
+    const rx = worldPoint.x - this.position.x;
+    const ry = worldPoint.y - this.position.y;
+    const rz = worldPoint.z - this.position.z;
+    const tx = ry * impulse.z - rz * impulse.y;
+    const ty = rz * impulse.x - rx * impulse.z;
+    const tz = rx * impulse.y - ry * impulse.x;
+    const I = this.inverseInertiaWorld, d = this.spinChange;
+    d.x = I.m00 * tx + I.m01 * ty + I.m02 * tz;
+    d.y = I.m10 * tx + I.m11 * ty + I.m12 * tz;
+    d.z = I.m20 * tx + I.m21 * ty + I.m22 * tz;
+    return d;
   }
 
   /** Adds an angular impulse (N·m·s). Wakes the body. Refused as applyImpulse beyond MAX_ANGULAR_SPEED. */

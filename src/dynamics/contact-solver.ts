@@ -407,7 +407,9 @@ const ROW_STRIDE = 66;
 const RESTITUTION_PASSES = 4;
 /**
  * m/s: a point approaching faster than this at the start of a (sub-)step is
- * being hit, not resting (gravity adds |g|·h ≈ 0.04 m/s a sub-step; bodies settling in a pile hit at up to about a metre a second, and their warm start is worth keeping).
+ * being hit, not resting: gravity adds |g|·h ≈ 0.04 m/s a sub-step, and
+ * bodies settling in a pile knock into each other at up to about a metre a
+ * second, where the warm start still helps (docs/contact-energy.md).
  */
 const IMPACT_SPEED = 2;
 /**
@@ -435,9 +437,8 @@ const INT_STRIDE = 5;
  */
 const IMPACT_PASSES = 6;
 /**
- * m/s: an impact faster than this gets up to FAST_IMPACT_PASSES: what a pass
- * leaves scales with the speed stopped (six left 1 % of 600 m/s: a cube at
- * 1000 m/s landed spinning at 8 rad/s and bounced at 3 m/s).
+ * m/s: an impact faster than this gets up to FAST_IMPACT_PASSES: what a
+ * pass leaves unconverged scales with the speed stopped.
  */
 const FAST_IMPACT_SPEED = 10;
 const FAST_IMPACT_PASSES = 32;
@@ -705,11 +706,10 @@ export class ContactSolver {
    * a time, and marks the rows being hit (R_IMPACT). An impulse that stopped
    * an approach belongs to that (sub-)step alone: carried into the next one
    * it pushes the resting body away again at the impact speed, and the few
-   * sweeps left must take that back, unevenly over a manifold's points (a
-   * cube landing flat at 20 m/s came to rest spinning at 13 rad/s). A point
-   * that is apart carries nothing either. With `apply` false (warm starting
-   * off) every row starts from zero.
-   * (The settings object, not the slop: a double argument is boxed.)
+   * sweeps left must take that back, unevenly over a manifold's points: spin
+   * the landing did not have. A point that is apart carries nothing either.
+   * With warm starting off every row starts from zero. (It takes the
+   * settings object, not the slop: a double argument is boxed.)
    */
   warmStart(B: SolverBodies, settings: SolverSettings): void {
     const slop = settings.linearSlop, apply = settings.warmStarting;

@@ -12,16 +12,14 @@
  *
  * Joint softness ('soft'): Box2D v3 solves joints as springs of `jointHertz`
  * and `jointDampingRatio` (mass scaled by s_m, impulse leak s_i; Catto,
- * "Solver2D", 2024), then relaxes without the bias. Measured here, that
- * spring's stiffness is m_eff ω², m_eff ≈ the lighter body: a 73 kg ragdoll
- * landing from 3 m on 4.5 kg shins opened the knees by 22 mm (limit overshoot
- * 5°). So the rows stay rigid (s_m = 1, s_i = 0) and only the position bias
- * b·C uses the spring's rate b = ω/(2ζ + hω): knees then open 4 mm. The
- * push-back b·C is velocity the relax sweep must take out again, and its 2
- * sweeps do not over a long chain: a 20-link chain released from 45° gained
- * 1.4 % of the energy it can release with ζ = 10 (b ≈ 17/s), 0.3 % with
- * ζ = 30 (b ≈ 6/s); the projection still holds the anchors within
- * `anchorSlop` (docs/joints.md). Hertz is capped at 0.25 / h like contacts.
+ * "Solver2D", 2024), then relaxes without the bias. That spring's stiffness
+ * is m_eff ω², m_eff ≈ the lighter body, too soft for a heavy torso on light
+ * shins, so the rows stay rigid (s_m = 1, s_i = 0) and only the position
+ * bias b·C uses the spring's rate b = ω/(2ζ + hω). The push-back b·C is
+ * velocity the relax sweep must take out again, which its sweeps do not
+ * fully do over a long chain: hence the high default ζ (slow push-back);
+ * the projection still holds the anchors within `anchorSlop`. Measurements
+ * in docs/joints.md. Hertz is capped at 0.25 / h like contacts.
  *
  * Per joint, not per row, dispatch: each joint is a small object with its
  * rows as fields (the rows are the SoA-free equivalent of Box2D's joint
@@ -332,8 +330,7 @@ export class JointSolver {
    * gives the pair (a heavy child lifted back to a light parent's anchor,
    * after gravity opened the gap the sweeps could not hold) is paid from
    * the pair's kinetic energy relative to its centre of mass
-   * (payFromRelativeMotion): unpaid, each sub-step's lift was a pump, and
-   * random jointed worlds gained 100–1000× their energy.
+   * (payFromRelativeMotion): unpaid, a lift every sub-step is a pump.
    */
   solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;

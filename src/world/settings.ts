@@ -87,8 +87,7 @@ export interface SolverSettings {
    * ⌈turn / maxTurnPerStep⌉ steps (at most 16), each with its own
    * narrowphase: contact points are found at a step's start pose, and a thin
    * body turning far within the step brings other parts of itself to the
-   * surface, which none of them holds (a 2.7 m stick spinning at 70 rad/s
-   * dipped 9 cm into the floor at 0.79 rad per step, 5 cm at 0.3). Unlike a
+   * surface, which none of them holds (docs/contact-energy.md). Unlike a
    * speed cap this changes nothing in the motion; it costs the split steps.
    * Default 0.3, range (0, ∞]; Infinity never splits.
    */

@@ -202,8 +202,7 @@ const MAX_STEP_PARTS = 16;
  * Only bodies at least this elongated (RigidBody.elongation) split a step:
  * turning, a ball or a block brings no new part of itself within reach of
  * the contact points found at the step's start, a stick does. Ragdoll limbs
- * (3-4) stay below it: splitting for their flailing cost a 32-ragdoll pile
- * twice its step time.
+ * (3-4) stay below it: their flailing is fast but never needs the split.
  */
 const SPLIT_ELONGATION = 5;
 /** Farthest the two bodies of a pair with points move relative to each other in one step part (m), see turnSplit. */
@@ -943,8 +942,7 @@ export class World implements BodyOwner {
     // A pair with points moving fast relative to each other: its points are
     // those of the start pose (a body sliding over a mesh has none for the
     // slope it runs into further on), and the spin an impact starts turns
-    // the body through the rest of the part (a capsule landing at 134 m/s
-    // with friction 0.87 rolled 0.12 m into the floor box).
+    // the body through the rest of the part.
     let fastest = 0;
     const solving = this.solveContacts;
     for (let i = 0; i < this.solveContactCount; i++) {

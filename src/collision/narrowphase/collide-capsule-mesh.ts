@@ -244,8 +244,8 @@ export function capsuleMeshContacts(
     if (depth < -margin) continue;
     // The capsule is dist from this triangle: its plane, extended under an
     // end that is over another triangle (which gives that end its point) or
-    // off the mesh, must not claim more (a far triangle's plane under a
-    // capsule on the floor box beside the mesh held it 0.7 m deep).
+    // off the mesh, must not claim more: a far triangle's plane would hold a
+    // capsule deep under a surface it is nowhere near.
     if (!pierced && depth > r - dist + 1e-6) continue;
     const lx = p0x + dx * lowEnd, ly = p0y + dy * lowEnd, lz = p0z + dz * lowEnd;
     cand[0] = lx - nx * r; cand[1] = ly - ny * r; cand[2] = lz - nz * r; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = depth;

@@ -399,8 +399,8 @@ export class MeshContactCollector {
     const p1x = d[o1]!, p1y = d[o1 + 1]!, p1z = d[o1 + 2]!;
     // The spread below ranks by distance only, and under a margin of metres
     // (a fast body) the far speculative points of other triangles, facing
-    // elsewhere, won the slots from the first point's own face: a thin box
-    // at 150 m/s held by one corner spun and went into the terrain. Points
+    // elsewhere, would win the slots from the first point's own face and
+    // leave a fast body held by one corner. Points
     // facing away from the first by more than 45° and further than
     // SPREAD_GAP beyond it stay out.
     const n1x = d[o1 + 3]!, n1y = d[o1 + 4]!, n1z = d[o1 + 5]!;
