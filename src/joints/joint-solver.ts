@@ -26,11 +26,11 @@
  * union). A ragdoll scene has hundreds of joints, not tens of thousands of
  * rows, so the virtual call per joint is noise next to the row math.
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
-import type { SolverSettings } from '../world/settings';
+import type { SolverBodies } from '../dynamics/solver-bodies';
+import type { SolverSettings } from '../dynamics/solver-settings';
 import type { Joint } from './joint';
 import { JointStepContext, MODE_BAUMGARTE, MODE_NGS, MODE_SOFT } from './rows';
-import { VELOCITY_STRIDE } from '../dynamics/contact-solver';
+import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
 
 /** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
 const WARM_START_ENERGY_GROWTH = 1;

@@ -24,8 +24,9 @@
  * sub-steps and projections move the bodies between sweeps, and a Jacobian
  * frozen at the start of the step drifts for fast-spinning ragdoll limbs.
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
-import { Softness, VELOCITY_STRIDE } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
+import { Softness } from '../dynamics/softness';
+import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 

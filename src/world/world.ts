@@ -27,7 +27,9 @@ import {
   CONTACT_STRIDE, Contact, ContactStore, FRICTION_IMPULSE, MARGIN_ARG, NORMAL_IMPULSE, PAIR_A, PAIR_B, PAIR_CONVEX, PAIR_GAP, PAIR_GAP_ODOMETER,
   PAIR_IDLE, PAIR_INTS, PAIR_NUMS, PERSISTED, POINT_STRIDE,
 } from '../dynamics/contact';
-import { ContactSolver, Softness, SolverBodies, VELOCITY_STRIDE } from '../dynamics/contact-solver';
+import { ContactSolver } from '../dynamics/contact-solver';
+import { Softness } from '../dynamics/softness';
+import { SolverBodies, VELOCITY_STRIDE } from '../dynamics/solver-bodies';
 import { attachJoint, detachJoint, Joint } from '../joints/joint';
 import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
