@@ -23,7 +23,7 @@
  * "Solver2D"): sub-steps with a spring-damper normal row, then a relax sweep
  * without the bias so the push-out leaves no velocity behind.
  */
-import { FRICTION_IMPULSE, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE, type Contact } from './contact';
+import { FRICTION_IMPULSE, NORMAL_IMPULSE, PERSISTED, POINT_DEPTH, POINT_NORMAL, POINT_STRIDE, type Contact } from './contact';
 import type { SolverSettings } from './solver-settings';
 import type { Vec3 } from '../math/vec3';
 import { Softness } from './softness';
@@ -305,7 +305,7 @@ export class ContactSolver {
       I[io + I_FIRST] = first;
       I[io + I_SIZE] = pointCount;
       I[io + I_PASSES] = 1;
-      const nx = cp[cb + c + 3]!, ny = cp[cb + c + 4]!, nz = cp[cb + c + 5]!;
+      const nx = cp[cb + c + POINT_NORMAL]!, ny = cp[cb + c + POINT_NORMAL + 1]!, nz = cp[cb + c + POINT_NORMAL + 2]!;
       R[o + R_N] = nx; R[o + R_N + 1] = ny; R[o + R_N + 2] = nz;
       const rax = px0 - pax, ray = py0 - pay, raz = pz0 - paz;
       const rbx = px0 - pbx, rby = py0 - pby, rbz = pz0 - pbz;
@@ -317,7 +317,7 @@ export class ContactSolver {
       R[o + R_CB] = cbx; R[o + R_CB + 1] = cby; R[o + R_CB + 2] = cbz;
       // Local anchors: q* r q, at the rounded surfaces' centres (see R_LA):
       // the point is midway between the surfaces, depth apart along n (A → B).
-      const depth = cp[cb + c + 6]!;
+      const depth = cp[cb + c + POINT_DEPTH]!;
       const ka = roundA > 0 ? 0.5 * depth - roundA : 0, kb = roundB > 0 ? roundB - 0.5 * depth : 0;
       {
         const rx = rax + ka * nx, ry = ray + ka * ny, rz = raz + ka * nz;
@@ -413,8 +413,8 @@ export class ContactSolver {
         R[o + R_NORMAL_IMPULSE] = 0;
       }
       R[o + R_MAX_NORMAL_IMPULSE] = 0;
-      R[o + R_SEPARATION] = -cp[cb + c + 6]!;
-      R[o + R_SEP_CUR] = -cp[cb + c + 6]!;
+      R[o + R_SEPARATION] = -cp[cb + c + POINT_DEPTH]!;
+      R[o + R_SEP_CUR] = -cp[cb + c + POINT_DEPTH]!;
       R[o + R_FRICTION] = contact.friction;
       R[o + R_SPEC_RATE] = specRate;
       R[o + R_IMPACT] = 0;

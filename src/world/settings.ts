@@ -2,6 +2,12 @@
  * Live solver and sleep settings. Changed between steps, they take effect on
  * the next step. Defaults and the reasons for them are on each field.
  */
+import type { SolverSettings } from '../dynamics/solver-settings';
+import type { Joint } from '../joints/joint';
+import type { JointSolverSettings } from '../joints/joint-solver';
+import type { Vec3 } from '../math/vec3';
+import { MAX_GRAVITY, MAX_TIME_STEP, requireBoolean, requireInRange, requireInteger, requireNonNegative } from '../math/validate';
+
 export { defaultSolverSettings, type FrictionModel, type PositionCorrection, type SolverSettings } from '../dynamics/solver-settings';
 
 /** Checked at the start of every step (a named RangeError/TypeError before anything moves). */
@@ -19,3 +25,93 @@ export interface SleepSettings {
 export function defaultSleepSettings(): SleepSettings {
   return { enabled: true, linearThreshold: 0.05, angularThreshold: 0.05, timeToSleep: 0.5 };
 }
+
+/**
+ * The live settings objects (solver, sleeping, jointSettings, gravity) and
+ * the joints' frames are plain writable fields: the world checks them here,
+ * at the start of each step, before anything changes.
+ */
+export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: JointSolverSettings, s: SolverSettings, joints: readonly Joint[]): void {
+  if (!(Math.abs(g.x) <= MAX_GRAVITY && Math.abs(g.y) <= MAX_GRAVITY && Math.abs(g.z) <= MAX_GRAVITY)) {
+    requireInRange(g.x, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.x');
+    requireInRange(g.y, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.y');
+    requireInRange(g.z, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.z');
+  }
+  // Inline comparisons on the fast path, calls only to name a bad field (see the contributor notes on boxed doubles).
+  if (!(
+    (sl.enabled === true || sl.enabled === false) && sl.linearThreshold >= 0 && sl.linearThreshold < Infinity &&
+    sl.angularThreshold >= 0 && sl.angularThreshold < Infinity && sl.timeToSleep > 0 && sl.timeToSleep < Infinity &&
+    js.jointHertz >= 0 && js.jointHertz <= 1e6 && js.jointDampingRatio >= 0 && js.jointDampingRatio <= 1000 &&
+    js.jointIterations >= 1 && js.jointIterations <= MAX_JOINT_ITERATIONS && Math.floor(js.jointIterations) === js.jointIterations &&
+    (js.projection === true || js.projection === false) && js.limitSlop >= 0 && js.limitSlop <= Math.PI && js.anchorSlop >= 0 && js.anchorSlop < Infinity
+  )) {
+    requireBoolean(sl.enabled, 'sleeping.enabled');
+    requireNonNegative(sl.linearThreshold, 'sleeping.linearThreshold');
+    requireNonNegative(sl.angularThreshold, 'sleeping.angularThreshold');
+    if (!(sl.timeToSleep > 0 && sl.timeToSleep < Infinity)) throw new RangeError(`sleeping.timeToSleep must be a finite number > 0 (got ${String(sl.timeToSleep)})`);
+    requireInRange(js.jointHertz, 0, 1e6, 'jointSettings.jointHertz');
+    requireInRange(js.jointDampingRatio, 0, 1000, 'jointSettings.jointDampingRatio');
+    requireInteger(js.jointIterations, 1, MAX_JOINT_ITERATIONS, 'jointSettings.jointIterations');
+    requireBoolean(js.projection, 'jointSettings.projection');
+    requireInRange(js.limitSlop, 0, Math.PI, 'jointSettings.limitSlop');
+    requireNonNegative(js.anchorSlop, 'jointSettings.anchorSlop');
+  }
+  for (let i = 0; i < joints.length; i++) {
+    const j = joints[i]!;
+    const a = j.localAnchorA, b = j.localAnchorB, fa = j.localFrameA, fb = j.localFrameB;
+    if (!(
+      a.x - a.x === 0 && a.y - a.y === 0 && a.z - a.z === 0 && b.x - b.x === 0 && b.y - b.y === 0 && b.z - b.z === 0 &&
+      Math.abs(fa.x * fa.x + fa.y * fa.y + fa.z * fa.z + fa.w * fa.w - 1) < 1e-6 &&
+      Math.abs(fb.x * fb.x + fb.y * fb.y + fb.z * fb.z + fb.w * fb.w - 1) < 1e-6
+    )) j.checkFrames();
+  }
+  checkInt(s.velocityIterations, 1, 1000, 'velocityIterations');
+  checkInt(s.positionIterations, 0, 1000, 'positionIterations');
+  checkInt(s.subSteps, 1, 64, 'subSteps');
+  checkInt(s.subStepIterations, 1, 100, 'subStepIterations');
+  checkInt(s.relaxIterations, 0, 100, 'relaxIterations');
+  if (typeof s.warmStarting !== 'boolean') throw new TypeError(`solver.warmStarting must be a boolean (got ${String(s.warmStarting)})`);
+  if (typeof s.shockPropagation !== 'boolean') throw new TypeError(`solver.shockPropagation must be a boolean (got ${String(s.shockPropagation)})`);
+  if (!(s.maxTurnPerStep > 0)) throw new RangeError(`solver.maxTurnPerStep must be a number > 0 or Infinity (got ${String(s.maxTurnPerStep)})`);
+  if (!(s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);
+  if (s.frictionModel !== 'constant' && s.frictionModel !== 'catto2005' && s.frictionModel !== 'coulomb') {
+    throw new RangeError(`solver.frictionModel must be 'constant', 'catto2005' or 'coulomb' (got ${String(s.frictionModel)})`);
+  }
+  if (s.positionCorrection !== 'ngs' && s.positionCorrection !== 'baumgarte' && s.positionCorrection !== 'soft') {
+    throw new RangeError(`solver.positionCorrection must be 'ngs', 'baumgarte' or 'soft' (got ${String(s.positionCorrection)})`);
+  }
+  checkNonNegative(s.linearSlop, 'linearSlop');
+  checkNonNegative(s.baumgarte, 'baumgarte');
+  checkNonNegative(s.maxCorrectionVelocity, 'maxCorrectionVelocity');
+  checkNonNegative(s.contactHertz, 'contactHertz');
+  checkNonNegative(s.contactDampingRatio, 'contactDampingRatio');
+  checkNonNegative(s.restitutionThreshold, 'restitutionThreshold');
+  checkNonNegative(s.speculativeDistance, 'speculativeDistance');
+  if (!(s.jointedSpeculativeRate > 0 && s.jointedSpeculativeRate <= 1)) {
+    throw new RangeError(`solver.jointedSpeculativeRate must be in (0, 1] (got ${String(s.jointedSpeculativeRate)})`);
+  }
+}
+
+/** jointSettings.jointIterations' upper bound: each sweep costs about as much as the rest of a ragdoll step. */
+const MAX_JOINT_ITERATIONS = 100;
+
+/**
+ * A step in (0, MAX_TIME_STEP]. Longer steps are refused rather than
+ * sub-divided: `step` is one fixed step of the pipeline (one set of events,
+ * one stepper call); `advance` is the call that splits frame time.
+ */
+export function checkTimeStep(dt: number, field: string): void {
+  if (typeof dt !== 'number' || !(dt > 0) || !(dt <= MAX_TIME_STEP)) {
+    const hint = field === 'dt' ? '; world.advance(seconds) covers longer times in fixed steps' : '';
+    throw new RangeError(`${field} must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${String(dt)})${hint}`);
+  }
+}
+
+function checkInt(v: number, lo: number, hi: number, field: string): void {
+  if (!Number.isInteger(v) || v < lo || v > hi) throw new RangeError(`solver.${field} must be an integer in [${lo}, ${hi}] (got ${String(v)})`);
+}
+
+function checkNonNegative(v: number, field: string): void {
+  if (!Number.isFinite(v) || v < 0) throw new RangeError(`solver.${field} must be a finite number ≥ 0 (got ${String(v)})`);
+}
+
