@@ -29,14 +29,6 @@ import type { Vec3 } from '../math/vec3';
 import { Softness } from './softness';
 import { LINEARISE_ANGLE_SQ, VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
 
-/**
- * Shock propagation applies to a contact whose upper body, with everything
- * resting on it, outweighs the lower body this many times (or, on an
- * immovable body, carries this many times its own mass): ordinary stacks and
- * pyramids stay below it and are left to the iterations.
- */
-const SHOCK_LOAD_RATIO = 500;
-
 /** Tangential speed (m/s) above which t1 follows the sliding direction. */
 const ALIGN_SPEED = 1e-3;
 const FRICTION_CONSTANT = 0;
@@ -64,7 +56,7 @@ function growI(a: I32, n: number): I32 {
 // sweep reads a point's data from one array, in a few cache lines, instead of
 // from forty arrays (each one a separate pointer and length to load).
 /** Normal n (A→B), 3. */
-const R_N = 0;
+export const R_N = 0;
 /** Tangent t1, 3. */
 const R_T1 = 3;
 /** Tangent t2 = n × t1, 3. */
@@ -74,9 +66,9 @@ const R_RA = 9;
 /** Anchor rB = p − xB, 3. */
 const R_RB = 12;
 /** rA × n, 3 (angular Jacobian of the normal row on A). */
-const R_CA = 15;
+export const R_CA = 15;
 /** rB × n, 3. */
-const R_CB = 18;
+export const R_CB = 18;
 const R_NORMAL_MASS = 21;
 const R_TANGENT_MASS1 = 22;
 const R_TANGENT_MASS2 = 23;
@@ -86,12 +78,12 @@ const R_TANGENT_IMPULSE2 = 26;
 /** Largest normal impulse seen in the step (restitution applies only to points that pushed). */
 const R_MAX_NORMAL_IMPULSE = 27;
 /** Separation at the start of the step (−depth). */
-const R_SEPARATION = 28;
+export const R_SEPARATION = 28;
 /** The constant friction bound for the step ('constant' and 'catto2005'); −1 for 'coulomb'. */
 const R_FRICTION_BOUND = 29;
 const R_FRICTION = 30;
 /** Normal velocity before the solve (restitution, shock propagation). */
-const R_APPROACH = 31;
+export const R_APPROACH = 31;
 const R_RESTITUTION = 32;
 /**
  * Angular velocity change per unit impulse of each row on each body, fixed
@@ -99,8 +91,8 @@ const R_RESTITUTION = 32;
  * 3 each. Applying an impulse λ to a row is then ω_A −= λ·K_A, ω_B += λ·K_B:
  * no cross product and no inertia product in the sweep.
  */
-const R_KA_N = 33;
-const R_KB_N = 36;
+export const R_KA_N = 33;
+export const R_KB_N = 36;
 const R_KA_T1 = 39;
 const R_KB_T1 = 42;
 const R_KA_T2 = 45;
@@ -116,8 +108,8 @@ const R_SEP_CUR = 51;
  * shin hitting the floor at 24 rad/s (0.4 rad a step) would otherwise sink
  * a few millimetres more than the contact allows.
  */
-const R_LA = 52;
-const R_LB = 55;
+export const R_LA = 52;
+export const R_LB = 55;
 /** k_B − k_A, the anchors' offsets along n from the point (see R_LA), subtracted from the anchors' gap. */
 const R_ROUND_OFFSET = 58;
 /**
@@ -149,7 +141,7 @@ const R_ROUND_A = 63;
 const R_PUSHED = 64;
 /** Restitution: the bounce impulse applied so far, or −1 for a point that does not bounce (see applyRestitution). */
 const R_BOUNCE = 65;
-const ROW_STRIDE = 66;
+export const ROW_STRIDE = 66;
 /** Gauss-Seidel passes of the restitution over each manifold (see applyRestitution). */
 const RESTITUTION_PASSES = 4;
 /**
@@ -167,13 +159,13 @@ const IMPACT_SPEED = 2;
  */
 const JOINTED_FREE_APPROACH = 0.5;
 /** Solver slots of body A and body B, first row and row count of the point's manifold. */
-const I_A = 0;
-const I_B = 1;
+export const I_A = 0;
+export const I_B = 1;
 const I_FIRST = 2;
-const I_SIZE = 3;
+export const I_SIZE = 3;
 /** Sweeps over the manifold per sweep of the rows (first row only): 1, or IMPACT_PASSES / FAST_IMPACT_PASSES while a point is hit. */
 const I_PASSES = 4;
-const INT_STRIDE = 5;
+export const INT_STRIDE = 5;
 /**
  * Most Gauss-Seidel passes over a manifold in each sweep while one of its
  * points is being hit; they stop once converged (IMPACT_TOLERANCE). A sweep
@@ -205,23 +197,6 @@ export class ContactSolver {
   pointIndex = new Int32Array(0) as I32;
   rows = new Float64Array(0) as F64;
   ints = new Int32Array(0) as I32;
-
-  // ---- shock propagation (see buildShockOrder / solveShock)
-  /** Contact-graph level of each solver slot this step: 0 immovable, n = n touching contacts away from one, −1 unreached. */
-  private level = new Int32Array(0) as I32;
-  /** First row of each manifold block whose two bodies are on different levels, lower upper level first. */
-  private shockBlocks = new Int32Array(0) as I32;
-  private shockBlockCount = 0;
-  private shockBucket = new Int32Array(0) as I32;
-  private shockImpulse = new Float64Array(0) as F64;
-  private shockDt = 0;
-  private shockTouch = new Uint8Array(0);
-  private shockStart = new Int32Array(0) as I32;
-  private shockAdjacent = new Int32Array(0) as I32;
-  private shockQueue = new Int32Array(0) as I32;
-  private shockAbove = new Float64Array(0) as F64;
-  private shockSupports = new Int32Array(0) as I32;
-  private shockTarget = new Float64Array(0) as F64;
 
   private reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -820,250 +795,6 @@ export class ContactSolver {
     }
   }
 
-  /**
-   * Nonlinear Gauss-Seidel on positions (seed 004; Box2D v2.4
-   * b2ContactSolver::SolvePositionConstraints): for C = s + slop ≤ 0 with the
-   * separation s re-measured from the moved anchors, apply the pseudo-impulse
-   * P = −clamp(β C, −maxCorrection, 0) / K along n directly to the poses.
-   * Returns the largest penetration seen (for early exit).
-   */
-  solvePositions(B: SolverBodies, settings: SolverSettings): number {
-    const slop = settings.linearSlop;
-    const beta = settings.baumgarte;
-    const maxCorrection = 0.2;
-    const R = this.rows, I = this.ints;
-    let worst = 0;
-    for (let i = 0; i < this.count; i++) {
-      const o = i * ROW_STRIDE;
-      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
-      anchorWorld(0, R, o + R_LA, B, ia);
-      anchorWorld(3, R, o + R_LB, B, ib);
-      const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
-      currentSeparationFromAnchors(this, B, i);
-      const s = RESULT[0]!;
-      if (-s > worst) worst = -s;
-      const C = Math.max(-maxCorrection, Math.min(beta * (s + slop), 0));
-      if (C >= 0) continue;
-      const rax = ANCHOR[0]!, ray = ANCHOR[1]!, raz = ANCHOR[2]!, rbx = ANCHOR[3]!, rby = ANCHOR[4]!, rbz = ANCHOR[5]!;
-      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = nx; ARGS[7] = ny; ARGS[8] = nz;
-      effectiveMass(B, ia, ib);
-      const K = 1 / RESULT[0]!;
-      if (!(K > 0) || !Number.isFinite(K)) continue;
-      const impulse = -C / K;
-      const px = impulse * nx, py = impulse * ny, pz = impulse * nz;
-      movePose(B, ia, rax, ray, raz, -px, -py, -pz);
-      movePose(B, ib, rbx, rby, rbz, px, py, pz);
-    }
-    return worst;
-  }
-
-  /**
-   * Shock propagation (Guendelman et al. 2003, "Nonconvex rigid bodies with
-   * stacking"), set-up once per step: levels by breadth over touching
-   * contacts from the immovable slots (static, kinematic, fixed), and the
-   * manifolds joining two levels sorted bottom-up. Returns the block count.
-   */
-  buildShockOrder(B: SolverBodies, touchDistance: number, dt: number): number {
-    this.shockDt = dt;
-    const n = B.count;
-    const I = this.ints;
-    // No body can carry more than all the movable mass, nor be lighter than
-    // the lightest: when even that ratio is below SHOCK_LOAD_RATIO no block
-    // can qualify (a pyramid of equal boxes, the 10:1 tower), so skip the set-up.
-    let total = 0, maxInvMass = 0;
-    for (let i = 0; i < n; i++) {
-      const im = B.invMass[i]!;
-      if (im > 0) {
-        total += 1 / im;
-        if (im > maxInvMass) maxInvMass = im;
-      }
-    }
-    if (total * maxInvMass * (1 + 1e-9) <= SHOCK_LOAD_RATIO) {
-      this.shockBlockCount = 0;
-      return 0;
-    }
-    if (this.level.length < n) this.level = new Int32Array(Math.max(n, 2 * this.level.length)) as I32;
-    const L = this.level;
-    for (let i = 0; i < n; i++) L[i] = B.invMass[i] === 0 ? 0 : -1;
-    // Which manifolds touch (or close this step), once: the search and the
-    // sort below read it repeatedly.
-    if (this.shockTouch.length < this.count) this.shockTouch = new Uint8Array(this.capacity);
-    const touch = this.shockTouch;
-    // Breadth-first search from the immovable bodies over the touching
-    // blocks (edges in compressed rows: start[i] .. start[i + 1] in adjacent).
-    if (this.shockStart.length < n + 1) this.shockStart = new Int32Array(Math.max(n + 1, 2 * this.shockStart.length)) as I32;
-    const start = this.shockStart;
-    for (let i = 0; i <= n; i++) start[i] = 0;
-    let edges = 0;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      const t = this.blockTouches(i, touchDistance) ? 1 : 0;
-      touch[i] = t;
-      if (t === 0) continue;
-      start[I[i * INT_STRIDE + I_A]! + 1]!++;
-      start[I[i * INT_STRIDE + I_B]! + 1]!++;
-      edges += 2;
-    }
-    for (let i = 0; i < n; i++) start[i + 1] = start[i + 1]! + start[i]!;
-    if (this.shockAdjacent.length < edges) this.shockAdjacent = new Int32Array(Math.max(edges, 2 * this.shockAdjacent.length)) as I32;
-    if (this.shockQueue.length < n) this.shockQueue = new Int32Array(Math.max(n, 2 * this.shockQueue.length)) as I32;
-    const adjacent = this.shockAdjacent, queue = this.shockQueue;
-    // Fill with a moving cursor per body (queue doubles as the cursor array until the search).
-    for (let i = 0; i < n; i++) queue[i] = start[i]!;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      if (touch[i] === 0) continue;
-      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-      adjacent[queue[a]!] = b; queue[a]!++;
-      adjacent[queue[b]!] = a; queue[b]!++;
-    }
-    let tail = 0;
-    for (let i = 0; i < n; i++) if (L[i] === 0) queue[tail++] = i;
-    let maxLevel = 0;
-    for (let head = 0; head < tail; head++) {
-      const u = queue[head]!;
-      const next = L[u]! + 1;
-      for (let e = start[u]!; e < start[u + 1]!; e++) {
-        const v = adjacent[e]!;
-        if (L[v] !== -1) continue;
-        L[v] = next;
-        if (next > maxLevel) maxLevel = next;
-        queue[tail++] = v;
-      }
-    }
-    // Counting sort of the blocks that join two reached levels, by the upper one.
-    if (this.shockBucket.length < maxLevel + 2) this.shockBucket = new Int32Array(2 * (maxLevel + 2)) as I32;
-    const bucket = this.shockBucket;
-    for (let k = 0; k <= maxLevel + 1; k++) bucket[k] = 0;
-    let blocks = 0;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      const la = L[I[i * INT_STRIDE + I_A]!]!, lb = L[I[i * INT_STRIDE + I_B]!]!;
-      if (la < 0 || lb < 0 || la === lb || touch[i] === 0) continue;
-      bucket[(la > lb ? la : lb) + 1]!++;
-      blocks++;
-    }
-    for (let k = 1; k <= maxLevel + 1; k++) bucket[k] = bucket[k]! + bucket[k - 1]!;
-    if (this.shockBlocks.length < blocks) this.shockBlocks = new Int32Array(Math.max(blocks, 2 * this.shockBlocks.length)) as I32;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      const la = L[I[i * INT_STRIDE + I_A]!]!, lb = L[I[i * INT_STRIDE + I_B]!]!;
-      if (la < 0 || lb < 0 || la === lb || touch[i] === 0) continue;
-      const k = la > lb ? la : lb;
-      this.shockBlocks[bucket[k]!] = i;
-      bucket[k] = bucket[k]! + 1;
-    }
-    // Weight resting on each body: its supporters share each body's own mass
-    // plus what rests on it, top level first.
-    if (this.shockAbove.length < n) {
-      this.shockAbove = new Float64Array(Math.max(n, 2 * this.shockAbove.length)) as F64;
-      this.shockSupports = new Int32Array(Math.max(n, 2 * this.shockSupports.length)) as I32;
-    }
-    const above = this.shockAbove, supports = this.shockSupports;
-    for (let i = 0; i < n; i++) { above[i] = 0; supports[i] = 0; }
-    const list = this.shockBlocks;
-    for (let k = 0; k < blocks; k++) {
-      const i = list[k]!;
-      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-      const up = L[a]! > L[b]! ? a : b;
-      supports[up]!++;
-    }
-    for (let k = blocks - 1; k >= 0; k--) {
-      const i = list[k]!;
-      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-      const aUp = L[a]! > L[b]!;
-      const up = aUp ? a : b, lo = aUp ? b : a;
-      above[lo] = above[lo]! + (1 / B.invMass[up]! + above[up]!) / supports[up]!;
-    }
-    // Keep (in order) only the blocks under a load the iterations cannot
-    // carry: more than SHOCK_LOAD_RATIO times the lighter side's own mass.
-    let kept = 0;
-    for (let k = 0; k < blocks; k++) {
-      const i = list[k]!;
-      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-      const aUp = L[a]! > L[b]!;
-      const up = aUp ? a : b, lo = aUp ? b : a;
-      const load = 1 / B.invMass[up]! + above[up]!;
-      const imLo = B.invMass[lo]!;
-      const heavy = imLo === 0 ? above[up]! * B.invMass[up]! > SHOCK_LOAD_RATIO : load * imLo > SHOCK_LOAD_RATIO;
-      if (heavy) list[kept++] = i;
-    }
-    this.shockBlockCount = kept;
-    return kept;
-  }
-
-  /** Touching now, or closing the gap within this step at the approach speed it started with. */
-  private blockTouches(first: number, touchDistance: number): boolean {
-    const end = first + this.ints[first * INT_STRIDE + I_SIZE]!;
-    const dt = this.shockDt;
-    const R = this.rows;
-    for (let i = first; i < end; i++) {
-      const v = R[i * ROW_STRIDE + R_APPROACH]!;
-      if (R[i * ROW_STRIDE + R_SEPARATION]! + (v < 0 ? v * dt : 0) <= touchDistance) return true;
-    }
-    return false;
-  }
-
-  /**
-   * One bottom-up sweep over the blocks of buildShockOrder: the body on the
-   * lower level is treated as immovable, and the upper body alone gets the
-   * impulse that stops it approaching (no bias, nothing accumulated). Run
-   * before the positions move, so a heavy body cannot crush a light one under
-   * it however far the iterations are from convergence: the light body has
-   * just been stopped by its own support. Momentum is not conserved by this
-   * sweep (the lower body feels no reaction); the sweeps before it carry the
-   * load.
-   */
-  solveShock(B: SolverBodies, h: number, iterations: number): void {
-    const L = this.level;
-    const R = this.rows, I = this.ints;
-    const inv = 1 / h;
-    if (this.shockImpulse.length < this.count) {
-      this.shockImpulse = new Float64Array(this.capacity) as F64;
-      this.shockTarget = new Float64Array(this.capacity) as F64;
-    }
-    const acc = this.shockImpulse;
-    for (let k = 0; k < this.shockBlockCount; k++) {
-      const first = this.shockBlocks[k]!;
-      const end = first + I[first * INT_STRIDE + I_SIZE]!;
-      const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
-      const upperIsB = L[ib]! > L[ia]!;
-      const u = upperIsB ? ib : ia;
-      const im = B.invMass[u]!;
-      const V = B.vel, ou = u * VELOCITY_STRIDE;
-      // Targets of this pass: no approach (or close a speculative gap).
-      for (let i = first; i < end; i++) {
-        acc[i] = 0;
-        currentSeparation(this, B, i);
-        const sep = RESULT[0]!;
-        this.shockTarget[i] = sep > 0 ? -sep * inv : 0;
-      }
-      // A small projected Gauss-Seidel of the upper body alone against the
-      // immovable lower one, with accumulated impulses clamped ≥ 0, so points
-      // can give back what an earlier point over-pushed (a single push per
-      // point would spin the body, and stacks would topple).
-      for (let it = 0; it < iterations; it++) {
-        for (let i = first; i < end; i++) {
-          const o = i * ROW_STRIDE;
-          normalVelocity(this, B, i, ia, ib);
-          const vn = RESULT[0]!;
-          // One-sided effective mass 1 / (m⁻¹ + (r × n)ᵀ I⁻¹ (r × n)), from
-          // the row's r × n and its K = I⁻¹(r × n) on the upper body.
-          const c = upperIsB ? o + R_CB : o + R_CA, kv = upperIsB ? o + R_KB_N : o + R_KA_N;
-          const kk = im + R[c]! * R[kv]! + R[c + 1]! * R[kv + 1]! + R[c + 2]! * R[kv + 2]!;
-          if (!(kk > 0)) continue;
-          const old = acc[i]!;
-          let l = old + (this.shockTarget[i]! - vn) / kk;
-          if (l < 0) l = 0;
-          const dl = l - old;
-          if (dl === 0) continue;
-          acc[i] = l;
-          // +dl n on B raises vn; on A the same rise needs −dl n.
-          const sg = upperIsB ? dl : -dl;
-          const sm = sg * im;
-          V[ou] = V[ou]! + sm * R[o + R_N]!; V[ou + 1] = V[ou + 1]! + sm * R[o + R_N + 1]!; V[ou + 2] = V[ou + 2]! + sm * R[o + R_N + 2]!;
-          V[ou + 3] = V[ou + 3]! + sg * R[kv]!; V[ou + 4] = V[ou + 4]! + sg * R[kv + 1]!; V[ou + 5] = V[ou + 5]! + sg * R[kv + 2]!;
-        }
-      }
-    }
-  }
-
   /** Adds each row's normal impulse of the (sub-)step just solved to R_PUSHED. */
   endSubStep(): void {
     const R = this.rows;
@@ -1099,19 +830,12 @@ export class ContactSolver {
  * Numeric results of the helpers below. A non-inlined function returning a
  * double makes V8 box it on the heap; writing into a typed array does not.
  */
-const RESULT = new Float64Array(1);
-/**
- * Arguments of the helpers below. Calling a function that V8 does not inline
- * with double arguments boxes each one on the heap (measured: 2 MB per step
- * in warmStart on a 500-body pile); ints and typed-array slots are free.
- */
-const ARGS = new Float64Array(9);
-
+export const RESULT = new Float64Array(1);
 /** Largest manifold (points per block). */
 const MAX_BLOCK = 4;
 /** rotation mod s for s = 1..MAX_BLOCK, set per sweep. */
 const ROTATION_MOD = new Int32Array(MAX_BLOCK + 1);
-const ANCHOR = new Float64Array(6);
+export const ANCHOR = new Float64Array(6);
 
 /**
  * From row o's anchors, normal and tangents: r × n, the K vectors I⁻¹(r × d)
@@ -1160,7 +884,7 @@ function rowMasses(R: F64, o: number, B: SolverBodies, ia: number, ib: number): 
  * of doubles into plain object fields can allocate heap numbers, which showed
  * up as megabytes per step in the inner loop.
  */
-function anchorWorld(offset: number, R: F64, ro: number, B: SolverBodies, slot: number): void {
+export function anchorWorld(offset: number, R: F64, ro: number, B: SolverBodies, slot: number): void {
   const rx = R[ro]!, ry = R[ro + 1]!, rz = R[ro + 2]!;
   const qx = B.qx[slot]!, qy = B.qy[slot]!, qz = B.qz[slot]!, qw = B.qw[slot]!;
   const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
@@ -1175,7 +899,7 @@ function anchorWorld(offset: number, R: F64, ro: number, B: SolverBodies, slot: 
  * moved apart along n; they start k_A and k_B along n from the same point p0
  * (see R_LA), so their start gap along n is k_B − k_A.
  */
-function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: number): void {
+export function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: number): void {
   const R = S.rows, o = i * ROW_STRIDE;
   const ia = S.slotA(i), ib = S.slotB(i);
   const dx = (B.px[ib]! + ANCHOR[3]!) - (B.px[ia]! + ANCHOR[0]!);
@@ -1185,7 +909,7 @@ function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: numb
 }
 
 /** Separation of row i now, from its anchors moved with the bodies, into RESULT[0]. */
-function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
+export function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
   const ia = S.slotA(i), ib = S.slotB(i);
   const o = i * ROW_STRIDE;
   if (B.moves[ia] === 0 && B.moves[ib] === 0) {
@@ -1201,7 +925,7 @@ function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
  * Relative normal velocity n·v_rel of row i, into RESULT[0]:
  * n·(v_B − v_A) + ω_B·(r_B × n) − ω_A·(r_A × n), from the row's r × n.
  */
-function normalVelocity(S: ContactSolver, B: SolverBodies, i: number, ia: number, ib: number): void {
+export function normalVelocity(S: ContactSolver, B: SolverBodies, i: number, ia: number, ib: number): void {
   const R = S.rows, o = i * ROW_STRIDE;
   const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
   RESULT[0] = R[o + R_N]! * (V[ob]! - V[oa]!) + R[o + R_N + 1]! * (V[ob + 1]! - V[oa + 1]!) + R[o + R_N + 2]! * (V[ob + 2]! - V[oa + 2]!) +
@@ -1209,31 +933,3 @@ function normalVelocity(S: ContactSolver, B: SolverBodies, i: number, ia: number
     R[o + R_CA]! * V[oa + 3]! - R[o + R_CA + 1]! * V[oa + 4]! - R[o + R_CA + 2]! * V[oa + 5]!;
 }
 
-/** 1 / (J M⁻¹ Jᵀ) for anchors rA = ARGS[0..2], rB = ARGS[3..5] and direction ARGS[6..8]; result in RESULT[0]. */
-function effectiveMass(B: SolverBodies, ia: number, ib: number): void {
-  const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!, nx = ARGS[6]!, ny = ARGS[7]!, nz = ARGS[8]!;
-  // (r × n)ᵀ I⁻¹ (r × n) for each body, plus the inverse masses.
-  const ax = ray * nz - raz * ny, ay = raz * nx - rax * nz, az = rax * ny - ray * nx;
-  const bx = rby * nz - rbz * ny, by = rbz * nx - rbx * nz, bz = rbx * ny - rby * nx;
-  const ka = ax * (B.ixx[ia]! * ax + B.ixy[ia]! * ay + B.ixz[ia]! * az) +
-    ay * (B.ixy[ia]! * ax + B.iyy[ia]! * ay + B.iyz[ia]! * az) +
-    az * (B.ixz[ia]! * ax + B.iyz[ia]! * ay + B.izz[ia]! * az);
-  const kb = bx * (B.ixx[ib]! * bx + B.ixy[ib]! * by + B.ixz[ib]! * bz) +
-    by * (B.ixy[ib]! * bx + B.iyy[ib]! * by + B.iyz[ib]! * bz) +
-    bz * (B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz);
-  const k = B.invMass[ia]! + B.invMass[ib]! + ka + kb;
-  RESULT[0] = k > 0 ? 1 / k : 0;
-}
-
-/** Pseudo-impulse P at anchor r moves the pose: Δx = m⁻¹P, ½Δθ = ½ I⁻¹(r × P). */
-function movePose(B: SolverBodies, slot: number, rx: number, ry: number, rz: number, px: number, py: number, pz: number): void {
-  const im = B.invMass[slot]!;
-  if (im === 0) return;
-  const tx = ry * pz - rz * py, ty = rz * px - rx * pz, tz = rx * py - ry * px;
-  const d = B.delta;
-  d[0] = px * im; d[1] = py * im; d[2] = pz * im;
-  d[3] = 0.5 * (B.ixx[slot]! * tx + B.ixy[slot]! * ty + B.ixz[slot]! * tz);
-  d[4] = 0.5 * (B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz);
-  d[5] = 0.5 * (B.ixz[slot]! * tx + B.iyz[slot]! * ty + B.izz[slot]! * tz);
-  B.moveSlot(slot);
-}

@@ -16,6 +16,8 @@ import type { RigidBody } from './body';
 import type { ContactManager } from './contact-manager';
 import { ContactSolver } from './contact-solver';
 import { integratePositions, integrateVelocities, writeBack } from './integrate';
+import { solveContactPositions } from './ngs';
+import { ShockPropagation } from './shock';
 import { Softness } from './softness';
 import { SolverBodies } from './solver-bodies';
 import type { SolverSettings } from './solver-settings';
@@ -40,6 +42,7 @@ export class StepSolver<J> {
   readonly bodies = new SolverBodies();
   readonly contacts = new ContactSolver();
   private readonly softness = new Softness();
+  private readonly shock = new ShockPropagation();
 
   constructor(
     private readonly ctx: StepContext,
@@ -96,7 +99,7 @@ export class StepSolver<J> {
     const J = this.jointSolver;
     J.prepare(this.jointList, B, S, h, dt);
 
-    const shock = soft && S.shockPropagation && C.buildShockOrder(B, S.linearSlop, dt) > 0;
+    const shock = soft && S.shockPropagation && this.shock.build(C, B, S.linearSlop, dt) > 0;
     if (soft) {
       // One softness for every contact (Box2D v3 doubles the hertz against
       // static bodies; not here: docs/solver.md).
@@ -122,7 +125,7 @@ export class StepSolver<J> {
           C.solveVelocities(B, S, h, 2, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
           J.solveVelocities(B, h, true);
         }
-        if (shock) C.solveShock(B, h, 3);
+        if (shock) this.shock.solve(C, B, h, 3);
         integratePositions(B, h);
         // Bodies that turned far since their world inertia was taken get it
         // and their contact rows anew (SolverBodies.refreshInertia).
@@ -150,7 +153,7 @@ export class StepSolver<J> {
       if (S.positionCorrection === 'ngs') {
         for (let it = 0; it < S.positionIterations; it++) {
           const jointError = J.solvePositions(B);
-          const contactError = C.solvePositions(B, S);
+          const contactError = solveContactPositions(C, B, S);
           if (contactError <= S.linearSlop * 1.5 && jointError <= S.linearSlop) break;
         }
       }
