@@ -28,6 +28,7 @@ import type { SolverSettings } from './solver-settings';
 import type { Vec3 } from '../math/vec3';
 import { Softness } from './softness';
 import { LINEARISE_ANGLE_SQ, VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
+import { SWEEP_BAUMGARTE, SWEEP_SOFT, type SweepMode } from './sweep-mode';
 
 /** Tangential speed (m/s) above which t1 follows the sliding direction. */
 const ALIGN_SPEED = 1e-3;
@@ -567,12 +568,12 @@ export class ContactSolver {
 
   /**
    * One sweep of the velocity rows.
-   * mode 0: rigid rows (targets: speculative approach, restitution handled after).
-   * mode 1: 'baumgarte' bias; mode 2: soft with bias; mode 3: soft relax (no bias).
+   * SWEEP_RIGID: rigid rows (targets: speculative approach, restitution handled after);
+   * SWEEP_BAUMGARTE: 'baumgarte' bias; SWEEP_SOFT: soft rows with bias; SWEEP_RELAX: soft relax (no bias).
    * Rows read the separation in R_SEP_CUR: the step's start separation, or
    * in 'soft' the one `measureSeparations` took after the poses last moved.
    */
-  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness, reverse: boolean, rotation: number): void {
+  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: SweepMode, softness: Softness, reverse: boolean, rotation: number): void {
     const inv = 1 / h;
     const omega = settings.relaxation;
     const slop = settings.linearSlop;
@@ -584,13 +585,13 @@ export class ContactSolver {
     // tilt freely within it, and the column then buckles; the soft spring
     // itself keeps resting contacts alive) and the soft mass and impulse
     // scales; rigid and relax sweeps none.
-    const pushRate = mode === 1 ? beta * inv : mode === 2 ? softness.biasRate : 0;
-    const pushSlop = mode === 1 ? slop : 0;
-    const modeMassScale = mode === 2 ? softness.massScale : 1;
-    const modeImpulseScale = mode === 2 ? softness.impulseScale : 0;
+    const pushRate = mode === SWEEP_BAUMGARTE ? beta * inv : mode === SWEEP_SOFT ? softness.biasRate : 0;
+    const pushSlop = mode === SWEEP_BAUMGARTE ? slop : 0;
+    const modeMassScale = mode === SWEEP_SOFT ? softness.massScale : 1;
+    const modeImpulseScale = mode === SWEEP_SOFT ? softness.impulseScale : 0;
     // Restitution asks whether a point pushed during the step: the sweeps that
     // end a sub-step (relax) or the step (rigid modes) see every impulse that lasts.
-    const trackMax = mode !== 2;
+    const trackMax = mode !== SWEEP_SOFT;
     const R = this.rows, I = this.ints;
     const V = B.vel;
     // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order

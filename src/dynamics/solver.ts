@@ -22,12 +22,14 @@ import { Softness } from './softness';
 import { SolverBodies } from './solver-bodies';
 import type { SolverSettings } from './solver-settings';
 import type { StepContext } from './step-context';
+import { SWEEP_BAUMGARTE, SWEEP_RELAX, SWEEP_RIGID, SWEEP_SOFT } from './sweep-mode';
 
 /** The joint rows as the solver runs them (joints/joint-solver.ts). */
 export interface JointStage<J> {
   prepare(joints: readonly J[], B: SolverBodies, settings: SolverSettings, h: number, dt: number): void;
   warmStart(B: SolverBodies): void;
-  solveVelocities(B: SolverBodies, h: number, useBias: boolean): void;
+  /** A velocity sweep over the joint rows (biased or not); the soft step's relax sweep (useBias false) first projects the joints' positions. */
+  solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void;
   solvePositions(B: SolverBodies): number;
   /** Returns how many joints broke. */
   storeImpulses(): number;
@@ -122,8 +124,8 @@ export class StepSolver<J> {
         const rot = stepCount >> 1;
         for (let it = 0; it < S.subStepIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
-          C.solveVelocities(B, S, h, 2, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
-          J.solveVelocities(B, h, true);
+          C.solveVelocities(B, S, h, SWEEP_SOFT, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
+          J.solveVelocitiesAndProject(B, h, true);
         }
         if (shock) this.shock.solve(C, B, h, 3);
         integratePositions(B, h);
@@ -132,8 +134,8 @@ export class StepSolver<J> {
         if (B.refreshInertia() > 0) C.refreshRows(B);
         for (let it = 0; it < S.relaxIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
-          C.solveVelocities(B, S, h, 3, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
-          J.solveVelocities(B, h, false);
+          C.solveVelocities(B, S, h, SWEEP_RELAX, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
+          J.solveVelocitiesAndProject(B, h, false);
         }
         C.endSubStep();
       }
@@ -142,10 +144,10 @@ export class StepSolver<J> {
       integrateVelocities(B, h);
       if (S.warmStarting) J.warmStart(B);
       C.warmStart(B, S);
-      const mode = S.positionCorrection === 'baumgarte' ? 1 : 0;
+      const mode = S.positionCorrection === 'baumgarte' ? SWEEP_BAUMGARTE : SWEEP_RIGID;
       for (let it = 0; it < S.velocityIterations; it++) {
         C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it);
-        J.solveVelocities(B, h, mode === 1);
+        J.solveVelocitiesAndProject(B, h, mode === SWEEP_BAUMGARTE);
       }
       C.endSubStep();
       C.applyRestitution(B, S.restitutionThreshold);

@@ -27,16 +27,15 @@
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import { Softness } from '../dynamics/softness';
 import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
+import { SWEEP_BAUMGARTE, SWEEP_SOFT, type SweepMode } from '../dynamics/sweep-mode';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 
-export const MODE_NGS = 0;
-export const MODE_BAUMGARTE = 1;
-export const MODE_SOFT = 2;
 
 /** Step-wide coefficients shared by every row (owned by the JointSolver). */
 export class JointStepContext {
-  mode = MODE_SOFT;
+  /** The biased sweep of the step's position correction: SWEEP_SOFT, SWEEP_BAUMGARTE or SWEEP_RIGID ('ngs'). */
+  mode: SweepMode = SWEEP_SOFT;
   h = 1 / 60;
   invH = 60;
   /** Full step / (sub)step: turns a per-sub-step impulse into the step's impulse. */
@@ -52,11 +51,11 @@ export class JointStepContext {
 
   /** Position bias rate of the rows for this sweep (they are rigid: no mass or impulse scaling). */
   setBias(useBias: boolean): void {
-    if (useBias && this.mode === MODE_SOFT) {
+    if (useBias && this.mode === SWEEP_SOFT) {
       // Rigid rows with the spring's bias rate (see joint-solver.ts): the soft
       // mass scaling makes a joint's stiffness proportional to its lighter body.
       this.biasRate = this.softness.biasRate;
-    } else if (useBias && this.mode === MODE_BAUMGARTE) {
+    } else if (useBias && this.mode === SWEEP_BAUMGARTE) {
       this.biasRate = this.beta * this.invH;
     } else {
       this.biasRate = 0;
