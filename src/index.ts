@@ -19,6 +19,8 @@ export {
   type WorldOptions, type QueryOptions, type RaycastHit, type RaycastOptions, type ShapeCastHit, type ShapeCastOptions,
   type OverlapContact, type OverlapOptions,
 } from './world/world';
+export type { WorldCounters, StageTimes } from './world/counters';
+export type { DebugDrawSink, ContactView, ContactPointView, JointView } from './world/debug-draw';
 export { SnapshotError, SNAPSHOT_VERSION, snapshotTransferList, type WorldSnapshot, type StepperSnapshot } from './world/snapshot';
 export type { SolverSettings, SleepSettings, FrictionModel, PositionCorrection } from './world/settings';
 export type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './world/events';

@@ -143,7 +143,8 @@ export class ContactManager {
    */
   readonly solveList: Contact[] = [];
   solveCount = 0;
-  /** Counters of the last `update` (World.counters). */
+  /** Counters since the last resetCounters (World.counters): pairs the pass examined, reused, ran the narrowphase for. */
+  pairsExamined = 0;
   manifoldsReused = 0;
   narrowphaseRuns = 0;
 
@@ -154,6 +155,12 @@ export class ContactManager {
     private readonly waker: BodyWaker,
     private readonly events: ContactEventSink,
   ) {}
+
+  resetCounters(): void {
+    this.pairsExamined = 0;
+    this.manifoldsReused = 0;
+    this.narrowphaseRuns = 0;
+  }
 
   /** The pair loop reads activity from pairBodyInts: a pair can wake an island that later pairs of the same loop involve. */
   markAwake(b: RigidBody): void {
@@ -256,8 +263,6 @@ export class ContactManager {
     const spec = ctx.settings.speculativeDistance;
     this.pairArgs[0] = spec; this.pairArgs[1] = fall; this.pairArgs[2] = dt;
     this.solveCount = 0;
-    this.manifoldsReused = 0;
-    this.narrowphaseRuns = 0;
     // (No contact is created in this loop, so the store's arrays stay the same objects.)
     const ints = this.store.ints, gaps = this.store.gaps;
     for (let i = 0; i < this.list.length; i++) {
@@ -268,6 +273,7 @@ export class ContactManager {
         i--;
         continue;
       }
+      this.pairsExamined++;
       if (ints[ri + PAIR_IDLE] === 1) {
         // An idle contact (empty, flags clear): settled as below, from the
         // arrays alone; both bodies inactive keeps it as it is.

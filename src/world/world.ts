@@ -34,6 +34,8 @@ import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_TIME_STEP, requireInteger } from '../math/validate';
 import type { ConvexShape, Shape } from '../shapes/shape';
+import { STAGE_BROADPHASE, STAGE_EVENTS, STAGE_ISLANDS, STAGE_NARROWPHASE, STAGE_SOLVER, STAGE_STEPPERS, StageTimer, WorldCounters } from './counters';
+import { DebugDrawer, type DebugDrawSink } from './debug-draw';
 import { EventQueue } from './event-queue';
 import type { WorldEventMap, WorldEventName, WorldListener } from './events';
 import { Islands, wakeIsland } from './islands';
@@ -113,6 +115,10 @@ export class World implements BodyOwner, SnapshotHost<World> {
   private readonly jointSolver = new JointSolver();
   private readonly stepSolver: StepSolver<Joint>;
   private readonly islands = new Islands();
+  private readonly counterValues = new WorldCounters();
+  private readonly timer = new StageTimer();
+  private readonly drawer = new DebugDrawer();
+  private lastStepParts = 0;
   private readonly box = aabb();
   private readonly displacement: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
@@ -161,6 +167,56 @@ export class World implements BodyOwner, SnapshotHost<World> {
   /** @internal The live contacts (pairs whose fat boxes overlap); use `debugDraw` or `counters` instead. */
   get contacts(): readonly Contact[] {
     return this.contactManager.list;
+  }
+
+  /**
+   * What the last step did: pairs, touching contacts, manifolds reused,
+   * narrowphase runs and skips, islands, awake bodies, solver rows, step
+   * parts, and per-stage times when `measureStages` is on. One object,
+   * refreshed when read: copy what you keep.
+   */
+  get counters(): Readonly<WorldCounters> {
+    const c = this.counterValues, m = this.contactManager;
+    const list = m.list;
+    let touching = 0;
+    for (let i = 0; i < list.length; i++) if (list[i]!.touching) touching++;
+    let awake = 0;
+    for (let i = 0; i < this.bodyList.length; i++) {
+      const b = this.bodyList[i]!;
+      if (b.isDynamic && b.awake) awake++;
+    }
+    c.pairs = list.length;
+    c.touchingContacts = touching;
+    c.manifoldsReused = m.manifoldsReused;
+    c.narrowphaseRuns = m.narrowphaseRuns;
+    c.narrowphaseSkipped = m.pairsExamined - m.manifoldsReused - m.narrowphaseRuns;
+    c.islands = this.islands.count;
+    c.awakeBodies = awake;
+    c.solverRows = this.stepSolver.contacts.count;
+    c.solverJoints = this.jointSolver.activeCount;
+    c.stepParts = this.lastStepParts;
+    this.timer.copyTo(c.stageMs);
+    return c;
+  }
+
+  /**
+   * Whether each step times its stages into `counters.stageMs` (a boolean,
+   * default false; two clock reads per stage when on).
+   */
+  get measureStages(): boolean { return this.timer.on; }
+  set measureStages(on: boolean) {
+    if (typeof on !== 'boolean') throw new TypeError(`measureStages must be a boolean (got ${String(on)})`);
+    this.timer.on = on;
+    this.timer.ms.fill(0);
+  }
+
+  /**
+   * Reports the contacts, their points and the joints' anchors to `sink`
+   * (see DebugDrawSink), for debug views. The view objects are reused from
+   * call to call; the sink must not change the world.
+   */
+  debugDraw(sink: DebugDrawSink): void {
+    this.drawer.draw(this.contactManager.list, this.jointList, sink);
   }
 
   getBodyById(id: number): RigidBody | undefined {
@@ -393,12 +449,15 @@ export class World implements BodyOwner, SnapshotHost<World> {
     if (this.stepping || this.events.dispatching) throw new Error('step: cannot step from inside a step or an event listener');
     this.checkSettings();
     this.stepping = true;
-    const ctx = this.ctx;
+    const ctx = this.ctx, timer = this.timer;
+    timer.start();
+    this.contactManager.resetCounters();
     try {
       // (Events queued between steps by removeBody or addJoint stay queued: they are delivered below.)
       this.prepareKinematics(dt);
       refitStaleProxies(this.bodyList, dt, ctx, this.broadphase);
       this.contactManager.findNewContacts();
+      timer.lap(STAGE_BROADPHASE);
       // A body turning fast near others splits the step (see maxTurnPerStep);
       // every part runs the whole pipeline, the narrowphase included, and
       // the split of what is left is chosen anew after each part: an impact
@@ -410,16 +469,20 @@ export class World implements BodyOwner, SnapshotHost<World> {
         if (k > 0) {
           refitStaleProxies(this.bodyList, remaining, ctx, this.broadphase);
           this.contactManager.findNewContacts();
+          timer.lap(STAGE_BROADPHASE);
         }
         // The speculative margins cover the whole step's motion in every part.
         this.contactManager.update(dt, ctx);
+        timer.lap(STAGE_NARROWPHASE);
         ctx.stepLeft = remaining;
         const parts = Math.min(stepParts(ctx, this.contactManager.list, this.contactManager.solveList, this.contactManager.solveCount), budget);
         const h = parts === 1 ? remaining : remaining / parts;
         ctx.finalPart = parts === 1;
         ctx.firstPart = k === 0;
         this.stepSolver.solve(h);
+        timer.lap(STAGE_SOLVER);
         this.islands.update(h, this.stepSolver.bodies, this.sleeping, this.contactManager.list, this.jointList);
+        timer.lap(STAGE_ISLANDS);
         const steppers = this.steppers;
         for (let i = 0; i < steppers.length; i++) {
           const s = steppers[i]!;
@@ -427,6 +490,8 @@ export class World implements BodyOwner, SnapshotHost<World> {
           if (this.steppers !== steppers && this.steppers.indexOf(s) < 0) continue;
           s.postStep(this, h);
         }
+        timer.lap(STAGE_STEPPERS);
+        this.lastStepParts = k + 1;
         if (parts === 1) break;
         remaining -= h;
         budget--;
@@ -435,7 +500,11 @@ export class World implements BodyOwner, SnapshotHost<World> {
     } finally {
       this.stepping = false;
     }
-    this.events.dispatch();
+    try {
+      this.events.dispatch();
+    } finally {
+      timer.lap(STAGE_EVENTS);
+    }
   }
 
   private checkSettings(): void {
