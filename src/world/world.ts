@@ -70,12 +70,16 @@ export interface WorldOptions {
   /** m/s². Default (0, −9.81, 0). */
   gravity?: Readonly<Vec3>;
   /** Initial solver settings (see {@link SolverSettings} for the defaults). */
+  solverSettings?: Partial<SolverSettings>;
+  /** @deprecated The old name of `solverSettings` (applied first when both are given). */
   solver?: Partial<SolverSettings>;
   /** Initial sleep settings (see {@link SleepSettings}). */
   sleeping?: Partial<SleepSettings>;
   /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP = 0.05]. Default 1/60. */
   fixedTimeStep?: number;
-  /** Most steps one `advance` call takes, integer in [1, 1000]; the rest of the time is dropped. Default 4. */
+  /** Most fixed steps one `advance` call takes, integer in [1, 1000]; the rest of the time is dropped. Default 4. */
+  maxStepsPerAdvance?: number;
+  /** @deprecated The old name of `maxStepsPerAdvance` (not the solver's `subSteps`); used when that is not given. */
   maxSubSteps?: number;
 }
 
@@ -86,15 +90,15 @@ export interface WorldOptions {
 const POSE_PREDICTION = 4;
 
 export class World implements BodyOwner, SnapshotHost<World> {
-  /** Live solver settings, read at the start of every step. */
-  readonly solver: SolverSettings;
+  /** Live solver settings, checked and read at the start of every step. */
+  readonly solverSettings: SolverSettings;
   /** Live sleep settings, checked at the start of every step. */
   readonly sleeping: SleepSettings;
   /** m/s², live; checked at the start of every step (a non-finite component throws there, before anything moves). */
   readonly gravity: Vec3;
   private fixedTimeStepValue = 1 / 60;
-  private maxSubStepsValue = 4;
-  /** Time `advance` dropped on its last call because of maxSubSteps (s). */
+  private maxStepsValue = 4;
+  /** Time `advance` dropped on its last call because of maxStepsPerAdvance (s). */
   droppedTime = 0;
   /** Steps taken so far. */
   stepCount = 0;
@@ -128,11 +132,12 @@ export class World implements BodyOwner, SnapshotHost<World> {
     const g = options.gravity ?? { x: 0, y: -9.81, z: 0 };
     validate.requireFiniteVec(g, 'gravity');
     this.gravity = { x: g.x, y: g.y, z: g.z };
-    this.solver = { ...defaultSolverSettings(), ...(options.solver ?? {}) };
+    this.solverSettings = { ...defaultSolverSettings(), ...(options.solver ?? {}), ...(options.solverSettings ?? {}) };
     this.sleeping = { ...defaultSleepSettings(), ...(options.sleeping ?? {}) };
     this.fixedTimeStep = options.fixedTimeStep ?? 1 / 60;
-    this.maxSubSteps = options.maxSubSteps ?? 4;
-    this.ctx = new StepContext(this.solver, this.gravity);
+    if (options.maxStepsPerAdvance !== undefined) this.maxStepsPerAdvance = options.maxStepsPerAdvance;
+    else this.maxSubSteps = options.maxSubSteps ?? 4;
+    this.ctx = new StepContext(this.solverSettings, this.gravity);
     this.events = new EventQueue(this.jointList, this);
     this.contactManager = new ContactManager(this.broadphase, this.bodyList, this.bodyById, this, this.events);
     this.queries = new SceneQueries(this.broadphase, this.bodyById);
@@ -147,11 +152,21 @@ export class World implements BodyOwner, SnapshotHost<World> {
     this.fixedTimeStepValue = h;
   }
 
-  /** Most steps per `advance` call, integer in [1, 1000]. */
-  get maxSubSteps(): number { return this.maxSubStepsValue; }
+  /** @deprecated The old name of `solverSettings`, kept so that existing code runs. */
+  get solver(): SolverSettings { return this.solverSettings; }
+
+  /** Most fixed steps per `advance` call, integer in [1, 1000] (the solver's sub-steps are `solverSettings.subSteps`). */
+  get maxStepsPerAdvance(): number { return this.maxStepsValue; }
+  set maxStepsPerAdvance(n: number) {
+    requireInteger(n, 1, 1000, 'maxStepsPerAdvance');
+    this.maxStepsValue = n;
+  }
+
+  /** @deprecated The old name of `maxStepsPerAdvance`; errors name the field as written. */
+  get maxSubSteps(): number { return this.maxStepsValue; }
   set maxSubSteps(n: number) {
     requireInteger(n, 1, 1000, 'maxSubSteps');
-    this.maxSubStepsValue = n;
+    this.maxStepsValue = n;
   }
 
   /** All bodies, in creation order modulo removals. Do not modify. */
@@ -417,7 +432,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
 
   /**
    * Advances by a fixed-step accumulator: takes as many `fixedTimeStep` steps
-   * as fit (at most `maxSubSteps`; the excess is dropped and reported in
+   * as fit (at most `maxStepsPerAdvance`; the excess is dropped and reported in
    * `droppedTime`, so a slow frame cannot spiral). Returns the interpolation
    * alpha in [0, 1) for rendering between the last two steps.
    */
@@ -428,7 +443,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
     const h = this.fixedTimeStep;
     this.accumulator += frameSeconds;
     let steps = 0;
-    while (this.accumulator >= h && steps < this.maxSubSteps) {
+    while (this.accumulator >= h && steps < this.maxStepsValue) {
       this.step(h);
       this.accumulator -= h;
       steps++;
@@ -508,7 +523,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
   }
 
   private checkSettings(): void {
-    checkWorldSettings(this.gravity, this.sleeping, this.jointSolver.settings, this.solver, this.jointList);
+    checkWorldSettings(this.gravity, this.sleeping, this.jointSolver.settings, this.solverSettings, this.jointList);
   }
 
   /** Kinematic targets become the velocities that reach them in dt. */
@@ -583,8 +598,8 @@ export class World implements BodyOwner, SnapshotHost<World> {
    * state of every stepper with `snapshotState` (cloth, rope, particles),
    * the step count and `advance`'s accumulator. `restore` continues bit for
    * bit, in this world or in one built the same way. Not included: the
-   * settings objects (solver, sleeping, jointSettings), fixedTimeStep,
-   * maxSubSteps and event listeners; character controllers and walkers
+   * settings objects (solverSettings, sleeping, jointSettings), fixedTimeStep,
+   * maxStepsPerAdvance and event listeners; character controllers and walkers
    * snapshot themselves.
    */
   snapshot(): WorldSnapshot {
