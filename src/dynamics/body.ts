@@ -10,7 +10,7 @@ import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ConvexShape, Shape, ShapeKind } from '../shapes/shape';
 import {
-  magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits, requireFinite,
+  magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits,
   requireFiniteQuat, requireFiniteVec, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
   MAX_GRAVITY_SCALE,
 } from '../math/validate';
@@ -132,7 +132,6 @@ export class RigidBody {
   /** @internal */ awake = true;
   /** @internal seconds spent below the sleep thresholds */ sleepTime = 0;
   /** @internal next member of this body's sleeping island (intrusive list) */ islandNext: RigidBody | null = null;
-  /** @internal union-find parent index during island building */ islandParent = -1;
   /** @internal solver slot during a step (-1: not in the solver) */ solverIndex = -1;
   /** @internal touching contact points this step (for the catto2005 m_c share) */ contactPointCount = 0;
   /** @internal accumulated force (N) and torque (N·m), cleared after each step */

@@ -27,7 +27,7 @@ import { FRICTION_IMPULSE, NORMAL_IMPULSE, PERSISTED, POINT_DEPTH, POINT_NORMAL,
 import type { SolverSettings } from './solver-settings';
 import type { Vec3 } from '../math/vec3';
 import { Softness } from './softness';
-import { LINEARISE_ANGLE_SQ, VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
+import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
 import { SWEEP_BAUMGARTE, SWEEP_SOFT, type SweepMode } from './sweep-mode';
 
 /** Tangential speed (m/s) above which t1 follows the sliding direction. */

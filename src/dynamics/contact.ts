@@ -313,16 +313,6 @@ export class Contact {
     return this.store.data[this.base + NORMAL_IMPULSE + k]!;
   }
 
-  /** Component `axis` (0 x, 1 y, 2 z) of point k's accumulated friction impulse, a world vector. */
-  frictionImpulse(k: number, axis: number): number {
-    return this.store.data[this.base + FRICTION_IMPULSE + 3 * k + axis]!;
-  }
-
-  /** 1 when point k matched a point of the previous step. */
-  persisted(k: number): number {
-    return this.store.data[this.base + PERSISTED + k]!;
-  }
-
   /** `store`: the world's (which sets `index` before `reset`), or one of the contact's own (index 0). */
   constructor(store?: ContactStore) {
     this.store = store ?? new ContactStore(1);

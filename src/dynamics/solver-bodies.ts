@@ -23,7 +23,7 @@ function growU8(a: U8, n: number): U8 {
 }
 
 /** Squared rotation (rad²) below which the soft separation update is linearised. */
-export const LINEARISE_ANGLE_SQ = 1e-4;
+const LINEARISE_ANGLE_SQ = 1e-4;
 
 /** Doubles per slot in `SolverBodies.vel`. */
 export const VELOCITY_STRIDE = 8;
