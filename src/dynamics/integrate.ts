@@ -1,9 +1,11 @@
 /**
- * Integration and write-back: velocities from gravity, forces and damping;
+ * Integration and write-back: kinematic targets turned into velocities;
+ * velocities from gravity, forces and damping;
  * poses from velocities; then the solver's slots back into the bodies and
  * their fat boxes into the broadphase.
  */
 import type { BroadPhase } from '../collision/broadphase/broadphase';
+import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { RigidBody } from './body';
@@ -12,6 +14,35 @@ import type { StepContext } from './step-context';
 
 /** Metres the broadphase's fat boxes reach beyond the shapes (and the predicted motion); wider than the speculative distance. */
 export const FAT_MARGIN = 0.03;
+
+/** Kinematic targets become the velocities that reach them in dt (the write-back lands the body on its target). */
+export function prepareKinematicTargets(bodies: readonly RigidBody[], dt: number, ctx: StepContext): void {
+  const inv = 1 / dt;
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i]!;
+    b.endsOnKinematicTarget = b.hasKinematicTarget;
+    if (!b.hasKinematicTarget) continue;
+    b.hasKinematicTarget = false;
+    const v = b.linearVelocity as Vec3;
+    v.x = (b.kinematicTargetPosition.x - b.position.x) * inv;
+    v.y = (b.kinematicTargetPosition.y - b.position.y) * inv;
+    v.z = (b.kinematicTargetPosition.z - b.position.z) * inv;
+    // Δq = target · q*; ω = axis · angle / dt
+    const dq = quat.multiply(ctx.quat, b.kinematicTargetRotation, quat.conjugate(ctx.quat2, b.rotation));
+    if (dq.w < 0) { dq.x = -dq.x; dq.y = -dq.y; dq.z = -dq.z; dq.w = -dq.w; }
+    const s = Math.sqrt(dq.x * dq.x + dq.y * dq.y + dq.z * dq.z);
+    const w = b.angularVelocity as Vec3;
+    if (s < 1e-12) {
+      w.x = 0; w.y = 0; w.z = 0;
+    } else {
+      const angle = 2 * Math.atan2(s, dq.w);
+      const k = (angle / s) * inv;
+      w.x = dq.x * k; w.y = dq.y * k; w.z = dq.z * k;
+    }
+    b.awake = true;
+    b.sleepTime = 0;
+  }
+}
 
 /**
  * v += h (g·gravityScale + F/m), ω += h I⁻¹ τ, then damping v *= 1/(1 + h c).

@@ -5,6 +5,7 @@
  * a double passed to a call it does not inline.
  */
 import { aabb } from '../collision/aabb';
+import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { SolverSettings } from './solver-settings';
 
@@ -21,9 +22,11 @@ export class StepContext {
   firstPart = true;
   /** Steps completed before this one (the sweep pattern alternates with it). */
   stepCount = 0;
-  /** Scratch box and displacement of the broadphase updates. */
+  /** Scratch: box and displacement of the broadphase updates, quaternions of the kinematic targets. */
   readonly box = aabb();
   readonly displacement: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly quat: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  readonly quat2: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
   constructor(
     /** The world's live solver settings. */

@@ -3,7 +3,7 @@
  * the settings and the event subscriptions, and runs the step as a list of
  * stages, each in its own module:
  *
- *   prepareKinematics                 kinematic targets → velocities
+ *   prepareKinematicTargets           dynamics/integrate.ts (kinematic targets → velocities)
  *   refitStaleProxies                 dynamics/integrate.ts (fat boxes of bodies moved between steps)
  *   contacts.findNewContacts          dynamics/contact-manager.ts (new pairs, sorted by body ids)
  *   per step part (dynamics/step-split.ts):
@@ -23,7 +23,7 @@ import { BroadPhase } from '../collision/broadphase/broadphase';
 import { RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
 import type { Contact } from '../dynamics/contact';
 import { ContactManager, PAIR_KEY_SCALE } from '../dynamics/contact-manager';
-import { FAT_MARGIN, motionBound, refitStaleProxies } from '../dynamics/integrate';
+import { FAT_MARGIN, motionBound, prepareKinematicTargets, refitStaleProxies } from '../dynamics/integrate';
 import { StepSolver } from '../dynamics/solver';
 import { StepContext } from '../dynamics/step-context';
 import { MAX_STEP_PARTS, stepParts } from '../dynamics/step-split';
@@ -125,8 +125,6 @@ export class World implements BodyOwner, SnapshotHost<World> {
   private lastStepParts = 0;
   private readonly box = aabb();
   private readonly displacement: Vec3 = { x: 0, y: 0, z: 0 };
-  private readonly tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
-  private readonly tmpQuat2: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
   constructor(options: WorldOptions = {}) {
     const g = options.gravity ?? { x: 0, y: -9.81, z: 0 };
@@ -469,7 +467,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
     this.contactManager.resetCounters();
     try {
       // (Events queued between steps by removeBody or addJoint stay queued: they are delivered below.)
-      this.prepareKinematics(dt);
+      prepareKinematicTargets(this.bodyList, dt, ctx);
       refitStaleProxies(this.bodyList, dt, ctx, this.broadphase);
       this.contactManager.findNewContacts();
       timer.lap(STAGE_BROADPHASE);
@@ -524,35 +522,6 @@ export class World implements BodyOwner, SnapshotHost<World> {
 
   private checkSettings(): void {
     checkWorldSettings(this.gravity, this.sleeping, this.jointSolver.settings, this.solverSettings, this.jointList);
-  }
-
-  /** Kinematic targets become the velocities that reach them in dt. */
-  private prepareKinematics(dt: number): void {
-    const inv = 1 / dt;
-    for (let i = 0; i < this.bodyList.length; i++) {
-      const b = this.bodyList[i]!;
-      b.endsOnKinematicTarget = b.hasKinematicTarget;
-      if (!b.hasKinematicTarget) continue;
-      b.hasKinematicTarget = false;
-      const v = b.linearVelocity as Vec3;
-      v.x = (b.kinematicTargetPosition.x - b.position.x) * inv;
-      v.y = (b.kinematicTargetPosition.y - b.position.y) * inv;
-      v.z = (b.kinematicTargetPosition.z - b.position.z) * inv;
-      // Δq = target · q*; ω = axis · angle / dt
-      const dq = quat.multiply(this.tmpQuat, b.kinematicTargetRotation, quat.conjugate(this.tmpQuat2, b.rotation));
-      if (dq.w < 0) { dq.x = -dq.x; dq.y = -dq.y; dq.z = -dq.z; dq.w = -dq.w; }
-      const s = Math.sqrt(dq.x * dq.x + dq.y * dq.y + dq.z * dq.z);
-      const w = b.angularVelocity as Vec3;
-      if (s < 1e-12) {
-        w.x = 0; w.y = 0; w.z = 0;
-      } else {
-        const angle = 2 * Math.atan2(s, dq.w);
-        const k = (angle / s) * inv;
-        w.x = dq.x * k; w.y = dq.y * k; w.z = dq.z * k;
-      }
-      b.awake = true;
-      b.sleepTime = 0;
-    }
   }
 
   // ------------------------------------------------------------------ queries
