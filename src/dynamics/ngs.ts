@@ -2,7 +2,7 @@
  * The NGS position solve for contacts ('ngs'): after the positions moved,
  * sweeps that push penetrating points apart by moving the poses directly.
  */
-import { ANCHOR, anchorWorld, currentSeparationFromAnchors, INT_STRIDE, I_A, I_B, R_LA, R_LB, R_N, RESULT, ROW_STRIDE, type ContactSolver } from './contact-solver';
+import { ANCHOR, anchorWorld, currentSeparationFromAnchors, INT_STRIDE, I_A, I_B, R_LA, R_LB, R_N, RESULT, ROW_STRIDE, type ContactRows } from './contact-rows';
 import type { SolverBodies } from './solver-bodies';
 import type { SolverSettings } from './solver-settings';
 
@@ -10,13 +10,13 @@ import type { SolverSettings } from './solver-settings';
 const ARGS = new Float64Array(9);
 
 /**
- * Nonlinear Gauss-Seidel on positions (seed 004; Box2D v2.4
+ * Nonlinear Gauss-Seidel on positions (Box2D v2.4
  * b2ContactSolver::SolvePositionConstraints): for C = s + slop ≤ 0 with the
  * separation s re-measured from the moved anchors, apply the pseudo-impulse
  * P = −clamp(β C, −maxCorrection, 0) / K along n directly to the poses.
  * Returns the largest penetration seen (for early exit).
  */
-export function solveContactPositions(S: ContactSolver, B: SolverBodies, settings: SolverSettings): number {
+export function solveContactPositions(S: ContactRows, B: SolverBodies, settings: SolverSettings): number {
   const slop = settings.linearSlop;
   const beta = settings.baumgarte;
   const maxCorrection = 0.2;
