@@ -126,7 +126,7 @@ export class RigidBody {
    * @internal metres: a running upper bound on how far any point of the shape
    * has moved since the body was made (each step's or set pose's translation
    * plus the turn's chord at the bounding radius). Pairs compare it with the
-   * gap they last measured (World.updateContacts).
+   * gap they last measured (ContactManager.update).
    */
   odometer = 0;
   /** @internal */ awake = true;
@@ -147,7 +147,7 @@ export class RigidBody {
   /**
    * @internal boundingRadius over the shape's smallest half size (1 for a
    * sphere, 1.7 for a cube, 3-4 for a ragdoll's limbs, 40 for a 2.7 m stick
-   * 6 cm thick): which turning bodies split a step (World.turnSplit).
+   * 6 cm thick): which turning bodies split a step (stepParts, step-split.ts).
    */
   readonly elongation: number;
   /** @internal radius of the shape's rounded surface (sphere, capsule), 0 for flat-faced shapes: contact anchors sit at its centre */ readonly roundingRadius: number;

@@ -197,16 +197,13 @@ export class ContactSolver extends ContactRows {
           // / R_CB). The full rows below would do the same, except that they
           // would also clear friction left from an earlier sweep in which
           // the point pushed; here it stays for the rest of the step unless
-          // the point pushes again. (Making that exact changed which
-          // trajectories the spinning-landing test saw, and exposed the
-          // broadphase's then missing turn prediction there.)
+          // the point pushes again.
           if (old === 0 && s > 0) {
             const vn0 = nx * (vbx - vax) + ny * (vby - vay) + nz * (vbz - vaz) +
               wbx * R[o + R_CB]! + wby * R[o + R_CB + 1]! + wbz * R[o + R_CB + 2]! -
               wax * R[o + R_CA]! - way * R[o + R_CA + 1]! - waz * R[o + R_CA + 2]!;
             // The normal row's speculative target below, written out again:
-            // computed once above both, it cost 1–2 % of a ragdoll step (every
-            // speculative row would pay for it, not only the idle ones).
+            // computed once above both, every speculative row would pay for it.
             if (vn0 >= -Math.min(s * inv, Math.max(s * R[o + R_SPEC_RATE]!, JOINTED_FREE_APPROACH))) continue;
           }
           bound = R[o + R_FRICTION]! * old;

@@ -95,9 +95,7 @@ export class ContactStore {
  * bounding sphere by turning, and the last manifold still be used as it is.
  * Depths are re-measured on reuse, so only where the points sit on the
  * faces can be stale, by about this much (1/400 of the speculative
- * distance). Chosen on the pyramids (sleep off): at 5e-5 m the base-40
- * pyramid drifts 1.2 cm in its test (1.2 cm without reuse) and steps 9 %
- * faster than at 1e-5 m, which was 7–9 % faster than no reuse.
+ * distance). Chosen on the pyramids (docs/world.md).
  */
 export const MANIFOLD_REUSE_DISTANCE = 5e-5;
 /**
