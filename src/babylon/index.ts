@@ -9,3 +9,5 @@ export { PhysicsDebugView, type PhysicsDebugViewOptions } from './debug-view';
 export { CharacterDebugView, type CharacterDebugViewOptions, type CharacterFrameStats } from './character-view';
 export { exposeInspectorProperties, inspectorPropertyName, type CharacterInspectorTargets } from './inspector';
 export { LineBuffer } from './line-buffer';
+export { CharacterLink, type CharacterLinkOptions } from './character-link';
+export { FollowCamera, type FollowCameraOptions } from './follow-camera';
