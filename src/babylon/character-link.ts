@@ -17,8 +17,15 @@
  */
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
-import { quat, type Vec3, type World, type WorldStepper } from '../index';
-import type { MoveResult, Walker } from '../../character/index';
+import { quat, SnapshotError, type StepperSnapshot, type Vec3, type World, type WorldStepper } from '../index';
+import { CHARACTER_SNAPSHOT_VERSION, type MoveResult, type Walker, type WalkerSnapshot } from '../../character/index';
+
+/**
+ * Layout of the link's stepper state (in `world.snapshot()`): f64 = [previous
+ * x, y, z, previous yaw, captured step, walker f64 (11), controller f64 (…)];
+ * i32 = [controller i32 length, walker i32 (3), controller i32 (…)].
+ */
+const L_F_HEADER = 5, L_WALKER_F = 11, L_I_HEADER = 1, L_WALKER_I = 3;
 
 export interface CharacterLinkOptions {
   /** Node position relative to the capsule centre, in the character's frame (local Y = up, before yaw). Default (0, 0, 0): a capsule mesh centred on its origin. */
@@ -130,6 +137,53 @@ export class CharacterLink implements WorldStepper {
     if (!this.attached) return;
     this.attached = false;
     this.world.removeStepper(this);
+  }
+
+  /** @internal WorldStepper: the walker's and controller's state and the interpolation start, for `world.snapshot()`. */
+  snapshotState(): StepperSnapshot {
+    const w = this.walker.snapshot();
+    const cf = w.controller.f64, ci = w.controller.i32;
+    const f64 = new Float64Array(L_F_HEADER + L_WALKER_F + cf.length);
+    f64[0] = this.previous.x; f64[1] = this.previous.y; f64[2] = this.previous.z;
+    f64[3] = this.previousYaw; f64[4] = this.capturedStep;
+    f64.set(w.f64, L_F_HEADER);
+    f64.set(cf, L_F_HEADER + L_WALKER_F);
+    const i32 = new Int32Array(L_I_HEADER + L_WALKER_I + ci.length);
+    i32[0] = ci.length;
+    i32.set(w.i32, L_I_HEADER);
+    i32.set(ci, L_I_HEADER + L_WALKER_I);
+    return { f64, i32 };
+  }
+
+  /** @internal WorldStepper: throws a SnapshotError unless `restoreState(state)` fits this link. Changes nothing. */
+  validateState(state: StepperSnapshot): void {
+    const ws = this.walkerSnapshot(state);
+    for (let k = 0; k < L_F_HEADER; k++) if (!Number.isFinite(state.f64[k]!)) throw new SnapshotError(`CharacterLink: state value ${k} is ${state.f64[k]}`);
+    for (let k = 0; k < L_WALKER_F; k++) if (!Number.isFinite(ws.f64[k]!)) throw new SnapshotError(`CharacterLink: walker value ${k} is ${ws.f64[k]}`);
+    if (!(ws.i32[0]! >= 0 && ws.i32[0]! <= 2)) throw new SnapshotError(`CharacterLink: walker state ${ws.i32[0]}`);
+    this.walker.controller.validateSnapshot(ws.controller);
+  }
+
+  /** @internal WorldStepper: restores a state `validateState` accepted. */
+  restoreState(state: StepperSnapshot): void {
+    this.walker.restore(this.walkerSnapshot(state));
+    const f = state.f64;
+    this.previous.x = f[0]!; this.previous.y = f[1]!; this.previous.z = f[2]!;
+    this.previousYaw = f[3]!;
+    this.capturedStep = f[4]!;
+  }
+
+  private walkerSnapshot(state: StepperSnapshot): WalkerSnapshot {
+    const f = state.f64, i = state.i32;
+    if (!(f instanceof Float64Array) || !(i instanceof Int32Array) || f.length < L_F_HEADER + L_WALKER_F || i.length < L_I_HEADER + L_WALKER_I || i.length !== L_I_HEADER + L_WALKER_I + i[0]!) {
+      throw new SnapshotError('CharacterLink: the stepper state is not a character link\'s (truncated or of another layout)');
+    }
+    return {
+      version: CHARACTER_SNAPSHOT_VERSION,
+      f64: f.subarray(L_F_HEADER, L_F_HEADER + L_WALKER_F),
+      i32: i.subarray(L_I_HEADER, L_I_HEADER + L_WALKER_I),
+      controller: { version: CHARACTER_SNAPSHOT_VERSION, f64: f.subarray(L_F_HEADER + L_WALKER_F), i32: i.subarray(L_I_HEADER + L_WALKER_I) },
+    };
   }
 
   private capture(): void {
