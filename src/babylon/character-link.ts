@@ -98,6 +98,7 @@ export class CharacterLink implements WorldStepper {
    * after it: alpha from `world.advance` (1 = the latest step). Allocates nothing.
    */
   sync(alpha = 1): void {
+    if (typeof alpha !== 'number' || alpha !== alpha) throw new RangeError(`CharacterLink.sync: alpha must be a number in [0, 1] (got ${String(alpha)})`);
     const a = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
     const c = this.walker.controller;
     const p = c.position, q0 = this.previous;

@@ -133,6 +133,9 @@ describe('CharacterLink', () => {
     expect(world.stepCount).toBe(steps + 10);
     expect(walker.controller.position.z).toBe(z);
     expect(() => new CharacterLink(new World(), walker, feet)).toThrow(/another world/);
+    const y = feet.position.y;
+    expect(() => link.sync(NaN)).toThrow(/CharacterLink.sync: alpha must be a number in \[0, 1\] \(got NaN\)/);
+    expect(feet.position.y).toBe(y);
     expect(() => new CharacterLink(world, walker, feet, { offset: { x: NaN, y: 0, z: 0 } })).toThrow(/offset must be finite/);
   });
 });
