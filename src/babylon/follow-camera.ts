@@ -14,9 +14,13 @@
  *   d ← allowed                                  if allowed < d
  *   d ← d + (allowed − d)(1 − e^(−Δt/τ))         otherwise
  * so d never exceeds the allowed distance of the current frame.
+ *
+ * The camera is turned to the orbit's yaw and pitch (it looks at the pivot);
+ * a TargetCamera or one of its subclasses (UniversalCamera, FreeCamera), not
+ * an ArcRotateCamera, which places itself.
  */
 import type { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
-import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { Sphere, type RigidBody, type ShapeCastHit, type ShapeCastOptions, type Vec3, type World } from '../index';
 
@@ -71,7 +75,6 @@ export class FollowCamera {
   private readonly offset: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly hit: ShapeCastHit;
   private readonly castOptions: ShapeCastOptions;
-  private readonly lookAt = new Vector3();
 
   constructor(world: World, camera: TargetCamera, target: TransformNode | Vec3, options: FollowCameraOptions = {}) {
     this.world = world;
@@ -137,9 +140,13 @@ export class FollowCamera {
     if (d > D) d = D;
     this.currentDistance = d;
     const k = D > 0 ? d / D : 0;
-    this.camera.position.set(pivot.x + o.x * k, pivot.y + o.y * k, pivot.z + o.z * k);
-    this.lookAt.set(pivot.x, pivot.y, pivot.z);
-    this.camera.setTarget(this.lookAt);
+    const cam = this.camera;
+    cam.position.set(pivot.x + o.x * k, pivot.y + o.y * k, pivot.z + o.z * k);
+    // Looking back along the offset is looking at the pivot, whatever the
+    // distance (also 0): the rotation is the orbit's yaw and pitch (Babylon's
+    // positive pitch looks down). setTarget would allocate every frame.
+    if (cam.rotationQuaternion) Quaternion.RotationYawPitchRollToRef(this.yaw, this.pitch, 0, cam.rotationQuaternion);
+    else cam.rotation.set(this.pitch, this.yaw, 0);
   }
 
   private checkSettings(): void {

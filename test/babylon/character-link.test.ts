@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine';
 import { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
-import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { Scene } from '@babylonjs/core/scene';
 import { Box, Sphere, World, type Vec3 } from '../../src/index';
@@ -196,8 +196,17 @@ describe('FollowCamera', () => {
     expect(look.x).toBeCloseTo(0, 6);
     expect(look.y).toBeCloseTo(-Math.sin(0.3), 6);
     expect(look.z).toBeCloseTo(Math.cos(0.3), 6);
-    // the camera on the line from the pivot (0.5 m above the capsule centre)
+    // the camera on the line from the pivot (0.5 m above the capsule centre), looking at it
     expect(camera.position.y - (node.position.y + 0.5)).toBeCloseTo(Math.tan(0.3) * (node.position.z - camera.position.z), 9);
+    const toPivot = new Vector3(node.position.x, node.position.y + 0.5, node.position.z).subtract(camera.position).normalize();
+    expect(Vector3.Dot(toPivot, look)).toBeCloseTo(1, 6);
+    // a camera turned by a quaternion gets the same view
+    const turned = new TargetCamera('turned', new Vector3(0, 0, 0), scene);
+    turned.rotationQuaternion = new Quaternion();
+    new FollowCamera(world, turned, node, { distance: 5, pitch: 0.3, radius: 0.2, exclude: walker.controller.body }).update(1 / 60);
+    turned.computeWorldMatrix();
+    expect(Vector3.Dot(turned.getDirection(Vector3.Forward()), look)).toBeCloseTo(1, 6);
+    expect(Vector3.Distance(turned.position, camera.position)).toBeLessThan(1e-9);
 
     world.removeBody(wall);
     const d0 = follow.currentDistance;
