@@ -63,7 +63,7 @@ export interface CharacterSettings {
   gatherDistance: number;
   /** Groups the character collides with (32 bits: an integer in [0, 2³² − 1]). Default 0xffffffff. */
   collisionMask: number;
-  /** Largest force the character exerts on dynamic bodies, newtons in [0, 1e6]. Default 100 (Jolt's mMaxStrength). */
+  /** Largest force the character exerts on dynamic bodies, newtons in [0, 1e6]. Default 300: a person's sustained push; moves a 50 kg crate on μ 0.5, not a 100 kg one (Jolt's mMaxStrength is 100, Babylon's characterStrength unbounded; docs/babylon.md, "Pushing"). */
   pushStrength: number;
   /** Mass used for pushing (impulse = mass × approach speed, capped by pushStrength·dt), kg in (0, 1e6]. Default 80 (Jolt 70). */
   characterMass: number;
@@ -97,7 +97,7 @@ const LENGTH_FIELDS: readonly ('stepHeight' | 'minStepForward' | 'snapDistance' 
 
 const DEFAULT_SETTINGS: Readonly<CharacterSettings> = {
   maxSlopeDegrees: 45, stepHeight: 0.3, minStepForward: 0.1, snapDistance: 0.3, skinWidth: 0.01, maxIterations: 32, maxSweeps: 5,
-  tolerance: 1e-4, slop: 0.002, gatherDistance: 0.05, collisionMask: 0xffffffff, pushStrength: 100, characterMass: 80,
+  tolerance: 1e-4, slop: 0.002, gatherDistance: 0.05, collisionMask: 0xffffffff, pushStrength: 300, characterMass: 80,
 };
 
 /** Largest number of planes one move keeps (per plane set). */

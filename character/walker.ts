@@ -18,8 +18,19 @@
  *     cancels upward speed. On the ground, walkable planes are not clipped so
  *     that a slope does not eat the horizontal speed (the position solver
  *     already follows the slope: speed along a slope of angle α is speed·cos α).
+ *
+ * In the air the horizontal velocity first loses the drag, v ← v / (1 + c·dt)
+ * (implicit, so it never overshoots zero), then accelerates towards the wish
+ * velocity: with input by airAcceleration, without it towards zero by
+ * airDeceleration. Held input therefore keeps full speed in the air while
+ * airAcceleration > airDrag · speed; released input stops the drift: from v₀
+ * the walker stops after t = ln(1 + c v₀ / a) / c, having drifted
+ * v₀/c − a t / c (c = airDrag, a = airDeceleration).
+ *
+ * `yaw` turns towards the input direction at up to turnSpeed (the shortest
+ * way round), and with the ground body's turn while standing on it.
  */
-import { SnapshotError, type RigidBody, type Vec3 } from '../src/index';
+import { quat, SnapshotError, type RigidBody, type Vec3 } from '../src/index';
 import { CHARACTER_SNAPSHOT_VERSION, type CharacterController, type CharacterSnapshot, type MoveResult } from './controller';
 
 /** Longest time (s) one Walker.update may cover. */
@@ -55,15 +66,30 @@ export interface WalkerSettings {
   coyoteTime: number;
   /** Terminal falling speed, m/s in [0, 1e4]. Default 60. */
   maxFallSpeed: number;
+  /** Horizontal braking in the air without input, m/s² in [0, 1e6]. Default 1. */
+  airDeceleration: number;
+  /** Horizontal air drag coefficient c (v ← v / (1 + c·dt) in the air), 1/s in [0, 1e4]. Default 0.5: released input in the air stops a 4 m/s drift within 3.7 m. */
+  airDrag: number;
+  /** Fastest turn of `yaw` towards the input direction, rad/s in [0, 1e4]; 0 keeps yaw (only platforms turn it). Default 10 (half a turn in 0.31 s). */
+  turnSpeed: number;
 }
 
 /** Largest walker speed setting (speed, jumpSpeed, maxFallSpeed), m/s. */
 export const MAX_WALKER_SPEED = 1e4;
-/** Largest walker acceleration setting (acceleration, airAcceleration, each gravity component), m/s². */
+/** Largest walker acceleration setting (acceleration, airAcceleration, airDeceleration, each gravity component), m/s². */
 export const MAX_WALKER_ACCELERATION = 1e6;
+/** Largest rate setting (airDrag 1/s, turnSpeed rad/s). */
+export const MAX_WALKER_RATE = 1e4;
 
-const WALKER_FIELDS: readonly ('speed' | 'acceleration' | 'airAcceleration' | 'jumpSpeed' | 'coyoteTime' | 'maxFallSpeed')[] =
-  ['speed', 'acceleration', 'airAcceleration', 'jumpSpeed', 'coyoteTime', 'maxFallSpeed'];
+type WalkerNumberField = 'speed' | 'acceleration' | 'airAcceleration' | 'jumpSpeed' | 'coyoteTime' | 'maxFallSpeed' | 'airDeceleration' | 'airDrag' | 'turnSpeed';
+const WALKER_FIELDS: readonly WalkerNumberField[] =
+  ['speed', 'acceleration', 'airAcceleration', 'jumpSpeed', 'coyoteTime', 'maxFallSpeed', 'airDeceleration', 'airDrag', 'turnSpeed'];
+
+function walkerFieldMax(k: WalkerNumberField): number {
+  if (k === 'acceleration' || k === 'airAcceleration' || k === 'airDeceleration') return MAX_WALKER_ACCELERATION;
+  if (k === 'airDrag' || k === 'turnSpeed') return MAX_WALKER_RATE;
+  return k === 'coyoteTime' ? Infinity : MAX_WALKER_SPEED;
+}
 
 /**
  * A walker's state with its controller's (see `Walker.snapshot`). `f64`:
@@ -87,7 +113,12 @@ export class Walker {
   /** Desired horizontal direction in world space; its length (≤ 1) scales the speed. */
   readonly input: Vec3 = { x: 0, y: 0, z: 0 };
   state: WalkerState = 'airborne';
-  /** Facing angle about up, radians; turned by the angular velocity of the ground body. */
+  /**
+   * Facing angle about up, radians (0 faces the controller's local +z, +π/2
+   * its +x: yaw = atan2(x, z) for up = +y, as Babylon's yaw). It turns towards
+   * the input direction at up to `settings.turnSpeed` and with the ground
+   * body. Not wrapped: a platform that turns twice adds 4π.
+   */
   yaw = 0;
   /** Seconds since the walker was last grounded. */
   airTime = 0;
@@ -96,6 +127,7 @@ export class Walker {
   private jumpUsed = false;
   private readonly groundVelocity: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly disp: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly facing: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly event = new WalkerEvent();
   private readonly listeners: { landed: WalkerListener[]; jumped: WalkerListener[]; hit: WalkerListener[] } = { landed: [], jumped: [], hit: [] };
 
@@ -110,6 +142,9 @@ export class Walker {
       jumpSpeed: settings.jumpSpeed ?? 5,
       coyoteTime: settings.coyoteTime ?? 0.1,
       maxFallSpeed: settings.maxFallSpeed ?? 60,
+      airDeceleration: settings.airDeceleration ?? 1,
+      airDrag: settings.airDrag ?? 0.5,
+      turnSpeed: settings.turnSpeed ?? 10,
     };
     this.checkSettings();
     if (controller.result.grounded) this.state = 'grounded';
@@ -179,6 +214,28 @@ export class Walker {
     this.jumpRequested = true;
   }
 
+  /**
+   * Moves the character to `position` (the capsule centre, no collision) and
+   * stops it: velocity and the carried ground velocity zeroed, state
+   * airborne until the next update finds the ground, a pending jump dropped
+   * (no coyote-time jump from the teleport), yaw set when given. Throws and
+   * changes nothing when the position or yaw is out of range.
+   */
+  teleport(position: Readonly<Vec3>, yaw?: number): void {
+    if (yaw !== undefined && (typeof yaw !== 'number' || !Number.isFinite(yaw))) {
+      throw new RangeError(`Walker.teleport: yaw must be a finite number (got ${String(yaw)})`);
+    }
+    this.controller.setPosition(position);
+    const v = this.velocity, g = this.groundVelocity;
+    v.x = 0; v.y = 0; v.z = 0;
+    g.x = 0; g.y = 0; g.z = 0;
+    this.state = 'airborne';
+    this.airTime = 0;
+    this.jumpRequested = false;
+    this.jumpUsed = true;
+    if (yaw !== undefined) this.yaw = yaw;
+  }
+
   get grounded(): boolean {
     return this.state === 'grounded';
   }
@@ -211,10 +268,12 @@ export class Walker {
     wx *= wscale; wy *= wscale; wz *= wscale;
 
     let vu = v.x * up.x + v.y * up.y + v.z * up.z;
-    let hx = v.x - vu * up.x, hy = v.y - vu * up.y, hz = v.z - vu * up.z;
-    // Accelerate towards the wish velocity, the change bounded by a·dt.
-    // In the air, no input means no control (air control is not air drag).
-    const a = (wasGrounded ? s.acceleration : wl > 1e-9 ? s.airAcceleration : 0) * dt;
+    // Air drag on the horizontal velocity (implicit: never past zero).
+    const keep = wasGrounded ? 1 : 1 / (1 + s.airDrag * dt);
+    let hx = (v.x - vu * up.x) * keep, hy = (v.y - vu * up.y) * keep, hz = (v.z - vu * up.z) * keep;
+    // Accelerate towards the wish velocity, the change bounded by a·dt. In
+    // the air without input the wish velocity is zero: airDeceleration brakes.
+    const a = (wasGrounded ? s.acceleration : wl > 1e-9 ? s.airAcceleration : s.airDeceleration) * dt;
     let ex = wx - hx, ey = wy - hy, ez = wz - hz;
     const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
     if (el > a) { const k = a / el; ex *= k; ey *= k; ez *= k; }
@@ -252,6 +311,17 @@ export class Walker {
 
     const fallSpeed = -vu;
     const r = c.move(d, dt);
+    if (wl > 1e-9 && s.turnSpeed > 0) {
+      // Turn towards the wish direction taken into the controller's frame
+      // (local Y = up, yaw 0 = local +z), the shortest way round.
+      const f = this.facing;
+      f.x = wx; f.y = wy; f.z = wz;
+      quat.inverseRotate(f, c.rotation, f);
+      let turn = Math.atan2(f.x, f.z) - this.yaw;
+      turn -= 2 * Math.PI * Math.round(turn / (2 * Math.PI));
+      const maxTurn = s.turnSpeed * dt;
+      this.yaw += turn > maxTurn ? maxTurn : turn < -maxTurn ? -maxTurn : turn;
+    }
 
     const grounded = r.grounded && !jumped;
     c.clipVelocity(v, grounded);
@@ -311,6 +381,8 @@ export class Walker {
       s.speed >= 0 && s.speed <= MAX_WALKER_SPEED && s.acceleration >= 0 && s.acceleration <= MAX_WALKER_ACCELERATION &&
       s.airAcceleration >= 0 && s.airAcceleration <= MAX_WALKER_ACCELERATION && s.jumpSpeed >= 0 && s.jumpSpeed <= MAX_WALKER_SPEED &&
       s.coyoteTime >= 0 && s.coyoteTime - s.coyoteTime === 0 && s.maxFallSpeed >= 0 && s.maxFallSpeed <= MAX_WALKER_SPEED &&
+      s.airDeceleration >= 0 && s.airDeceleration <= MAX_WALKER_ACCELERATION && s.airDrag >= 0 && s.airDrag <= MAX_WALKER_RATE &&
+      s.turnSpeed >= 0 && s.turnSpeed <= MAX_WALKER_RATE &&
       g && Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION &&
       this.checkState()
     ) return;
@@ -320,7 +392,7 @@ export class Walker {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
         throw new RangeError(`Walker: ${k} must be a finite number ≥ 0 (got ${String(value)})`);
       }
-      const max = k === 'acceleration' || k === 'airAcceleration' ? MAX_WALKER_ACCELERATION : k === 'coyoteTime' ? Infinity : MAX_WALKER_SPEED;
+      const max = walkerFieldMax(k);
       if (value > max) throw new RangeError(`Walker: ${k} must be in [0, ${max}] (got ${value})`);
     }
     if (!g || !(Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION)) {

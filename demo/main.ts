@@ -10,7 +10,7 @@ import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Scene } from '@babylonjs/core/scene';
-import { World } from '../src/index';
+import { World, type WorldStepper } from '../src/index';
 import { CharacterDebugView, PhysicsDebugView, exposeInspectorProperties } from '../src/babylon/index';
 import { Hud } from './hud';
 import { buildLevel, material, platformMeshes } from './level';
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true });
   const { scene, camera } = createScene(engine);
 
-  const world = new World({ gravity: { x: 0, y: -9.81, z: 0 }, fixedTimeStep: FIXED_STEP });
+  const world = new World({ gravity: { x: 0, y: -9.81, z: 0 }, fixedTimeStep: FIXED_STEP, maxSubSteps: MAX_STEPS_PER_FRAME });
   const level = buildLevel(world, scene);
   const verlet = new VerletProps(world, scene);
   const props = new Props(world, scene);
@@ -68,28 +68,26 @@ async function main(): Promise<void> {
     const body = level.platforms.slider.userData === mesh.name ? level.platforms.slider : level.platforms.turntable;
     props.links.add(mesh, body);
   }
-  const player = new Player(world, scene, level.landmarks.spawn, material(scene, 'playerMat', 0.85, 0.3, 0.2));
+  // Kinematic platforms take the poses for the coming step. The world has
+  // steppers after each step only, so after step k this sets the targets of
+  // step k + 1 (and once here for the first step).
+  // During step k (stepCount k, every part of a split step) the next step ends at (k + 2)·h.
+  level.platforms.update(FIXED_STEP);
+  const platformStepper: WorldStepper = { postStep: (w) => level.platforms.update((w.stepCount + 2) * FIXED_STEP) };
+  world.addStepper(platformStepper);
+  // The character link steps the walker inside world.advance (after the platforms' stepper: added later).
+  const player = new Player(world, scene, level.landmarks.spawn, material(scene, 'playerMat', 0.85, 0.3, 0.2), camera);
+  // Created disabled: its meshes are made when F2 first shows it.
   const characterView = new CharacterDebugView(scene, player.controller);
   characterView.enabled = false;
+  player.link.afterStep = (result) => characterView.record(result);
   exposeInspectorProperties(player.mesh, { controller: player.controller, walker: player.walker, world });
   const timer = new StepTimer();
   let debugView: PhysicsDebugView | null = null;
 
   let paused = false;
   let singleSteps = 0;
-  let accumulator = 0;
-  let simTime = 0;
   let alpha = 1;
-  let jumpQueued = false;
-
-  const fixedStep = (): void => {
-    level.platforms.update(simTime + FIXED_STEP);
-    world.step(FIXED_STEP);
-    if (jumpQueued) { player.walker.jump(); jumpQueued = false; }
-    player.step(FIXED_STEP);
-    characterView.record(player.controller.result);
-    simTime += FIXED_STEP;
-  };
 
   let inspectorShown: Promise<void> | null = null;
   const showInspector = (): Promise<void> => {
@@ -127,7 +125,7 @@ async function main(): Promise<void> {
     if (setKey(e.code, true)) { e.preventDefault(); return; }
     if (e.repeat) return;
     switch (e.code) {
-      case 'Space': jumpQueued = true; break;
+      case 'Space': player.walker.jump(); break;
       case 'KeyR': {
         const p = player.controller.position;
         const f = Math.sin(player.yaw), g = Math.cos(player.yaw);
@@ -182,7 +180,7 @@ async function main(): Promise<void> {
 
   const handle: FootingDemoHandle = {
     ready: false, world, character: player.controller, walker: player.walker, scene, engine,
-    characterMesh: player.mesh, landmarks: level.landmarks, props, stats: timer.stats,
+    characterMesh: player.mesh, characterLink: player.link, followCamera: player.camera, landmarks: level.landmarks, props, stats: timer.stats,
     debugView: null, characterView,
     teleport: (x, y, z) => player.teleport({ x, y, z }),
     setCameraYaw: (yaw) => { player.yaw = yaw; },
@@ -192,28 +190,23 @@ async function main(): Promise<void> {
   await scene.whenReadyAsync();
   let lastHud = -Infinity;
   scene.onBeforeRenderObservable.add(() => {
+    // The loop: world.advance (rigid bodies, then the steppers: platforms,
+    // character) → every link's sync(alpha) → the debug views' update.
     const frameSeconds = Math.min(engine.getDeltaTime() / 1000, 0.25);
-    let steps = 0;
+    const steps0 = world.stepCount;
     const t0 = performance.now();
     if (!paused) {
-      accumulator += frameSeconds;
-      while (accumulator >= FIXED_STEP && steps < MAX_STEPS_PER_FRAME) {
-        fixedStep();
-        accumulator -= FIXED_STEP;
-        steps++;
-      }
-      if (accumulator >= FIXED_STEP) accumulator %= FIXED_STEP;
-      alpha = accumulator / FIXED_STEP;
+      alpha = world.advance(frameSeconds);
     } else {
-      while (singleSteps > 0) { fixedStep(); singleSteps--; steps++; }
+      while (singleSteps > 0) { world.step(FIXED_STEP); singleSteps--; }
       alpha = 1;
     }
     singleSteps = 0;
-    timer.add(performance.now() - t0, steps, FIXED_STEP);
+    timer.add(performance.now() - t0, world.stepCount - steps0, FIXED_STEP);
     timer.stats.paused = paused;
     props.links.sync(alpha);
     verlet.render();
-    player.render(alpha, camera);
+    player.render(alpha, frameSeconds);
     debugView?.update(alpha);
     characterView.update();
     hud.sample(characterView.stats.iterations);

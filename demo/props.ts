@@ -2,36 +2,16 @@
 // thrown balls. Each body gets a Babylon mesh that follows it through the
 // adapter's BodyLinks.
 import type { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
-import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
-import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
-import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
-import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
 import {
-  Box, HingeJoint, ShapeKind, Sphere, createRagdoll,
-  type Capsule, type Quat, type Ragdoll, type RigidBody, type Shape, type Vec3, type World,
+  Box, HingeJoint, Sphere, createRagdoll,
+  type Capsule, type Quat, type Ragdoll, type RigidBody, type Vec3, type World,
 } from '../src/index';
-import { BodyLinks } from '../src/babylon/index';
+import { BodyLinks, createRagdollMeshes, meshFromShape } from '../src/babylon/index';
 import { material } from './level';
 
-/** A Babylon mesh with the size of a convex footing shape (local frame = the body's). */
-export function meshForShape(shape: Shape, name: string, scene: Scene): Mesh {
-  switch (shape.kind) {
-    case ShapeKind.Sphere:
-      return CreateSphere(name, { diameter: 2 * (shape as Sphere).radius, segments: 10 }, scene);
-    case ShapeKind.Box: {
-      const h = (shape as Box).halfExtents;
-      return CreateBox(name, { width: 2 * h.x, height: 2 * h.y, depth: 2 * h.z }, scene);
-    }
-    case ShapeKind.Capsule: {
-      const c = shape as Capsule;
-      return CreateCapsule(name, { radius: c.radius, height: 2 * (c.halfHeight + c.radius), tessellation: 10, subdivisions: 1 }, scene);
-    }
-    default:
-      throw new TypeError(`meshForShape: unsupported shape kind ${shape.kind}`);
-  }
-}
-
+/** Mesh detail of the props (software WebGL draws every triangle). */
+const MESH_DETAIL = { segments: 10, tessellation: 10, subdivisions: 1 };
 const MAX_BALLS = 20;
 const MAX_RAGDOLLS = 6;
 
@@ -79,7 +59,7 @@ export class Props {
   private seesaw(at: Vec3): void {
     const pivotHeight = 0.5;
     const pivot = this.world.createBody({ type: 'static', shape: new Box({ x: 0.15, y: pivotHeight / 2, z: 0.5 }), position: { x: at.x, y: pivotHeight / 2, z: at.z } });
-    const pivotMesh = meshForShape(pivot.shape, 'seesawPivot', this.scene);
+    const pivotMesh = meshFromShape(pivot.shape, 'seesawPivot', this.scene);
     pivotMesh.material = this.mats.pivot;
     pivotMesh.position.set(at.x, pivotHeight / 2, at.z);
     const plank = this.addBody(new Box({ x: 2, y: 0.06, z: 0.5 }), { x: at.x, y: pivotHeight + 0.08, z: at.z }, null, this.mats.plank, 400);
@@ -94,7 +74,7 @@ export class Props {
     const body = this.world.createBody({
       type: 'dynamic', shape, position, rotation: rotation ?? undefined, density, friction: 0.6, linearVelocity: velocity,
     });
-    const mesh = meshForShape(shape, `body${body.id}`, this.scene);
+    const mesh = meshFromShape(shape, `body${body.id}`, this.scene, MESH_DETAIL);
     mesh.material = mat;
     this.links.add(mesh, body);
     return body;
@@ -115,11 +95,7 @@ export class Props {
     const cy = Math.cos(yaw / 2), sy = Math.sin(yaw / 2), cx = Math.cos(tilt / 2), sx = Math.sin(tilt / 2);
     const rotation = { x: cy * sx, y: sy * cx, z: -sy * sx, w: cy * cx };
     const ragdoll = createRagdoll(this.world, { position: at, rotation });
-    for (const body of ragdoll.bodies) {
-      const mesh = meshForShape(body.shape, `ragdoll${body.id}`, this.scene);
-      mesh.material = this.mats.ragdoll;
-      this.links.add(mesh, body);
-    }
+    createRagdollMeshes(ragdoll, this.scene, { ...MESH_DETAIL, material: this.mats.ragdoll, links: this.links, namePrefix: `ragdoll${ragdoll.bodies[0]!.id}-` });
     this.ragdolls.push(ragdoll);
     if (this.ragdolls.length > MAX_RAGDOLLS) this.ragdolls.shift()!.remove();
     return ragdoll;

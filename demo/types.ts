@@ -3,7 +3,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
 import type { World } from '../src/index';
 import type { CharacterController, Walker } from '../character/index';
-import type { CharacterDebugView, PhysicsDebugView } from '../src/babylon/index';
+import type { CharacterDebugView, CharacterLink, FollowCamera, PhysicsDebugView } from '../src/babylon/index';
 import type { Landmarks } from './level';
 import type { Props } from './props';
 
@@ -32,12 +32,16 @@ export interface FootingDemoHandle {
   engine: Engine;
   /** The character's capsule mesh; it carries the Inspector properties (inspectableCustomProperties). */
   characterMesh: Mesh;
+  /** Steps the walker inside world.advance and places characterMesh (interpolated). */
+  characterLink: CharacterLink;
+  /** The third-person camera. */
+  followCamera: FollowCamera;
   landmarks: Landmarks;
   props: Props;
   stats: StepStats;
   /** The collider wireframes (created by the first F1). */
   debugView: PhysicsDebugView | null;
-  /** The character solver view (created by the first F2). */
+  /** The character solver view (its meshes are made by the first F2). */
   characterView: CharacterDebugView;
   /** Teleports the character and stops it. */
   teleport(x: number, y: number, z: number): void;

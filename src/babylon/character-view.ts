@@ -11,6 +11,11 @@
  * Call `record(result)` after every `move` / `walker.update` of the frame
  * (to sum iterations over the frame's fixed steps), then `update()` once per
  * rendered frame.
+ *
+ * The meshes and materials (48 plane quads, the solve-point lines, the
+ * capsule) are made by the first `update` while the view is enabled: a view
+ * created disabled adds nothing to the scene (or the Inspector's scene
+ * explorer) until it is first shown.
  */
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
@@ -55,10 +60,12 @@ export class CharacterDebugView {
     moves: 0, iterations: 0, maxSolveIterations: 0, sweeps: 0, planes: 0, grounded: false, sliding: false, steppedUp: false, recovered: false,
   };
 
+  private readonly scene: Scene;
+  private readonly planeSize: number;
   private readonly quads: Mesh[] = [];
   private readonly materials: StandardMaterial[] = [];
-  private readonly solveLines: LineBuffer;
-  private castCapsule: Mesh;
+  private solveLines: LineBuffer | null = null;
+  private castCapsule: Mesh | null = null;
   private readonly minusZ = new Vector3(0, 0, -1);
   private readonly dir = new Vector3();
   private frameMoves = 0;
@@ -74,7 +81,18 @@ export class CharacterDebugView {
 
   constructor(scene: Scene, controller: CharacterController, options: CharacterDebugViewOptions = {}) {
     this.controller = controller;
-    const size = options.planeSize ?? 0.35;
+    this.scene = scene;
+    this.planeSize = options.planeSize ?? 0.35;
+  }
+
+  /** Whether the meshes and materials exist yet (made by the first update while enabled). */
+  get built(): boolean {
+    return this.solveLines !== null;
+  }
+
+  private build(): void {
+    const scene = this.scene;
+    const size = this.planeSize;
     const colours = [new Color3(0.2, 0.85, 1), new Color3(1, 0.55, 0.1), new Color3(1, 0.2, 0.25)];
     for (const c of colours) {
       const m = new StandardMaterial('footingCharPlane', scene);
@@ -101,6 +119,14 @@ export class CharacterDebugView {
     this.materials.push(wire);
     this.castCapsule = this.makeCapsule(scene);
     this.castCapsule.material = wire;
+    this.setMeshesEnabled(this.enabledValue);
+  }
+
+  private setMeshesEnabled(value: boolean): void {
+    if (this.solveLines === null || this.castCapsule === null) return;
+    for (const q of this.quads) q.setEnabled(value);
+    this.solveLines.mesh.setEnabled(value);
+    this.castCapsule.setEnabled(value);
   }
 
   get enabled(): boolean {
@@ -109,9 +135,7 @@ export class CharacterDebugView {
   set enabled(value: boolean) {
     if (this.disposed || value === this.enabledValue) return;
     this.enabledValue = value;
-    for (const q of this.quads) q.setEnabled(value);
-    this.solveLines.mesh.setEnabled(value);
-    this.castCapsule.setEnabled(value);
+    this.setMeshesEnabled(value);
   }
 
   /** Adds one move's numbers to the frame totals (call after each move). Allocates nothing. */
@@ -148,6 +172,7 @@ export class CharacterDebugView {
     this.frameSteppedUp = false;
     this.frameRecovered = false;
     if (!this.enabledValue) return;
+    if (!this.built) this.build();
     this.drawPlanes(r);
     this.drawSolvePoints(r);
   }
@@ -157,8 +182,8 @@ export class CharacterDebugView {
     this.disposed = true;
     for (const q of this.quads) q.dispose();
     for (const m of this.materials) m.dispose();
-    this.solveLines.dispose();
-    this.castCapsule.dispose();
+    this.solveLines?.dispose();
+    this.castCapsule?.dispose();
   }
 
   private makeCapsule(scene: Scene): Mesh {
@@ -194,7 +219,7 @@ export class CharacterDebugView {
   }
 
   private drawSolvePoints(r: MoveResult): void {
-    const lines = this.solveLines;
+    const lines = this.solveLines!;
     lines.begin();
     const count = r.solvePointCount;
     for (let i = 0; i < count; i++) {
@@ -204,7 +229,7 @@ export class CharacterDebugView {
       lines.add(a.x, a.y, a.z, b.x, b.y, b.z);
     }
     lines.end();
-    const cap = this.castCapsule;
+    const cap = this.castCapsule!;
     if (r.sweeps === 0) {
       cap.isVisible = false;
       return;
@@ -221,8 +246,9 @@ export class CharacterDebugView {
     // The capsule where the last cast of the solve loop stopped.
     const last = r.castPosition;
     const q = c.rotation;
-    this.castCapsule.position.set(last.x, last.y, last.z);
-    this.castCapsule.rotationQuaternion!.set(q.x, q.y, q.z, q.w);
-    this.castCapsule.isVisible = true;
+    const shown = this.castCapsule!;
+    shown.position.set(last.x, last.y, last.z);
+    shown.rotationQuaternion!.set(q.x, q.y, q.z, q.w);
+    shown.isVisible = true;
   }
 }

@@ -10,15 +10,15 @@
  */
 import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
-import { Mesh } from '@babylonjs/core/Meshes/mesh';
-import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
-import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
-import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
-import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
-import { ShapeKind, type Aabb, type Box, type Capsule, type DebugDrawSink, type Quat, type RigidBody, type Shape, type Sphere, type TriangleMesh, type Vec3, type World } from '../index';
+import type { Aabb, DebugDrawSink, Quat, RigidBody, Shape, Vec3, World } from '../index';
 import { LineBuffer } from './line-buffer';
+import { meshFromShape, type ShapeMeshOptions } from './shape-mesh';
+
+/** Wireframes need fewer segments than solid meshes. */
+const WIREFRAME_DETAIL: ShapeMeshOptions = { segments: 8, tessellation: 10, subdivisions: 2 };
 
 export interface PhysicsDebugViewOptions {
   /** Wireframe colour of awake (and static) bodies: a Color3 or a CSS hex string/number like cannon-es-debugger's. Default green. */
@@ -198,7 +198,7 @@ export class PhysicsDebugView {
   }
 
   private createEntry(body: RigidBody): Entry {
-    const mesh = this.createWireframe(body.shape, `footingDebug#${body.id}`);
+    const mesh = meshFromShape(body.shape, `footingDebug#${body.id}`, this.scene, WIREFRAME_DETAIL);
     mesh.isPickable = false;
     mesh.material = this.awakeMaterial;
     mesh.rotationQuaternion = new Quaternion();
@@ -209,35 +209,6 @@ export class PhysicsDebugView {
     this.byBody.set(body, entry);
     this.options.onInit?.(body, mesh, body.shape);
     return entry;
-  }
-
-  private createWireframe(shape: Shape, name: string): Mesh {
-    const scene = this.scene;
-    switch (shape.kind) {
-      case ShapeKind.Sphere: {
-        const r = (shape as Sphere).radius;
-        return CreateSphere(name, { diameter: 2 * r, segments: 8 }, scene);
-      }
-      case ShapeKind.Box: {
-        const h = (shape as Box).halfExtents;
-        return CreateBox(name, { width: 2 * h.x, height: 2 * h.y, depth: 2 * h.z }, scene);
-      }
-      case ShapeKind.Capsule: {
-        const c = shape as Capsule;
-        return CreateCapsule(name, { radius: c.radius, height: 2 * (c.halfHeight + c.radius), tessellation: 10, subdivisions: 2 }, scene);
-      }
-      case ShapeKind.TriangleMesh: {
-        const m = shape as TriangleMesh;
-        const mesh = new Mesh(name, scene);
-        const data = new VertexData();
-        data.positions = Float32Array.from(m.vertices);
-        data.indices = Uint32Array.from(m.indices);
-        data.applyToMesh(mesh, false);
-        return mesh;
-      }
-      default:
-        throw new TypeError(`PhysicsDebugView: unknown shape kind ${String((shape as Shape).kind)}`);
-    }
   }
 
   private dropRemoved(frame: number): void {

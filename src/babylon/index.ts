@@ -7,5 +7,11 @@ export {
 } from './colliders';
 export { PhysicsDebugView, type PhysicsDebugViewOptions } from './debug-view';
 export { CharacterDebugView, type CharacterDebugViewOptions, type CharacterFrameStats } from './character-view';
-export { exposeInspectorProperties, inspectorPropertyName, type CharacterInspectorTargets } from './inspector';
+export {
+  exposeInspectorProperties, inspectorPropertyName, type CharacterInspectorTargets, type InspectorProperties,
+  type CharacterInspectorProperties, type WalkerInspectorProperties, type SolverInspectorProperties,
+} from './inspector';
 export { LineBuffer } from './line-buffer';
+export { CharacterLink, type CharacterLinkOptions } from './character-link';
+export { FollowCamera, type FollowCameraOptions } from './follow-camera';
+export { meshFromShape, createRagdollMeshes, type ShapeMeshOptions, type RagdollMeshOptions } from './shape-mesh';

@@ -21,42 +21,67 @@ type NumericCharacterKey = Exclude<keyof CharacterSettings, 'collisionMask'>;
 type NumericSolverKey = 'velocityIterations' | 'positionIterations' | 'subSteps' | 'subStepIterations' | 'relaxIterations' | 'contactHertz' | 'contactDampingRatio' | 'relaxation' | 'baumgarte';
 type NumericWalkerKey = Exclude<keyof WalkerSettings, 'gravity'>;
 
-interface Slider<K extends string> { key: K; label: string; min: number; max: number; step: number; integer?: boolean }
+interface Slider { label: string; min: number; max: number; step: number; integer?: boolean }
 
-const CHARACTER_SLIDERS: readonly Slider<NumericCharacterKey>[] = [
-  { key: 'maxSlopeDegrees', label: 'Max slope (°)', min: 0, max: 90, step: 1 },
-  { key: 'stepHeight', label: 'Step height (m)', min: 0, max: 1, step: 0.01 },
-  { key: 'minStepForward', label: 'Min step forward (m)', min: 0, max: 0.5, step: 0.01 },
-  { key: 'snapDistance', label: 'Snap distance (m)', min: 0, max: 1, step: 0.01 },
-  { key: 'skinWidth', label: 'Skin width (m)', min: 0, max: 0.1, step: 0.001 },
-  { key: 'maxIterations', label: 'NGS iterations', min: 1, max: 128, step: 1, integer: true },
-  { key: 'maxSweeps', label: 'Sweeps', min: 1, max: 16, step: 1, integer: true },
-  { key: 'tolerance', label: 'Tolerance (m)', min: 1e-6, max: 0.01, step: 1e-5 },
-  { key: 'slop', label: 'Contact slop (m)', min: 0, max: 0.02, step: 0.001 },
-  { key: 'gatherDistance', label: 'Gather distance (m)', min: 0, max: 0.5, step: 0.01 },
-  { key: 'pushStrength', label: 'Push strength (N)', min: 0, max: 2000, step: 10 },
-  { key: 'characterMass', label: 'Character mass (kg)', min: 1, max: 300, step: 1 },
-];
+// Records keyed by every numeric setting: a setting added to the settings
+// type without a slider here is a compile error, so the property types below
+// never name a property that is not defined. Listed in display order.
+const CHARACTER_SLIDERS: Readonly<Record<NumericCharacterKey, Slider>> = {
+  maxSlopeDegrees: { label: 'Max slope (°)', min: 0, max: 90, step: 1 },
+  stepHeight: { label: 'Step height (m)', min: 0, max: 1, step: 0.01 },
+  minStepForward: { label: 'Min step forward (m)', min: 0, max: 0.5, step: 0.01 },
+  snapDistance: { label: 'Snap distance (m)', min: 0, max: 1, step: 0.01 },
+  skinWidth: { label: 'Skin width (m)', min: 0, max: 0.1, step: 0.001 },
+  maxIterations: { label: 'NGS iterations', min: 1, max: 128, step: 1, integer: true },
+  maxSweeps: { label: 'Sweeps', min: 1, max: 16, step: 1, integer: true },
+  tolerance: { label: 'Tolerance (m)', min: 1e-6, max: 0.01, step: 1e-5 },
+  slop: { label: 'Contact slop (m)', min: 0, max: 0.02, step: 0.001 },
+  gatherDistance: { label: 'Gather distance (m)', min: 0, max: 0.5, step: 0.01 },
+  pushStrength: { label: 'Push strength (N)', min: 0, max: 2000, step: 10 },
+  characterMass: { label: 'Character mass (kg)', min: 1, max: 300, step: 1 },
+};
 
-const WALKER_SLIDERS: readonly Slider<NumericWalkerKey>[] = [
-  { key: 'speed', label: 'Walk speed (m/s)', min: 0, max: 15, step: 0.1 },
-  { key: 'acceleration', label: 'Acceleration (m/s²)', min: 0, max: 200, step: 1 },
-  { key: 'airAcceleration', label: 'Air control (m/s²)', min: 0, max: 100, step: 1 },
-  { key: 'jumpSpeed', label: 'Jump speed (m/s)', min: 0, max: 15, step: 0.1 },
-  { key: 'coyoteTime', label: 'Coyote time (s)', min: 0, max: 0.5, step: 0.01 },
-];
+const WALKER_SLIDERS: Readonly<Record<NumericWalkerKey, Slider>> = {
+  speed: { label: 'Walk speed (m/s)', min: 0, max: 15, step: 0.1 },
+  acceleration: { label: 'Acceleration (m/s²)', min: 0, max: 200, step: 1 },
+  airAcceleration: { label: 'Air control (m/s²)', min: 0, max: 100, step: 1 },
+  airDeceleration: { label: 'Air braking, no input (m/s²)', min: 0, max: 50, step: 0.5 },
+  airDrag: { label: 'Air drag (1/s)', min: 0, max: 5, step: 0.05 },
+  jumpSpeed: { label: 'Jump speed (m/s)', min: 0, max: 15, step: 0.1 },
+  coyoteTime: { label: 'Coyote time (s)', min: 0, max: 0.5, step: 0.01 },
+  maxFallSpeed: { label: 'Max fall speed (m/s)', min: 0, max: 200, step: 1 },
+  turnSpeed: { label: 'Turn speed (rad/s)', min: 0, max: 50, step: 0.5 },
+};
 
-const SOLVER_SLIDERS: readonly Slider<NumericSolverKey>[] = [
-  { key: 'velocityIterations', label: 'Velocity iterations (ngs, baumgarte)', min: 1, max: 100, step: 1, integer: true },
-  { key: 'positionIterations', label: 'Position iterations (ngs)', min: 0, max: 50, step: 1, integer: true },
-  { key: 'subSteps', label: 'Sub-steps (soft)', min: 1, max: 32, step: 1, integer: true },
-  { key: 'subStepIterations', label: 'Iterations per sub-step (soft)', min: 1, max: 16, step: 1, integer: true },
-  { key: 'relaxIterations', label: 'Relax iterations (soft)', min: 0, max: 16, step: 1, integer: true },
-  { key: 'contactHertz', label: 'Contact hertz (soft)', min: 5, max: 240, step: 1 },
-  { key: 'contactDampingRatio', label: 'Contact damping ratio', min: 0, max: 20, step: 0.1 },
-  { key: 'relaxation', label: 'Relaxation ω', min: 0.1, max: 1.9, step: 0.05 },
-  { key: 'baumgarte', label: 'Baumgarte β', min: 0, max: 1, step: 0.01 },
-];
+const SOLVER_SLIDERS: Readonly<Record<NumericSolverKey, Slider>> = {
+  velocityIterations: { label: 'Velocity iterations (ngs, baumgarte)', min: 1, max: 100, step: 1, integer: true },
+  positionIterations: { label: 'Position iterations (ngs)', min: 0, max: 50, step: 1, integer: true },
+  subSteps: { label: 'Sub-steps (soft)', min: 1, max: 32, step: 1, integer: true },
+  subStepIterations: { label: 'Iterations per sub-step (soft)', min: 1, max: 16, step: 1, integer: true },
+  relaxIterations: { label: 'Relax iterations (soft)', min: 0, max: 16, step: 1, integer: true },
+  contactHertz: { label: 'Contact hertz (soft)', min: 5, max: 240, step: 1 },
+  contactDampingRatio: { label: 'Contact damping ratio', min: 0, max: 20, step: 0.1 },
+  relaxation: { label: 'Relaxation ω', min: 0.1, max: 1.9, step: 0.05 },
+  baumgarte: { label: 'Baumgarte β', min: 0, max: 1, step: 0.01 },
+};
+
+/** The node properties `exposeInspectorProperties` defines for a CharacterController: `character` + the setting name. */
+export type CharacterInspectorProperties = { [K in NumericCharacterKey as `character${Capitalize<K>}`]: number };
+/** The node properties defined for a Walker: `walker` + the setting name. */
+export type WalkerInspectorProperties = { [K in NumericWalkerKey as `walker${Capitalize<K>}`]: number };
+/** The node properties defined for a World: `solver` + the setting name, and the sleeping switch. */
+export type SolverInspectorProperties = { [K in NumericSolverKey as `solver${Capitalize<K>}`]: number } & {
+  solverWarmStarting: boolean;
+  solverShockPropagation: boolean;
+  solverPositionCorrection: PositionCorrection;
+  solverFrictionModel: FrictionModel;
+  solverSleeping: boolean;
+};
+/** The properties defined for `targets`: those of each target given. */
+export type InspectorProperties<T extends CharacterInspectorTargets> =
+  (T['controller'] extends CharacterController ? CharacterInspectorProperties : unknown) &
+  (T['walker'] extends Walker ? WalkerInspectorProperties : unknown) &
+  (T['world'] extends World ? SolverInspectorProperties : unknown);
 
 /** Node property name for a setting: `character…`, `walker…`, `solver…` + the setting name capitalised. */
 export function inspectorPropertyName(group: 'character' | 'walker' | 'solver', key: string): string {
@@ -70,7 +95,7 @@ function define(node: Node, name: string, get: () => unknown, set: (v: unknown) 
   Object.defineProperty(node, name, { get, set, enumerable: true, configurable: true });
 }
 
-function clampNumber(v: unknown, s: Slider<string>): number {
+function clampNumber(v: unknown, s: Slider): number {
   let x = typeof v === 'number' ? v : Number(v);
   if (!Number.isFinite(x)) x = s.min;
   if (s.integer) x = Math.round(x);
@@ -79,34 +104,29 @@ function clampNumber(v: unknown, s: Slider<string>): number {
 
 /**
  * Defines forwarding properties on `node` and appends their entries to
- * `node.inspectableCustomProperties`. Returns the entries added. Values
- * written through the properties are clamped to the slider range (and
- * rounded for integer settings), so the Inspector cannot make a setting
- * invalid.
+ * `node.inspectableCustomProperties`. Returns the node, typed with the
+ * properties it now has. Values written through the properties are clamped
+ * to the slider range (and rounded for integer settings), so the Inspector
+ * cannot make a setting invalid.
  *
- * Example: `exposeInspectorProperties(playerMesh, { controller, walker, world })`,
- * then `(playerMesh as any).characterMaxSlopeDegrees = 30` is what the
- * "Max slope" slider does.
+ * Example: `const player = exposeInspectorProperties(playerMesh, { controller, walker, world })`,
+ * then `player.characterMaxSlopeDegrees = 30` is what the "Max slope" slider does.
  */
-export function exposeInspectorProperties(node: Node, targets: CharacterInspectorTargets): IInspectable[] {
+export function exposeInspectorProperties<N extends Node, T extends CharacterInspectorTargets>(node: N, targets: T): N & InspectorProperties<T> {
   const added: IInspectable[] = [];
-  const slider = (group: 'character' | 'walker' | 'solver', s: Slider<string>, object: Record<string, unknown>): void => {
-    const name = inspectorPropertyName(group, s.key);
-    define(node, name, () => object[s.key], (v) => { object[s.key] = clampNumber(v, s); });
-    added.push({ label: s.label, propertyName: name, type: InspectableType.Slider, min: s.min, max: s.max, step: s.step });
+  const sliders = (group: 'character' | 'walker' | 'solver', table: Readonly<Record<string, Slider>>, object: Record<string, unknown>): void => {
+    for (const key of Object.keys(table)) {
+      const s = table[key]!;
+      const name = inspectorPropertyName(group, key);
+      define(node, name, () => object[key], (v) => { object[key] = clampNumber(v, s); });
+      added.push({ label: s.label, propertyName: name, type: InspectableType.Slider, min: s.min, max: s.max, step: s.step });
+    }
   };
-  if (targets.controller) {
-    const settings = targets.controller.settings as unknown as Record<string, unknown>;
-    for (const s of CHARACTER_SLIDERS) slider('character', s, settings);
-  }
-  if (targets.walker) {
-    const settings = targets.walker.settings as unknown as Record<string, unknown>;
-    for (const s of WALKER_SLIDERS) slider('walker', s, settings);
-  }
+  if (targets.controller) sliders('character', CHARACTER_SLIDERS, targets.controller.settings as unknown as Record<string, unknown>);
+  if (targets.walker) sliders('walker', WALKER_SLIDERS, targets.walker.settings as unknown as Record<string, unknown>);
   const world = targets.world;
   if (world) {
-    const solver = world.solver as unknown as Record<string, unknown>;
-    for (const s of SOLVER_SLIDERS) slider('solver', s, solver);
+    sliders('solver', SOLVER_SLIDERS, world.solver as unknown as Record<string, unknown>);
     const checkbox = (name: string, label: string, get: () => boolean, set: (v: boolean) => void): void => {
       const prop = inspectorPropertyName('solver', name);
       define(node, prop, get, (v) => set(Boolean(v)));
@@ -127,5 +147,5 @@ export function exposeInspectorProperties(node: Node, targets: CharacterInspecto
   }
   const list = (node.inspectableCustomProperties ??= []);
   list.push(...added);
-  return added;
+  return node as N & InspectorProperties<T>;
 }

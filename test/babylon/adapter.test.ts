@@ -367,9 +367,12 @@ describe('CharacterDebugView and Inspector properties', () => {
     expect(view.stats.moves).toBe(0);
 
     const node = new TransformNode('player', s);
-    const added = exposeInspectorProperties(node, { controller, walker, world });
-    expect(added.length).toBe(node.inspectableCustomProperties.length);
-    const props = node as unknown as Record<string, unknown>;
+    // typed: no cast needed to reach the properties
+    const props = exposeInspectorProperties(node, { controller, walker, world });
+    expect(props).toBe(node);
+    // 12 character + 9 walker + 9 solver sliders, 3 checkboxes, 2 option lists
+    expect(node.inspectableCustomProperties.length).toBe(12 + 9 + 9 + 3 + 2);
+    for (const entry of node.inspectableCustomProperties) expect(entry.propertyName in node).toBe(true);
     props.characterMaxSlopeDegrees = 30;
     expect(controller.settings.maxSlopeDegrees).toBe(30);
     props.characterMaxIterations = 7.6; // integer setting: rounded
@@ -378,6 +381,16 @@ describe('CharacterDebugView and Inspector properties', () => {
     expect(controller.settings.stepHeight).toBe(1);
     props.walkerSpeed = 6;
     expect(walker.settings.speed).toBe(6);
+    props.walkerAirDrag = 1.5;
+    props.walkerTurnSpeed = 100; // clamped to [0, 50]
+    expect(walker.settings.airDrag).toBe(1.5);
+    expect(walker.settings.turnSpeed).toBe(50);
+    const onlyWalker = exposeInspectorProperties(new TransformNode('w', s), { walker });
+    onlyWalker.walkerJumpSpeed = 7;
+    expect(walker.settings.jumpSpeed).toBe(7);
+    expect('characterMaxSlopeDegrees' in onlyWalker).toBe(false);
+    // @ts-expect-error a node exposed for a walker only has no character properties
+    void onlyWalker.characterMaxSlopeDegrees;
     props.solverVelocityIterations = 12;
     props.solverWarmStarting = false;
     props.solverPositionCorrection = 'ngs';

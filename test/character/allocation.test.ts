@@ -50,18 +50,21 @@ function measure(run) {
 
 const STUB = `${COMMON}
 class PlaneWorld {
-  normals = []; offsets = [];
+  normals = []; offsets = []; g = 0.5;
   body = { isStatic: true, isDynamic: false, userData: null, setPosition() {}, getPointVelocity(out) { out.x = 0; out.y = 0; out.z = 0; return out; } };
   addPlane(n, d) { const l = Math.hypot(n.x, n.y, n.z); this.normals.push({ x: n.x / l, y: n.y / l, z: n.z / l }); this.offsets.push(d); }
   createBody() { return this.body; }
   fillQueryRegion(box, r) { return r; }
   removeBody() {}
-  gap(i, s, p) { const n = this.normals[i]; const c = n.x * p.x + n.y * p.y + n.z * p.z - this.offsets[i]; return c - Math.abs(n.y) * s.halfHeight - s.radius; }
+  // The gap goes out through a field: a double returned from a call V8 does
+  // not inline is boxed, and the stub must not allocate where footing does not.
+  gapTo(i, s, p) { const n = this.normals[i]; const c = n.x * p.x + n.y * p.y + n.z * p.z - this.offsets[i]; this.g = c - Math.abs(n.y) * s.halfHeight - s.radius; }
   overlap(shape, p, _r, o) {
     const col = o.collector;
     while (col.contacts.length > 0) col.contacts.pop(); // keeps the backing store
     for (let i = 0; i < this.normals.length; i++) {
-      const g = this.gap(i, shape, p);
+      this.gapTo(i, shape, p);
+      const g = this.g;
       if (g >= 0) continue;
       const n = this.normals[i];
       const c = col.take();
@@ -76,7 +79,8 @@ class PlaneWorld {
     let best = Infinity, bi = -1;
     for (let i = 0; i < this.normals.length; i++) {
       const n = this.normals[i];
-      const g = this.gap(i, shape, p);
+      this.gapTo(i, shape, p);
+      const g = this.g;
       const closing = -(n.x * t.x + n.y * t.y + n.z * t.z);
       if (closing <= 1e-12) continue;
       const f = Math.max(0, g) / closing;
@@ -105,7 +109,7 @@ class PlaneWorld {
     if (bi < 0) return null;
     const n = this.normals[bi];
     const out = o.out;
-    const len = Math.hypot(dx, dy, dz);
+    const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
     out.fraction = best; out.distance = best * len;
     out.normal.x = n.x; out.normal.y = n.y; out.normal.z = n.z;
     out.point.x = from.x + dx * best; out.point.y = from.y + dy * best; out.point.z = from.z + dz * best;

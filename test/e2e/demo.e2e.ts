@@ -100,6 +100,40 @@ describe('footing demo level (headless Chromium, SwiftShader WebGL2)', () => {
     expect(after.state).toBe('grounded');
   });
 
+  it('the character mesh is interpolated between physics steps: per rendered frame it moves 4 m/s × the simulated frame time', async () => {
+    await placeCharacter(0, REST_Y + 0.02, 0);
+    await page.evaluate(() => {
+      const w = window as DemoWindow & { __frames?: number[][] };
+      const d = w.footingDemo!;
+      const frames: number[][] = [];
+      w.__frames = frames;
+      d.scene.onAfterRenderObservable.add(() => {
+        // the time world.advance simulated this frame: the frame (capped at 0.25 s by the demo) less what maxSubSteps dropped
+        const simulated = Math.min(d.engine.getDeltaTime() / 1000, 0.25) - d.world.droppedTime;
+        frames.push([d.characterMesh.position.z, d.character.position.z, simulated, d.walker.velocity.z]);
+      });
+    });
+    await page.keyboard.down('w');
+    await page.waitForTimeout(3000);
+    await page.keyboard.up('w');
+    const frames = await page.evaluate(() => (window as DemoWindow & { __frames?: number[][] }).__frames!);
+    // frames at full walking speed
+    let used = 0, worstMesh = 0, worstRaw = 0;
+    for (let i = 2; i < frames.length; i++) {
+      const [z, raw, dt, vz] = frames[i]!;
+      const [z0, raw0, , vz0] = frames[i - 1]!;
+      // the mesh of frame i − 1 is drawn between two earlier steps: those must have been at full speed too
+      const vzEarlier = frames[i - 2]![3]!;
+      if (!(dt! > 0.005) || Math.abs(vz! - 4) > 1e-6 || Math.abs(vz0! - 4) > 1e-6 || Math.abs(vzEarlier - 4) > 1e-6) continue;
+      used++;
+      worstMesh = Math.max(worstMesh, Math.abs((z! - z0!) / dt! - 4));
+      worstRaw = Math.max(worstRaw, Math.abs((raw! - raw0!) / dt! - 4));
+    }
+    console.log(`[e2e] interpolation: ${used} of ${frames.length} frames at full speed; mesh speed per frame within ±${worstMesh.toFixed(4)} m/s of 4, the physics position within ±${worstRaw.toFixed(3)} m/s`);
+    expect(used).toBeGreaterThanOrEqual(4);
+    expect(worstMesh).toBeLessThan(0.05);
+  });
+
   it('Space leaves the ground and lands again', async () => {
     await placeCharacter(0, REST_Y + 0.02, 0);
     await page.evaluate(() => {

@@ -1,0 +1,113 @@
+/**
+ * Babylon meshes with the size of footing shapes, in the body's local frame
+ * (place them with `syncNodeToBody` or a `BodyLinks`). One builder per shape
+ * kind in a table: a new shape (cylinder, convex hull, compound, height
+ * field) adds its entry and every user (the demo, PhysicsDebugView,
+ * createRagdollMeshes) draws it.
+ */
+import type { Material } from '@babylonjs/core/Materials/material';
+import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
+import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
+import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
+import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import type { Scene } from '@babylonjs/core/scene';
+import { ShapeKind, type Box, type Capsule, type Ragdoll, type Shape, type Sphere, type TriangleMesh } from '../index';
+import { syncNodeToBody, type BodyLinks } from './link';
+
+export interface ShapeMeshOptions {
+  /** Sphere segments. Default 12. */
+  segments?: number;
+  /** Capsule tessellation (sides around the axis). Default 16. */
+  tessellation?: number;
+  /** Capsule subdivisions along the axis. Default 2. */
+  subdivisions?: number;
+  /** Material given to the mesh. Default none (Babylon's default material). */
+  material?: Material | null;
+}
+
+type ShapeMeshBuilder = (shape: Shape, name: string, scene: Scene, options: ShapeMeshOptions) => Mesh;
+
+function sphereMesh(shape: Shape, name: string, scene: Scene, o: ShapeMeshOptions): Mesh {
+  return CreateSphere(name, { diameter: 2 * (shape as Sphere).radius, segments: o.segments ?? 12 }, scene);
+}
+
+function boxMesh(shape: Shape, name: string, scene: Scene): Mesh {
+  const h = (shape as Box).halfExtents;
+  return CreateBox(name, { width: 2 * h.x, height: 2 * h.y, depth: 2 * h.z }, scene);
+}
+
+function capsuleMesh(shape: Shape, name: string, scene: Scene, o: ShapeMeshOptions): Mesh {
+  const c = shape as Capsule;
+  // Babylon's capsule height is the whole length, tip to tip.
+  return CreateCapsule(name, { radius: c.radius, height: 2 * (c.halfHeight + c.radius), tessellation: o.tessellation ?? 16, subdivisions: o.subdivisions ?? 2 }, scene);
+}
+
+function triangleMeshMesh(shape: Shape, name: string, scene: Scene): Mesh {
+  const m = shape as TriangleMesh;
+  const src = m.indices;
+  // footing's front side is where (b − a) × (c − a) points; a new Babylon
+  // mesh shows the other side as its front (see colliders.ts,
+  // frontIsStoredWinding): b and c swap places.
+  const indices = new Uint32Array(src.length);
+  for (let t = 0; t < src.length; t += 3) {
+    indices[t] = src[t]!;
+    indices[t + 1] = src[t + 2]!;
+    indices[t + 2] = src[t + 1]!;
+  }
+  const positions = Float32Array.from(m.vertices);
+  const normals = new Float32Array(positions.length);
+  VertexData.ComputeNormals(positions, indices, normals);
+  const data = new VertexData();
+  data.positions = positions;
+  data.indices = indices;
+  data.normals = normals;
+  const mesh = new Mesh(name, scene);
+  data.applyToMesh(mesh, false);
+  return mesh;
+}
+
+const SHAPE_MESH_BUILDERS: Readonly<Record<number, ShapeMeshBuilder>> = {
+  [ShapeKind.Sphere]: sphereMesh,
+  [ShapeKind.Box]: boxMesh,
+  [ShapeKind.Capsule]: capsuleMesh,
+  [ShapeKind.TriangleMesh]: triangleMeshMesh,
+};
+
+/**
+ * A Babylon mesh of `shape` (sphere, box, capsule, triangle mesh), centred
+ * like the shape in its body's frame. Throws a TypeError for a shape kind
+ * without a builder.
+ */
+export function meshFromShape(shape: Shape, name: string, scene: Scene, options: ShapeMeshOptions = {}): Mesh {
+  const build = shape && typeof shape === 'object' ? SHAPE_MESH_BUILDERS[shape.kind] : undefined;
+  if (build === undefined) throw new TypeError(`meshFromShape: no mesh for shape kind ${String(shape?.kind)}`);
+  const mesh = build(shape, name, scene, options);
+  if (options.material) mesh.material = options.material;
+  return mesh;
+}
+
+export interface RagdollMeshOptions extends ShapeMeshOptions {
+  /** Links the meshes to the bodies (so that `links.sync(alpha)` moves them). Default none. */
+  links?: BodyLinks;
+  /** Mesh name prefix; each mesh is `${prefix}${boneName}`. Default 'ragdoll-'. */
+  namePrefix?: string;
+}
+
+/**
+ * One mesh per body of `ragdoll` (parallel to `ragdoll.bodies`), placed at
+ * the body's pose and added to `options.links` when given.
+ */
+export function createRagdollMeshes(ragdoll: Ragdoll, scene: Scene, options: RagdollMeshOptions = {}): Mesh[] {
+  const bodies = ragdoll.bodies, names = ragdoll.names;
+  const prefix = options.namePrefix ?? 'ragdoll-';
+  const meshes: Mesh[] = [];
+  for (let i = 0; i < bodies.length; i++) {
+    const body = bodies[i]!;
+    const mesh = meshFromShape(body.shape, `${prefix}${names[i] ?? i}`, scene, options);
+    if (options.links) options.links.add(mesh, body);
+    else syncNodeToBody(mesh, body, 1);
+    meshes.push(mesh);
+  }
+  return meshes;
+}
