@@ -2,7 +2,7 @@
  * The NGS position solve for contacts ('ngs'): after the positions moved,
  * sweeps that push penetrating points apart by moving the poses directly.
  */
-import { ANCHOR, anchorWorld, currentSeparationFromAnchors, INT_STRIDE, I_A, I_B, R_LA, R_LB, R_N, RESULT, ROW_STRIDE, type ContactRows } from './contact-rows';
+import { ANCHOR, anchorWorld, currentSeparationFromAnchors, INT_STRIDE, I_A, I_B, R_LA, R_LB, R_N, RESULT, ROW_STRIDE, type ContactSolver } from './contact-solver';
 import type { SolverBodies } from './solver-bodies';
 import type { SolverSettings } from './solver-settings';
 
@@ -16,7 +16,7 @@ const ARGS = new Float64Array(9);
  * P = −clamp(β C, −maxCorrection, 0) / K along n directly to the poses.
  * Returns the largest penetration seen (for early exit).
  */
-export function solveContactPositions(S: ContactRows, B: SolverBodies, settings: SolverSettings): number {
+export function solveContactPositions(S: ContactSolver, B: SolverBodies, settings: SolverSettings): number {
   const slop = settings.linearSlop;
   const beta = settings.baumgarte;
   const maxCorrection = 0.2;

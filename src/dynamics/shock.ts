@@ -5,7 +5,7 @@
  * bottom-up sweep stops every heavily loaded upper body from approaching the
  * body under it, treated as immovable.
  */
-import { currentSeparation, INT_STRIDE, I_A, I_B, I_SIZE, normalVelocity, R_APPROACH, R_CA, R_CB, R_KA_N, R_KB_N, R_N, R_SEPARATION, RESULT, ROW_STRIDE, type ContactRows } from './contact-rows';
+import { currentSeparation, INT_STRIDE, I_A, I_B, I_SIZE, normalVelocity, R_APPROACH, R_CA, R_CB, R_KA_N, R_KB_N, R_N, R_SEPARATION, RESULT, ROW_STRIDE, type ContactSolver } from './contact-solver';
 import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
 
 type F64 = Float64Array<ArrayBuffer>;
@@ -42,7 +42,7 @@ export class ShockPropagation {
    * contacts from the immovable slots (static, kinematic, fixed), and the
    * manifolds joining two levels sorted bottom-up. Returns the block count.
    */
-  build(S: ContactRows, B: SolverBodies, touchDistance: number, dt: number): number {
+  build(S: ContactSolver, B: SolverBodies, touchDistance: number, dt: number): number {
     this.shockDt = dt;
     const n = B.count;
     const I = S.ints;
@@ -168,7 +168,7 @@ export class ShockPropagation {
   }
 
   /** Touching now, or closing the gap within this step at the approach speed it started with. */
-  private blockTouches(S: ContactRows, first: number, touchDistance: number): boolean {
+  private blockTouches(S: ContactSolver, first: number, touchDistance: number): boolean {
     const end = first + S.ints[first * INT_STRIDE + I_SIZE]!;
     const dt = this.shockDt;
     const R = S.rows;
@@ -189,7 +189,7 @@ export class ShockPropagation {
    * sweep (the lower body feels no reaction); the sweeps before it carry the
    * load.
    */
-  solve(S: ContactRows, B: SolverBodies, h: number, iterations: number): void {
+  solve(S: ContactSolver, B: SolverBodies, h: number, iterations: number): void {
     const L = this.level;
     const R = S.rows, I = S.ints;
     const inv = 1 / h;
