@@ -15,7 +15,8 @@
  *   events.dispatch                   world/event-queue.ts: events, deferred removals
  *
  * Queries are in world/queries.ts, snapshot/restore in world/world-snapshot.ts,
- * settings validation in world/settings.ts. The layers below (dynamics/,
+ * settings validation in world/settings.ts, the public view of the internals
+ * in world/counters.ts and world/debug-draw.ts (docs/world.md). The layers below (dynamics/,
  * collision/, joints/) never import world/.
  */
 import { aabb, type Aabb } from '../collision/aabb';
