@@ -204,12 +204,6 @@ function angularMassF(B: SolverBodies, ia: number, ib: number): void {
   F[3] = k > 1e-15 ? 1 / k : 0;
 }
 
-/** ω_A −= I_A⁻¹ L, ω_B += I_B⁻¹ L (an angular impulse L on B, −L on A). Not for per-sweep code (see F). */
-export function applyAngularImpulse(B: SolverBodies, ia: number, ib: number, lx: number, ly: number, lz: number): void {
-  F[0] = lx; F[1] = ly; F[2] = lz;
-  applyAngularF(B, ia, ib);
-}
-
 /** The linear impulse P at the anchors (see applyLinearF). Not for per-sweep code (see F). */
 export function applyLinearImpulse(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>, px: number, py: number, pz: number): void {
   F[0] = px; F[1] = py; F[2] = pz;
@@ -274,12 +268,6 @@ export function moveLinear(B: SolverBodies, ia: number, ib: number, ra: Readonly
 export function moveAngular(B: SolverBodies, ia: number, ib: number, lx: number, ly: number, lz: number): void {
   movePoseSlot(B, ia, 0, 0, 0, -lx, -ly, -lz);
   movePoseSlot(B, ib, 0, 0, 0, lx, ly, lz);
-}
-
-/** Angular effective mass 1 / (a·(I_A⁻¹ + I_B⁻¹)·a) for a unit axis a (0 if both are fixed). */
-export function angularMass(B: SolverBodies, ia: number, ib: number, ax: number, ay: number, az: number): number {
-  const k = inertiaForm(B, ia, ax, ay, az, ax, ay, az) + inertiaForm(B, ib, ax, ay, az, ax, ay, az);
-  return k > 1e-15 ? 1 / k : 0;
 }
 
 /** Linear effective mass along unit n at anchors ra, rb. */

@@ -84,7 +84,7 @@ class PairFinder implements TreeLeafSink {
   visitLeaf(proxyId: number): void {
     const hit = proxyId * 2 + this.treeBit;
     if (hit === this.queryHandle) return;
-    const hitCategory = this.owner.categoryOfHandle(hit);
+    const hitCategory = this.owner.getCategory(hit);
     // Only pairs with at least one dynamic proxy can make a contact.
     if (this.queryCategory !== BodyCategory.Dynamic && hitCategory !== BodyCategory.Dynamic) return;
     // Both queued: the pair is found from both sides; keep the one where the
@@ -268,7 +268,6 @@ export class BroadPhase {
     );
   }
 
-  /** Appends the user data of proxies (both trees) whose fat box overlaps `box`; returns the count appended. */
   /** Appends the user data of proxies (both trees) whose fat box overlaps `box` to `list`; allocation-free. */
   queryList(box: Readonly<Aabb>, list: IdList): void {
     const b = this.fat;
@@ -284,6 +283,7 @@ export class BroadPhase {
     sink.tree = null;
   }
 
+  /** Appends the user data of proxies (both trees) whose fat box overlaps `box` to `out`; returns the count appended. */
   query(box: Readonly<Aabb>, out: number[]): number {
     const start = out.length;
     const nStatic = this.staticTree.query(box, out);
@@ -406,18 +406,6 @@ export class BroadPhase {
       const h = this.moveBuffer[i]!;
       if (h !== NOT_QUEUED && this.moveIndex[h] !== i) throw new Error(`move buffer entry ${i} (${h}) not indexed`);
     }
-  }
-
-  /** Height of the static and moving trees (diagnostics). */
-  treeHeights(out: { static: number; moving: number }): { static: number; moving: number } {
-    out.static = this.staticTree.height();
-    out.moving = this.movingTree.height();
-    return out;
-  }
-
-  /** @internal Category of a handle (for the pair finder). */
-  categoryOfHandle(handle: number): number {
-    return this.categories[handle]!;
   }
 
   /** @internal Whether a handle waits in the move buffer (for the pair finder). */
