@@ -25,6 +25,7 @@ import type { Capsule } from '../shapes/capsule';
 import { ConvexShape, ShapeKind, type MassProperties } from '../shapes/shape';
 import { Sphere } from '../shapes/sphere';
 import type { OverlapCollector, OverlapOptions, World } from '../world/world';
+import { resizedFloat64 } from '../math/typed-arrays';
 
 /**
  * An axis-aligned box with mutable half extents, used only as the system's
@@ -88,11 +89,7 @@ export class ParticleCollider {
   private addCandidate(body: RigidBody): void {
     const n = this.candidateCount;
     if (n === this.candidates.length) this.candidates.push(body); else this.candidates[n] = body;
-    if (6 * n + 6 > this.candidateBounds.length) {
-      const b = new Float64Array(this.candidateBounds.length * 2);
-      b.set(this.candidateBounds);
-      this.candidateBounds = b;
-    }
+    if (6 * n + 6 > this.candidateBounds.length) this.candidateBounds = resizedFloat64(this.candidateBounds, 2 * this.candidateBounds.length);
     const box = body.shape.computeAabb(this.shapeBounds, body.position, body.rotation);
     const cb = this.candidateBounds;
     cb[6 * n] = box.min.x; cb[6 * n + 1] = box.min.y; cb[6 * n + 2] = box.min.z;

@@ -10,17 +10,8 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
+import { resizedFloat64, resizedInt32 } from '../math/typed-arrays';
 
-function grownF64(a: Float64Array, n: number): Float64Array {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
-}
-function grownI32(a: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
-}
 
 /**
  * Distance constraints between particle pairs: `minLength ≤ |x_b − x_a| ≤ maxLength`.
@@ -45,11 +36,11 @@ export class DistanceConstraints {
     const i = this.count;
     if (i === this.particleA.length) {
       const n = i * 2;
-      this.particleA = grownI32(this.particleA, n);
-      this.particleB = grownI32(this.particleB, n);
-      this.minLength = grownF64(this.minLength, n);
-      this.maxLength = grownF64(this.maxLength, n);
-      this.stiffness = grownF64(this.stiffness, n);
+      this.particleA = resizedInt32(this.particleA, n);
+      this.particleB = resizedInt32(this.particleB, n);
+      this.minLength = resizedFloat64(this.minLength, n);
+      this.maxLength = resizedFloat64(this.maxLength, n);
+      this.stiffness = resizedFloat64(this.stiffness, n);
     }
     this.particleA[i] = a;
     this.particleB[i] = b;
@@ -139,10 +130,10 @@ export class PinConstraints {
     }
     const i = this.count;
     if (i === this.particle.length) {
-      this.particle = grownI32(this.particle, i * 2);
-      this.point = grownF64(this.point, i * 6);
-      this.target = grownF64(this.target, i * 6);
-      this.freeInverseMass = grownF64(this.freeInverseMass, i * 2);
+      this.particle = resizedInt32(this.particle, i * 2);
+      this.point = resizedFloat64(this.point, i * 6);
+      this.target = resizedFloat64(this.target, i * 6);
+      this.freeInverseMass = resizedFloat64(this.freeInverseMass, i * 2);
     }
     this.particle[i] = particle;
     this.freeInverseMass[i] = freeInverseMass;

@@ -21,6 +21,7 @@ import { OverlapCollector, type World, type WorldStepper } from '../world/world'
 import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
 import { DistanceConstraints, PinConstraints, solveBounds, solveDistanceConstraints } from './constraints';
+import { resizedFloat64, resizedInt32 } from '../math/typed-arrays';
 
 /** Settings of a {@link ParticleSystem}; every field may be changed later on the system. */
 export interface ParticleSystemOptions {
@@ -54,12 +55,6 @@ export interface ParticleSystemOptions {
 
 /** Extra room (m) around the particles' bounds for the once-per-step broadphase query: relaxation moves particles after it. */
 const QUERY_SKIN = 0.1;
-
-function grow(a: Float64Array, n: number): Float64Array {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
-}
 
 export class ParticleSystem implements WorldStepper {
   private countValue = 0;
@@ -193,14 +188,12 @@ export class ParticleSystem implements WorldStepper {
     const i = this.countValue;
     if (3 * i + 3 > this.positionArray.length) {
       const cap = 2 * (this.positionArray.length / 3);
-      this.positionArray = grow(this.positionArray, 3 * cap);
-      this.previousArray = grow(this.previousArray, 3 * cap);
-      this.predictedVelocities = grow(this.predictedVelocities, 3 * cap);
-      this.contactNormal = grow(this.contactNormal, 3 * cap);
-      this.inverseMassArray = grow(this.inverseMassArray, cap);
-      const cb = new Int32Array(cap);
-      cb.set(this.contactBody);
-      this.contactBody = cb;
+      this.positionArray = resizedFloat64(this.positionArray, 3 * cap);
+      this.previousArray = resizedFloat64(this.previousArray, 3 * cap);
+      this.predictedVelocities = resizedFloat64(this.predictedVelocities, 3 * cap);
+      this.contactNormal = resizedFloat64(this.contactNormal, 3 * cap);
+      this.inverseMassArray = resizedFloat64(this.inverseMassArray, cap);
+      this.contactBody = resizedInt32(this.contactBody, cap);
     }
     this.positionArray[3 * i] = position.x; this.positionArray[3 * i + 1] = position.y; this.positionArray[3 * i + 2] = position.z;
     this.previousArray[3 * i] = position.x; this.previousArray[3 * i + 1] = position.y; this.previousArray[3 * i + 2] = position.z;

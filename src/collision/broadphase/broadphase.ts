@@ -14,6 +14,7 @@
 import type { Aabb } from '../aabb';
 import type { Vec3 } from '../../math/vec3';
 import { DynamicTree, type TreeLeafSink, type TreeRayCallback } from './dynamic-tree';
+import { resizedInt32, resizedUint8 } from '../../math/typed-arrays';
 
 /** Body categories as the broadphase sees them. */
 export const BodyCategory = { Static: 0, Kinematic: 1, Dynamic: 2 } as const;
@@ -37,11 +38,7 @@ export class IdList {
   ids = new Int32Array(64);
   count = 0;
   push(value: number): void {
-    if (this.count === this.ids.length) {
-      const grown = new Int32Array(this.ids.length * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
+    if (this.count === this.ids.length) this.ids = resizedInt32(this.ids, 2 * this.ids.length);
     this.ids[this.count++] = value;
   }
 }
@@ -419,11 +416,7 @@ export class BroadPhase {
 
   private queue(handle: number): void {
     if (this.moveIndex[handle] !== NOT_QUEUED) return;
-    if (this.moveCount === this.moveBuffer.length) {
-      const grown = new Int32Array(this.moveBuffer.length * 2);
-      grown.set(this.moveBuffer);
-      this.moveBuffer = grown;
-    }
+    if (this.moveCount === this.moveBuffer.length) this.moveBuffer = resizedInt32(this.moveBuffer, 2 * this.moveBuffer.length);
     this.moveIndex[handle] = this.moveCount;
     this.moveBuffer[this.moveCount++] = handle;
   }
@@ -432,11 +425,7 @@ export class BroadPhase {
     let n = this.moveIndex.length;
     if (handle < n) return;
     while (n <= handle) n *= 2;
-    const index = new Int32Array(n).fill(NOT_QUEUED);
-    index.set(this.moveIndex);
-    this.moveIndex = index;
-    const categories = new Uint8Array(n);
-    categories.set(this.categories);
-    this.categories = categories;
+    this.moveIndex = resizedInt32(this.moveIndex, n, NOT_QUEUED);
+    this.categories = resizedUint8(this.categories, n);
   }
 }

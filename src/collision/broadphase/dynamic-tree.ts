@@ -30,6 +30,7 @@
  */
 import type { Aabb } from '../aabb';
 import type { Vec3 } from '../../math/vec3';
+import { resizedFloat64, resizedInt32 } from '../../math/typed-arrays';
 
 /** Receives the leaves a ray reaches; see {@link DynamicTree.raycast}. */
 export interface TreeRayCallback {
@@ -290,11 +291,7 @@ export class DynamicTree {
     // than as seven number arguments (each would be boxed per call). One
     // frame per active raycast, so a callback may raycast this tree again.
     const frame = this.rayDepth * RAY_FRAME;
-    if (frame + RAY_FRAME > this.rayFrames.length) {
-      const grown = new Float64Array(this.rayFrames.length * 2);
-      grown.set(this.rayFrames);
-      this.rayFrames = grown;
-    }
+    if (frame + RAY_FRAME > this.rayFrames.length) this.rayFrames = resizedFloat64(this.rayFrames, 2 * this.rayFrames.length);
     this.rayDepth++;
     const r = this.rayFrames;
     r[frame] = origin.x; r[frame + 1] = origin.y; r[frame + 2] = origin.z;
@@ -417,11 +414,7 @@ export class DynamicTree {
   // ---------------------------------------------------------------- internals
 
   private push(node: number): void {
-    if (this.stackTop === this.stack.length) {
-      const grown = new Int32Array(this.stack.length * 2);
-      grown.set(this.stack);
-      this.stack = grown;
-    }
+    if (this.stackTop === this.stack.length) this.stack = resizedInt32(this.stack, 2 * this.stack.length);
     this.stack[this.stackTop++] = node;
   }
 
@@ -438,14 +431,12 @@ export class DynamicTree {
 
   private grow(capacity: number): void {
     const old = this.capacity;
-    const bounds = new Float64Array(capacity * 6);
-    bounds.set(this.bounds);
-    this.bounds = bounds;
-    this.parent = growInt32(this.parent, capacity);
-    this.child1 = growInt32(this.child1, capacity);
-    this.child2 = growInt32(this.child2, capacity);
-    this.heights = growInt32(this.heights, capacity);
-    this.userData = growInt32(this.userData, capacity);
+    this.bounds = resizedFloat64(this.bounds, capacity * 6);
+    this.parent = resizedInt32(this.parent, capacity);
+    this.child1 = resizedInt32(this.child1, capacity);
+    this.child2 = resizedInt32(this.child2, capacity);
+    this.heights = resizedInt32(this.heights, capacity);
+    this.userData = resizedInt32(this.userData, capacity);
     // Chain the new nodes so the lowest index is handed out first.
     for (let i = capacity - 1; i >= old; i--) {
       this.heights[i] = -1;
@@ -713,12 +704,6 @@ export class DynamicTree {
     this.heights[t] = 1 + Math.max(this.heights[a]!, this.heights[x]!);
     return t;
   }
-}
-
-function growInt32(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(capacity);
-  grown.set(a);
-  return grown;
 }
 
 /**
