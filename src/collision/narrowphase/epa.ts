@@ -22,7 +22,7 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape } from '../../shapes/shape';
-import { fillCentreNormal, fillSeparatedResult, gjkCore, type GjkResult, MinkowskiPair, Simplex } from './gjk';
+import { fillCentreNormal, gjkSeparated, type GjkResult, MinkowskiPair, Simplex } from './gjk';
 
 const MAX_VERTICES = 128;
 const MAX_FACES = 256;
@@ -136,11 +136,7 @@ export function epaPenetration(
   const pair = pairScratch;
   const simplex = simplexScratch;
   pair.set(a, posA, rotA, b, posB, rotB);
-  gjkCore(pair, simplex);
-  if (simplex.distance > 0) {
-    fillSeparatedResult(pair, simplex, out);
-    return out;
-  }
+  if (gjkSeparated(pair, simplex, out)) return out;
   const iterations = expand(pair, simplex);
   const ra = a.coreRadius;
   const rb = b.coreRadius;

@@ -589,6 +589,20 @@ export function fillSeparatedResult(pair: MinkowskiPair, simplex: Simplex, out: 
   out.iterations = simplex.iterations;
 }
 
+/**
+ * The stage gjkDistance and epaPenetration share: GJK on the cores of the
+ * loaded `pair`. When the cores are apart, fills `out` exactly and returns
+ * true; otherwise `simplex` encloses the origin (for EPA) and `out` is left.
+ */
+export function gjkSeparated(pair: MinkowskiPair, simplex: Simplex, out: GjkResult): boolean {
+  gjkCore(pair, simplex);
+  if (simplex.distance > 0) {
+    fillSeparatedResult(pair, simplex, out);
+    return true;
+  }
+  return false;
+}
+
 const fillA: Vec3 = { x: 0, y: 0, z: 0 };
 const fillB: Vec3 = { x: 0, y: 0, z: 0 };
 const fillN: Vec3 = { x: 0, y: 0, z: 0 };
@@ -622,12 +636,7 @@ export function gjkDistance(
   const pair = pairScratch;
   const simplex = simplexScratch;
   pair.set(a, posA, rotA, b, posB, rotB);
-  gjkCore(pair, simplex);
-  const d = simplex.distance;
-  if (d > 0) {
-    fillSeparatedResult(pair, simplex, out);
-    return out;
-  }
+  if (gjkSeparated(pair, simplex, out)) return out;
   out.distance = -(a.coreRadius + b.coreRadius);
   out.overlapping = true;
   out.iterations = simplex.iterations;
