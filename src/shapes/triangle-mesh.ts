@@ -273,8 +273,7 @@ export class TriangleMesh extends Shape {
 
   /**
    * {@link queryBounds} with the box read from `bounds` = [minX, minY, minZ,
-   * maxX, maxY, maxZ]: the colliders' per-step entry, since V8 boxes each
-   * double argument of a call it does not inline (a heap number per call).
+   * maxX, maxY, maxZ]: the colliders' per-step entry (no double arguments).
    */
   queryBoundsFrom(bounds: Float64Array, out: number[], start: number): number {
     const minX = bounds[0]!, minY = bounds[1]!, minZ = bounds[2]!;

@@ -10,9 +10,8 @@
  * no narrowphase runs. Per particle and relaxation iteration only the
  * candidates whose bounds touch the particle are tested, with closed-form
  * projections for spheres, boxes and capsules and the narrowphase's
- * sphere–mesh routine for triangle meshes. Rejected alternative: one
- * `world.overlap(sphere)` per particle — a tree walk per particle per
- * iteration, ~10× the work for a cloth lying on one box.
+ * sphere–mesh routine for triangle meshes. Rejected: one `world.overlap`
+ * per particle, a tree walk per particle per iteration.
  */
 import { aabb, type Aabb } from '../collision/aabb';
 import { collide } from '../collision/narrowphase/dispatch';

@@ -63,9 +63,7 @@ export class DistanceConstraints {
  * With `approximateSqrt`, sticks (min = max = L) replace |d| by its first-order
  * Taylor expansion about L² (one Newton step for √ started at L):
  *   |d| ≈ (L² + d·d) / (2L)  ⇒  (|d| − L)/|d| ≈ 1 − 2L² / (L² + d·d)  = (d·d − L²)/(d·d + L²),
- * no square root, one division. (The Polish translation of the seed prints
- * the equal-mass form with the signs of the two updates swapped, which would
- * lengthen a stretched stick; here a stretched stick always shortens.)
+ * no square root, one division; a stretched stick always shortens.
  * `reverse` sweeps the list backwards: alternating the direction between
  * iterations (symmetric Gauss-Seidel) spreads a correction along a chain in
  * both directions, so a hanging rope stretches much less for the same count.
@@ -80,8 +78,7 @@ export function solveDistanceConstraints(
   for (let j = 0; j < n; j++) {
     const i = reverse ? n - 1 - j : j;
     const ia = pa[i]!, ib = pb[i]!;
-    // Integer indices only: a computed a / 3 would be a double key, which
-    // optimised code boxes (a heap number per access).
+    // Integer indices only: a computed a / 3 would be a double key.
     const a = ia * 3, b = ib * 3;
     const wa = invMass[ia]!, wb = invMass[ib]!;
     const wSum = wa + wb;
@@ -194,7 +191,7 @@ export class PinConstraints {
 }
 
 /**
- * The seed's box constraint (C1): each coordinate clamped into [min, max]
+ * Jakobsen's box constraint: each coordinate clamped into [min, max]
  * (shrunk by the particle radius). Projection onto an axis-aligned box is the
  * per-axis clamp, so one pass satisfies it exactly.
  */

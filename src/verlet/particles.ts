@@ -4,7 +4,7 @@
  * State is position and previous position; velocity is implicit:
  *   x' = x + (x − x_prev)·(1 − damping)·(dt / dt_prev) + a·dt²,  x_prev' = x
  * (the dt ratio keeps the implied velocity right when the step changes; for a
- * fixed step it is 1 and this is the seed's x' = 2x − x_prev + a dt²).
+ * fixed step it is 1 and this is Jakobsen's x' = 2x − x_prev + a dt²).
  * Constraints are then satisfied by relaxation, `iterations` sweeps of:
  * distance constraints → pins → bounding box → collision projection. The last
  * sweep's contacts get restitution 0 (the approaching normal part of the
@@ -498,7 +498,7 @@ export class ParticleSystem implements WorldStepper {
   }
 
   /**
-   * The seed says Verlet "automatically" loses the normal velocity at a wall;
+   * Jakobsen says Verlet "automatically" loses the normal velocity at a wall;
    * that holds one step late (x_prev is still inside the approach). Clamping
    * x_prev's coordinate to the wall too makes the wall-normal velocity zero at
    * once (restitution 0) while the tangential velocity is kept.

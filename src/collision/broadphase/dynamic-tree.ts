@@ -17,16 +17,8 @@
  * ancestor is refitted, then improved by one area-reducing tree rotation
  * (Kensler 2008, as in Box2D v3), then, only if its children's heights
  * differ by more than MAX_HEIGHT_IMBALANCE, lifted by an AVL rotation.
- *
- * Measured on 10 000 boxes (random cube, sorted line, 100×100 grid, 30
- * rounds of random re-insertion), summed internal area / root area and
- * height: pure SAH descent degenerates on sorted input (a line of boxes
- * becomes a list, height 9999); Box2D v2.4's strict AVL balancing (rotate at
- * any difference > 1) keeps height ≈ 17 but its height-driven rotations
- * pair unrelated subtrees (area ratio 227–470 vs 63–77, queries ~5× slower);
- * area rotations alone give ratio 63–69 but let the grid reach height 29.
- * Area rotations plus the loose AVL net give ratio 25–77 and height ≤ 19 on
- * all four.
+ * Area rotations keep the boxes tight, the loose AVL net keeps sorted input
+ * from turning the tree into a list (the measurements: docs/collision.md).
  */
 import type { Aabb } from '../aabb';
 import type { Vec3 } from '../../math/vec3';
@@ -60,9 +52,8 @@ const STALE_MARGIN_FACTOR = 4;
  * rotation steps in. A tree where every node respects a bound K has height
  * ≤ log(n)/log(x_K), x_K the root of x^(K+1) = x^K + 1 (the Fibonacci-like
  * recurrence N(h) = N(h-1) + N(h-1-K) for the fewest leaves of height h):
- * K = 3 gives about 2.15·log2(n). A smaller K (strict AVL, K = 1) fights the
- * area rotations and, measured on random boxes, triples the summed area of
- * internal nodes (slower queries); a larger K lets grids grow tall.
+ * K = 3 gives about 2.15·log2(n). A smaller K fights the area rotations
+ * (looser boxes, slower queries); a larger K lets grids grow tall.
  */
 const MAX_HEIGHT_IMBALANCE = 3;
 
@@ -245,8 +236,7 @@ export class DynamicTree {
    * stored as (minX, minY, minZ, maxX, maxY, maxZ) at `box[offset..]`. The
    * allocation-free form of `query` for callers that consume hits as they
    * come (the broadphase pair finder). The box comes in a Float64Array, not
-   * six number arguments: doubles passed to a call V8 does not inline are
-   * boxed, one heap number each.
+   * six number arguments.
    */
   overlapLeaves(box: Float64Array, offset: number, sink: TreeLeafSink): void {
     if (this.root === NULL) return;
@@ -287,9 +277,9 @@ export class DynamicTree {
    */
   raycast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, callback: TreeRayCallback): void {
     if (this.root === NULL || !(maxT >= 0)) return;
-    // The ray goes to the slab test through a frame of a Float64Array rather
-    // than as seven number arguments (each would be boxed per call). One
-    // frame per active raycast, so a callback may raycast this tree again.
+    // The ray goes to the slab test through a frame of a Float64Array, not
+    // as seven number arguments; one frame per active raycast, so a callback
+    // may raycast this tree again.
     const frame = this.rayDepth * RAY_FRAME;
     if (frame + RAY_FRAME > this.rayFrames.length) this.rayFrames = resizedFloat64(this.rayFrames, 2 * this.rayFrames.length);
     this.rayDepth++;
@@ -560,10 +550,8 @@ export class DynamicTree {
    * root. Walking the whole path on every removal and insertion is what
    * keeps the tree good under churn: each move doubles as an optimisation
    * pass over ~log n nodes. Rejected: stopping once a node's box and height
-   * come out unchanged (Box2D v3 refits removals that way). On 10 000 moving
-   * boxes it halved the time spent in moves but tripled the summed internal
-   * area within 600 steps (ratio 60 → 208 with the early stop on removals
-   * only, 366 on both), making queries and pair finding ~3× slower: a net loss.
+   * come out unchanged (Box2D v3's refit): cheaper moves, but the boxes
+   * loosen under churn and queries slow down more (docs/collision.md).
    */
   private fixUpwards(node: number): void {
     let index = node;
@@ -706,10 +694,7 @@ export class DynamicTree {
   }
 }
 
-/**
- * Results of the area helpers: a double returned from a call V8 does not
- * inline is boxed on the heap (once per tree node visited, on every insert).
- */
+/** Results of the area helpers (no double return values: CONTRIBUTING.md, hot path). */
 const AREA = new Float64Array(1);
 
 /** Half the surface area of the box at `o`, into AREA[0]. */
@@ -734,8 +719,7 @@ function unionArea(b: Float64Array, o: number, p: number): void {
  * is parallel to) and maxT.
  * Returns whether the segment enters the box. Same arithmetic as
  * `aabbRayEntry` so that leaf results agree with it exactly. A boolean, not
- * the entry t: a double returned from a call that is not inlined is boxed
- * (V8 heap number), which measured ~0.8 KB of garbage per ray.
+ * the entry t (no double return values).
  */
 function rayHits(b: Float64Array, o: number, ray: Float64Array, f: number): boolean {
   const ox = ray[f]!, oy = ray[f + 1]!, oz = ray[f + 2]!;

@@ -35,10 +35,8 @@ export const BOX_AXIS_RELATIVE_TOLERANCE = 0.05;
 /** Absolute part of that tolerance, metres. */
 export const BOX_AXIS_ABSOLUTE_TOLERANCE = 0.005;
 
-// Doubles cross function boundaries through the module's Float64Arrays, never
-// as arguments or return values: V8 boxes a double passed to (or returned
-// from) a call it does not inline into a fresh heap number, per pair per step.
-// Only ints, booleans and objects are real arguments; tiny helpers are inline.
+// Doubles cross function boundaries through the module's Float64Arrays
+// (CONTRIBUTING.md, hot path); tiny helpers are inline.
 
 // Rotation matrices, row-major [3r + c]: world rotations of A and B, then B's
 // axes in A's frame (R[i][j] = a_i · b_j) and its transpose.
@@ -432,7 +430,7 @@ function edgeContact(posA: Readonly<Vec3>, i: number, j: number, manifold: Manif
   edgePoint(posA, i, j, (1 << 13) | ((edgeA ^ (1 << flipABit)) << 4) | edgeB, false, manifold);
 }
 
-/** edgePoint's edge centres (A's x, y, z, then B's), in A's frame: no double arguments (V8 boxes them). */
+/** edgePoint's edge centres (A's x, y, z, then B's), in A's frame. */
 const edgeCentres = new Float64Array(6);
 
 /**

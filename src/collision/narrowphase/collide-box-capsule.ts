@@ -25,10 +25,8 @@ import { CAPSULE_FLAT_SIN, capsuleLineExtent, closestSegmentSegment, lineArgs, s
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 
-// Doubles cross function boundaries through the Float64Arrays below, never as
-// arguments or return values: V8 boxes a double passed to (or returned from)
-// a call it does not inline into a fresh heap number, once per call per pair
-// per step. Small helpers are written out inline for the same reason.
+// Doubles cross function boundaries through the Float64Arrays below
+// (CONTRIBUTING.md, hot path); small helpers are written out inline.
 
 // Breakpoints of the piecewise-quadratic distance, sorted in place.
 const breaks = new Float64Array(8);

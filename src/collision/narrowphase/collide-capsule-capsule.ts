@@ -17,11 +17,8 @@ import type { Capsule } from '../../shapes/capsule';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 
-// Doubles cross function boundaries through module-level Float64Arrays, not
-// arguments or return values: V8 boxes a double passed to (or returned from)
-// a call it does not inline into a fresh heap number, and these helpers run
-// for every capsule pair every step. Only ints, booleans and objects are real
-// arguments.
+// Doubles cross function boundaries through module-level Float64Arrays
+// (CONTRIBUTING.md, hot path).
 
 /**
  * Arguments of {@link closestSegmentSegment}: segment 1 centre [0..2], unit

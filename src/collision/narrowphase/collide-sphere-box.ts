@@ -13,8 +13,7 @@ import type { Sphere } from '../../shapes/sphere';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 
-// The point goes to the manifold through a Float64Array (position xyz, normal
-// xyz, depth): V8 boxes each double passed to a call it does not inline.
+// The point goes to the manifold through a Float64Array: position xyz, normal xyz, depth.
 const point = new Float64Array(7);
 
 /**

@@ -162,9 +162,8 @@ export function epaPenetration(
 /**
  * Doubles shared between the EPA helpers: [0] the core depth found by
  * expand(), [1] the support height handed to writeFlat, [2..4] the centroid
- * handed to addOrientedFace. V8 boxes a double passed to or returned from a
- * call it does not inline, and a module-level `let` holding a double on every
- * write; typed-array slots are written in place.
+ * handed to addOrientedFace (typed-array slots, not double arguments or a
+ * module-level `let`: CONTRIBUTING.md, hot path).
  */
 const EPA_IO = new Float64Array(5);
 let epaDegenerateCentreNormal = false;

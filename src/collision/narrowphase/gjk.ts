@@ -135,15 +135,13 @@ export class Simplex {
   iterations = 0;
   /**
    * Core distance found by the last gjkCore run (0 when the cores overlap or
-   * touch). A field rather than a return value: V8 boxes a double returned
-   * from a call it does not inline.
+   * touch); a field, not a return value.
    */
   distance = 0;
 
   /**
    * Keeps vertices i0..i(n−1) (indices into the current set) in slots
-   * 0..n−1, with the weights the caller wrote to KEPT_WEIGHTS[0..n−1] (doubles
-   * passed as arguments to a call V8 does not inline are boxed on the heap).
+   * 0..n−1, with the weights the caller wrote to KEPT_WEIGHTS[0..n−1].
    */
   keep(n: number, i0: number, i1: number, i2: number): void {
     const l0 = KEPT_WEIGHTS[0]!, l1 = KEPT_WEIGHTS[1]!, l2 = KEPT_WEIGHTS[2]!;
@@ -419,7 +417,7 @@ const DISTANCE_SQ = new Float64Array(1);
 
 /**
  * Squared distance from the origin to triangle abc (Ericson §5.1.5), into
- * DISTANCE_SQ[0] (a returned double would be boxed when the call is not inlined).
+ * DISTANCE_SQ[0].
  */
 function triangleDistanceSq(A: Readonly<Vec3>, B: Readonly<Vec3>, C: Readonly<Vec3>): void {
   const abx = B.x - A.x, aby = B.y - A.y, abz = B.z - A.z;

@@ -2,10 +2,8 @@
  * The margin (speculative distance) read by the narrowphase routines reached
  * through the dispatch table.
  *
- * V8 boxes every double passed to a call it does not inline into a fresh heap
- * number, and the table call (one call site, a dozen targets) is never
- * inlined, nor are most routines (too large). So the table entries take no
- * double: the caller writes the margin here first. The public collideXxx
+ * The table call is never inlined, so its entries take no double argument
+ * (CONTRIBUTING.md, hot path): the caller writes the margin here first. The public collideXxx
  * functions keep their `margin` argument and store it here themselves.
  */
 export const narrowphaseMargin = new Float64Array(1);

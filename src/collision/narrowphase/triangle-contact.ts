@@ -26,9 +26,7 @@
  *
  * Doubles cross function boundaries through Float64Arrays (a query point, the
  * collector's `cand`, `segArgs`, `plane` …), never as arguments or return
- * values: V8 boxes a double passed to (or returned from) a call it does not
- * inline into a fresh heap number, and these run per triangle per step. Only
- * ints, booleans and objects are real arguments.
+ * values (CONTRIBUTING.md, hot path).
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
