@@ -49,7 +49,7 @@ export interface TriangleMeshOptions {
    * (normal (b − a) × (c − a)), and a body behind a triangle is pushed out
    * through its front; rays and shape casts pass through back faces.
    * Set it for open surfaces meant to be met from both sides, or whose
-   * winding is unknown (see the README, "Triangle meshes: one side or two").
+   * winding is unknown (docs/collision.md, "Triangle meshes: one side or two").
    */
   doubleSided?: boolean;
 }
