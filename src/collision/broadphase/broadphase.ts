@@ -108,6 +108,26 @@ class RayForwarder implements TreeRayCallback {
     else if (value < this.maxT) this.maxT = value;
     return value;
   }
+
+  /**
+   * Raycasts this forwarder's tree into `callback` up to clip[0]; returns
+   * whether the callback stopped the ray, else leaves the clipped maxT in
+   * clip[0]. The state of a raycast in progress (a callback may start
+   * another) is kept and restored.
+   */
+  cast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, callback: BroadPhaseRayCallback, clip: Float64Array): boolean {
+    const prevCallback = this.callback, prevMax = this.maxT, prevStopped = this.stopped;
+    this.callback = callback;
+    this.maxT = clip[0]!;
+    this.stopped = false;
+    this.tree.raycast(origin, dir, this.maxT, this);
+    const stopped = this.stopped;
+    clip[0] = this.maxT;
+    this.callback = prevCallback;
+    this.maxT = prevMax;
+    this.stopped = prevStopped;
+    return stopped;
+  }
 }
 
 export class BroadPhase {
@@ -127,6 +147,7 @@ export class BroadPhase {
   private readonly staticRay: RayForwarder;
   private readonly movingRay: RayForwarder;
   private readonly fat = new Float64Array(6);
+  private readonly rayClip = new Float64Array(1);
   private readonly listSink = new ListSink();
 
   constructor(margin = 0.1) {
@@ -298,29 +319,12 @@ export class BroadPhase {
    * is searched first and its clipped maxT carries over to the moving tree.
    */
   raycast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, callback: BroadPhaseRayCallback): void {
-    const sr = this.staticRay;
-    // Save and restore so a callback may start another raycast.
-    const prevStaticCallback = sr.callback, prevStaticMax = sr.maxT, prevStaticStopped = sr.stopped;
-    sr.callback = callback;
-    sr.maxT = maxT;
-    sr.stopped = false;
-    this.staticTree.raycast(origin, dir, maxT, sr);
-    const stopped = sr.stopped;
-    const clipped = sr.maxT;
-    sr.callback = prevStaticCallback;
-    sr.maxT = prevStaticMax;
-    sr.stopped = prevStaticStopped;
-    if (stopped) return;
-
-    const mr = this.movingRay;
-    const prevMovingCallback = mr.callback, prevMovingMax = mr.maxT, prevMovingStopped = mr.stopped;
-    mr.callback = callback;
-    mr.maxT = clipped;
-    mr.stopped = false;
-    this.movingTree.raycast(origin, dir, clipped, mr);
-    mr.callback = prevMovingCallback;
-    mr.maxT = prevMovingMax;
-    mr.stopped = prevMovingStopped;
+    // One slot for the clipped maxT, saved and restored: a callback may start another raycast.
+    const clip = this.rayClip;
+    const saved = clip[0]!;
+    clip[0] = maxT;
+    if (!this.staticRay.cast(origin, dir, callback, clip)) this.movingRay.cast(origin, dir, callback, clip);
+    clip[0] = saved;
   }
 
   /**

@@ -35,6 +35,14 @@ export interface TreeLeafSink {
 }
 
 const NULL = -1;
+
+/** The sink of `DynamicTree.query`: appends leaf ids to an array. */
+class ArraySink implements TreeLeafSink {
+  out: number[] | null = null;
+  visitLeaf(proxyId: number): void {
+    this.out!.push(proxyId);
+  }
+}
 /** Slots per raycast frame: ox, oy, oz, 1/dx, 1/dy, 1/dz, maxT (+1 padding). */
 const RAY_FRAME = 8;
 const INITIAL_CAPACITY = 16;
@@ -84,6 +92,8 @@ export class DynamicTree {
   /** Ray parameters per active raycast: origin, 1/dir, maxT (RAY_FRAME slots each). */
   private rayFrames = new Float64Array(RAY_FRAME * 4);
   private rayDepth = 0;
+  private readonly queryBox = new Float64Array(6);
+  private readonly arraySink = new ArraySink();
 
   constructor(margin = 0.1) {
     this.margin = margin;
@@ -206,29 +216,16 @@ export class DynamicTree {
 
   /** Appends ids of proxies whose fat box overlaps `box`; returns the count appended. */
   query(box: Readonly<Aabb>, out: number[]): number {
-    if (this.root === NULL) return 0;
-    const minX = box.min.x, minY = box.min.y, minZ = box.min.z;
-    const maxX = box.max.x, maxY = box.max.y, maxZ = box.max.z;
-    const base = this.stackTop;
-    let count = 0;
-    this.push(this.root);
-    while (this.stackTop > base) {
-      const node = this.stack[--this.stackTop]!;
-      const b = this.bounds;
-      const o = node * 6;
-      if (b[o]! > maxX || b[o + 3]! < minX || b[o + 1]! > maxY || b[o + 4]! < minY || b[o + 2]! > maxZ || b[o + 5]! < minZ) {
-        continue;
-      }
-      if (this.child1[node] === NULL) {
-        out.push(node);
-        count++;
-      } else {
-        // child2 first so child1's subtree is visited first (stable order).
-        this.push(this.child2[node]!);
-        this.push(this.child1[node]!);
-      }
-    }
-    return count;
+    const q = this.queryBox;
+    q[0] = box.min.x; q[1] = box.min.y; q[2] = box.min.z;
+    q[3] = box.max.x; q[4] = box.max.y; q[5] = box.max.z;
+    const start = out.length;
+    const sink = this.arraySink;
+    const outer = sink.out;
+    sink.out = out;
+    this.overlapLeaves(q, 0, sink);
+    sink.out = outer;
+    return out.length - start;
   }
 
   /**
@@ -254,6 +251,7 @@ export class DynamicTree {
       if (this.child1[node] === NULL) {
         sink.visitLeaf(node);
       } else {
+        // child2 first so child1's subtree is visited first (stable order).
         this.push(this.child2[node]!);
         this.push(this.child1[node]!);
       }
@@ -722,42 +720,21 @@ function unionArea(b: Float64Array, o: number, p: number): void {
  * the entry t (no double return values).
  */
 function rayHits(b: Float64Array, o: number, ray: Float64Array, f: number): boolean {
-  const ox = ray[f]!, oy = ray[f + 1]!, oz = ray[f + 2]!;
-  const ix = ray[f + 3]!, iy = ray[f + 4]!, iz = ray[f + 5]!;
   let t0 = 0;
   let t1 = ray[f + 6]!;
-  // x
-  if (ix === Infinity || ix === -Infinity) {
-    if (ox < b[o]! || ox > b[o + 3]!) return false;
-  } else {
-    let ta = (b[o]! - ox) * ix;
-    let tb = (b[o + 3]! - ox) * ix;
-    if (ta > tb) { const s = ta; ta = tb; tb = s; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  // y
-  if (iy === Infinity || iy === -Infinity) {
-    if (oy < b[o + 1]! || oy > b[o + 4]!) return false;
-  } else {
-    let ta = (b[o + 1]! - oy) * iy;
-    let tb = (b[o + 4]! - oy) * iy;
-    if (ta > tb) { const s = ta; ta = tb; tb = s; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  // z
-  if (iz === Infinity || iz === -Infinity) {
-    if (oz < b[o + 2]! || oz > b[o + 5]!) return false;
-  } else {
-    let ta = (b[o + 2]! - oz) * iz;
-    let tb = (b[o + 5]! - oz) * iz;
-    if (ta > tb) { const s = ta; ta = tb; tb = s; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
+  for (let k = 0; k < 3; k++) {
+    const origin = ray[f + k]!, inverse = ray[f + 3 + k]!;
+    const lo = b[o + k]!, hi = b[o + 3 + k]!;
+    if (inverse === Infinity || inverse === -Infinity) {
+      if (origin < lo || origin > hi) return false;
+    } else {
+      let ta = (lo - origin) * inverse;
+      let tb = (hi - origin) * inverse;
+      if (ta > tb) { const s = ta; ta = tb; tb = s; }
+      if (ta > t0) t0 = ta;
+      if (tb < t1) t1 = tb;
+      if (t0 > t1) return false;
+    }
   }
   return true;
 }

@@ -22,7 +22,7 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape } from '../../shapes/shape';
-import { fillCentreNormal, gjkSeparated, type GjkResult, MinkowskiPair, Simplex } from './gjk';
+import { fillCentreNormal, GjkQuery, type GjkResult, MinkowskiPair, Simplex } from './gjk';
 
 const MAX_VERTICES = 128;
 const MAX_FACES = 256;
@@ -104,8 +104,7 @@ class Polytope {
   }
 }
 
-const pairScratch = new MinkowskiPair();
-const simplexScratch = new Simplex();
+const query = new GjkQuery();
 const poly = new Polytope();
 const dir: Vec3 = { x: 0, y: 0, z: 0 };
 const sw: Vec3 = { x: 0, y: 0, z: 0 };
@@ -125,18 +124,11 @@ const perp1: Vec3 = { x: 0, y: 0, z: 0 };
  * that overlap.
  */
 export function epaPenetration(
-  a: ConvexShape,
-  posA: Readonly<Vec3>,
-  rotA: Readonly<Quat>,
-  b: ConvexShape,
-  posB: Readonly<Vec3>,
-  rotB: Readonly<Quat>,
-  out: GjkResult,
+  a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>, out: GjkResult,
 ): GjkResult {
-  const pair = pairScratch;
-  const simplex = simplexScratch;
-  pair.set(a, posA, rotA, b, posB, rotB);
-  if (gjkSeparated(pair, simplex, out)) return out;
+  if (query.separated(a, posA, rotA, b, posB, rotB, out)) return out;
+  const pair = query.pair, simplex = query.simplex;
   const iterations = expand(pair, simplex);
   const ra = a.coreRadius;
   const rb = b.coreRadius;

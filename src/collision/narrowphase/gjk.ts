@@ -587,26 +587,34 @@ export function fillSeparatedResult(pair: MinkowskiPair, simplex: Simplex, out: 
   out.iterations = simplex.iterations;
 }
 
-/**
- * The stage gjkDistance and epaPenetration share: GJK on the cores of the
- * loaded `pair`. When the cores are apart, fills `out` exactly and returns
- * true; otherwise `simplex` encloses the origin (for EPA) and `out` is left.
- */
-export function gjkSeparated(pair: MinkowskiPair, simplex: Simplex, out: GjkResult): boolean {
-  gjkCore(pair, simplex);
-  if (simplex.distance > 0) {
-    fillSeparatedResult(pair, simplex, out);
-    return true;
+/** A Minkowski pair and a simplex owned by one caller (gjkDistance, epaPenetration). */
+export class GjkQuery {
+  readonly pair = new MinkowskiPair();
+  readonly simplex = new Simplex();
+
+  /**
+   * The stage gjkDistance and epaPenetration share: loads the shapes at
+   * their poses and runs GJK on the cores. When the cores are apart, fills
+   * `out` exactly and returns true; otherwise the simplex encloses the
+   * origin (for EPA) and `out` is left.
+   */
+  separated(a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>, b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>, out: GjkResult): boolean {
+    const pair = this.pair, simplex = this.simplex;
+    pair.set(a, posA, rotA, b, posB, rotB);
+    gjkCore(pair, simplex);
+    if (simplex.distance > 0) {
+      fillSeparatedResult(pair, simplex, out);
+      return true;
+    }
+    return false;
   }
-  return false;
 }
 
 const fillA: Vec3 = { x: 0, y: 0, z: 0 };
 const fillB: Vec3 = { x: 0, y: 0, z: 0 };
 const fillN: Vec3 = { x: 0, y: 0, z: 0 };
 
-const pairScratch = new MinkowskiPair();
-const simplexScratch = new Simplex();
+const query = new GjkQuery();
 const centreDir: Vec3 = { x: 0, y: 0, z: 0 };
 
 /**
@@ -623,21 +631,13 @@ const centreDir: Vec3 = { x: 0, y: 0, z: 0 };
  * witness points are A's centre. Call epaPenetration for the true depth.
  */
 export function gjkDistance(
-  a: ConvexShape,
-  posA: Readonly<Vec3>,
-  rotA: Readonly<Quat>,
-  b: ConvexShape,
-  posB: Readonly<Vec3>,
-  rotB: Readonly<Quat>,
-  out: GjkResult,
+  a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>, out: GjkResult,
 ): GjkResult {
-  const pair = pairScratch;
-  const simplex = simplexScratch;
-  pair.set(a, posA, rotA, b, posB, rotB);
-  if (gjkSeparated(pair, simplex, out)) return out;
+  if (query.separated(a, posA, rotA, b, posB, rotB, out)) return out;
   out.distance = -(a.coreRadius + b.coreRadius);
   out.overlapping = true;
-  out.iterations = simplex.iterations;
+  out.iterations = query.simplex.iterations;
   fillCentreNormal(out.normal, posA, posB);
   out.pointA.x = posA.x; out.pointA.y = posA.y; out.pointA.z = posA.z;
   out.pointB.x = posA.x; out.pointB.y = posA.y; out.pointB.z = posA.z;
