@@ -85,16 +85,6 @@ function wasPicked(id: number): boolean {
 const point = new Float64Array(7);
 
 /** Contacts between box A and box B (world poses); normal A→B, ≤ 4 points. */
-export function collideBoxBox(
-  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  boxBoxContacts(a, posA, rotA, b, posB, rotB, manifold);
-}
-
-/** collideBoxBox with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function boxBoxContacts(
   a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

@@ -48,16 +48,6 @@ const capsule = new Float64Array(2);
  * the single deepest point, 1 and 2 for the two ends of a segment lying flat on
  * a face (plus 8 × face index).
  */
-export function collideBoxCapsule(
-  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  boxCapsuleContacts(a, posA, rotA, b, posB, rotB, manifold);
-}
-
-/** collideBoxCapsule with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function boxCapsuleContacts(
   a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

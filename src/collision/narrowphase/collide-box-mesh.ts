@@ -56,16 +56,7 @@ const CODE_BOX_CLIP = 32;
 const CODE_TRI_CORNER = 60;
 const CODE_EDGE = 64;
 
-export function collideBoxMesh(
-  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  boxMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
-}
-
-/** collideBoxMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+/** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function boxMeshContacts(
   a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

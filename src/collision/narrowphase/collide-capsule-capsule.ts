@@ -133,16 +133,6 @@ export const CAPSULE_FLAT_SIN = 0.05;
  * asin(0.05) of parallel and overlap, the two ends of the overlap (ids 1, 2),
  * plus the closest point if it is deeper than both.
  */
-export function collideCapsuleCapsule(
-  a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  capsuleCapsuleContacts(a, posA, rotA, b, posB, rotB, manifold);
-}
-
-/** collideCapsuleCapsule with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function capsuleCapsuleContacts(
   a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

@@ -45,16 +45,7 @@ const CODE_END = 101;
 const CODE_CLOSEST = 102;
 const CODE_PIERCE = 103;
 
-export function collideCapsuleMesh(
-  a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  capsuleMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
-}
-
-/** collideCapsuleMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+/** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function capsuleMeshContacts(
   a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

@@ -20,16 +20,6 @@ const point = new Float64Array(7);
  * Contacts between sphere A and box B (world poses); normal A→B. The id is the
  * box face (0..5 = +x,−x,+y,−y,+z,−z) nearest the point, 6 for edge/vertex regions.
  */
-export function collideSphereBox(
-  a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
-  b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  sphereBoxContacts(a, posA, _rotA, b, posB, rotB, manifold);
-}
-
-/** collideSphereBox with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function sphereBoxContacts(
   a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
   b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

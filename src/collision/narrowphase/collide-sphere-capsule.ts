@@ -14,16 +14,6 @@ import { narrowphaseGap, narrowphaseMargin } from './margin';
 const point = new Float64Array(7);
 
 /** Contacts between sphere A and capsule B (world poses); normal A→B, id 0. */
-export function collideSphereCapsule(
-  a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
-  b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  sphereCapsuleContacts(a, posA, _rotA, b, posB, rotB, manifold);
-}
-
-/** collideSphereCapsule with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function sphereCapsuleContacts(
   a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
   b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

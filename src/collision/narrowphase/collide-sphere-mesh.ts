@@ -25,16 +25,7 @@ const point = collector.point;
 /** Feature code of a sphere contact (one per triangle). */
 const SPHERE_CODE = 110;
 
-export function collideSphereMesh(
-  a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  sphereMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
-}
-
-/** collideSphereMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+/** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function sphereMeshContacts(
   a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

@@ -3,8 +3,8 @@
  * through the dispatch table.
  *
  * The table call is never inlined, so its entries take no double argument
- * (CONTRIBUTING.md, hot path): the caller writes the margin here first. The public collideXxx
- * functions keep their `margin` argument and store it here themselves.
+ * (CONTRIBUTING.md, hot path): the caller writes the margin here first;
+ * `collide` (dispatch.ts) takes it as an argument and stores it here.
  */
 export const narrowphaseMargin = new Float64Array(1);
 
