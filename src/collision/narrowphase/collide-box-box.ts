@@ -72,7 +72,7 @@ let previousCount = 0;
  * spans more than STICK_FACTOR times the distance or area. Without it two
  * corners of nearly equal depth take turns as the deepest, the rest of the
  * pick follows, and the point that leaves takes its warm-start impulse with
- * it: a box resting across two others rocked at 10 Hz and never slept.
+ * it: a resting box rocks and stays awake (docs/solver.md, "Contact manifolds").
  */
 const STICK_DEPTH = 1e-3;
 const STICK_FACTOR = 1.2;
@@ -367,8 +367,8 @@ function reduce(count: number, axis: number): number {
  * direction it was chosen on most narrowly (the other box's edge kept): a
  * box lying across another's edge crosses it with two parallel edges at
  * nearly equal depth, and one point there would let it rock about that
- * point until the other edge wins, then back (a pelvis lying across a stair
- * nose never came to rest). Those points are kept within the margin.
+ * point until the other edge wins, then back (docs/solver.md). Those points
+ * are kept within the margin.
  */
 function edgeContact(posA: Readonly<Vec3>, i: number, j: number, manifold: Manifold): void {
   const nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
