@@ -22,7 +22,8 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape } from '../../shapes/shape';
-import { fillCentreNormal, GjkQuery, type GjkResult, MinkowskiPair, Simplex } from './gjk';
+import { fillCentreNormal, GjkQuery, type GjkResult, Simplex } from './gjk';
+import type { MinkowskiPair } from './minkowski-pair';
 
 const MAX_VERTICES = 128;
 const MAX_FACES = 256;

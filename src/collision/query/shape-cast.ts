@@ -27,7 +27,8 @@ import type { Quat } from '../../math/quat';
 import { inverseRotate, multiplyConjugateA, rotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { epaPenetration } from '../narrowphase/epa';
-import { fillSeparatedResult, gjkCore, GjkResult, MinkowskiPair, Simplex } from '../narrowphase/gjk';
+import { fillSeparatedResult, gjkCore, GjkResult, Simplex } from '../narrowphase/gjk';
+import { MinkowskiPair } from '../narrowphase/minkowski-pair';
 import { ConvexShape, type MassProperties, type Shape, ShapeKind } from '../../shapes/shape';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 
