@@ -51,6 +51,7 @@ export default defineConfig(({ mode }) => {
             footing: resolve(root, 'src/index.ts'),
             character: resolve(root, 'character/index.ts'),
             babylon: resolve(root, 'src/babylon/index.ts'),
+            worker: resolve(root, 'src/worker/index.ts'),
           },
           formats: ['es'],
         },
@@ -85,6 +86,7 @@ export default defineConfig(({ mode }) => {
       alias: [
         { find: /^footing\/character$/, replacement: resolve(root, 'character/index.ts') },
         { find: /^footing\/babylon$/, replacement: resolve(root, 'src/babylon/index.ts') },
+        { find: /^footing\/worker$/, replacement: resolve(root, 'src/worker/index.ts') },
         { find: /^footing$/, replacement: resolve(root, 'src/index.ts') },
       ],
     },

@@ -1,0 +1,353 @@
+/**
+ * The main-thread side of `footing/worker`: sends commands to a PhysicsHost
+ * in a worker, receives its pose frames and interpolates between the last
+ * two for rendering. Imports no physics code, so a game's main bundle does
+ * not carry the engine.
+ */
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import {
+  F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_SEQUENCE, H_SLOTS, H_STEP, SHARED_HEADER_INTS, SLOT_COUNT,
+  slotOf, STATE_EMPTY,
+  type BodyDescData, type CharacterDescData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type RaycastOptionsData,
+  type WorldDescData,
+} from './protocol';
+
+export interface PhysicsClientOptions {
+  /**
+   * Ask for a SharedArrayBuffer for the poses (no message per frame). Default:
+   * when the page is cross-origin isolated (`crossOriginIsolated`).
+   */
+  shared?: boolean;
+  /** Start stepping as soon as the world exists. Default true. */
+  autoStart?: boolean;
+  /** Clock in milliseconds, for interpolation. Default `performance.now`. */
+  now?: () => number;
+}
+
+/** A command the worker refused (bad description, unknown handle, …). */
+export class PhysicsWorkerError extends Error {
+  constructor(readonly command: string, readonly handle: number, message: string) {
+    super(`footing worker: ${command}: ${message}`);
+    this.name = 'PhysicsWorkerError';
+  }
+}
+
+export class PhysicsClient {
+  /** Resolves once the worker has built the world. */
+  readonly ready: Promise<void>;
+  /** The worker's fixed step, seconds (known once ready). */
+  fixedTimeStep = 1 / 60;
+  /** Whether poses come through shared memory. */
+  sharedMemory = false;
+  /** Step count of the newest frame taken by `update`. */
+  step = 0;
+  /** The last input sequence number the newest frame had applied (see `setCharacterInput`). */
+  appliedInputSeq = 0;
+  /** Interpolation fraction between the previous and the newest frame, set by `update`. */
+  alpha = 1;
+  /** Called with every error the worker reports. Default: console.error. */
+  onError: (error: PhysicsWorkerError) => void = (error) => console.error(error);
+
+  private readonly port: MessagePortLike;
+  private readonly now: () => number;
+  private readonly readyResolve: () => void;
+  private prev = new Float32Array(64 * FRAME_STRIDE);
+  private curr = new Float32Array(64 * FRAME_STRIDE);
+  private spare = new Float32Array(64 * FRAME_STRIDE);
+  private slots = 0;
+  private prevSlots = 0;
+  private prevStep = 0;
+  private takenAt = 0;
+  /** A transferred frame received and not yet taken by `update`. */
+  private pending: { step: number; slots: number; frame: Float32Array; inputSeq: number } | null = null;
+  private sharedHeader: Int32Array | null = null;
+  private sharedFrame: Float32Array | null = null;
+  private lastSequence = 0;
+  private readonly freeSlots: number[] = [];
+  private nextSlot = 0;
+  private readonly generations: number[] = [];
+  /** Pose given at creation, shown until a frame has the body. */
+  private readonly initial = new Map<number, { position: Vec3; rotation: Quat }>();
+  private inputSeq = 0;
+  private nextRequest = 1;
+  private readonly requests = new Map<number, { resolve: (hit: RaycastHitData | null) => void; reject: (error: Error) => void }>();
+  private readonly onMessage = (event: MessageEvent): void => this.receive(event.data as HostMessage);
+
+  /** Connects to a host on `port` (a Worker or a MessagePort) and asks it to build `world`. */
+  constructor(port: MessagePortLike, world: WorldDescData = {}, options: PhysicsClientOptions = {}) {
+    this.port = port;
+    this.now = options.now ?? (() => performance.now());
+    const shared = options.shared ?? (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+    let resolveReady!: () => void;
+    this.ready = new Promise((resolve) => { resolveReady = resolve; });
+    this.readyResolve = resolveReady;
+    port.addEventListener('message', this.onMessage);
+    port.start?.();
+    this.send({ type: 'init', world, shared: shared && typeof SharedArrayBuffer === 'function', autoStart: options.autoStart ?? true });
+  }
+
+  /** Creates a body in the worker; returns its handle at once (its pose is the description's until the worker reports it). */
+  createBody(desc: BodyDescData): number {
+    const handle = this.claimHandle(desc.position, desc.rotation);
+    this.send({ type: 'createBody', handle, desc });
+    return handle;
+  }
+
+  /** Creates a character controller with a Walker in the worker; its frame rotation is the walker's yaw about up. */
+  createCharacter(desc: CharacterDescData = {}): number {
+    const handle = this.claimHandle(desc.position, undefined);
+    this.send({ type: 'createCharacter', handle, desc });
+    return handle;
+  }
+
+  /** Removes a body or character; its handle is dead from now on. */
+  removeBody(handle: number): void {
+    const slot = this.requireHandle(handle);
+    this.send({ type: 'removeBody', handle });
+    this.generations[slot] = generationOf(handle) + 1;
+    this.initial.delete(handle);
+    this.freeSlots.push(slot);
+  }
+
+  /**
+   * Sets a character's walking input (world space, length ≤ 1) and requests a
+   * jump; send it every frame. Returns the input's sequence number: the
+   * frame whose `appliedInputSeq` reaches it is the first one moved by it.
+   */
+  setCharacterInput(handle: number, x: number, y: number, z: number, jump = false): number {
+    this.requireHandle(handle);
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
+      throw new RangeError(`setCharacterInput: x, y and z must be finite numbers (got ${String(x)}, ${String(y)}, ${String(z)})`);
+    }
+    const seq = ++this.inputSeq;
+    this.send({ type: 'input', handle, x, y, z, jump, seq });
+    return seq;
+  }
+
+  applyImpulse(handle: number, impulse: Vec3, point?: Vec3): void {
+    this.requireHandle(handle);
+    this.send({ type: 'applyImpulse', handle, impulse: copyVec(impulse), point: point && copyVec(point) });
+  }
+
+  setVelocity(handle: number, linear?: Vec3, angular?: Vec3): void {
+    this.requireHandle(handle);
+    this.send({ type: 'setVelocity', handle, linear: linear && copyVec(linear), angular: angular && copyVec(angular) });
+  }
+
+  /** Moves a body (or a character, whose velocity is zeroed) to a new pose. */
+  teleport(handle: number, position: Vec3, rotation?: Quat): void {
+    this.requireHandle(handle);
+    this.send({ type: 'teleport', handle, position: copyVec(position), rotation: rotation && { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w } });
+  }
+
+  /** A ray from `from` to `to`, answered by the worker between steps. */
+  raycast(from: Vec3, to: Vec3, options?: RaycastOptionsData): Promise<RaycastHitData | null> {
+    const id = this.nextRequest++;
+    return new Promise((resolve, reject) => {
+      this.requests.set(id, { resolve, reject });
+      this.send({ type: 'raycast', id, from: copyVec(from), to: copyVec(to), options });
+    });
+  }
+
+  start(): void { this.send({ type: 'start' }); }
+  stop(): void { this.send({ type: 'stop' }); }
+
+  /** Stops the host and stops listening; pending raycasts reject. */
+  dispose(): void {
+    this.send({ type: 'dispose' });
+    this.port.removeEventListener('message', this.onMessage);
+    for (const request of this.requests.values()) request.reject(new Error('footing worker: client disposed'));
+    this.requests.clear();
+  }
+
+  /**
+   * Once per render frame: takes the newest frame (if one came) and sets
+   * `alpha`, the fraction of the steps between the two frames that the
+   * time since the newest one arrived covers. Poses read afterwards are
+   * interpolated by it; the picture trails the worker by up to one frame
+   * interval so that it moves smoothly.
+   */
+  update(): void {
+    const now = this.now();
+    if (this.sharedFrame) this.takeShared(now);
+    else if (this.pending) {
+      const p = this.pending;
+      this.pending = null;
+      this.copy(p.frame, p.slots);
+      this.commit(p.slots, p.step, p.inputSeq, now);
+      this.port.postMessage({ type: 'returnFrame', frame: p.frame } satisfies ClientMessage, [p.frame.buffer]);
+    }
+    const span = Math.max(1, this.step - this.prevStep) * this.fixedTimeStep * 1000;
+    this.alpha = Math.min(1, Math.max(0, (now - this.takenAt) / span));
+  }
+
+  /** Whether the handle's body has appeared in a frame yet. */
+  has(handle: number): boolean {
+    return this.rowOf(this.curr, handle) >= 0;
+  }
+
+  /** The interpolated position of a body or character (its creation pose before the worker reports it). */
+  getPosition(handle: number, out: Vec3): Vec3 {
+    const c = this.rowOf(this.curr, handle);
+    if (c < 0) {
+      const init = this.initial.get(handle);
+      out.x = init?.position.x ?? 0; out.y = init?.position.y ?? 0; out.z = init?.position.z ?? 0;
+      return out;
+    }
+    const p = this.rowOf(this.prev, handle);
+    const a = p < 0 ? 1 : this.alpha, b = 1 - a;
+    const prev = p < 0 ? this.curr : this.prev, o = p < 0 ? c : p;
+    out.x = b * prev[o + F_POSITION]! + a * this.curr[c + F_POSITION]!;
+    out.y = b * prev[o + F_POSITION + 1]! + a * this.curr[c + F_POSITION + 1]!;
+    out.z = b * prev[o + F_POSITION + 2]! + a * this.curr[c + F_POSITION + 2]!;
+    return out;
+  }
+
+  /** The interpolated rotation (normalised lerp along the shorter arc). */
+  getRotation(handle: number, out: Quat): Quat {
+    const c = this.rowOf(this.curr, handle);
+    if (c < 0) {
+      const init = this.initial.get(handle);
+      out.x = init?.rotation.x ?? 0; out.y = init?.rotation.y ?? 0; out.z = init?.rotation.z ?? 0; out.w = init?.rotation.w ?? 1;
+      return out;
+    }
+    const q = this.curr;
+    let x = q[c + F_ROTATION]!, y = q[c + F_ROTATION + 1]!, z = q[c + F_ROTATION + 2]!, w = q[c + F_ROTATION + 3]!;
+    const p = this.rowOf(this.prev, handle);
+    if (p >= 0 && this.alpha < 1) {
+      const r = this.prev;
+      const a = this.alpha;
+      const sign = r[p + F_ROTATION]! * x + r[p + F_ROTATION + 1]! * y + r[p + F_ROTATION + 2]! * z + r[p + F_ROTATION + 3]! * w < 0 ? -1 : 1;
+      const b = (1 - a) * sign;
+      x = b * r[p + F_ROTATION]! + a * x; y = b * r[p + F_ROTATION + 1]! + a * y;
+      z = b * r[p + F_ROTATION + 2]! + a * z; w = b * r[p + F_ROTATION + 3]! + a * w;
+    }
+    const len = Math.hypot(x, y, z, w) || 1;
+    out.x = x / len; out.y = y / len; out.z = z / len; out.w = w / len;
+    return out;
+  }
+
+  /** The newest frame's state of a handle (STATE_* in protocol: awake, sleeping, or a character's walker state). */
+  getState(handle: number): number {
+    const c = this.rowOf(this.curr, handle);
+    return c < 0 ? STATE_EMPTY : this.curr[c + F_STATE]!;
+  }
+
+  private rowOf(frame: Float32Array, handle: number): number {
+    const slot = slotOf(handle);
+    const limit = frame === this.curr ? this.slots : this.prevSlots;
+    if (!(slot < limit)) return -1;
+    const o = slot * FRAME_STRIDE;
+    if (frame[o + F_STATE] === STATE_EMPTY || frame[o + F_GENERATION] !== generationOf(handle)) return -1;
+    return o;
+  }
+
+  /** Copies a frame into the spare array; `commit` then makes it the newest. */
+  private copy(frame: Float32Array, slots: number): void {
+    const need = slots * FRAME_STRIDE;
+    if (this.spare.length < need) this.spare = new Float32Array(Math.max(need, this.spare.length * 2));
+    this.spare.set(frame.subarray(0, need));
+  }
+
+  private commit(slots: number, step: number, inputSeq: number, now: number): void {
+    const oldPrev = this.prev;
+    this.prev = this.curr;
+    this.prevSlots = this.slots;
+    this.prevStep = this.step;
+    this.curr = this.spare;
+    this.spare = oldPrev;
+    this.slots = slots;
+    this.step = step;
+    this.appliedInputSeq = inputSeq;
+    this.takenAt = now;
+  }
+
+  private takeShared(now: number): void {
+    const header = this.sharedHeader!;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const sequence = Atomics.load(header, H_SEQUENCE);
+      if (sequence === this.lastSequence) return;
+      if (sequence % 2 === 1) continue;
+      const slots = header[H_SLOTS]!, step = header[H_STEP]!, inputSeq = header[H_INPUT_SEQ]!;
+      this.copy(this.sharedFrame!, slots);
+      // A changed sequence means the host wrote while we copied: the copy may be torn, read again.
+      if (Atomics.load(header, H_SEQUENCE) !== sequence) continue;
+      this.lastSequence = sequence;
+      this.commit(slots, step, inputSeq, now);
+      return;
+    }
+  }
+
+  private receive(msg: HostMessage): void {
+    switch (msg.type) {
+      case 'ready':
+        this.fixedTimeStep = msg.fixedTimeStep;
+        if (msg.shared) this.attachShared(msg.shared);
+        this.readyResolve();
+        return;
+      case 'shared':
+        this.attachShared(msg.buffer);
+        return;
+      case 'frame':
+        // A newer frame replaces one not yet taken; the older goes straight back.
+        if (this.pending) this.port.postMessage({ type: 'returnFrame', frame: this.pending.frame } satisfies ClientMessage, [this.pending.frame.buffer]);
+        this.pending = { step: msg.step, slots: msg.slots, frame: msg.frame, inputSeq: msg.inputSeq };
+        return;
+      case 'raycastResult': {
+        const request = this.requests.get(msg.id);
+        if (!request) return;
+        this.requests.delete(msg.id);
+        request.resolve(msg.hit);
+        return;
+      }
+      case 'error': {
+        const error = new PhysicsWorkerError(msg.command, msg.handle, msg.message);
+        const request = msg.id >= 0 ? this.requests.get(msg.id) : undefined;
+        if (request) {
+          this.requests.delete(msg.id);
+          request.reject(error);
+        } else {
+          this.onError(error);
+        }
+        return;
+      }
+    }
+  }
+
+  private attachShared(buffer: SharedArrayBuffer): void {
+    this.sharedMemory = true;
+    this.sharedHeader = new Int32Array(buffer, 0, SHARED_HEADER_INTS);
+    this.sharedFrame = new Float32Array(buffer, SHARED_HEADER_INTS * 4);
+    this.lastSequence = 0;
+  }
+
+  private claimHandle(position: Vec3 | undefined, rotation: Quat | undefined): number {
+    const slot = this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.nextSlot++;
+    if (slot >= SLOT_COUNT) throw new RangeError(`footing worker: more than ${SLOT_COUNT} bodies`);
+    const generation = this.generations[slot] ?? 0;
+    this.generations[slot] = generation;
+    const handle = slot + generation * SLOT_COUNT;
+    this.initial.set(handle, {
+      position: position ? copyVec(position) : { x: 0, y: 0, z: 0 },
+      rotation: rotation ? { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w } : { x: 0, y: 0, z: 0, w: 1 },
+    });
+    return handle;
+  }
+
+  private requireHandle(handle: number): number {
+    const slot = slotOf(handle);
+    if (!Number.isInteger(handle) || handle < 0 || this.generations[slot] !== generationOf(handle)) {
+      throw new RangeError(`footing worker: ${String(handle)} is not a live body or character handle`);
+    }
+    return slot;
+  }
+
+  private send(message: ClientMessage): void {
+    this.port.postMessage(message);
+  }
+}
+
+function copyVec(v: Vec3): Vec3 {
+  return { x: v.x, y: v.y, z: v.z };
+}

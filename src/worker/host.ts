@@ -1,0 +1,378 @@
+/**
+ * The worker side of `footing/worker`: owns the World, builds bodies and
+ * characters from descriptions, steps at a fixed rate and publishes the
+ * poses after every tick (a transferred Float32Array, or a
+ * SharedArrayBuffer when the client asked for one and the worker has it).
+ */
+import { World } from '../world/world';
+import type { RigidBody } from '../dynamics/body';
+import type { Shape } from '../shapes/shape';
+import { Box } from '../shapes/box';
+import { Sphere } from '../shapes/sphere';
+import { Capsule } from '../shapes/capsule';
+import { TriangleMesh } from '../shapes/triangle-mesh';
+import type { RaycastOptions } from '../world/world';
+import { CharacterController } from '../../character/controller';
+import { Walker } from '../../character/walker';
+import {
+  F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_SEQUENCE, H_SLOTS, H_STEP, SHARED_HEADER_INTS, slotOf,
+  STATE_AIRBORNE, STATE_AWAKE, STATE_EMPTY, STATE_GROUNDED, STATE_SLEEPING, STATE_SLIDING,
+  type BodyDescData, type CharacterDescData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type ShapeDesc,
+} from './protocol';
+
+/** Builds a footing shape from its description; throws a RangeError/TypeError naming the field. */
+export function shapeFromDesc(desc: ShapeDesc): Shape {
+  if (desc === null || typeof desc !== 'object') throw new TypeError(`shape must be a shape description object (got ${String(desc)})`);
+  switch (desc.kind) {
+    case 'box': return new Box(desc.halfExtents);
+    case 'sphere': return new Sphere(desc.radius);
+    case 'capsule': return new Capsule(desc.radius, desc.halfHeight);
+    case 'mesh': return new TriangleMesh(desc.positions, desc.indices, { doubleSided: desc.doubleSided ?? false });
+    default: throw new TypeError(`shape.kind must be 'box', 'sphere', 'capsule' or 'mesh' (got ${String((desc as { kind: unknown }).kind)})`);
+  }
+}
+
+export interface PhysicsHostOptions {
+  /** Called once the world exists, before the first step: add joints, ragdolls or steppers here. */
+  onWorld?: (world: World, host: PhysicsHost) => void;
+  /** Clock in milliseconds. Default `performance.now`. */
+  now?: () => number;
+}
+
+/** Transferred frames in flight at once: one being read, one on its way. */
+const MAX_FRAMES_OUT = 2;
+
+export class PhysicsHost {
+  private worldValue: World | null = null;
+  private readonly port: MessagePortLike;
+  private readonly options: PhysicsHostOptions;
+  private readonly now: () => number;
+  private readonly bodies: (RigidBody | null)[] = [];
+  private readonly walkers: (Walker | null)[] = [];
+  private readonly generations: number[] = [];
+  private readonly handleOf = new Map<RigidBody, number>();
+  private slotCount = 0;
+  private inputSeq = 0;
+  private fixedTimeStep = 1 / 60;
+  private maxSubSteps = 4;
+  private accumulator = 0;
+  // transfer mode
+  private readonly spare: Float32Array[] = [];
+  private framesOut = 0;
+  // shared mode
+  private shared: SharedArrayBuffer | null = null;
+  private sharedHeader: Int32Array | null = null;
+  private sharedFrame: Float32Array | null = null;
+  // real-time loop
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastTime = 0;
+  private readonly onMessage = (event: MessageEvent): void => this.handle(event.data as ClientMessage);
+
+  /** Listens on `port` (the worker's `self`, or a MessagePort) for a client's `init`. */
+  constructor(port: MessagePortLike, options: PhysicsHostOptions = {}) {
+    this.port = port;
+    this.options = options;
+    this.now = options.now ?? (() => performance.now());
+    port.addEventListener('message', this.onMessage);
+    port.start?.();
+  }
+
+  /** The world, once the client's `init` arrived (null before). */
+  get world(): World | null { return this.worldValue; }
+
+  /** The body behind a handle, for code running in the worker (null for characters and removed bodies). */
+  getBody(handle: number): RigidBody | null {
+    const slot = slotOf(handle);
+    return this.generations[slot] === generationOf(handle) ? this.bodies[slot] ?? null : null;
+  }
+
+  /** The walker behind a character handle. */
+  getWalker(handle: number): Walker | null {
+    const slot = slotOf(handle);
+    return this.generations[slot] === generationOf(handle) ? this.walkers[slot] ?? null : null;
+  }
+
+  /** Steps whole fixed steps covering `seconds` (at most maxSubSteps; the rest is dropped) and publishes the poses. */
+  tick(seconds: number): number {
+    const world = this.worldValue;
+    if (!world) return 0;
+    const h = this.fixedTimeStep;
+    this.accumulator += seconds;
+    let steps = 0;
+    while (this.accumulator >= h && steps < this.maxSubSteps) {
+      world.step(h);
+      for (let i = 0; i < this.slotCount; i++) {
+        const w = this.walkers[i];
+        if (w) w.update(h);
+      }
+      this.accumulator -= h;
+      steps++;
+    }
+    if (this.accumulator >= h) this.accumulator %= h;
+    if (steps > 0) this.publish();
+    return steps;
+  }
+
+  /** Steps in real time (setTimeout at the step boundaries) until `stop`. */
+  start(): void {
+    if (this.timer !== null || !this.worldValue) return;
+    this.lastTime = this.now();
+    const loop = (): void => {
+      const t = this.now();
+      const elapsed = Math.min(t - this.lastTime, 250) / 1000;
+      this.lastTime = t;
+      try {
+        this.tick(elapsed);
+      } catch (error) {
+        this.report('step', -1, -1, error);
+      }
+      const wait = Math.max(0, (this.fixedTimeStep - this.accumulator) * 1000);
+      this.timer = setTimeout(loop, wait);
+    };
+    this.timer = setTimeout(loop, this.fixedTimeStep * 1000);
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Stops and stops listening. */
+  dispose(): void {
+    this.stop();
+    this.port.removeEventListener('message', this.onMessage);
+  }
+
+  private handle(msg: ClientMessage): void {
+    try {
+      this.dispatch(msg);
+    } catch (error) {
+      const handle = 'handle' in msg ? msg.handle : -1;
+      const id = msg.type === 'raycast' ? msg.id : -1;
+      this.report(msg.type, handle, id, error);
+    }
+  }
+
+  private dispatch(msg: ClientMessage): void {
+    if (msg.type === 'init') return this.init(msg.world, msg.shared, msg.autoStart);
+    if (msg.type === 'returnFrame') {
+      this.framesOut--;
+      if (msg.frame.length >= this.slotCount * FRAME_STRIDE) this.spare.push(msg.frame);
+      return;
+    }
+    const world = this.worldValue;
+    if (!world) throw new Error(`${msg.type}: the host has no world yet (send init first)`);
+    switch (msg.type) {
+      case 'start': return this.start();
+      case 'stop': return this.stop();
+      case 'dispose': return this.dispose();
+      case 'createBody': {
+        const slot = this.claimSlot(msg.handle);
+        const d = msg.desc;
+        const body = world.createBody({ ...d, shape: shapeFromDesc(d.shape), userData: msg.handle });
+        this.bodies[slot] = body;
+        this.handleOf.set(body, msg.handle);
+        return;
+      }
+      case 'createCharacter': {
+        const slot = this.claimSlot(msg.handle);
+        const d: CharacterDescData = msg.desc ?? {};
+        const controller = new CharacterController(world, {
+          ...(d.settings ?? {}), radius: d.radius, halfHeight: d.halfHeight, position: d.position, collisionGroup: d.collisionGroup,
+        });
+        try {
+          this.walkers[slot] = new Walker(controller, d.walker ?? {});
+        } catch (error) {
+          controller.dispose();
+          throw error;
+        }
+        if (controller.body) this.handleOf.set(controller.body, msg.handle);
+        return;
+      }
+      case 'removeBody': {
+        const slot = this.requireSlot(msg.handle, msg.type);
+        const body = this.bodies[slot];
+        const walker = this.walkers[slot];
+        if (body) {
+          this.handleOf.delete(body);
+          world.removeBody(body);
+        }
+        if (walker) {
+          if (walker.controller.body) this.handleOf.delete(walker.controller.body);
+          walker.controller.dispose();
+        }
+        this.bodies[slot] = null;
+        this.walkers[slot] = null;
+        return;
+      }
+      case 'input': {
+        const walker = this.walkers[this.requireSlot(msg.handle, msg.type)];
+        if (!walker) throw new Error(`input: handle ${msg.handle} is not a character`);
+        walker.setInput(msg.x, msg.y, msg.z);
+        if (msg.jump) walker.jump();
+        if (msg.seq > this.inputSeq) this.inputSeq = msg.seq;
+        return;
+      }
+      case 'applyImpulse':
+        return this.requireBody(msg.handle, msg.type).applyImpulse(msg.impulse, msg.point);
+      case 'setVelocity': {
+        const body = this.requireBody(msg.handle, msg.type);
+        if (msg.linear) body.setLinearVelocity(msg.linear);
+        if (msg.angular) body.setAngularVelocity(msg.angular);
+        return;
+      }
+      case 'teleport': {
+        const slot = this.requireSlot(msg.handle, msg.type);
+        const walker = this.walkers[slot];
+        if (walker) {
+          walker.controller.setPosition(msg.position);
+          walker.velocity.x = 0; walker.velocity.y = 0; walker.velocity.z = 0;
+          return;
+        }
+        const body = this.requireBody(msg.handle, msg.type);
+        body.setPosition(msg.position);
+        if (msg.rotation) body.setRotation(msg.rotation);
+        return;
+      }
+      case 'raycast': {
+        const o = msg.options ?? {};
+        const options: RaycastOptions = { collisionGroup: o.collisionGroup, collisionMask: o.collisionMask, includeSensors: o.includeSensors };
+        if (o.exclude !== undefined) {
+          const slot = this.requireSlot(o.exclude, 'raycast: options.exclude');
+          options.exclude = this.bodies[slot] ?? this.walkers[slot]?.controller.body ?? null;
+        }
+        const hit = world.raycast(msg.from, msg.to, options);
+        const data: RaycastHitData | null = hit && {
+          handle: this.handleOf.get(hit.body) ?? -1,
+          point: { x: hit.point.x, y: hit.point.y, z: hit.point.z },
+          normal: { x: hit.normal.x, y: hit.normal.y, z: hit.normal.z },
+          distance: hit.distance, fraction: hit.fraction, triangle: hit.triangle,
+        };
+        this.post({ type: 'raycastResult', id: msg.id, hit: data });
+        return;
+      }
+      default:
+        throw new TypeError(`unknown message type ${String((msg as { type: unknown }).type)}`);
+    }
+  }
+
+  private init(desc: ClientMessageInit['world'], shared: boolean, autoStart: boolean): void {
+    if (this.worldValue) throw new Error('init: the host already has a world');
+    const world = new World({ gravity: desc.gravity, fixedTimeStep: desc.fixedTimeStep, maxSubSteps: desc.maxSubSteps, solver: desc.solver, sleeping: desc.sleeping });
+    this.fixedTimeStep = world.fixedTimeStep;
+    this.maxSubSteps = world.maxSubSteps;
+    this.worldValue = world;
+    if (shared && typeof SharedArrayBuffer === 'function') this.growShared(64);
+    this.options.onWorld?.(world, this);
+    this.post({ type: 'ready', fixedTimeStep: this.fixedTimeStep, shared: this.shared });
+    if (autoStart) this.start();
+  }
+
+  private claimSlot(handle: number): number {
+    if (!Number.isInteger(handle) || handle < 0) throw new RangeError(`handle must be an integer ≥ 0 (got ${String(handle)})`);
+    const slot = slotOf(handle);
+    if (this.bodies[slot] || this.walkers[slot]) throw new Error(`slot ${slot} is in use (handle ${handle})`);
+    for (let i = this.slotCount; i <= slot; i++) {
+      this.bodies[i] = null; this.walkers[i] = null; this.generations[i] = -1;
+    }
+    this.slotCount = Math.max(this.slotCount, slot + 1);
+    this.generations[slot] = generationOf(handle);
+    return slot;
+  }
+
+  private requireSlot(handle: number, command: string): number {
+    const slot = slotOf(handle);
+    if (!(slot < this.slotCount) || this.generations[slot] !== generationOf(handle) || !(this.bodies[slot] || this.walkers[slot])) {
+      throw new Error(`${command}: no body or character with handle ${String(handle)}`);
+    }
+    return slot;
+  }
+
+  private requireBody(handle: number, command: string): RigidBody {
+    const body = this.bodies[this.requireSlot(handle, command)];
+    if (!body) throw new Error(`${command}: handle ${handle} is a character, not a body`);
+    return body;
+  }
+
+  private growShared(slots: number): void {
+    let capacity = 64;
+    while (capacity < slots) capacity *= 2;
+    const buffer = new SharedArrayBuffer(SHARED_HEADER_INTS * 4 + capacity * FRAME_STRIDE * 4);
+    this.shared = buffer;
+    this.sharedHeader = new Int32Array(buffer, 0, SHARED_HEADER_INTS);
+    this.sharedFrame = new Float32Array(buffer, SHARED_HEADER_INTS * 4);
+  }
+
+  private publish(): void {
+    const world = this.worldValue!;
+    const n = this.slotCount;
+    if (this.shared) {
+      if (this.sharedFrame!.length < n * FRAME_STRIDE) {
+        this.growShared(n);
+        this.post({ type: 'shared', buffer: this.shared });
+      }
+      const header = this.sharedHeader!;
+      // Sequence lock: odd while writing, so a reader that saw an odd or changed number retries.
+      Atomics.add(header, H_SEQUENCE, 1);
+      this.writeFrame(this.sharedFrame!);
+      header[H_STEP] = world.stepCount;
+      header[H_SLOTS] = n;
+      header[H_INPUT_SEQ] = this.inputSeq;
+      Atomics.add(header, H_SEQUENCE, 1);
+      return;
+    }
+    let frame = this.spare.pop();
+    if (!frame) {
+      // The client holds every frame sent: it is behind, so this tick's poses are skipped (the next tick sends).
+      if (this.framesOut >= MAX_FRAMES_OUT) return;
+      let capacity = 64;
+      while (capacity < n) capacity *= 2;
+      frame = new Float32Array(capacity * FRAME_STRIDE);
+    }
+    this.writeFrame(frame);
+    this.framesOut++;
+    this.post({ type: 'frame', step: world.stepCount, slots: n, frame, inputSeq: this.inputSeq }, [frame.buffer]);
+  }
+
+  private writeFrame(frame: Float32Array): void {
+    for (let i = 0; i < this.slotCount; i++) {
+      const o = i * FRAME_STRIDE;
+      const body = this.bodies[i];
+      const walker = this.walkers[i];
+      frame[o + F_GENERATION] = this.generations[i]!;
+      if (body) {
+        const p = body.position, q = body.rotation;
+        frame[o + F_POSITION] = p.x; frame[o + F_POSITION + 1] = p.y; frame[o + F_POSITION + 2] = p.z;
+        frame[o + F_ROTATION] = q.x; frame[o + F_ROTATION + 1] = q.y; frame[o + F_ROTATION + 2] = q.z; frame[o + F_ROTATION + 3] = q.w;
+        frame[o + F_STATE] = body.isSleeping ? STATE_SLEEPING : STATE_AWAKE;
+      } else if (walker) {
+        const p = walker.controller.position, up = walker.controller.up;
+        const s = Math.sin(walker.yaw / 2);
+        frame[o + F_POSITION] = p.x; frame[o + F_POSITION + 1] = p.y; frame[o + F_POSITION + 2] = p.z;
+        frame[o + F_ROTATION] = up.x * s; frame[o + F_ROTATION + 1] = up.y * s; frame[o + F_ROTATION + 2] = up.z * s; frame[o + F_ROTATION + 3] = Math.cos(walker.yaw / 2);
+        frame[o + F_STATE] = walker.state === 'grounded' ? STATE_GROUNDED : walker.state === 'airborne' ? STATE_AIRBORNE : STATE_SLIDING;
+      } else {
+        frame[o + F_STATE] = STATE_EMPTY;
+      }
+    }
+  }
+
+  private report(command: string, handle: number, id: number, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.post({ type: 'error', command, handle, id, message });
+  }
+
+  private post(message: HostMessage, transfer?: Transferable[]): void {
+    this.port.postMessage(message, transfer);
+  }
+}
+
+type ClientMessageInit = Extract<ClientMessage, { type: 'init' }>;
+
+/**
+ * Runs a physics host on the worker's own scope: the whole worker script is
+ * `import { hostPhysics } from 'footing/worker'; hostPhysics(self);`.
+ */
+export function hostPhysics(scope: MessagePortLike, options?: PhysicsHostOptions): PhysicsHost {
+  return new PhysicsHost(scope, options);
+}
