@@ -7,8 +7,8 @@
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import {
-  F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_SEQUENCE, H_SLOTS, H_STEP, SHARED_HEADER_INTS, SLOT_COUNT,
-  slotOf, STATE_EMPTY,
+  epochNow, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
+  SHARED_HEADER_BYTES, SLOT_COUNT, slotOf, STATE_EMPTY,
   type BodyDescData, type CharacterDescData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type RaycastOptionsData,
   type WorldDescData,
 } from './protocol';
@@ -21,7 +21,7 @@ export interface PhysicsClientOptions {
   shared?: boolean;
   /** Start stepping as soon as the world exists. Default true. */
   autoStart?: boolean;
-  /** Clock in milliseconds, for interpolation. Default `performance.now`. */
+  /** Clock in milliseconds, the host's (frames carry its time). Default `epochNow`. */
   now?: () => number;
 }
 
@@ -52,17 +52,17 @@ export class PhysicsClient {
   private readonly port: MessagePortLike;
   private readonly now: () => number;
   private readonly readyResolve: () => void;
-  private prev = new Float32Array(64 * FRAME_STRIDE);
-  private curr = new Float32Array(64 * FRAME_STRIDE);
-  private spare = new Float32Array(64 * FRAME_STRIDE);
-  private slots = 0;
-  private prevSlots = 0;
-  private prevStep = 0;
-  private takenAt = 0;
-  /** A transferred frame received and not yet taken by `update`. */
-  private pending: { step: number; slots: number; frame: Float32Array; inputSeq: number } | null = null;
+  /** The two newest frames `update` took: poses are interpolated from prev to curr. */
+  private prev = new PoseFrame();
+  private curr = new PoseFrame();
+  /** The two newest frames received (transfer mode), copied in as they arrive; `update` takes them. */
+  private receivedPrev = new PoseFrame();
+  private receivedLatest = new PoseFrame();
+  private received = 0;
+  private taken = 0;
   private sharedHeader: Int32Array | null = null;
-  private sharedFrame: Float32Array | null = null;
+  private sharedTimes: Float64Array | null = null;
+  private readonly sharedFrames: Float32Array[] = [];
   private lastSequence = 0;
   private readonly freeSlots: number[] = [];
   private nextSlot = 0;
@@ -77,7 +77,7 @@ export class PhysicsClient {
   /** Connects to a host on `port` (a Worker or a MessagePort) and asks it to build `world`. */
   constructor(port: MessagePortLike, world: WorldDescData = {}, options: PhysicsClientOptions = {}) {
     this.port = port;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? epochNow;
     const shared = options.shared ?? (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
     let resolveReady!: () => void;
     this.ready = new Promise((resolve) => { resolveReady = resolve; });
@@ -162,24 +162,25 @@ export class PhysicsClient {
   }
 
   /**
-   * Once per render frame: takes the newest frame (if one came) and sets
-   * `alpha`, the fraction of the steps between the two frames that the
-   * time since the newest one arrived covers. Poses read afterwards are
-   * interpolated by it; the picture trails the worker by up to one frame
-   * interval so that it moves smoothly.
+   * Once per render frame, before reading poses: takes the two newest
+   * frames and sets `alpha` so that the picture shows the simulation one
+   * tick behind its newest state, `(now − newest.time) / (newest.time −
+   * previous.time)`: it moves smoothly whatever the render rate, and trails
+   * the worker by at most one tick.
    */
   update(): void {
     const now = this.now();
-    if (this.sharedFrame) this.takeShared(now);
-    else if (this.pending) {
-      const p = this.pending;
-      this.pending = null;
-      this.copy(p.frame, p.slots);
-      this.commit(p.slots, p.step, p.inputSeq, now);
-      this.port.postMessage({ type: 'returnFrame', frame: p.frame } satisfies ClientMessage, [p.frame.buffer]);
+    if (this.sharedHeader) this.takeShared();
+    else if (this.received !== this.taken) {
+      this.taken = this.received;
+      this.prev.copyFrom(this.receivedPrev);
+      this.curr.copyFrom(this.receivedLatest);
     }
-    const span = Math.max(1, this.step - this.prevStep) * this.fixedTimeStep * 1000;
-    this.alpha = Math.min(1, Math.max(0, (now - this.takenAt) / span));
+    const c = this.curr, p = this.prev;
+    this.step = c.step;
+    this.appliedInputSeq = c.inputSeq;
+    const span = c.time - p.time;
+    this.alpha = p.slots > 0 && span > 0 ? Math.min(1, Math.max(0, (now - c.time) / span)) : 1;
   }
 
   /** Whether the handle's body has appeared in a frame yet. */
@@ -195,12 +196,14 @@ export class PhysicsClient {
       out.x = init?.position.x ?? 0; out.y = init?.position.y ?? 0; out.z = init?.position.z ?? 0;
       return out;
     }
+    const cur = this.curr.data;
     const p = this.rowOf(this.prev, handle);
+    // A body new since the previous frame is shown where it is.
     const a = p < 0 ? 1 : this.alpha, b = 1 - a;
-    const prev = p < 0 ? this.curr : this.prev, o = p < 0 ? c : p;
-    out.x = b * prev[o + F_POSITION]! + a * this.curr[c + F_POSITION]!;
-    out.y = b * prev[o + F_POSITION + 1]! + a * this.curr[c + F_POSITION + 1]!;
-    out.z = b * prev[o + F_POSITION + 2]! + a * this.curr[c + F_POSITION + 2]!;
+    const old = p < 0 ? cur : this.prev.data, o = p < 0 ? c : p;
+    out.x = b * old[o + F_POSITION]! + a * cur[c + F_POSITION]!;
+    out.y = b * old[o + F_POSITION + 1]! + a * cur[c + F_POSITION + 1]!;
+    out.z = b * old[o + F_POSITION + 2]! + a * cur[c + F_POSITION + 2]!;
     return out;
   }
 
@@ -212,11 +215,11 @@ export class PhysicsClient {
       out.x = init?.rotation.x ?? 0; out.y = init?.rotation.y ?? 0; out.z = init?.rotation.z ?? 0; out.w = init?.rotation.w ?? 1;
       return out;
     }
-    const q = this.curr;
+    const q = this.curr.data;
     let x = q[c + F_ROTATION]!, y = q[c + F_ROTATION + 1]!, z = q[c + F_ROTATION + 2]!, w = q[c + F_ROTATION + 3]!;
     const p = this.rowOf(this.prev, handle);
     if (p >= 0 && this.alpha < 1) {
-      const r = this.prev;
+      const r = this.prev.data;
       const a = this.alpha;
       const sign = r[p + F_ROTATION]! * x + r[p + F_ROTATION + 1]! * y + r[p + F_ROTATION + 2]! * z + r[p + F_ROTATION + 3]! * w < 0 ? -1 : 1;
       const b = (1 - a) * sign;
@@ -231,50 +234,32 @@ export class PhysicsClient {
   /** The newest frame's state of a handle (STATE_* in protocol: awake, sleeping, or a character's walker state). */
   getState(handle: number): number {
     const c = this.rowOf(this.curr, handle);
-    return c < 0 ? STATE_EMPTY : this.curr[c + F_STATE]!;
+    return c < 0 ? STATE_EMPTY : this.curr.data[c + F_STATE]!;
   }
 
-  private rowOf(frame: Float32Array, handle: number): number {
+  private rowOf(frame: PoseFrame, handle: number): number {
     const slot = slotOf(handle);
-    const limit = frame === this.curr ? this.slots : this.prevSlots;
-    if (!(slot < limit)) return -1;
+    if (!(slot < frame.slots)) return -1;
     const o = slot * FRAME_STRIDE;
-    if (frame[o + F_STATE] === STATE_EMPTY || frame[o + F_GENERATION] !== generationOf(handle)) return -1;
+    if (frame.data[o + F_STATE] === STATE_EMPTY || frame.data[o + F_GENERATION] !== generationOf(handle)) return -1;
     return o;
   }
 
-  /** Copies a frame into the spare array; `commit` then makes it the newest. */
-  private copy(frame: Float32Array, slots: number): void {
-    const need = slots * FRAME_STRIDE;
-    if (this.spare.length < need) this.spare = new Float32Array(Math.max(need, this.spare.length * 2));
-    this.spare.set(frame.subarray(0, need));
-  }
-
-  private commit(slots: number, step: number, inputSeq: number, now: number): void {
-    const oldPrev = this.prev;
-    this.prev = this.curr;
-    this.prevSlots = this.slots;
-    this.prevStep = this.step;
-    this.curr = this.spare;
-    this.spare = oldPrev;
-    this.slots = slots;
-    this.step = step;
-    this.appliedInputSeq = inputSeq;
-    this.takenAt = now;
-  }
-
-  private takeShared(now: number): void {
-    const header = this.sharedHeader!;
+  private takeShared(): void {
+    const header = this.sharedHeader!, times = this.sharedTimes!;
     for (let attempt = 0; attempt < 4; attempt++) {
       const sequence = Atomics.load(header, H_SEQUENCE);
       if (sequence === this.lastSequence) return;
       if (sequence % 2 === 1) continue;
-      const slots = header[H_SLOTS]!, step = header[H_STEP]!, inputSeq = header[H_INPUT_SEQ]!;
-      this.copy(this.sharedFrame!, slots);
-      // A changed sequence means the host wrote while we copied: the copy may be torn, read again.
+      const r = header[H_NEWEST]!, o = 1 - r;
+      // Into the receive frames first: a torn copy must not replace what is shown.
+      this.receivedLatest.copyFromArray(this.sharedFrames[r]!, header[H_SLOTS + r]!, header[H_STEP + r]!, times[H_TIME + r]!, header[H_INPUT_SEQ]!);
+      this.receivedPrev.copyFromArray(this.sharedFrames[o]!, header[H_SLOTS + o]!, header[H_STEP + o]!, times[H_TIME + o]!, 0);
+      // A changed sequence means the host wrote while we copied: read again.
       if (Atomics.load(header, H_SEQUENCE) !== sequence) continue;
       this.lastSequence = sequence;
-      this.commit(slots, step, inputSeq, now);
+      this.prev.copyFrom(this.receivedPrev);
+      this.curr.copyFrom(this.receivedLatest);
       return;
     }
   }
@@ -289,11 +274,16 @@ export class PhysicsClient {
       case 'shared':
         this.attachShared(msg.buffer);
         return;
-      case 'frame':
-        // A newer frame replaces one not yet taken; the older goes straight back.
-        if (this.pending) this.port.postMessage({ type: 'returnFrame', frame: this.pending.frame } satisfies ClientMessage, [this.pending.frame.buffer]);
-        this.pending = { step: msg.step, slots: msg.slots, frame: msg.frame, inputSeq: msg.inputSeq };
+      case 'frame': {
+        // Copied at once and the buffer sent straight back, so the host always has one to write the next tick into.
+        const older = this.receivedPrev;
+        this.receivedPrev = this.receivedLatest;
+        this.receivedLatest = older;
+        older.copyFromArray(msg.frame, msg.slots, msg.step, msg.time, msg.inputSeq);
+        this.received++;
+        this.port.postMessage({ type: 'returnFrame', frame: msg.frame } satisfies ClientMessage, [msg.frame.buffer]);
         return;
+      }
       case 'raycastResult': {
         const request = this.requests.get(msg.id);
         if (!request) return;
@@ -317,8 +307,11 @@ export class PhysicsClient {
 
   private attachShared(buffer: SharedArrayBuffer): void {
     this.sharedMemory = true;
-    this.sharedHeader = new Int32Array(buffer, 0, SHARED_HEADER_INTS);
-    this.sharedFrame = new Float32Array(buffer, SHARED_HEADER_INTS * 4);
+    const floats = (buffer.byteLength - SHARED_HEADER_BYTES) / 8;
+    this.sharedHeader = new Int32Array(buffer, 0, 8);
+    this.sharedTimes = new Float64Array(buffer, 0, H_TIME + 2);
+    this.sharedFrames[0] = new Float32Array(buffer, SHARED_HEADER_BYTES, floats);
+    this.sharedFrames[1] = new Float32Array(buffer, SHARED_HEADER_BYTES + floats * 4, floats);
     this.lastSequence = 0;
   }
 
@@ -350,4 +343,26 @@ export class PhysicsClient {
 
 function copyVec(v: Vec3): Vec3 {
   return { x: v.x, y: v.y, z: v.z };
+}
+
+/** One pose frame as the client keeps it. */
+class PoseFrame {
+  data = new Float32Array(64 * FRAME_STRIDE);
+  /** Slots written; 0: no frame. */
+  slots = 0;
+  step = 0;
+  /** The host's clock when it wrote the frame, ms. */
+  time = 0;
+  inputSeq = 0;
+
+  copyFromArray(src: Float32Array, slots: number, step: number, time: number, inputSeq: number): void {
+    const need = slots * FRAME_STRIDE;
+    if (this.data.length < need) this.data = new Float32Array(Math.max(need, this.data.length * 2));
+    this.data.set(src.subarray(0, need));
+    this.slots = slots; this.step = step; this.time = time; this.inputSeq = inputSeq;
+  }
+
+  copyFrom(other: PoseFrame): void {
+    this.copyFromArray(other.data, other.slots, other.step, other.time, other.inputSeq);
+  }
 }

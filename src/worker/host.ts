@@ -15,7 +15,8 @@ import type { RaycastOptions } from '../world/world';
 import { CharacterController } from '../../character/controller';
 import { Walker } from '../../character/walker';
 import {
-  F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_SEQUENCE, H_SLOTS, H_STEP, SHARED_HEADER_INTS, slotOf,
+  epochNow, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
+  SHARED_HEADER_BYTES, slotOf,
   STATE_AIRBORNE, STATE_AWAKE, STATE_EMPTY, STATE_GROUNDED, STATE_SLEEPING, STATE_SLIDING,
   type BodyDescData, type CharacterDescData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type ShapeDesc,
 } from './protocol';
@@ -35,7 +36,7 @@ export function shapeFromDesc(desc: ShapeDesc): Shape {
 export interface PhysicsHostOptions {
   /** Called once the world exists, before the first step: add joints, ragdolls or steppers here. */
   onWorld?: (world: World, host: PhysicsHost) => void;
-  /** Clock in milliseconds. Default `performance.now`. */
+  /** Clock in milliseconds, shared with the client's (frames carry its time). Default `epochNow`. */
   now?: () => number;
 }
 
@@ -62,7 +63,8 @@ export class PhysicsHost {
   // shared mode
   private shared: SharedArrayBuffer | null = null;
   private sharedHeader: Int32Array | null = null;
-  private sharedFrame: Float32Array | null = null;
+  private sharedTimes: Float64Array | null = null;
+  private readonly sharedFrames: Float32Array[] = [];
   // real-time loop
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastTime = 0;
@@ -72,7 +74,7 @@ export class PhysicsHost {
   constructor(port: MessagePortLike, options: PhysicsHostOptions = {}) {
     this.port = port;
     this.options = options;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? epochNow;
     port.addEventListener('message', this.onMessage);
     port.start?.();
   }
@@ -297,27 +299,36 @@ export class PhysicsHost {
   private growShared(slots: number): void {
     let capacity = 64;
     while (capacity < slots) capacity *= 2;
-    const buffer = new SharedArrayBuffer(SHARED_HEADER_INTS * 4 + capacity * FRAME_STRIDE * 4);
+    const floats = capacity * FRAME_STRIDE;
+    const buffer = new SharedArrayBuffer(SHARED_HEADER_BYTES + 2 * floats * 4);
     this.shared = buffer;
-    this.sharedHeader = new Int32Array(buffer, 0, SHARED_HEADER_INTS);
-    this.sharedFrame = new Float32Array(buffer, SHARED_HEADER_INTS * 4);
+    this.sharedHeader = new Int32Array(buffer, 0, 8);
+    this.sharedTimes = new Float64Array(buffer, 0, H_TIME + 2);
+    this.sharedFrames[0] = new Float32Array(buffer, SHARED_HEADER_BYTES, floats);
+    this.sharedFrames[1] = new Float32Array(buffer, SHARED_HEADER_BYTES + floats * 4, floats);
+    // No frame yet: the first one written becomes frame 0.
+    this.sharedHeader[H_NEWEST] = 1;
   }
 
   private publish(): void {
     const world = this.worldValue!;
     const n = this.slotCount;
+    const time = this.now();
     if (this.shared) {
-      if (this.sharedFrame!.length < n * FRAME_STRIDE) {
+      if (this.sharedFrames[0]!.length < n * FRAME_STRIDE) {
         this.growShared(n);
         this.post({ type: 'shared', buffer: this.shared });
       }
       const header = this.sharedHeader!;
-      // Sequence lock: odd while writing, so a reader that saw an odd or changed number retries.
+      const r = 1 - header[H_NEWEST]!;
+      // Sequence lock: odd while writing, so a reader that saw an odd or changed number reads again.
       Atomics.add(header, H_SEQUENCE, 1);
-      this.writeFrame(this.sharedFrame!);
-      header[H_STEP] = world.stepCount;
-      header[H_SLOTS] = n;
+      this.writeFrame(this.sharedFrames[r]!);
+      header[H_STEP + r] = world.stepCount;
+      header[H_SLOTS + r] = n;
+      this.sharedTimes![H_TIME + r] = time;
       header[H_INPUT_SEQ] = this.inputSeq;
+      header[H_NEWEST] = r;
       Atomics.add(header, H_SEQUENCE, 1);
       return;
     }
@@ -331,7 +342,7 @@ export class PhysicsHost {
     }
     this.writeFrame(frame);
     this.framesOut++;
-    this.post({ type: 'frame', step: world.stepCount, slots: n, frame, inputSeq: this.inputSeq }, [frame.buffer]);
+    this.post({ type: 'frame', step: world.stepCount, time, slots: n, frame, inputSeq: this.inputSeq }, [frame.buffer]);
   }
 
   private writeFrame(frame: Float32Array): void {

@@ -94,11 +94,16 @@ export const generationOf = (handle: number): number => Math.floor(handle / SLOT
 /**
  * A pose frame is a Float32Array of FRAME_STRIDE floats per slot:
  * position x y z, rotation x y z w, state, generation. State is one of the
- * STATE_* values (a character's walker state for characters). In
- * shared-memory mode the frame sits after a header of SHARED_HEADER_INTS
- * Int32 values: a sequence number (odd while the host writes), the step
- * count, the number of slots written, and the last input sequence number
- * the steps had applied.
+ * STATE_* values (a character's walker state for characters).
+ *
+ * In shared-memory mode the SharedArrayBuffer holds two frames, the newest
+ * and the one before, so the client always has two consecutive ticks to
+ * interpolate between. Layout: SHARED_HEADER_BYTES of header, then the two
+ * frames of `capacity` slots each. Header, as Int32: a sequence number (odd
+ * while the host writes), the last input sequence number the steps had
+ * applied, the index (0 or 1) of the newest frame, then each frame's step
+ * count and slot count; as Float64 from byte 32, each frame's time (ms
+ * since the epoch, `performance.timeOrigin + performance.now()`).
  */
 export const FRAME_STRIDE = 9;
 export const F_POSITION = 0;
@@ -112,11 +117,21 @@ export const STATE_SLEEPING = 2;
 export const STATE_GROUNDED = 3;
 export const STATE_AIRBORNE = 4;
 export const STATE_SLIDING = 5;
-export const SHARED_HEADER_INTS = 4;
+export const SHARED_HEADER_BYTES = 48;
 export const H_SEQUENCE = 0;
-export const H_STEP = 1;
-export const H_SLOTS = 2;
-export const H_INPUT_SEQ = 3;
+export const H_INPUT_SEQ = 1;
+export const H_NEWEST = 2;
+/** Int32 index of frame r's step count: H_STEP + r. */
+export const H_STEP = 4;
+/** Int32 index of frame r's slot count: H_SLOTS + r. */
+export const H_SLOTS = 6;
+/** Float64 index of frame r's time: H_TIME + r. */
+export const H_TIME = 4;
+
+/** Milliseconds since the epoch on a clock that a worker and the page share. */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
 
 // ---------------------------------------------------------------- messages
 
@@ -137,7 +152,7 @@ export type ClientMessage =
 
 export type HostMessage =
   | { type: 'ready'; fixedTimeStep: number; shared: SharedArrayBuffer | null }
-  | { type: 'frame'; step: number; slots: number; frame: Float32Array; inputSeq: number }
+  | { type: 'frame'; step: number; time: number; slots: number; frame: Float32Array; inputSeq: number }
   | { type: 'shared'; buffer: SharedArrayBuffer }
   | { type: 'raycastResult'; id: number; hit: RaycastHitData | null }
   | { type: 'error'; command: string; handle: number; id: number; message: string };

@@ -17,12 +17,14 @@ import {
 const H = 1 / 60;
 const open: MessagePort[] = [];
 
-function connect(world: WorldDescData = {}, options: PhysicsClientOptions = {}) {
+/** A host and a client on the two ends of a MessageChannel, sharing a fake clock (or the real one, with `realClock`). */
+function connect(world: WorldDescData = {}, options: PhysicsClientOptions = {}, realClock = false) {
   const { port1, port2 } = new MessageChannel();
   open.push(port1, port2);
   const clock = { ms: 0 };
-  const host = new PhysicsHost(port2 as unknown as MessagePortLike);
-  const client = new PhysicsClient(port1 as unknown as MessagePortLike, world, { autoStart: false, shared: false, now: () => clock.ms, ...options });
+  const now = realClock ? undefined : () => clock.ms;
+  const host = new PhysicsHost(port2 as unknown as MessagePortLike, { now });
+  const client = new PhysicsClient(port1 as unknown as MessagePortLike, world, { autoStart: false, shared: false, now, ...options });
   const errors: PhysicsWorkerError[] = [];
   client.onError = (e) => { errors.push(e); };
   /** Ticks the host `steps` fixed steps, one tick each, rendering each frame at its arrival and a step later. */
@@ -82,7 +84,7 @@ describe('footing/worker over a MessageChannel', () => {
     expect([STATE_AWAKE, STATE_SLEEPING]).toContain(client.getState(crates[0]!));
   });
 
-  it('interpolates between the last two frames by the time since the newest arrived', async () => {
+  it('interpolates between the last two frames, one tick behind the newest by the frames\' times', async () => {
     const { client, host, clock, barrier, run } = connect({ gravity: { x: 0, y: 0, z: 0 } });
     await client.ready;
     const mover = client.createBody({ ...crateAt(0, 5), linearVelocity: { x: 6, y: 0, z: 0 }, linearDamping: 0 });
@@ -94,7 +96,7 @@ describe('footing/worker over a MessageChannel', () => {
     host.tick(H);
     await barrier();
     client.update();
-    // Taken at the same instant: alpha 0 shows the previous frame.
+    // Written at this instant: alpha 0 shows the frame before.
     expect(client.alpha).toBe(0);
     expect(client.getPosition(mover, p).x).toBeCloseTo(x0, 5);
     clock.ms += (H * 1000) / 4;
@@ -208,19 +210,39 @@ describe('footing/worker over a MessageChannel', () => {
       for (let i = 0; i < 80; i++) list.push(client.createBody(crateAt((i % 10) * 1.5 - 7, 1 + Math.floor(i / 10) * 1.2)));
       return list;
     });
-    await Promise.all([a.run(90), b.run(90)]);
+    await Promise.all([a.run(30), b.run(30)]);
     const pa = { x: 0, y: 0, z: 0 }, pb = { x: 0, y: 0, z: 0 };
     for (let i = 0; i < 80; i++) {
       a.client.getPosition(handles[0]![i]!, pa);
       b.client.getPosition(handles[1]![i]!, pb);
       expect(pa).toEqual(pb);
     }
-    expect(a.client.step).toBe(90);
+    expect(a.client.step).toBe(30);
+    // One more tick, drawn at once: alpha 0, both show the frame before it (the shared buffer's other half).
+    for (const c of [a, b]) {
+      await c.barrier();
+      c.host.tick(H);
+      await c.barrier();
+      c.client.update();
+    }
+    expect(a.client.alpha).toBe(0);
+    expect(a.client.step).toBe(31);
+    for (let i = 0; i < 80; i++) {
+      a.client.getPosition(handles[0]![i]!, pa);
+      b.client.getPosition(handles[1]![i]!, pb);
+      expect(pa).toEqual(pb);
+    }
+    // …which is the frame of step 30, not 31: the top row, still falling, is higher there.
+    a.clock.ms += H * 1000;
+    a.client.update();
+    expect(a.client.alpha).toBeCloseTo(1, 9);
+    const top = handles[0]![79]!;
+    expect(a.client.getPosition(top, { x: 0, y: 0, z: 0 }).y).toBeLessThan(pa.y - 0.03);
     expect(a.errors).toEqual([]);
   });
 
   it('steps in real time on its own after start()', async () => {
-    const { client, errors } = connect({}, { autoStart: true, now: () => performance.now() });
+    const { client, errors } = connect({}, { autoStart: true }, true);
     await client.ready;
     const crate = client.createBody(crateAt(0, 50));
     await new Promise((resolve) => setTimeout(resolve, 400));
