@@ -5,6 +5,7 @@
 // URL parameters (for comparison and the e2e test):
 //   ?mode=main     the same scene stepped on the main thread instead
 //   ?bodies=N      number of dropped bodies (default 200)
+//   ?scene=heap    the bodies fall onto each other (default: each lands alone)
 //   ?shared=0|1    poses through transferred buffers / a SharedArrayBuffer
 //                  (default: shared when the page is cross-origin isolated)
 import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera';
@@ -23,11 +24,12 @@ import { Scene } from '@babylonjs/core/scene';
 import { World, type Quat, type RigidBody, type Vec3 } from 'footing';
 import { CharacterController, Walker } from 'footing/character';
 import { PhysicsClient, shapeFromDesc, STATE_SLEEPING, type BodyDescData, type MessagePortLike } from 'footing/worker';
-import { droppedBodies, FLOOR, HERO } from './scene';
+import { droppedBodies, FLOOR, heapBodies, HERO } from './scene';
 
 const params = new URLSearchParams(location.search);
 const MODE: 'worker' | 'main' = params.get('mode') === 'main' ? 'main' : 'worker';
 const BODY_COUNT = Number(params.get('bodies') ?? 200);
+const SCENE = params.get('scene') === 'heap' ? 'heap' : 'grid';
 const SHARED = params.has('shared') ? params.get('shared') === '1' : undefined;
 const H = 1 / 60;
 /** Steps per frame at most, on both threads: software WebGL renders at 5–15 fps. */
@@ -139,7 +141,7 @@ sphereTemplate.material = colour('ball', 0.3, 0.5, 0.8);
 const heroMesh = CreateCapsule('hero', { radius: 0.3, height: 1.8 }, scene);
 heroMesh.material = colour('hero', 0.8, 0.2, 0.15);
 
-const descs = droppedBodies(BODY_COUNT);
+const descs = SCENE === 'heap' ? heapBodies(BODY_COUNT) : droppedBodies(BODY_COUNT);
 const sim = MODE === 'worker' ? workerSimulation(descs) : mainThreadSimulation(descs);
 const meshes: AbstractMesh[] = descs.map((d, i) => {
   const m = (d.shape.kind === 'sphere' ? sphereTemplate : boxTemplate).createInstance(`body${i}`);
@@ -210,6 +212,7 @@ const percentile = (a: number[], k: number): number => {
 const hook = {
   ready: false,
   mode: MODE,
+  scene: SCENE,
   bodies: BODY_COUNT,
   get shared() { return sim.shared; },
   get crossOriginIsolated() { return globalThis.crossOriginIsolated === true; },
@@ -264,7 +267,7 @@ engine.runRenderLoop(() => {
 });
 setInterval(() => {
   const s = hook.stats();
-  hud.textContent = `${MODE === 'worker' ? `worker (${sim.shared ? 'SharedArrayBuffer' : 'transferred frames'})` : 'main thread'} · ${BODY_COUNT} bodies\n` +
+  hud.textContent = `${MODE === 'worker' ? `worker (${sim.shared ? 'SharedArrayBuffer' : 'transferred frames'})` : 'main thread'} · ${BODY_COUNT} bodies (${SCENE})\n` +
     `${(1000 / s.frameMsMean).toFixed(1)} fps · main thread physics + sync ${s.mainMsMean.toFixed(2)} ms/frame\nWASD: walk`;
 }, 500);
 window.addEventListener('resize', () => engine.resize());
