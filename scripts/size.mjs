@@ -75,7 +75,7 @@ globalThis.client = PhysicsClient;`,
   {
     name: 'worker host (in the worker)', code: `
 import { hostPhysics } from 'footing/worker';
-hostPhysics(globalThis);`,
+hostPhysics();`,
   },
   {
     name: 'everything (import * of all entries)', code: `

@@ -189,7 +189,7 @@ try {
     // ------------------------------------------------------------ Vite
     writeFileSync(join(app, 'index.html'), '<!doctype html><canvas id="c"></canvas><script type="module" src="./src/main.js"></script>\n');
     writeFileSync(join(app, 'src/main.js'), VITE_MAIN);
-    writeFileSync(join(app, 'src/physics.worker.js'), "import { hostPhysics } from 'footing/worker';\nhostPhysics(self);\n");
+    writeFileSync(join(app, 'src/physics.worker.js'), "import { hostPhysics } from 'footing/worker';\nhostPhysics();\n");
     const { build } = await import(join(root, 'node_modules/vite/dist/node/index.js'));
     await build({ root: app, configFile: false, logLevel: 'warn', build: { outDir: join(app, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 8192 } });
     const assets = readdirSync(join(app, 'dist/assets'));

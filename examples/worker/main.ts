@@ -23,7 +23,7 @@ import '@babylonjs/core/Meshes/instancedMesh';
 import { Scene } from '@babylonjs/core/scene';
 import { World, type Quat, type RigidBody, type Vec3 } from 'footing';
 import { CharacterController, Walker } from 'footing/character';
-import { PhysicsClient, shapeFromDesc, STATE_SLEEPING, type BodyDescData, type MessagePortLike } from 'footing/worker';
+import { PhysicsClient, shapeFromDesc, STATE_SLEEPING, type BodyDescData } from 'footing/worker';
 import { droppedBodies, FLOOR, heapBodies, HERO } from './scene';
 
 const params = new URLSearchParams(location.search);
@@ -53,7 +53,7 @@ interface Simulation {
 
 function workerSimulation(bodies: BodyDescData[]): Simulation {
   const worker = new Worker(new URL('./physics.worker.ts', import.meta.url), { type: 'module' });
-  const client = new PhysicsClient(worker as unknown as MessagePortLike, { fixedTimeStep: H, maxSubSteps: MAX_SUB_STEPS }, { shared: SHARED });
+  const client = new PhysicsClient(worker, { fixedTimeStep: H, maxSubSteps: MAX_SUB_STEPS }, { shared: SHARED });
   client.createBody(FLOOR);
   const handles = bodies.map((b) => client.createBody(b));
   const hero = client.createCharacter(HERO);

@@ -381,9 +381,9 @@ export class PhysicsHost {
 type ClientMessageInit = Extract<ClientMessage, { type: 'init' }>;
 
 /**
- * Runs a physics host on the worker's own scope: the whole worker script is
- * `import { hostPhysics } from 'footing/worker'; hostPhysics(self);`.
+ * Runs a physics host on the worker's own scope (or on `options.port`): the
+ * whole worker script is `import { hostPhysics } from 'footing/worker'; hostPhysics();`.
  */
-export function hostPhysics(scope: MessagePortLike, options?: PhysicsHostOptions): PhysicsHost {
-  return new PhysicsHost(scope, options);
+export function hostPhysics(options: PhysicsHostOptions & { port?: MessagePortLike } = {}): PhysicsHost {
+  return new PhysicsHost(options.port ?? (globalThis as unknown as MessagePortLike), options);
 }

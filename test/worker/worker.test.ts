@@ -10,7 +10,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Box, World } from '../../src/index';
 import {
-  PhysicsClient, PhysicsHost, PhysicsWorkerError, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData, type MessagePortLike,
+  PhysicsClient, PhysicsHost, PhysicsWorkerError, type PhysicsHostOptions, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData, type MessagePortLike,
   type PhysicsClientOptions, type WorldDescData,
 } from '../../src/worker/index';
 
@@ -18,12 +18,12 @@ const H = 1 / 60;
 const open: MessagePort[] = [];
 
 /** A host and a client on the two ends of a MessageChannel, sharing a fake clock (or the real one, with `realClock`). */
-function connect(world: WorldDescData = {}, options: PhysicsClientOptions = {}, realClock = false) {
+function connect(world: WorldDescData = {}, options: PhysicsClientOptions = {}, realClock = false, hostOptions: PhysicsHostOptions = {}) {
   const { port1, port2 } = new MessageChannel();
   open.push(port1, port2);
   const clock = { ms: 0 };
   const now = realClock ? undefined : () => clock.ms;
-  const host = new PhysicsHost(port2 as unknown as MessagePortLike, { now });
+  const host = new PhysicsHost(port2 as unknown as MessagePortLike, { now, ...hostOptions });
   const client = new PhysicsClient(port1 as unknown as MessagePortLike, world, { autoStart: false, shared: false, now, ...options });
   const errors: PhysicsWorkerError[] = [];
   client.onError = (e) => { errors.push(e); };
@@ -239,6 +239,28 @@ describe('footing/worker over a MessageChannel', () => {
     const top = handles[0]![79]!;
     expect(a.client.getPosition(top, { x: 0, y: 0, z: 0 }).y).toBeLessThan(pa.y - 0.03);
     expect(a.errors).toEqual([]);
+  });
+
+  it('lets worker code build on the world (onWorld) and reach bodies by handle', async () => {
+    let seen: World | null = null;
+    const { client, host, run } = connect({ gravity: { x: 0, y: -5, z: 0 } }, {}, false, {
+      onWorld(world) {
+        seen = world;
+        // A floor only the worker knows about: raycasts report it as handle −1.
+        world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+      },
+    });
+    await client.ready;
+    expect(seen).toBe(host.world);
+    expect(host.world!.gravity.y).toBe(-5);
+    const crate = client.createBody(crateAt(0, 0.6));
+    await run(60);
+    expect(client.getPosition(crate, { x: 0, y: 0, z: 0 }).y).toBeCloseTo(0.5, 1);
+    expect(host.getBody(crate)?.position.y).toBeCloseTo(0.5, 1);
+    expect(host.getBody(crate + (1 << 20))).toBeNull(); // same slot, another generation
+    const hit = await client.raycast({ x: 3, y: 5, z: 0 }, { x: 3, y: -5, z: 0 });
+    expect(hit?.handle).toBe(-1);
+    expect(hit?.point.y).toBeCloseTo(0, 6);
   });
 
   it('steps in real time on its own after start()', async () => {
