@@ -9,7 +9,7 @@ import type { Vec3 } from '../math/vec3';
 import {
   epochNow, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
   SHARED_HEADER_BYTES, SLOT_COUNT, slotOf, STATE_EMPTY,
-  type BodyDescData, type CharacterDescData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type RaycastOptionsData,
+  type BodyDescData, type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type RaycastOptionsData,
   type WorldDescData,
 } from './protocol';
 
@@ -46,6 +46,10 @@ export class PhysicsClient {
   appliedInputSeq = 0;
   /** Interpolation fraction between the previous and the newest frame, set by `update`. */
   alpha = 1;
+  /** Called when code in the worker tracks a body it created (`PhysicsHost.track`): make its mesh here. */
+  onBodyAdded: ((handle: number, body: TrackedBodyData) => void) | null = null;
+  /** Called when the worker stops tracking a body, or it was removed. */
+  onBodyRemoved: ((handle: number) => void) | null = null;
   /** Called with every error the worker reports. Default: console.error. */
   onError: (error: PhysicsWorkerError) => void = (error) => console.error(error);
 
@@ -64,6 +68,7 @@ export class PhysicsClient {
   private sharedTimes: Float64Array | null = null;
   private readonly sharedFrames: Float32Array[] = [];
   private lastSequence = 0;
+  /** Even slots (the client's) free for reuse. */
   private readonly freeSlots: number[] = [];
   private nextSlot = 0;
   private readonly generations: number[] = [];
@@ -107,7 +112,8 @@ export class PhysicsClient {
     this.send({ type: 'removeBody', handle });
     this.generations[slot] = generationOf(handle) + 1;
     this.initial.delete(handle);
-    this.freeSlots.push(slot);
+    // Odd slots are the host's: it reuses them, and says so with 'tracked'.
+    if (slot % 2 === 0) this.freeSlots.push(slot);
   }
 
   /**
@@ -284,6 +290,17 @@ export class PhysicsClient {
         this.port.postMessage({ type: 'returnFrame', frame: msg.frame } satisfies ClientMessage, [msg.frame.buffer]);
         return;
       }
+      case 'tracked': {
+        this.generations[slotOf(msg.handle)] = generationOf(msg.handle);
+        this.onBodyAdded?.(msg.handle, msg.body);
+        return;
+      }
+      case 'untracked': {
+        const slot = slotOf(msg.handle);
+        if (this.generations[slot] === generationOf(msg.handle)) this.generations[slot] = generationOf(msg.handle) + 1;
+        this.onBodyRemoved?.(msg.handle);
+        return;
+      }
       case 'raycastResult': {
         const request = this.requests.get(msg.id);
         if (!request) return;
@@ -316,7 +333,11 @@ export class PhysicsClient {
   }
 
   private claimHandle(position: Vec3 | undefined, rotation: Quat | undefined): number {
-    const slot = this.freeSlots.length > 0 ? this.freeSlots.pop()! : this.nextSlot++;
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.nextSlot;
+      this.nextSlot += 2;
+    }
     if (slot >= SLOT_COUNT) throw new RangeError(`footing worker: more than ${SLOT_COUNT} bodies`);
     const generation = this.generations[slot] ?? 0;
     this.generations[slot] = generation;

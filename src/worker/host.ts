@@ -14,11 +14,12 @@ import { TriangleMesh } from '../shapes/triangle-mesh';
 import type { RaycastOptions } from '../world/world';
 import { CharacterController } from '../../character/controller';
 import { Walker } from '../../character/walker';
+import { describeShape } from './describe';
 import {
-  epochNow, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
+  epochNow, SLOT_COUNT, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
   SHARED_HEADER_BYTES, slotOf,
   STATE_AIRBORNE, STATE_AWAKE, STATE_EMPTY, STATE_GROUNDED, STATE_SLEEPING, STATE_SLIDING,
-  type BodyDescData, type CharacterDescData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type ShapeDesc,
+  type BodyDescData, type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type ShapeDesc,
 } from './protocol';
 
 /** Builds a footing shape from its description; throws a RangeError/TypeError naming the field. */
@@ -52,6 +53,10 @@ export class PhysicsHost {
   private readonly walkers: (Walker | null)[] = [];
   private readonly generations: number[] = [];
   private readonly handleOf = new Map<RigidBody, number>();
+  /** Odd slots (the host's) free for reuse, and the generation each slot's next body gets. */
+  private readonly freeHostSlots: number[] = [];
+  private nextHostSlot = 1;
+  private readonly nextGeneration: number[] = [];
   private slotCount = 0;
   private inputSeq = 0;
   private fixedTimeStep = 1 / 60;
@@ -92,6 +97,58 @@ export class PhysicsHost {
   getWalker(handle: number): Walker | null {
     const slot = slotOf(handle);
     return this.generations[slot] === generationOf(handle) ? this.walkers[slot] ?? null : null;
+  }
+
+  /**
+   * Gives a body that code in the worker created (in `onWorld`, or later) a
+   * handle and its row in the pose frames; the client hears of it through
+   * `onBodyAdded` with the body's type, its shape as data and `tag`, so the
+   * page can make a mesh for it.
+   */
+  track(body: RigidBody, tag?: unknown): number {
+    const world = this.worldValue;
+    if (!world || !world.bodies.includes(body)) throw new Error('track: the body is not in this host\'s world');
+    if (this.handleOf.has(body)) throw new Error(`track: the body already has handle ${this.handleOf.get(body)}`);
+    const slot = this.freeHostSlots.pop() ?? this.takeHostSlot();
+    const generation = this.nextGeneration[slot] ?? 0;
+    const handle = slot + generation * SLOT_COUNT;
+    const info: TrackedBodyData = { type: body.type, shape: describeShape(body.shape), tag };
+    for (let i = this.slotCount; i <= slot; i++) {
+      this.bodies[i] = null; this.walkers[i] = null; this.generations[i] = -1;
+    }
+    this.slotCount = Math.max(this.slotCount, slot + 1);
+    this.bodies[slot] = body;
+    this.generations[slot] = generation;
+    this.handleOf.set(body, handle);
+    this.post({ type: 'tracked', handle, body: info });
+    return handle;
+  }
+
+  /** Stops streaming a tracked body (it stays in the world); the client hears of it through `onBodyRemoved`. */
+  untrack(handle: number): void {
+    const slot = slotOf(handle);
+    if (slot % 2 !== 1 || this.generations[slot] !== generationOf(handle) || !this.bodies[slot]) throw new Error(`untrack: ${handle} is not a tracked body`);
+    this.handleOf.delete(this.bodies[slot]!);
+    this.release(slot);
+    this.post({ type: 'untracked', handle });
+  }
+
+  private takeHostSlot(): number {
+    const slot = this.nextHostSlot;
+    if (slot >= SLOT_COUNT) throw new RangeError(`track: more than ${SLOT_COUNT / 2} tracked bodies`);
+    this.nextHostSlot += 2;
+    return slot;
+  }
+
+  /** Empties a slot; a host slot goes back to the free list with its next generation. */
+  private release(slot: number): void {
+    this.bodies[slot] = null;
+    this.walkers[slot] = null;
+    if (slot % 2 === 1) {
+      this.nextGeneration[slot] = this.generations[slot]! + 1;
+      this.generations[slot] = -1;
+      this.freeHostSlots.push(slot);
+    }
   }
 
   /** Steps whole fixed steps covering `seconds` (at most maxSubSteps; the rest is dropped) and publishes the poses. */
@@ -203,8 +260,7 @@ export class PhysicsHost {
           if (walker.controller.body) this.handleOf.delete(walker.controller.body);
           walker.controller.dispose();
         }
-        this.bodies[slot] = null;
-        this.walkers[slot] = null;
+        this.release(slot);
         return;
       }
       case 'input': {
@@ -273,6 +329,7 @@ export class PhysicsHost {
   private claimSlot(handle: number): number {
     if (!Number.isInteger(handle) || handle < 0) throw new RangeError(`handle must be an integer ≥ 0 (got ${String(handle)})`);
     const slot = slotOf(handle);
+    if (slot % 2 !== 0) throw new RangeError(`handle ${handle}: the client's handles have even slots (odd ones are the host's)`);
     if (this.bodies[slot] || this.walkers[slot]) throw new Error(`slot ${slot} is in use (handle ${handle})`);
     for (let i = this.slotCount; i <= slot; i++) {
       this.bodies[i] = null; this.walkers[i] = null; this.generations[i] = -1;
@@ -348,7 +405,15 @@ export class PhysicsHost {
   private writeFrame(frame: Float32Array): void {
     for (let i = 0; i < this.slotCount; i++) {
       const o = i * FRAME_STRIDE;
-      const body = this.bodies[i];
+      let body = this.bodies[i];
+      if (body && body.world !== this.worldValue) {
+        // Worker code removed a tracked body from the world: it leaves the frames, and the client hears of it.
+        this.handleOf.delete(body);
+        const handle = i + this.generations[i]! * SLOT_COUNT;
+        this.release(i);
+        this.post({ type: 'untracked', handle });
+        body = null;
+      }
       const walker = this.walkers[i];
       frame[o + F_GENERATION] = this.generations[i]!;
       if (body) {

@@ -70,6 +70,14 @@ export interface RaycastHitData {
   triangle: number;
 }
 
+/** A body the worker created and tracks: what the page needs to draw it. */
+export interface TrackedBodyData {
+  type: BodyType;
+  shape: ShapeDesc;
+  /** Whatever the worker code passed to `track` (structured-cloneable), e.g. a bone name. */
+  tag: unknown;
+}
+
 export interface RaycastOptionsData {
   collisionGroup?: number;
   collisionMask?: number;
@@ -83,7 +91,9 @@ export interface RaycastOptionsData {
 /**
  * A handle is `slot + generation · SLOT_COUNT`: the slot is the body's row in
  * the pose frame, reused after removal; the generation tells a stale row
- * (written before the reuse reached the worker) from the new body's.
+ * (written before the reuse reached the worker) from the new body's. The
+ * client hands out the even slots, the host the odd ones (bodies that code
+ * in the worker creates and `track`s), so neither waits for the other.
  */
 export const SLOT_COUNT = 1 << 20;
 export const slotOf = (handle: number): number => handle % SLOT_COUNT;
@@ -155,6 +165,8 @@ export type HostMessage =
   | { type: 'frame'; step: number; time: number; slots: number; frame: Float32Array; inputSeq: number }
   | { type: 'shared'; buffer: SharedArrayBuffer }
   | { type: 'raycastResult'; id: number; hit: RaycastHitData | null }
+  | { type: 'tracked'; handle: number; body: TrackedBodyData }
+  | { type: 'untracked'; handle: number }
   | { type: 'error'; command: string; handle: number; id: number; message: string };
 
 /** What both ends talk through: a Worker, a worker's `self`, or a MessagePort. */

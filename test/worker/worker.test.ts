@@ -8,7 +8,7 @@
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Box, World } from '../../src/index';
+import { Box, createRagdoll, World } from '../../src/index';
 import {
   PhysicsClient, PhysicsHost, PhysicsWorkerError, type PhysicsHostOptions, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData, type MessagePortLike,
   type PhysicsClientOptions, type WorldDescData,
@@ -261,6 +261,53 @@ describe('footing/worker over a MessageChannel', () => {
     const hit = await client.raycast({ x: 3, y: 5, z: 0 }, { x: 3, y: -5, z: 0 });
     expect(hit?.handle).toBe(-1);
     expect(hit?.point.y).toBeCloseTo(0, 6);
+  });
+
+  it('streams bodies that worker code creates and tracks (a ragdoll), with their shapes as data', async () => {
+    const added: { handle: number; kind: string; tag: unknown }[] = [];
+    const removed: number[] = [];
+    let bones: number[] = [];
+    const { client, host, run } = connect({}, {}, false, {
+      onWorld(world, h) {
+        world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+        const ragdoll = createRagdoll(world, { position: { x: 0, y: 2, z: 0 } });
+        bones = ragdoll.bodies.map((b, i) => h.track(b, ragdoll.names[i]));
+      },
+    });
+    client.onBodyAdded = (handle, body) => { added.push({ handle, kind: body.shape.kind, tag: body.tag }); };
+    client.onBodyRemoved = (handle) => { removed.push(handle); };
+    const mine = client.createBody(crateAt(5, 0.5));
+    await client.ready;
+    await run(1);
+    const p = { x: 0, y: 0, z: 0 };
+    const meanY = () => bones.reduce((sum, h) => sum + client.getPosition(h, p).y, 0) / bones.length;
+    const startY = meanY();
+    await run(120);
+    expect(added.map((a) => a.handle)).toEqual(bones);
+    expect(bones.length).toBeGreaterThanOrEqual(10);
+    expect(bones.every((h) => h % 2 === 1)).toBe(true); // the host's slots are odd
+    expect(mine % 2).toBe(0);
+    expect(added[0]!.tag).toBeTypeOf('string');
+    expect(added.every((a) => a.kind === 'capsule' || a.kind === 'box' || a.kind === 'sphere')).toBe(true);
+    // The ragdoll, built standing with its root at 2 m, has collapsed onto the floor.
+    const endY = meanY();
+    console.log(`[worker] ragdoll of ${bones.length} tracked bones: mean bone height ${startY.toFixed(2)} → ${endY.toFixed(2)} m`);
+    expect(endY).toBeLessThan(startY - 0.5);
+    for (const h of bones) expect(client.getPosition(h, p).y).toBeGreaterThan(0);
+    // Commands work on tracked bodies; removing one from the page removes it in the worker.
+    client.removeBody(bones[0]!);
+    // Worker code removing a tracked body: the client hears of it.
+    host.world!.removeBody(host.getBody(bones[1]!)!);
+    await run(2);
+    expect(removed).toEqual([bones[1]]);
+    expect(client.has(bones[0]!)).toBe(false);
+    expect(client.has(bones[1]!)).toBe(false);
+    expect(client.has(bones[2]!)).toBe(true);
+    // The freed host slot is reused with the next generation.
+    const again = host.track(host.world!.createBody({ type: 'dynamic', shape: new Box({ x: 0.2, y: 0.2, z: 0.2 }), position: { x: 3, y: 1, z: 0 } }));
+    await run(1);
+    expect([bones[0]! + (1 << 20), bones[1]! + (1 << 20)]).toContain(again);
+    expect(client.getPosition(again, p).x).toBeCloseTo(3, 5);
   });
 
   it('steps in real time on its own after start()', async () => {
