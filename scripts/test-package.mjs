@@ -8,7 +8,8 @@
 //   2. TypeScript (moduleResolution nodenext) type-checks a consumer: each
 //      entry point's types resolve (a @ts-expect-error proves they are not any);
 //   3. Vite builds a page that imports every entry point and starts a
-//      physics worker;
+//      physics worker, and headless Chromium runs it (with the newest core;
+//      `--no-browser` leaves this out on a machine without Chromium);
 //   4. the repository's Babylon adapter tests (test/babylon) run against
 //      that core version.
 // Usage: node scripts/test-package.mjs [core versions…]   (default: the peer range's ends)
@@ -23,7 +24,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /** The ends of the peer range, as tested: keep in step with peerDependencies and docs/packaging.md. */
 export const OLDEST_CORE = '5.0.0';
 export const NEWEST_CORE = '9.35.0';
-const versions = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [OLDEST_CORE, NEWEST_CORE];
+const noBrowser = process.argv.includes('--no-browser');
+const listed = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const versions = listed.length > 0 ? listed : [OLDEST_CORE, NEWEST_CORE];
 
 // ------------------------------------------------------------------ the consumers
 
@@ -118,14 +121,70 @@ export { v };
 
 const VITE_MAIN = `
 import { Box, World } from 'footing';
-import { Walker } from 'footing/character';
+import { CharacterController, Walker } from 'footing/character';
 import { BodyLinks } from 'footing/babylon';
 import { PhysicsClient } from 'footing/worker';
+import { Engine } from '@babylonjs/core/Engines/engine.js';
+import { Scene } from '@babylonjs/core/scene.js';
+import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
+import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
+import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder.js';
+
+const engine = new Engine(document.getElementById('c'), true);
+const scene = new Scene(engine);
+new FreeCamera('camera', new Vector3(0, 3, -8), scene);
 const world = new World();
-world.createBody({ type: 'dynamic', shape: new Box({ x: 1, y: 1, z: 1 }) });
+world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+const crate = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 2, z: 0 }, mass: 10 });
+const walker = new Walker(new CharacterController(world, { position: { x: 3, y: 0.92, z: 0 } }));
+const links = new BodyLinks();
+links.add(CreateBox('crate', { size: 1 }, scene), crate);
+for (let i = 0; i < 120; i++) { world.step(1 / 60); walker.update(1 / 60); }
+links.sync(1);
+scene.render();
+
 const client = new PhysicsClient(new Worker(new URL('./physics.worker.js', import.meta.url), { type: 'module' }));
-console.log(world.bodies.length, typeof Walker, typeof BodyLinks, client.fixedTimeStep);
+const ball = client.createBody({ type: 'dynamic', shape: { kind: 'sphere', radius: 0.5 }, position: { x: 0, y: 10, z: 0 } });
+await client.ready;
+await new Promise((resolve) => setTimeout(resolve, 500));
+client.update();
+window.packageResult = {
+  webgl: engine.webGLVersion,
+  meshY: scene.getMeshByName('crate').position.y,
+  walkerState: walker.state,
+  ballY: client.getPosition(ball, { x: 0, y: 0, z: 0 }).y,
+  workerStep: client.step,
+};
 `;
+
+/** Serves the Vite build and runs it in headless Chromium: the page checks the library in the browser and in a worker. */
+async function runInChromium(app, core) {
+  const { preview } = await import(join(root, 'node_modules/vite/dist/node/index.js'));
+  const { chromium } = await import(join(root, 'node_modules/playwright-core/index.mjs'));
+  const server = await preview({ root: app, configFile: false, logLevel: 'warn', build: { outDir: join(app, 'dist') }, preview: { host: '127.0.0.1', port: 0 } });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless=new', '--no-sandbox', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(server.resolvedUrls.local[0]);
+    await page.waitForFunction(() => window.packageResult !== undefined, null, { timeout: 30_000 });
+    const r = await page.evaluate(() => window.packageResult);
+    check(errors.length === 0, `the page logged errors: ${errors.join(' | ')}`);
+    check(r.webgl >= 1, `no WebGL engine (${r.webgl})`);
+    check(Math.abs(r.meshY - 0.5) < 0.02, `the linked crate mesh is at y ${r.meshY}, not resting at 0.5`);
+    check(r.walkerState === 'grounded', `the walker is ${r.walkerState}`);
+    check(r.workerStep > 5 && r.ballY < 10 - 0.5, `the worker did not step the ball (step ${r.workerStep}, y ${r.ballY})`);
+    log(`core ${core}: Chromium: WebGL ${r.webgl}, crate mesh y ${r.meshY.toFixed(3)}, walker ${r.walkerState}, worker step ${r.workerStep}, ball y ${r.ballY.toFixed(2)}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
 
 const started = performance.now();
 const log = (msg) => console.log(`[package ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}`);
@@ -187,7 +246,7 @@ try {
     log(`core ${core}: TypeScript nodenext consumer type-checks`);
 
     // ------------------------------------------------------------ Vite
-    writeFileSync(join(app, 'index.html'), '<!doctype html><canvas id="c"></canvas><script type="module" src="./src/main.js"></script>\n');
+    writeFileSync(join(app, 'index.html'), '<!doctype html><link rel="icon" href="data:,"><canvas id="c"></canvas><script type="module" src="./src/main.js"></script>\n');
     writeFileSync(join(app, 'src/main.js'), VITE_MAIN);
     writeFileSync(join(app, 'src/physics.worker.js'), "import { hostPhysics } from 'footing/worker';\nhostPhysics();\n");
     const { build } = await import(join(root, 'node_modules/vite/dist/node/index.js'));
@@ -198,6 +257,7 @@ try {
     const workerJs = readFileSync(join(app, 'dist/assets', worker), 'utf8');
     check(workerJs.includes('the host has no world yet'), 'the worker chunk does not carry the physics host');
     log(`core ${core}: Vite build: ${assets.length} files, worker ${worker} ${(workerJs.length / 1024).toFixed(1)} kB`);
+    if (core === versions[versions.length - 1] && !noBrowser) await runInChromium(app, core);
 
     // ------------------------------------------------------------ the adapter's own tests on this core
     writeFileSync(join(app, 'vitest.config.mjs'), `export default ${JSON.stringify({
