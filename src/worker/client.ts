@@ -34,7 +34,7 @@ export class PhysicsWorkerError extends Error {
 }
 
 export class PhysicsClient {
-  /** Resolves once the worker has built the world. */
+  /** Resolves once the worker has built the world; rejects if it refused the description. */
   readonly ready: Promise<void>;
   /** The worker's fixed step, seconds (known once ready). */
   fixedTimeStep = 1 / 60;
@@ -56,6 +56,7 @@ export class PhysicsClient {
   private readonly port: MessagePortLike;
   private readonly now: () => number;
   private readonly readyResolve: () => void;
+  private readonly readyReject: (error: Error) => void;
   /** The two newest frames `update` took: poses are interpolated from prev to curr. */
   private prev = new PoseFrame();
   private curr = new PoseFrame();
@@ -84,9 +85,12 @@ export class PhysicsClient {
     this.port = port;
     this.now = options.now ?? epochNow;
     const shared = options.shared ?? (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-    let resolveReady!: () => void;
-    this.ready = new Promise((resolve) => { resolveReady = resolve; });
+    let resolveReady!: () => void, rejectReady!: (error: Error) => void;
+    this.ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
     this.readyResolve = resolveReady;
+    this.readyReject = rejectReady;
+    // The refusal also goes to onError: a page that never awaits `ready` should not get an unhandled rejection.
+    this.ready.catch(() => {});
     port.addEventListener('message', this.onMessage);
     port.start?.();
     this.send({ type: 'init', world, shared: shared && typeof SharedArrayBuffer === 'function', autoStart: options.autoStart ?? true });
@@ -311,7 +315,10 @@ export class PhysicsClient {
       case 'error': {
         const error = new PhysicsWorkerError(msg.command, msg.handle, msg.message);
         const request = msg.id >= 0 ? this.requests.get(msg.id) : undefined;
-        if (request) {
+        if (msg.command === 'init') {
+          this.readyReject(error);
+          this.onError(error);
+        } else if (request) {
           this.requests.delete(msg.id);
           request.reject(error);
         } else {

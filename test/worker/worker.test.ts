@@ -197,6 +197,13 @@ describe('footing/worker over a MessageChannel', () => {
     expect(() => client.setCharacterInput(ok, Number.NaN, 0, 0)).toThrow(/finite/);
   });
 
+  it('rejects ready when the worker refuses the world description', async () => {
+    const { client } = connect({ gravity: { x: 0, y: Number.NaN, z: 0 } });
+    await expect(client.ready).rejects.toThrow(/init: .*gravity/);
+    const slow = connect({ fixedTimeStep: -1 });
+    await expect(slow.client.ready).rejects.toThrow(/fixedTimeStep/);
+  });
+
   it('streams through a SharedArrayBuffer when asked, with the same poses', async () => {
     const a = connect({}, { shared: true });
     const b = connect({}, { shared: false });
