@@ -42,6 +42,10 @@ import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder.js';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode.js';
 
 const fail = (m) => { console.error(m); process.exit(1); };
+// CommonJS callers (require of ES modules, Node ≥ 20.19) get the built files too, never the TypeScript sources.
+const { createRequire } = await import('node:module');
+const required = createRequire(import.meta.url);
+if (typeof required('footing').World !== 'function' || typeof required('footing/worker').PhysicsClient !== 'function') fail('require() of footing does not give the built entry points');
 const near = (a, b, tol, what) => { if (!(Math.abs(a - b) <= tol)) fail(\`\${what}: \${a} is not within \${tol} of \${b}\`); };
 
 // core: a crate rests on a floor
