@@ -10,7 +10,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Box, createRagdoll, World } from '../../src/index';
 import {
-  PhysicsClient, PhysicsHost, PhysicsWorkerError, type PhysicsHostOptions, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData, type MessagePortLike,
+  PhysicsClient, PhysicsHost, PhysicsWorkerError, type PhysicsHostOptions, STATE_AIRBORNE, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData, type MessagePortLike,
   type PhysicsClientOptions, type WorldDescData,
 } from '../../src/worker/index';
 
@@ -140,9 +140,25 @@ describe('footing/worker over a MessageChannel', () => {
 
     client.teleport(hero, { x: 3, y: 0.92, z: 0 });
     client.setCharacterInput(hero, 0, 0, 0);
-    await run(2);
+    await run(15);
     expect(client.getPosition(hero, p).x).toBeCloseTo(3, 2);
-    expect(errors).toEqual([]);
+    expect(client.getState(hero)).toBe(STATE_GROUNDED);
+
+    // A jump travels with the input: jumpSpeed 5 m/s peaks v²/2g ≈ 1.27 m up after ≈ 0.51 s.
+    client.setCharacterInput(hero, 0, 0, 0, true);
+    const y0 = client.getPosition(hero, p).y;
+    let peak = y0;
+    for (let i = 0; i < 40; i++) {
+      await run(1);
+      if (i === 5) expect(client.getState(hero)).toBe(STATE_AIRBORNE);
+      peak = Math.max(peak, client.getPosition(hero, p).y);
+    }
+    expect(peak - y0).toBeGreaterThan(1.1);
+    expect(peak - y0).toBeLessThan(1.4);
+    client.createCharacter({ walker: { speed: -1 } });
+    await run(1);
+    expect(errors.map((e) => e.command)).toEqual(['createCharacter']);
+    expect(errors[0]!.message).toMatch(/speed/);
   });
 
   it('answers raycasts with the hit body handle and removes bodies, reusing slots safely', async () => {
