@@ -153,6 +153,7 @@ export class PhysicsHost {
 
   /** Steps whole fixed steps covering `seconds` (at most maxSubSteps; the rest is dropped) and publishes the poses. */
   tick(seconds: number): number {
+    if (typeof seconds !== 'number' || !(seconds >= 0 && seconds < Infinity)) throw new RangeError(`tick: seconds must be a finite number ≥ 0 (got ${String(seconds)})`);
     const world = this.worldValue;
     if (!world) return 0;
     const h = this.fixedTimeStep;

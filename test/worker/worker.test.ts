@@ -213,6 +213,15 @@ describe('footing/worker over a MessageChannel', () => {
     expect(() => client.setCharacterInput(ok, Number.NaN, 0, 0)).toThrow(/finite/);
   });
 
+  it('refuses a bad tick length and keeps its time', async () => {
+    const { client, host, run } = connect();
+    await client.ready;
+    expect(() => host.tick(Number.NaN)).toThrow(/seconds/);
+    expect(() => host.tick(-1)).toThrow(/seconds/);
+    await run(3);
+    expect(client.step).toBe(3);
+  });
+
   it('rejects ready when the worker refuses the world description', async () => {
     const { client } = connect({ gravity: { x: 0, y: Number.NaN, z: 0 } });
     await expect(client.ready).rejects.toThrow(/init: .*gravity/);
