@@ -96,6 +96,14 @@ export class SolverBodies {
   staleCos = new Float64Array(0) as F64;
   /** 1 for the slots whose inertia refreshInertia just recomputed (their contact rows follow). */
   refreshed = new Uint8Array(0);
+  /**
+   * 1 for the slots with a contact against a body the step cannot move
+   * (static, kinematic or held asleep), with that contact's normal pointing
+   * away from it in gnx/gny/gnz: a joint projection may not teleport the
+   * slot into it (joints/rows.ts PointRow.projectB).
+   */
+  grounded = new Uint8Array(0);
+  gnx = new Float64Array(0) as F64; gny = new Float64Array(0) as F64; gnz = new Float64Array(0) as F64;
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -120,6 +128,8 @@ export class SolverBodies {
     this.rqx = grow(this.rqx, c); this.rqy = grow(this.rqy, c); this.rqz = grow(this.rqz, c); this.rqw = grow(this.rqw, c);
     this.staleCos = grow(this.staleCos, c);
     this.refreshed = growU8(this.refreshed, c);
+    this.grounded = growU8(this.grounded, c);
+    this.gnx = grow(this.gnx, c); this.gny = grow(this.gny, c); this.gnz = grow(this.gnz, c);
     while (this.bodies.length < c) this.bodies.push(null);
     this.capacity = c;
   }
@@ -146,6 +156,7 @@ export class SolverBodies {
     const I = body.inverseInertiaWorld;
     this.rqx[i] = q.x; this.rqy[i] = q.y; this.rqz[i] = q.z; this.rqw[i] = q.w;
     this.refreshed[i] = 0;
+    this.grounded[i] = 0;
     if (dynamic) {
       this.ixx[i] = I.m00; this.ixy[i] = I.m01; this.ixz[i] = I.m02;
       this.iyy[i] = I.m11; this.iyz[i] = I.m12; this.izz[i] = I.m22;

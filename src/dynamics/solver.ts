@@ -13,6 +13,7 @@ import type { Quat } from '../math/quat';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { RigidBody } from './body';
+import { POINT_NORMAL, type Contact } from './contact';
 import type { ContactManager } from './contact-manager';
 import { ContactSolver } from './contact-solver';
 import { integratePositions, integrateVelocities, writeBack } from './integrate';
@@ -80,6 +81,7 @@ export class StepSolver<J> {
       if (b.solverIndex < 0) B.addFixed(b);
       a.contactPointCount += c.pointCount;
       b.contactPointCount += c.pointCount;
+      if (c.pointCount > 0) recordGround(B, c);
     }
     const soft = S.positionCorrection === 'soft';
     const subSteps = soft ? S.subSteps : 1;
@@ -164,4 +166,15 @@ export class StepSolver<J> {
     if (J.storeImpulses() > 0) this.breaks.queueJointBreaks();
     writeBack(B, this.ctx, this.broadphase);
   }
+}
+
+/** Marks the moving side of a contact with an immovable body as grounded, with the normal pointing out of the immovable one (SolverBodies.grounded). */
+function recordGround(B: SolverBodies, c: Contact): void {
+  const ia = c.bodyA!.solverIndex, ib = c.bodyB!.solverIndex;
+  const fixedA = B.invMass[ia] === 0, fixedB = B.invMass[ib] === 0;
+  if (fixedA === fixedB) return;
+  const d = c.store.data, o = c.base + POINT_NORMAL;
+  const s = fixedA ? 1 : -1, i = fixedA ? ib : ia;
+  B.grounded[i] = 1;
+  B.gnx[i] = s * d[o]!; B.gny[i] = s * d[o + 1]!; B.gnz[i] = s * d[o + 2]!;
 }

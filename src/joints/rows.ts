@@ -230,6 +230,11 @@ function movePoseF(B: SolverBodies, s: number): void {
   B.moveSlot(s);
 }
 
+/** Metres a joint projection may translate a body per pass. */
+const MAX_PROJECTION = 0.05;
+/** Metres a joint projection may move a grounded body into its ground per pass (SolverBodies.grounded). */
+const PROJECTION_SINK = 0.005;
+
 /**
  * ω ← dq ω dq⁻¹ for the turn dq = normalize(delta[3..5], 1) that `moveSlot`
  * is about to apply: the spin turns with a body that a projection turns, so
@@ -503,9 +508,21 @@ export class PointRow {
     const cx = s[P_C]!, cy = s[P_C + 1]!, cz = s[P_C + 2]!;
     const err2 = cx * cx + cy * cy + cz * cz;
     if (err2 <= slop * slop) return;
-    const f = 1 - slop / Math.sqrt(err2);
+    const err = Math.sqrt(err2);
+    // At most MAX_PROJECTION per pass: a longer teleport can carry B past a surface no contact saw coming.
+    const f = Math.min(err - slop, MAX_PROJECTION) / err;
     const d = B.delta;
-    d[0] = -f * cx; d[1] = -f * cy; d[2] = -f * cz; d[3] = 0; d[4] = 0; d[5] = 0;
+    let dx = -f * cx, dy = -f * cy, dz = -f * cz;
+    // Nor into what holds B up, beyond PROJECTION_SINK: the contact wins and the rest of the gap is left to the sweeps.
+    if (B.grounded[ib] === 1) {
+      const nx = B.gnx[ib]!, ny = B.gny[ib]!, nz = B.gnz[ib]!;
+      const into = dx * nx + dy * ny + dz * nz;
+      if (into < -PROJECTION_SINK) {
+        const cut = into + PROJECTION_SINK;
+        dx -= cut * nx; dy -= cut * ny; dz -= cut * nz;
+      }
+    }
+    d[0] = dx; d[1] = dy; d[2] = dz; d[3] = 0; d[4] = 0; d[5] = 0;
     B.moveSlot(ib);
   }
 
