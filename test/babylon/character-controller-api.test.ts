@@ -272,6 +272,30 @@ describe('FootingCharacterController: checkSupport', () => {
     expect(info.isSurfaceDynamic).toBe(true);
     expect(info.averageSurfaceVelocity.x).toBeCloseTo(raft.linearVelocity.x, 4); // the point velocity: the raft turns a little
   });
+  it('rides a kinematic lift (1 m/s up and sideways) by the surface velocity it reports: the gap stays keepDistance', () => {
+    const { scene, world } = setup();
+    const lift = world.createBody({ type: 'kinematic', shape: new Box({ x: 2, y: 0.25, z: 2 }), position: { x: 0, y: 0.25, z: 0 } });
+    const c = make(scene, world, 0, 0.5 + REST_Y);
+    const g = new Vector3(0, -18, 0);
+    let worstGap = 0, worstSlip = 0;
+    for (let i = 0; i < 180; i++) {
+      const t = i * DT;
+      lift.setLinearVelocity({ x: t > 0.5 ? 1 : 0, y: t > 0.5 && t < 2.5 ? 1 : 0, z: 0 });
+      world.step(DT);
+      const info = c.checkSupport(DT, new Vector3(0, -1, 0));
+      // the documentation scene's ON_GROUND velocity without input: the surface's
+      const v = info.supportedState === 2 ? info.averageSurfaceVelocity.clone() : c.getVelocity().add(g.scale(DT));
+      c.setVelocity(v);
+      c.integrate(DT, info, g);
+      if (i < 10) continue;
+      worstGap = Math.max(worstGap, Math.abs(c.getPosition().y - lift.position.y - 0.25 - 0.9 - 0.05));
+      worstSlip = Math.max(worstSlip, Math.abs(c.getPosition().x - lift.position.x));
+    }
+    console.log(`lift: largest gap error ${worstGap.toExponential(2)} m, slip ${worstSlip.toExponential(2)} m, lift at y ${lift.position.y.toFixed(3)}`);
+    expect(lift.position.y).toBeGreaterThan(2);
+    expect(worstGap).toBeLessThan(1e-3);
+    expect(worstSlip).toBeLessThan(1e-3);
+  });
 });
 
 describe('FootingCharacterController: setShapeOptions', () => {

@@ -88,6 +88,26 @@ describe('FootingCharacterController in the documentation scene', () => {
     expect(pg.support).toBe(SUPPORTED);
   });
 
+  it('maxStepHeight 0.5 climbs a 0.45 m step the rounded capsule alone does not', () => {
+    for (const maxStepHeight of [0, 0.5]) {
+      const r = rig();
+      r.box('step', 12, 0.225, 0, 10, 0.225, 4); // top at 0.45, front face at x = 2
+      const pg = playground(r);
+      pg.controller.maxStepHeight = maxStepHeight;
+      pg.input.direction.set(1, 0, 0);
+      run(r, 60);
+      const p = pg.controller.getPosition();
+      console.log(`0.45 m step, maxStepHeight ${maxStepHeight}: x ${p.x.toFixed(3)}, y ${p.y.toFixed(4)}`);
+      if (maxStepHeight > 0) {
+        expect(p.y).toBeCloseTo(REST_Y + 0.45, 2);
+        expect(p.x).toBeGreaterThan(3);
+      } else {
+        expect(p.y).toBeCloseTo(REST_Y, 2);
+        expect(p.x).toBeLessThan(2);
+      }
+    }
+  });
+
   it('stops at a wall: keepDistance from it, no speed into it', () => {
     const r = rig();
     r.box('wall', 3.5, 2, 0, 0.5, 2, 4); // face at x = 3
