@@ -134,6 +134,12 @@ describe('FootingCharacterController: position and velocity', () => {
     c.getPosition().x = 4;
     frame(world, c);
     expect(c.getPosition().x).toBeCloseTo(4, 9);
+    // plain { x, y, z } objects too (Vector3.copyFrom would read its private fields and write NaN)
+    c.setVelocity({ x: 1, y: 2, z: 3 } as Vector3);
+    expect(c.getVelocity().asArray()).toEqual([1, 2, 3]);
+    c.setVelocity(Vector3.Zero());
+    c.setPosition({ x: 4, y: REST_Y, z: 0 } as Vector3);
+    expect(c.getPosition().asArray()).toEqual([4, REST_Y, 0]);
     expect(() => c.setPosition(new Vector3(0, NaN, 0))).toThrow(/position/);
     expect(() => c.setVelocity(new Vector3(Infinity, 0, 0))).toThrow(/velocity/);
     expect(c.getPosition().x).toBeCloseTo(4, 9);

@@ -140,6 +140,9 @@ export class FootingCharacterController {
   private dynamicFrictionValue = 1;
   private maxSlopeCosineValue = 0.5;
   private disposed = false;
+  /** The time step and gravity of the move in progress (fields, not arguments: doubles passed to calls get boxed). */
+  private stepDt = 1 / 60;
+  private readonly stepGravity: Vec3 = { x: 0, y: 0, z: 0 };
   // scratch owned by this controller
   private readonly disp: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly clip: Vec3 = { x: 0, y: 0, z: 0 };
@@ -163,7 +166,7 @@ export class FootingCharacterController {
     this.shapeOptionsValue = characterShapeOptions;
     this.heightValue = capsule.height;
     this.footOffset = capsule.height / 2;
-    this.positionValue = position.clone();
+    this.positionValue = new Vector3(position.x, position.y, position.z);
     this.collisionGroup = options.collisionGroup ?? 1;
     this.controllerValue = new CharacterController(world, {
       ...options.settings,
@@ -227,7 +230,8 @@ export class FootingCharacterController {
   setPosition(position: Vector3): void {
     requireVector('position', position);
     this.controllerValue.setPosition(position);
-    this.positionValue.copyFrom(position);
+    // x/y/z, not copyFrom: that reads Vector3's private fields, and a plain { x, y, z } would write NaN
+    this.positionValue.set(position.x, position.y, position.z);
   }
 
   /** Velocity, m/s (the controller's own vector). */
@@ -235,7 +239,7 @@ export class FootingCharacterController {
 
   setVelocity(velocity: Vector3): void {
     requireVector('velocity', velocity);
-    this.velocityValue.copyFrom(velocity);
+    this.velocityValue.set(velocity.x, velocity.y, velocity.z);
   }
 
   /**
@@ -367,7 +371,10 @@ export class FootingCharacterController {
     if (!(deltaTime > 0) || !Number.isFinite(deltaTime)) throw new RangeError(`FootingCharacterController.integrate: deltaTime must be a finite number > 0 (got ${String(deltaTime)})`);
     if (surfaceInfo === null || typeof surfaceInfo !== 'object') throw new TypeError('FootingCharacterController.integrate: surfaceInfo must be a CharacterSurfaceInfo (from checkSupport)');
     requireVector('gravity', gravity);
-    this.step(deltaTime, gravity.x, gravity.y, gravity.z);
+    this.stepDt = deltaTime;
+    const g = this.stepGravity;
+    g.x = gravity.x; g.y = gravity.y; g.z = gravity.z;
+    this.step(deltaTime);
   }
 
   /**
@@ -381,7 +388,10 @@ export class FootingCharacterController {
     if (ms === undefined || !(ms > 0)) return;
     const dt = ms / 1000;
     this.velocityValue.set(displacement.x / dt, displacement.y / dt, displacement.z / dt);
-    this.step(dt, 0, 0, 0);
+    this.stepDt = dt;
+    const g = this.stepGravity;
+    g.x = 0; g.y = 0; g.z = 0;
+    this.step(dt);
   }
 
   /**
@@ -462,8 +472,8 @@ export class FootingCharacterController {
 
   // ------------------------------------------------------------------ internals
 
-  /** One move by velocity·dt, the velocity clipped after it, then the pushes. */
-  private step(dt: number, gx: number, gy: number, gz: number): void {
+  /** One move by velocity·dt, the velocity clipped after it, then the pushes. `dt` is the caller's own number, handed on unboxed. */
+  private step(dt: number): void {
     if (this.disposed) throw new Error('FootingCharacterController: used after dispose()');
     const vel = this.velocityValue;
     requireVector('velocity', vel);
@@ -479,7 +489,7 @@ export class FootingCharacterController {
     const r = ctl.move(d, dt);
     pos.set(r.position.x, r.position.y, r.position.z);
     if (!r.steppedUp) this.clipVelocity();
-    this.pushBodies(dt, gx, gy, gz);
+    this.pushBodies();
   }
 
   /**
@@ -518,7 +528,9 @@ export class FootingCharacterController {
    *   J = −Δv / (1/m + (r × n) · I⁻¹ (r × n)),  |J| ≤ characterStrength · dt,
    * and the weight characterMass · (g · n) dt where gravity presses into it.
    */
-  private pushBodies(dt: number, gx: number, gy: number, gz: number): void {
+  private pushBodies(): void {
+    const dt = this.stepDt;
+    const gx = this.stepGravity.x, gy = this.stepGravity.y, gz = this.stepGravity.z;
     const ctl = this.controllerValue;
     const r = ctl.result;
     const s = ctl.settings;
