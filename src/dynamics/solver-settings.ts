@@ -3,9 +3,9 @@
  * next step. Defaults and the reasons for them are on each field.
  */
 
-/** How the friction rows are bounded (see README, "Friction models"). */
+/** How the friction rows are bounded (docs/solver.md, "Friction models"). */
 export type FrictionModel = 'constant' | 'catto2005' | 'coulomb';
-/** How penetration is removed (see README, "Position correction"). */
+/** How penetration is removed (docs/solver.md, "Position correction"). */
 export type PositionCorrection = 'ngs' | 'baumgarte' | 'soft';
 
 export interface SolverSettings {
