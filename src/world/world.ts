@@ -19,6 +19,7 @@ import { BroadPhase, IdList, type BroadPhaseRayCallback, type PairCallback } fro
 import { PairMap } from '../collision/broadphase/pair-set';
 import { Manifold, MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
 import { collide } from '../collision/narrowphase/dispatch';
+import { contactChildA, contactChildB } from '../collision/narrowphase/collide-compound';
 import { narrowphaseGap } from '../collision/narrowphase/margin';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
@@ -107,8 +108,10 @@ export interface RaycastHit {
   distance: number;
   /** distance / |to − from|, in [0, 1]. */
   fraction: number;
-  /** Triangle index for TriangleMesh hits, else −1. */
+  /** Triangle index for TriangleMesh and HeightField hits, else −1. */
   triangle: number;
+  /** Index of the Compound child hit, else −1 (always written by the query; optional in an `out` you build). */
+  child?: number;
 }
 
 /**
@@ -145,6 +148,8 @@ export interface ShapeCastHit {
   normal: Vec3;
   body: RigidBody;
   triangle: number;
+  /** Index of the Compound child hit, else −1 (always written by the query; optional in an `out` you build). */
+  child?: number;
 }
 
 export interface ShapeCastOptions extends QueryOptions {
@@ -161,6 +166,8 @@ export interface OverlapContact {
   normal: Vec3;
   /** Penetration depth, metres (> 0). */
   depth: number;
+  /** Index of the body's Compound child touched, else −1. */
+  child: number;
 }
 
 export interface OverlapOptions extends QueryOptions {
@@ -181,7 +188,7 @@ export class OverlapCollector {
     const n = this.contacts.length;
     let c = this.pool[n];
     if (!c) {
-      c = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, depth: 0 };
+      c = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, depth: 0, child: -1 };
       this.pool.push(c);
     }
     this.contacts.push(c);
@@ -237,6 +244,8 @@ class QueuedEvent {
   readonly normal: Vec3 = { x: 0, y: 0, z: 0 };
   impulse = 0;
   joint: Joint | null = null;
+  childA = -1;
+  childB = -1;
 }
 
 /** Collects new broadphase pairs into a flat key list. */
@@ -313,6 +322,7 @@ class RayQuery implements BroadPhaseRayCallback {
       b.point.x = h.point.x; b.point.y = h.point.y; b.point.z = h.point.z;
       b.normal.x = h.normal.x; b.normal.y = h.normal.y; b.normal.z = h.normal.z;
       b.triangle = h.triangle;
+      b.child = h.child;
       this.bestBody = body;
       return h.distance;
     }
@@ -434,7 +444,7 @@ export class World implements BodyOwner {
   private readonly listeners: { [K in WorldEventName]: WorldListener<K>[] } = {
     contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [], jointBreak: [],
   };
-  private readonly contactEvent: ContactEvent = { bodyA: null as unknown as RigidBody, bodyB: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0 };
+  private readonly contactEvent: ContactEvent = { bodyA: null as unknown as RigidBody, bodyB: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0, childA: -1, childB: -1 };
   private readonly jointEvent: JointBreakEvent = { joint: null as unknown as Joint, impulse: 0 };
   private readonly sensorEvent: SensorEvent = { sensor: null as unknown as RigidBody, body: null as unknown as RigidBody };
   /** Errors thrown by listeners during the current dispatch (null when none: no allocation in steady state). */
@@ -443,7 +453,7 @@ export class World implements BodyOwner {
   private readonly box = aabb();
   private readonly box2 = aabb();
   private readonly displacement: Vec3 = { x: 0, y: 0, z: 0 };
-  private readonly oldIds = new Int32Array(4);
+  private readonly oldIds = new Float64Array(4); // ids reach 2^52 (compound children, collide-compound.ts)
   private readonly oldNormal = new Float64Array(4);
   private readonly oldFriction = new Float64Array(12);
   private readonly oldPosition = new Float64Array(12);
@@ -1630,9 +1640,13 @@ export class World implements BodyOwner {
     e.type = type;
     e.bodyA = c.bodyA;
     e.bodyB = c.bodyB;
+    e.childA = -1;
+    e.childB = -1;
     if (c.pointCount > 0) {
       c.pointPosition(0, e.point);
       c.pointNormal(0, e.normal);
+      e.childA = contactChildA(c.pointId(0));
+      e.childB = contactChildB(c.pointId(0));
     }
     e.impulse = c.totalNormalImpulse;
   }
@@ -1664,6 +1678,8 @@ export class World implements BodyOwner {
             ev.point.x = e.point.x; ev.point.y = e.point.y; ev.point.z = e.point.z;
             ev.normal.x = e.normal.x; ev.normal.y = e.normal.y; ev.normal.z = e.normal.z;
             ev.impulse = e.impulse;
+            ev.childA = e.childA;
+            ev.childB = e.childB;
             this.deliver(e.type === EVENT_BEGIN ? 'contactBegin' : 'contactEnd', ev);
           } else {
             const ev = this.sensorEvent;
@@ -1755,13 +1771,14 @@ export class World implements BodyOwner {
     const body = q.bestBody as RigidBody | null;
     if (body === null) return null;
     q.bestBody = null;
-    const out = options?.out ?? { body, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1 };
+    const out = options?.out ?? { body, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1, child: -1 };
     out.body = body;
     out.point.x = q.best.point.x; out.point.y = q.best.point.y; out.point.z = q.best.point.z;
     out.normal.x = q.best.normal.x; out.normal.y = q.best.normal.y; out.normal.z = q.best.normal.z;
     out.distance = q.best.distance;
     out.fraction = q.best.distance / len;
     out.triangle = q.best.triangle;
+    out.child = q.best.child;
     return out;
   }
 
@@ -1799,12 +1816,13 @@ export class World implements BodyOwner {
       if (hit.fraction < bestFraction || (hit.fraction === bestFraction && bestBody !== null && body.id < bestBody.id)) {
         bestFraction = hit.fraction;
         bestBody = body;
-        if (out === null) out = options?.out ?? { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body, triangle: -1 };
+        if (out === null) out = options?.out ?? { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body, triangle: -1, child: -1 };
         out.fraction = hit.fraction;
         out.point.x = hit.point.x; out.point.y = hit.point.y; out.point.z = hit.point.z;
         out.normal.x = hit.normal.x; out.normal.y = hit.normal.y; out.normal.z = hit.normal.z;
         out.body = body;
         out.triangle = hit.triangle;
+        out.child = hit.child;
       }
     }
     return out;
@@ -1896,6 +1914,7 @@ export class World implements BodyOwner {
         c.point.x = p.position.x; c.point.y = p.position.y; c.point.z = p.position.z;
         c.normal.x = -p.normal.x; c.normal.y = -p.normal.y; c.normal.z = -p.normal.z;
         c.depth = p.depth;
+        c.child = contactChildB(p.id);
       }
     }
     return collector.contacts;

@@ -27,7 +27,7 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Capsule } from '../../shapes/capsule';
-import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import type { MeshTriangles } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { capsuleLineExtent, lineArgs } from './collide-capsule-capsule';
 import { narrowphaseMargin } from './margin';
@@ -52,7 +52,7 @@ const CODE_PIERCE = 103;
 
 export function collideCapsuleMesh(
   a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
+  mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
   narrowphaseMargin[0] = margin;
@@ -62,7 +62,7 @@ export function collideCapsuleMesh(
 /** collideCapsuleMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function capsuleMeshContacts(
   a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+  mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
   toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);

@@ -13,7 +13,7 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Sphere } from '../../shapes/sphere';
-import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import type { MeshTriangles } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { closestPointOnTriangle, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
@@ -33,7 +33,7 @@ const SPHERE_CODE = 110;
 
 export function collideSphereMesh(
   a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
+  mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
   margin: number, manifold: Manifold,
 ): void {
   narrowphaseMargin[0] = margin;
@@ -43,7 +43,7 @@ export function collideSphereMesh(
 /** collideSphereMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function sphereMeshContacts(
   a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+  mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
   toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);

@@ -16,6 +16,8 @@ import type { Capsule } from '../../shapes/capsule';
 import { type Shape, ShapeKind } from '../../shapes/shape';
 import type { Sphere } from '../../shapes/sphere';
 import { MeshRayHit, type TriangleMesh } from '../../shapes/triangle-mesh';
+import type { Compound } from '../../shapes/compound';
+import type { HeightField } from '../../shapes/height-field';
 
 /** A ray hit on one shape (world space). */
 export class ShapeRayHit {
@@ -24,8 +26,10 @@ export class ShapeRayHit {
   readonly point: Vec3 = { x: 0, y: 0, z: 0 };
   /** Unit surface normal at the hit (−direction when the ray starts inside). */
   readonly normal: Vec3 = { x: 0, y: 1, z: 0 };
-  /** Triangle index for a TriangleMesh, −1 otherwise. */
+  /** Triangle index for a TriangleMesh or HeightField, −1 otherwise. */
   triangle = -1;
+  /** Child index for a Compound, −1 otherwise. */
+  child = -1;
 }
 
 const localOrigin: Vec3 = { x: 0, y: 0, z: 0 };
@@ -54,18 +58,18 @@ export function raycastShape(
   inverseRotate(localDir, rotation, direction);
   let t = -1;
   out.triangle = -1;
+  out.child = -1;
   switch (shape.kind) {
-    case ShapeKind.Sphere:
-      t = raySphere(o, localDir, (shape as Sphere).radius, maxDistance, localNormal);
+    case ShapeKind.Compound:
+      t = rayCompound(shape as Compound, o, localDir, maxDistance, localNormal, out);
       break;
-    case ShapeKind.Box:
-      t = rayBox(o, localDir, (shape as Box).halfExtents, maxDistance, localNormal);
+    case ShapeKind.HeightField:
+      if ((shape as HeightField).raycastLocal(o, localDir, maxDistance, meshHit)) {
+        t = meshHit.t;
+        out.triangle = meshHit.triangle;
+        localNormal.x = meshHit.normal.x; localNormal.y = meshHit.normal.y; localNormal.z = meshHit.normal.z;
+      }
       break;
-    case ShapeKind.Capsule: {
-      const c = shape as Capsule;
-      t = rayCapsule(o, localDir, c.radius, c.halfHeight, maxDistance, localNormal);
-      break;
-    }
     case ShapeKind.TriangleMesh: {
       const mesh = shape as TriangleMesh;
       if (mesh.raycastLocal(o, localDir, maxDistance, meshHit)) {
@@ -81,14 +85,14 @@ export function raycastShape(
       break;
     }
     default:
-      t = -1;
+      t = rayConvexLocal(shape, o, localDir, maxDistance, localNormal);
   }
   if (t < 0) return false;
   out.distance = t;
   out.point.x = origin.x + direction.x * t;
   out.point.y = origin.y + direction.y * t;
   out.point.z = origin.z + direction.z * t;
-  if (t === 0 && shape.kind !== ShapeKind.TriangleMesh) {
+  if (t === 0 && shape.kind !== ShapeKind.TriangleMesh && shape.kind !== ShapeKind.HeightField) {
     out.normal.x = -direction.x;
     out.normal.y = -direction.y;
     out.normal.z = -direction.z;
@@ -96,6 +100,56 @@ export function raycastShape(
     rotate(out.normal, rotation, localNormal);
   }
   return true;
+}
+
+/** Ray against a convex shape in its local frame: the entry t (0 inside), or −1; the normal in `n`. */
+function rayConvexLocal(shape: Shape, o: Readonly<Vec3>, d: Readonly<Vec3>, maxT: number, n: Vec3): number {
+  switch (shape.kind) {
+    case ShapeKind.Sphere:
+      return raySphere(o, d, (shape as Sphere).radius, maxT, n);
+    case ShapeKind.Box:
+      return rayBox(o, d, (shape as Box).halfExtents, maxT, n);
+    case ShapeKind.Capsule: {
+      const c = shape as Capsule;
+      return rayCapsule(o, d, c.radius, c.halfHeight, maxT, n);
+    }
+    default:
+      return -1;
+  }
+}
+
+const childOrigin: Vec3 = { x: 0, y: 0, z: 0 };
+const childDir: Vec3 = { x: 0, y: 0, z: 0 };
+const childNormal: Vec3 = { x: 0, y: 0, z: 0 };
+const childList: number[] = [];
+const rayBounds = new Float64Array(6);
+
+/**
+ * Ray against a Compound (its frame): the children whose boxes meet the
+ * segment's box, each in its own frame; the nearest entry wins (a ray
+ * starting inside any child hits at 0). Sets out.child.
+ */
+function rayCompound(compound: Compound, o: Readonly<Vec3>, d: Readonly<Vec3>, maxT: number, n: Vec3, out: ShapeRayHit): number {
+  const ex = o.x + d.x * maxT, ey = o.y + d.y * maxT, ez = o.z + d.z * maxT;
+  rayBounds[0] = Math.min(o.x, ex); rayBounds[1] = Math.min(o.y, ey); rayBounds[2] = Math.min(o.z, ez);
+  rayBounds[3] = Math.max(o.x, ex); rayBounds[4] = Math.max(o.y, ey); rayBounds[5] = Math.max(o.z, ez);
+  const count = compound.queryBoundsFrom(rayBounds, childList, 0);
+  let best = -1;
+  let limit = maxT;
+  for (let k = 0; k < count; k++) {
+    const i = childList[k]!;
+    const child = compound.children[i]!;
+    childOrigin.x = o.x - child.position.x; childOrigin.y = o.y - child.position.y; childOrigin.z = o.z - child.position.z;
+    inverseRotate(childOrigin, child.rotation, childOrigin);
+    inverseRotate(childDir, child.rotation, d);
+    const t = rayConvexLocal(child.shape, childOrigin, childDir, limit, childNormal);
+    if (t < 0 || (best >= 0 && t >= best)) continue;
+    best = t;
+    limit = t;
+    out.child = i;
+    rotate(n, child.rotation, childNormal);
+  }
+  return best;
 }
 
 /**
