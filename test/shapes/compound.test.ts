@@ -73,13 +73,13 @@ describe('Compound mass properties', () => {
     // Tensor by hand in the modelling frame.
     const I = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
     let m = 0;
-    const com = [0, 0, 0];
+    const com: number[] = [0, 0, 0];
     const data = parts.map((p) => {
       const props = p.shape.massProperties(1);
       return { props, p: [p.position.x, p.position.y, p.position.z], q: p.rotation ?? { x: 0, y: 0, z: 0, w: 1 } };
     });
-    for (const d of data) { m += d.props.mass; for (let k = 0; k < 3; k++) com[k] += d.props.mass * d.p[k]!; }
-    for (let k = 0; k < 3; k++) com[k] /= m;
+    for (const d of data) { m += d.props.mass; for (let k = 0; k < 3; k++) com[k] = com[k]! + d.props.mass * d.p[k]!; }
+    for (let k = 0; k < 3; k++) com[k] = com[k]! / m;
     for (const d of data) {
       const { x, y, z, w } = d.q;
       const R = [
