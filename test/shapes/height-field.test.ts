@@ -154,6 +154,23 @@ describe('HeightField contacts as good as the TriangleMesh of the same terrain',
     }
   });
 
+  it('a ball falls through a hole (NaN sample or hole flag) and rests beside it', () => {
+    const n = 9;
+    const samples = new Float64Array(n * n); // flat at 0, cells 1 m
+    samples[2 * n + 2] = NaN; // the four cells around sample (2, 2): x, z ∈ [−3, −1]
+    const holes = new Uint8Array((n - 1) * (n - 1));
+    holes[5 * (n - 1) + 5] = 1; // cell (5, 5): x, z ∈ [1, 2]
+    const world = new World();
+    world.createBody({ type: 'static', shape: new HeightField(samples, n, n, { x: 1, y: 1, z: 1 }, { holes }) });
+    const drop = (x: number, z: number): RigidBody => world.createBody({ type: 'dynamic', shape: new Sphere(0.3), position: { x, y: 1, z } });
+    const nanHole = drop(-2, -2), flagHole = drop(1.5, 1.5), solid = drop(3, -3);
+    for (let i = 0; i < 120; i++) world.step(DT);
+    console.log(`after 2 s: over the NaN hole y ${nanHole.position.y.toFixed(3)}, over the flagged hole y ${flagHole.position.y.toFixed(3)}, on solid ground y ${solid.position.y.toFixed(5)}`);
+    expect(nanHole.position.y).toBeLessThan(-5);
+    expect(flagHole.position.y).toBeLessThan(-5);
+    expect(solid.position.y).toBeCloseTo(0.3, 2);
+  });
+
   it('shape casts hit the same triangle at the same fraction', () => {
     const { shape } = pair();
     const mesh = shape.toTriangleMesh();
