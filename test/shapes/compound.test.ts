@@ -230,6 +230,53 @@ describe('Compound queries and events name the child', () => {
   });
 });
 
+describe('Compound part tree (large compounds)', () => {
+  it('finds exactly the parts whose boxes meet a query box, and rays hit the nearest part (400 parts, seeded)', () => {
+    const seed = 4242;
+    console.log(`seed ${seed}`);
+    let st = seed;
+    const rnd = (): number => { st = (st * 1664525 + 1013904223) >>> 0; return st / 4294967296; };
+    const parts = [];
+    for (let i = 0; i < 400; i++) {
+      const shape = i % 2 ? new Box({ x: 0.05 + 0.2 * rnd(), y: 0.05 + 0.2 * rnd(), z: 0.05 + 0.2 * rnd() }) : new Sphere(0.05 + 0.2 * rnd());
+      parts.push({ shape, position: { x: 10 * rnd() - 5, y: 10 * rnd() - 5, z: 10 * rnd() - 5 }, rotation: { x: rnd() - 0.5, y: rnd() - 0.5, z: rnd() - 0.5, w: 1 } });
+    }
+    const c = new Compound(parts);
+    const out: number[] = [];
+    const box = new Float64Array(6);
+    for (let q = 0; q < 200; q++) {
+      const x = 12 * rnd() - 6, y = 12 * rnd() - 6, z = 12 * rnd() - 6, h = 2 * rnd();
+      box.set([x - h, y - h, z - h, x + h, y + h, z + h]);
+      const n = c.queryBoundsFrom(box, out, 0);
+      const found = out.slice(0, n).sort((a, b) => a - b);
+      const expected: number[] = [];
+      const b = c.childBounds;
+      for (let i = 0; i < 400; i++) {
+        if (b[6 * i]! > box[3]! || b[6 * i + 3]! < box[0]! || b[6 * i + 1]! > box[4]! || b[6 * i + 4]! < box[1]! || b[6 * i + 2]! > box[5]! || b[6 * i + 5]! < box[2]!) continue;
+        expected.push(i);
+      }
+      expect(found).toEqual(expected);
+    }
+    // Rays: the compound's hit against the nearest of the parts placed as bodies of their own.
+    const whole = new World(), apart = new World();
+    whole.createBody({ type: 'static', shape: c });
+    const owner = new Map<number, number>();
+    c.children.forEach((k, i) => owner.set(apart.createBody({ type: 'static', shape: k.shape, position: k.position, rotation: k.rotation }).id, i));
+    let hits = 0;
+    for (let q = 0; q < 200; q++) {
+      const from = { x: 14 * rnd() - 7, y: 14 * rnd() - 7, z: 8 }, to = { x: 14 * rnd() - 7, y: 14 * rnd() - 7, z: -8 };
+      const a = whole.raycast(from, to), b = apart.raycast(from, to);
+      expect(a === null).toBe(b === null);
+      if (a && b) {
+        hits++;
+        expect(a.distance).toBeCloseTo(b.distance, 9);
+        expect(a.child).toBe(owner.get(b.body.id));
+      }
+    }
+    expect(hits).toBeGreaterThan(50);
+  });
+});
+
 describe('Compound against meshes, height fields and compounds', () => {
   it('a dumbbell compound comes to rest on a height field and on another compound', () => {
     const world = new World();
