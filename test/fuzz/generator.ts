@@ -270,19 +270,29 @@ function logUniform(rng: Random, lo: number, hi: number): number {
   return Math.exp(rng.range(Math.log(lo), Math.log(hi)));
 }
 
-/** 2–4 parts (boxes, spheres, capsules) that fit in a sphere of radius `reach` about the origin. */
+/**
+ * 2–4 parts (boxes, spheres, capsules) that fit in a sphere of radius `reach`
+ * about the origin, none thinner than the generator's thinnest part (0.025 m
+ * half size): under 0.1 m of reach, two spheres.
+ */
 function makeCompound(rng: Random, reach: number): ShapeSpec {
-  const n = rng.int(2, 5);
   const children: CompoundChildSpec[] = [];
+  const MIN = 0.025;
+  if (reach < 0.1) {
+    const r = Math.max(MIN, 0.5 * reach), dir = rng.unitVec3();
+    for (const s of [-1, 1]) children.push({ shape: { kind: 'sphere', radius: r }, position: { x: s * dir.x * r, y: s * dir.y * r, z: s * dir.z * r }, rotation: rng.quat() });
+    return { kind: 'compound', children };
+  }
+  const n = rng.int(2, 5);
   for (let k = 0; k < n; k++) {
-    // Part size up to half the reach, centre within the other half.
-    const size = rng.range(0.15, 0.5) * reach;
+    // Part size up to half the reach, centre within the rest.
+    const size = Math.max(MIN / 0.3, rng.range(0.15, 0.5) * reach);
     const kind = rng.int(0, 3);
     const shape: ConvexSpec = kind === 0 ? { kind: 'sphere', radius: size }
-      : kind === 1 ? { kind: 'box', halfExtents: { x: size * rng.range(0.2, 0.6), y: size * rng.range(0.2, 0.6), z: size * rng.range(0.2, 0.6) } }
+      : kind === 1 ? { kind: 'box', halfExtents: { x: Math.max(MIN, size * rng.range(0.2, 0.6)), y: Math.max(MIN, size * rng.range(0.2, 0.6)), z: Math.max(MIN, size * rng.range(0.2, 0.6)) } }
         : { kind: 'capsule', radius: 0.3 * size, halfHeight: 0.7 * size };
     const dir = rng.unitVec3();
-    const d = rng.range(0, reach - boundingRadius(shape));
+    const d = rng.range(0, Math.max(0, reach - boundingRadius(shape)));
     children.push({ shape, position: { x: dir.x * d, y: dir.y * d, z: dir.z * d }, rotation: rng.quat() });
   }
   return { kind: 'compound', children };
