@@ -89,6 +89,8 @@ export class HeightField extends Shape {
   readonly patch: HeightFieldPatch;
   /** Scratch: 9 corners + normal of a neighbour triangle. */
   private readonly scratch = new Float64Array(12);
+  /** Scratch of raycastLocal: origin, direction, and the hit t out (doubles cross calls through arrays, not arguments). */
+  private readonly ray = new Float64Array(7);
 
   constructor(samples: ArrayLike<number>, rows: number, columns: number, scale: Readonly<Vec3>, options: HeightFieldOptions = {}) {
     super();
@@ -172,7 +174,9 @@ export class HeightField extends Shape {
     if (r < 0 || r >= this.rows - 1 || this.cellHoles[cell] === 1) return false;
     const n = this.columns;
     const h = this.heights;
-    const x0 = this.columnX(c), x1 = this.columnX(c + 1), z0 = this.rowZ(r), z1 = this.rowZ(r + 1);
+    // Written out (not columnX / rowZ): a double returned from a call V8 does not inline is boxed.
+    const sx = this.scale.x, sz = this.scale.z;
+    const x0 = (c - 0.5 * (n - 1)) * sx, x1 = x0 + sx, z0 = (r - 0.5 * (this.rows - 1)) * sz, z1 = z0 + sz;
     const i = r * n + c;
     out[o] = x0; out[o + 1] = h[i]!; out[o + 2] = z0;
     if ((t & 1) === 0) {
@@ -305,6 +309,8 @@ export class HeightField extends Shape {
     let nextR = stepR === 0 ? Infinity : (lb[2]! + (r + (stepR > 0 ? 1 : 0)) * sz - oz) / dz;
     const deltaC = stepC === 0 ? Infinity : sx / Math.abs(dx), deltaR = stepR === 0 ? Infinity : sz / Math.abs(dz);
     const S = this.scratch;
+    const R = this.ray;
+    R[0] = ox; R[1] = oy; R[2] = oz; R[3] = dx; R[4] = dy; R[5] = dz;
     let best = Infinity, bestTri = -1;
     for (;;) {
       const cell = r * cols + c;
@@ -312,8 +318,9 @@ export class HeightField extends Shape {
         for (let odd = 0; odd < 2; odd++) {
           const t = 2 * cell + odd;
           this.triangleCorners(t, S, 0);
-          const th = rayTriangleFront(S, ox, oy, oz, dx, dy, dz);
-          if (th >= 0 && th <= maxT && th < best) { best = th; bestTri = t; }
+          if (!rayTriangleFront(S, R)) continue;
+          const th = R[6]!;
+          if (th <= maxT && th < best) { best = th; bestTri = t; }
         }
       }
       const cellExit = nextC < nextR ? nextC : nextR;
@@ -407,23 +414,26 @@ function farCorner(t: number, k: number): number {
 }
 
 /**
- * Möller–Trumbore against the front of the triangle at P[0..8]: the t ≥ 0 of
- * the hit or −1 (det > 0 when the ray meets the front, as in TriangleMesh).
+ * Möller–Trumbore against the front of the triangle at P[0..8] for the ray
+ * R[0..2] + t R[3..5]: true with t ≥ 0 in R[6] on a hit (det > 0 when the ray
+ * meets the front, as in TriangleMesh).
  */
-function rayTriangleFront(P: Float64Array, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): number {
+function rayTriangleFront(P: Float64Array, R: Float64Array): boolean {
+  const ox = R[0]!, oy = R[1]!, oz = R[2]!, dx = R[3]!, dy = R[4]!, dz = R[5]!;
   const ax = P[0]!, ay = P[1]!, az = P[2]!;
   const e1x = P[3]! - ax, e1y = P[4]! - ay, e1z = P[5]! - az;
   const e2x = P[6]! - ax, e2y = P[7]! - ay, e2z = P[8]! - az;
   const px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
   const det = e1x * px + e1y * py + e1z * pz;
-  if (!(det > 0)) return -1;
+  if (!(det > 0)) return false;
   const inv = 1 / det;
   const sx = ox - ax, sy = oy - ay, sz = oz - az;
   const u = (sx * px + sy * py + sz * pz) * inv;
-  if (u < 0 || u > 1) return -1;
+  if (u < 0 || u > 1) return false;
   const qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
   const v = (dx * qx + dy * qy + dz * qz) * inv;
-  if (v < 0 || u + v > 1) return -1;
+  if (v < 0 || u + v > 1) return false;
   const t = (e2x * qx + e2y * qy + e2z * qz) * inv;
-  return t >= 0 ? t : -1;
+  R[6] = t;
+  return t >= 0;
 }

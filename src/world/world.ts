@@ -19,7 +19,7 @@ import { BroadPhase, IdList, type BroadPhaseRayCallback, type PairCallback } fro
 import { PairMap } from '../collision/broadphase/pair-set';
 import { Manifold, MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
 import { collide } from '../collision/narrowphase/dispatch';
-import { contactChildA, contactChildB } from '../collision/narrowphase/collide-compound';
+import { contactChildA, contactChildB, pointChildB } from '../collision/narrowphase/collide-compound';
 import { narrowphaseGap } from '../collision/narrowphase/margin';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
@@ -1914,7 +1914,7 @@ export class World implements BodyOwner {
         c.point.x = p.position.x; c.point.y = p.position.y; c.point.z = p.position.z;
         c.normal.x = -p.normal.x; c.normal.y = -p.normal.y; c.normal.z = -p.normal.z;
         c.depth = p.depth;
-        c.child = contactChildB(p.id);
+        c.child = pointChildB(p);
       }
     }
     return collector.contacts;

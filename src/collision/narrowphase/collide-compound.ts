@@ -17,7 +17,7 @@ import type { Vec3 } from '../../math/vec3';
 import type { Compound } from '../../shapes/compound';
 import { ShapeKind, type Shape } from '../../shapes/shape';
 import type { CollideFunction } from './dispatch';
-import { Manifold } from './manifold';
+import { Manifold, type ManifoldPoint } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 import { MeshContactCollector } from './triangle-contact';
 
@@ -30,6 +30,12 @@ const CAPACITY = 256;
 export function contactChildA(id: number): number {
   const high = Math.floor(id / TWO_32);
   return (high % CHILD_SLOTS) - 1;
+}
+
+/** Child index of shape B at a manifold point (−1 when B is not a compound); reads the id itself, so no double crosses the call. */
+export function pointChildB(p: ManifoldPoint): number {
+  const high = Math.floor(p.id / TWO_32);
+  return Math.floor(high / CHILD_SLOTS) - 1;
 }
 
 /** Child index of shape B in a contact point's feature id (−1 when B is not a compound). */
@@ -132,7 +138,8 @@ function finish(m: Manifold): void {
   m.pointCount = 0;
   const n = S.count;
   if (n <= 4) {
-    for (let i = 0; i < n; i++) m.addPointFrom(S.points, 7 * i, S.ids[i]!);
+    // The id is stored after the call: an id above 2³¹ passed as an argument would be boxed.
+    for (let i = 0; i < n; i++) m.points[m.addPointFrom(S.points, 7 * i, 0)]!.id = S.ids[i]!;
   } else {
     const C = S.collector;
     C.begin();

@@ -61,7 +61,8 @@ export function raycastShape(
   out.child = -1;
   switch (shape.kind) {
     case ShapeKind.Compound:
-      t = rayCompound(shape as Compound, o, localDir, maxDistance, localNormal, out);
+      RAY_IO[0] = maxDistance;
+      t = rayCompound(shape as Compound, o, localDir, localNormal, out) ? RAY_IO[1]! : -1;
       break;
     case ShapeKind.HeightField:
       if ((shape as HeightField).raycastLocal(o, localDir, maxDistance, meshHit)) {
@@ -85,7 +86,8 @@ export function raycastShape(
       break;
     }
     default:
-      t = rayConvexLocal(shape, o, localDir, maxDistance, localNormal);
+      RAY_IO[0] = maxDistance;
+      t = rayConvexLocal(shape, o, localDir, localNormal) ? RAY_IO[1]! : -1;
   }
   if (t < 0) return false;
   out.distance = t;
@@ -102,20 +104,33 @@ export function raycastShape(
   return true;
 }
 
-/** Ray against a convex shape in its local frame: the entry t (0 inside), or −1; the normal in `n`. */
-function rayConvexLocal(shape: Shape, o: Readonly<Vec3>, d: Readonly<Vec3>, maxT: number, n: Vec3): number {
+/**
+ * Doubles in and out of rayConvexLocal: [0] the largest t (in), [1] the hit t
+ * (out). A double passed to or returned from a call V8 does not inline is boxed.
+ */
+const RAY_IO = new Float64Array(2);
+
+/** Ray against a convex shape in its local frame, up to RAY_IO[0]: true with the entry t (0 inside) in RAY_IO[1] and the normal in `n`. */
+function rayConvexLocal(shape: Shape, o: Readonly<Vec3>, d: Readonly<Vec3>, n: Vec3): boolean {
+  const maxT = RAY_IO[0]!;
+  let t = -1;
   switch (shape.kind) {
     case ShapeKind.Sphere:
-      return raySphere(o, d, (shape as Sphere).radius, maxT, n);
+      t = raySphere(o, d, (shape as Sphere).radius, maxT, n);
+      break;
     case ShapeKind.Box:
-      return rayBox(o, d, (shape as Box).halfExtents, maxT, n);
+      t = rayBox(o, d, (shape as Box).halfExtents, maxT, n);
+      break;
     case ShapeKind.Capsule: {
       const c = shape as Capsule;
-      return rayCapsule(o, d, c.radius, c.halfHeight, maxT, n);
+      t = rayCapsule(o, d, c.radius, c.halfHeight, maxT, n);
+      break;
     }
     default:
-      return -1;
+      t = -1;
   }
+  RAY_IO[1] = t;
+  return t >= 0;
 }
 
 const childOrigin: Vec3 = { x: 0, y: 0, z: 0 };
@@ -129,7 +144,8 @@ const rayBounds = new Float64Array(6);
  * segment's box, each in its own frame; the nearest entry wins (a ray
  * starting inside any child hits at 0). Sets out.child.
  */
-function rayCompound(compound: Compound, o: Readonly<Vec3>, d: Readonly<Vec3>, maxT: number, n: Vec3, out: ShapeRayHit): number {
+function rayCompound(compound: Compound, o: Readonly<Vec3>, d: Readonly<Vec3>, n: Vec3, out: ShapeRayHit): boolean {
+  const maxT = RAY_IO[0]!;
   const ex = o.x + d.x * maxT, ey = o.y + d.y * maxT, ez = o.z + d.z * maxT;
   rayBounds[0] = Math.min(o.x, ex); rayBounds[1] = Math.min(o.y, ey); rayBounds[2] = Math.min(o.z, ez);
   rayBounds[3] = Math.max(o.x, ex); rayBounds[4] = Math.max(o.y, ey); rayBounds[5] = Math.max(o.z, ez);
@@ -142,14 +158,17 @@ function rayCompound(compound: Compound, o: Readonly<Vec3>, d: Readonly<Vec3>, m
     childOrigin.x = o.x - child.position.x; childOrigin.y = o.y - child.position.y; childOrigin.z = o.z - child.position.z;
     inverseRotate(childOrigin, child.rotation, childOrigin);
     inverseRotate(childDir, child.rotation, d);
-    const t = rayConvexLocal(child.shape, childOrigin, childDir, limit, childNormal);
-    if (t < 0 || (best >= 0 && t >= best)) continue;
+    RAY_IO[0] = limit;
+    if (!rayConvexLocal(child.shape, childOrigin, childDir, childNormal)) continue;
+    const t = RAY_IO[1]!;
+    if (best >= 0 && t >= best) continue;
     best = t;
     limit = t;
     out.child = i;
     rotate(n, child.rotation, childNormal);
   }
-  return best;
+  RAY_IO[1] = best;
+  return best >= 0;
 }
 
 /**
