@@ -9,7 +9,7 @@
  * each with λ ≥ 0; motor: a·(ω_B − ω_A) = motorSpeed with |λ| ≤ maxMotorTorque·h
  * (Box2D v3 revolute_joint.c, Catto GDC 2009).
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';
