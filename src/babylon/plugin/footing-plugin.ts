@@ -1,0 +1,1018 @@
+// FootingPlugin: Babylon's Physics V2 plugin interface on a footing World, so
+// a scene written for HavokPlugin runs on footing by changing the plugin
+// passed to scene.enablePhysics. Design notes and the differences from Havok:
+// docs/babylon-plugin.md.
+import { Observable } from '@babylonjs/core/Misc/observable';
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { BoundingBox } from '@babylonjs/core/Culling/boundingBox';
+import { Logger } from '@babylonjs/core/Misc/logger';
+import { CreateBoxVertexData } from '@babylonjs/core/Meshes/Builders/boxBuilder';
+import { CreateSphereVertexData } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import { CreateCapsuleVertexData } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
+import {
+  PhysicsEventType, PhysicsMotionType, PhysicsPrestepType, PhysicsShapeType,
+  type ConstrainedBodyPair, type PhysicsConstraintAxis, type PhysicsConstraintAxisLimitMode, type PhysicsConstraintMotorType, type IBasePhysicsCollisionEvent, type IPhysicsCollisionEvent, type IPhysicsEnginePluginV2, type PhysicsMassProperties, type PhysicsShapeParameters,
+} from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
+import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
+import type { PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
+import type { PhysicsMaterial } from '@babylonjs/core/Physics/v2/physicsMaterial';
+import { PhysicsRaycastResult, type IRaycastQuery } from '@babylonjs/core/Physics/physicsRaycastResult';
+import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
+import type { Mesh } from '@babylonjs/core/Meshes/mesh';
+import type { Nullable } from '@babylonjs/core/types';
+import {
+  Box, Capsule, ConvexShape, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
+  type BodyType, type ContactEvent, type Quat, type RigidBody, type SensorEvent, type Vec3,
+} from '../../index';
+import { ShapeData, buildShapeGeometry, containerGeometry, type ShapeGeometry } from './shapes';
+
+export { FootingPluginUnsupportedError } from './shapes';
+import { ConstraintData } from './constraints';
+
+/** Havok's event mask bits (PhysicsBody.setEventMask takes the same numbers). */
+export const FootingEventMask = {
+  COLLISION_STARTED: 1,
+  COLLISION_CONTINUED: 2,
+  COLLISION_FINISHED: 4,
+  TRIGGER_ENTERED: 8,
+  TRIGGER_EXITED: 16,
+} as const;
+const COLLISION_EVENTS = FootingEventMask.COLLISION_STARTED | FootingEventMask.COLLISION_CONTINUED | FootingEventMask.COLLISION_FINISHED;
+
+export interface FootingPluginOptions {
+  /**
+   * Interpolate nodes between the last two fixed steps (default true). With
+   * false, nodes show the last step's pose.
+   */
+  interpolate?: boolean;
+  /**
+   * Step with each frame's delta, as HavokPlugin does by default (split into
+   * steps of at most the time step). Default false: fixed steps.
+   */
+  useDeltaForWorldStep?: boolean;
+  /** Most fixed steps in one executeStep, integer in [1, 1000]; the rest is dropped. Default 4. */
+  maxSubSteps?: number;
+}
+
+/** The plugin's data behind one Babylon body, or one thin instance of it. */
+export class BodyData {
+  rigid: RigidBody | null = null;
+  shape: ShapeData | null = null;
+  /** Pose of the Babylon node (world) while there is no footing body. */
+  readonly position: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly rotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  linearDamping = 0;
+  angularDamping = 0.1;
+  gravityFactor = 1;
+  eventMask = 0;
+  userMass: PhysicsMassProperties | null = null;
+  /** World pose the node had after the last sync (a moved node is teleported by the prestep). */
+  readonly syncedPosition = new Vector3(NaN, NaN, NaN);
+  readonly syncedRotation = new Quaternion(NaN, NaN, NaN, NaN);
+  hasTarget = false;
+  readonly targetPosition: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly targetRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  readonly targetStartPosition: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly targetStartRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  collisionObservable: Observable<IPhysicsCollisionEvent> | null = null;
+  collisionEndedObservable: Observable<IBasePhysicsCollisionEvent> | null = null;
+  readonly constraints = new Set<ConstraintData>();
+  disposed = false;
+  constructor(readonly plugin: FootingPlugin, readonly body: PhysicsBody, readonly index: number, public motionType: PhysicsMotionType) {}
+  rebuild(): void {
+    this.plugin.rebuildBody(this);
+  }
+}
+
+const tmpV = new Vector3();
+const tmpV2 = new Vector3();
+const tmpQ = new Quaternion();
+const tmpQ2 = new Quaternion();
+const tmpM = new Matrix();
+const tmpM2 = new Matrix();
+const tmpScale = new Vector3();
+const tmpVec: Vec3 = { x: 0, y: 0, z: 0 };
+const tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+function shapeDataOf(shape: PhysicsShape): ShapeData {
+  const d = shape._pluginData as ShapeData | undefined;
+  if (!(d instanceof ShapeData)) throw new TypeError('FootingPlugin: the shape was not created by this plugin (initShape)');
+  return d;
+}
+
+function requireFinite(v: number, field: string): void {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`FootingPlugin.${field} must be a finite number (got ${String(v)})`);
+}
+
+/**
+ * Babylon's Physics V2 plugin on footing: `scene.enablePhysics(gravity, new FootingPlugin())`.
+ * `world` is the footing World it steps (pass your own to share it with
+ * footing's API, e.g. its debug view or character controller).
+ */
+export class FootingPlugin implements IPhysicsEnginePluginV2 {
+  readonly world: World;
+  name = 'FootingPlugin';
+  onCollisionObservable = new Observable<IPhysicsCollisionEvent>();
+  onCollisionEndedObservable = new Observable<IBasePhysicsCollisionEvent>();
+  onTriggerCollisionObservable = new Observable<IBasePhysicsCollisionEvent>();
+  /** Interpolate nodes between fixed steps. */
+  interpolate: boolean;
+  /** Step with the frame's delta instead of fixed steps (HavokPlugin's default). */
+  useDeltaForWorldStep: boolean;
+  private timeStep = 1 / 60;
+  private maxSubSteps: number;
+  private accumulator = 0;
+  private maxLinearVelocity = MAX_LINEAR_SPEED;
+  private maxAngularVelocity = MAX_ANGULAR_SPEED;
+  private readonly bodyData = new Set<BodyData>();
+  private readonly constraints = new Set<ConstraintData>();
+  private readonly pendingCollisions: IPhysicsCollisionEvent[] = [];
+  private readonly pendingEnded: IBasePhysicsCollisionEvent[] = [];
+  private readonly pendingTriggers: IBasePhysicsCollisionEvent[] = [];
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(world?: World, options: FootingPluginOptions = {}) {
+    this.world = world ?? new World();
+    this.interpolate = options.interpolate ?? true;
+    this.useDeltaForWorldStep = options.useDeltaForWorldStep ?? false;
+    const n = options.maxSubSteps ?? 4;
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RangeError(`FootingPlugin: options.maxSubSteps must be an integer in [1, 1000] (got ${String(n)})`);
+    this.maxSubSteps = n;
+    this.unsubscribe.push(
+      this.world.on('contactBegin', (e) => this.queueContact(e, PhysicsEventType.COLLISION_STARTED)),
+      this.world.on('contactEnd', (e) => this.queueContact(e, PhysicsEventType.COLLISION_FINISHED)),
+      this.world.on('sensorEnter', (e) => this.queueTrigger(e, PhysicsEventType.TRIGGER_ENTERED)),
+      this.world.on('sensorExit', (e) => this.queueTrigger(e, PhysicsEventType.TRIGGER_EXITED)),
+    );
+  }
+
+  // ---------------------------------------------------------------- world
+
+  getPluginVersion(): number { return 2; }
+
+  setGravity(gravity: Vector3): void {
+    requireFinite(gravity.x, 'gravity.x'); requireFinite(gravity.y, 'gravity.y'); requireFinite(gravity.z, 'gravity.z');
+    this.world.gravity.x = gravity.x; this.world.gravity.y = gravity.y; this.world.gravity.z = gravity.z;
+    for (const d of this.bodyData) d.rigid?.wakeUp();
+  }
+
+  /** Seconds per fixed step, in (0, MAX_TIME_STEP = 0.05]. */
+  setTimeStep(timeStep: number): void {
+    if (typeof timeStep !== 'number' || !(timeStep > 0 && timeStep <= MAX_TIME_STEP)) {
+      throw new RangeError(`FootingPlugin.setTimeStep: timeStep must be in (0, ${MAX_TIME_STEP}] s (got ${String(timeStep)})`);
+    }
+    this.timeStep = timeStep;
+  }
+  getTimeStep(): number { return this.timeStep; }
+
+  setVelocityLimits(maxLinearVelocity: number, maxAngularVelocity: number): void {
+    if (!(maxLinearVelocity > 0) || !(maxAngularVelocity > 0)) {
+      throw new RangeError(`FootingPlugin.setVelocityLimits: both limits must be > 0 (got ${String(maxLinearVelocity)}, ${String(maxAngularVelocity)})`);
+    }
+    this.maxLinearVelocity = Math.min(maxLinearVelocity, MAX_LINEAR_SPEED);
+    this.maxAngularVelocity = Math.min(maxAngularVelocity, MAX_ANGULAR_SPEED);
+  }
+  getMaxLinearVelocity(): number { return this.maxLinearVelocity; }
+  getMaxAngularVelocity(): number { return this.maxAngularVelocity; }
+
+  /**
+   * One frame: the prestep (nodes moved by the user teleport or drive their
+   * bodies), as many fixed steps as the accumulated time allows, the sync of
+   * the nodes (interpolated) and the events.
+   */
+  executeStep(delta: number, bodies: Array<PhysicsBody>): void {
+    for (const body of bodies) {
+      if (body.getPrestepType() !== PhysicsPrestepType.DISABLED && body.transformNode) this.prestep(body);
+    }
+    const h = this.timeStep;
+    let alpha = 1;
+    if (this.useDeltaForWorldStep) {
+      const n = Math.min(Math.max(1, Math.ceil(delta / MAX_TIME_STEP - 1e-9)), this.maxSubSteps);
+      this.beginTargets();
+      for (let i = 0; i < n; i++) this.subStep(delta / n, i, n);
+    } else {
+      this.accumulator += delta;
+      let n = Math.floor(this.accumulator / h + 1e-9);
+      if (n > this.maxSubSteps) {
+        n = this.maxSubSteps;
+        this.accumulator = n * h + (this.accumulator % h);
+      }
+      if (n > 0) this.beginTargets();
+      for (let i = 0; i < n; i++) this.subStep(h, i, n);
+      this.accumulator = Math.max(0, this.accumulator - n * h);
+      alpha = this.interpolate ? Math.min(this.accumulator / h, 1) : 1;
+    }
+    for (const body of bodies) {
+      if (!body.disableSync && body.transformNode) this.syncBody(body, alpha);
+    }
+    this.deliverEvents();
+  }
+
+  private beginTargets(): void {
+    for (const d of this.bodyData) {
+      if (!d.hasTarget || !d.rigid) continue;
+      const p = d.rigid.position, q = d.rigid.rotation;
+      d.targetStartPosition.x = p.x; d.targetStartPosition.y = p.y; d.targetStartPosition.z = p.z;
+      d.targetStartRotation.x = q.x; d.targetStartRotation.y = q.y; d.targetStartRotation.z = q.z; d.targetStartRotation.w = q.w;
+    }
+  }
+
+  /** Step i of n this frame: targets are reached at the frame's last step, in equal parts. */
+  private subStep(dt: number, i: number, n: number): void {
+    const t = (i + 1) / n;
+    for (const d of this.bodyData) {
+      if (!d.hasTarget || !d.rigid) continue;
+      const s = d.targetStartPosition, e = d.targetPosition;
+      tmpVec.x = s.x + (e.x - s.x) * t; tmpVec.y = s.y + (e.y - s.y) * t; tmpVec.z = s.z + (e.z - s.z) * t;
+      tmpQ.set(d.targetStartRotation.x, d.targetStartRotation.y, d.targetStartRotation.z, d.targetStartRotation.w);
+      tmpQ2.set(d.targetRotation.x, d.targetRotation.y, d.targetRotation.z, d.targetRotation.w);
+      Quaternion.SlerpToRef(tmpQ, tmpQ2, t, tmpQ);
+      tmpQuat.x = tmpQ.x; tmpQuat.y = tmpQ.y; tmpQuat.z = tmpQ.z; tmpQuat.w = tmpQ.w;
+      const r = d.rigid;
+      if (r.isKinematic) r.setKinematicTarget(tmpVec, tmpQuat);
+      else if (r.isDynamic) driveToPose(r, tmpVec, tmpQuat, dt);
+      if (i === n - 1) d.hasTarget = false;
+    }
+    for (const c of this.constraints) c.prestep(dt);
+    this.world.step(dt);
+    this.clampVelocities();
+  }
+
+  private clampVelocities(): void {
+    const maxV = this.maxLinearVelocity, maxW = this.maxAngularVelocity;
+    if (maxV >= MAX_LINEAR_SPEED && maxW >= MAX_ANGULAR_SPEED) return;
+    for (const d of this.bodyData) {
+      const r = d.rigid;
+      if (!r || !r.isDynamic) continue;
+      const v = r.linearVelocity, w = r.angularVelocity;
+      const sv = Math.hypot(v.x, v.y, v.z), sw = Math.hypot(w.x, w.y, w.z);
+      if (sv > maxV) { const k = maxV / sv; tmpVec.x = v.x * k; tmpVec.y = v.y * k; tmpVec.z = v.z * k; r.setLinearVelocity(tmpVec); }
+      if (sw > maxW) { const k = maxW / sw; tmpVec.x = w.x * k; tmpVec.y = w.y * k; tmpVec.z = w.z * k; r.setAngularVelocity(tmpVec); }
+    }
+  }
+
+  // ---------------------------------------------------------------- bodies
+
+  initBody(body: PhysicsBody, motionType: PhysicsMotionType, position: Vector3, orientation: Quaternion): void {
+    const d = new BodyData(this, body, 0, motionType);
+    d.position.x = position.x; d.position.y = position.y; d.position.z = position.z;
+    d.rotation.x = orientation.x; d.rotation.y = orientation.y; d.rotation.z = orientation.z; d.rotation.w = orientation.w;
+    body._pluginData = d;
+    this.bodyData.add(d);
+  }
+
+  initBodyInstances(body: PhysicsBody, motionType: PhysicsMotionType, mesh: Mesh): void {
+    const storage = mesh._thinInstanceDataStorage;
+    const matrices = storage?.matrixData;
+    if (!matrices) throw new TypeError(`FootingPlugin.initBodyInstances: mesh '${mesh.name}' has no thin instance matrices`);
+    const count = storage.instancesCount ?? 0;
+    for (let i = 0; i < count; i++) this.addInstance(body, motionType, matrices, i);
+  }
+
+  private addInstance(body: PhysicsBody, motionType: PhysicsMotionType, matrices: Float32Array, i: number): void {
+    const d = new BodyData(this, body, i, motionType);
+    const first = body._pluginDataInstances[0] as BodyData | undefined;
+    if (first) {
+      d.shape = first.shape;
+      d.userMass = first.userMass;
+      d.linearDamping = first.linearDamping; d.angularDamping = first.angularDamping; d.gravityFactor = first.gravityFactor; d.eventMask = first.eventMask;
+    }
+    instancePose(matrices, i, d.position, d.rotation);
+    body._pluginDataInstances.push(d);
+    this.bodyData.add(d);
+    if (d.shape) { d.shape.users.add(d); this.rebuildBody(d); }
+  }
+
+  updateBodyInstances(body: PhysicsBody, mesh: Mesh): void {
+    const storage = mesh._thinInstanceDataStorage;
+    const matrices = storage?.matrixData;
+    if (!matrices) return;
+    const count = storage.instancesCount ?? 0;
+    const list = body._pluginDataInstances as BodyData[];
+    while (list.length > count) this.releaseBody(list.pop()!);
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i]!;
+      instancePose(matrices, i, tmpVec, tmpQuat);
+      this.teleport(d, tmpVec, tmpQuat);
+    }
+    const motionType = list[0]?.motionType ?? PhysicsMotionType.DYNAMIC;
+    for (let i = list.length; i < count; i++) this.addInstance(body, motionType, matrices, i);
+  }
+
+  removeBody(body: PhysicsBody): void {
+    for (const d of this.records(body)) this.removeRigid(d);
+  }
+
+  disposeBody(body: PhysicsBody): void {
+    for (const d of this.records(body)) this.releaseBody(d);
+    body._pluginData = undefined;
+    body._pluginDataInstances = [];
+  }
+
+  private releaseBody(d: BodyData): void {
+    this.removeRigid(d);
+    for (const c of [...d.constraints]) c.detach(d);
+    d.shape?.users.delete(d);
+    d.disposed = true;
+    this.bodyData.delete(d);
+  }
+
+  private removeRigid(d: BodyData): void {
+    const r = d.rigid;
+    if (!r) return;
+    this.savePose(d);
+    if (r.world === this.world) this.world.removeBody(r);
+    d.rigid = null;
+  }
+
+  private savePose(d: BodyData): void {
+    const r = d.rigid;
+    if (!r) return;
+    const o = d.shape?.geometry;
+    footingToNode(r.position, r.rotation, o, tmpV, tmpQ);
+    d.position.x = tmpV.x; d.position.y = tmpV.y; d.position.z = tmpV.z;
+    d.rotation.x = tmpQ.x; d.rotation.y = tmpQ.y; d.rotation.z = tmpQ.z; d.rotation.w = tmpQ.w;
+  }
+
+  /** All plugin records of a body: its instances, or the body itself. */
+  private records(body: PhysicsBody): BodyData[] {
+    const list = body._pluginDataInstances as BodyData[] | undefined;
+    if (list && list.length > 0) return list;
+    return body._pluginData instanceof BodyData ? [body._pluginData] : [];
+  }
+
+  private record(body: PhysicsBody, instanceIndex?: number): BodyData {
+    const list = body._pluginDataInstances as BodyData[] | undefined;
+    if (list && list.length > 0) {
+      const d = list[instanceIndex ?? 0];
+      if (!d) throw new RangeError(`FootingPlugin: instanceIndex ${String(instanceIndex)} is out of range (the body has ${list.length} instances)`);
+      return d;
+    }
+    const d = body._pluginData;
+    if (!(d instanceof BodyData)) throw new TypeError('FootingPlugin: the body was not created by this plugin (initBody)');
+    return d;
+  }
+
+  private apply(body: PhysicsBody, instanceIndex: number | undefined, fn: (d: BodyData) => void): void {
+    if (instanceIndex === undefined) for (const d of this.records(body)) fn(d);
+    else fn(this.record(body, instanceIndex));
+  }
+
+  /**
+   * (Re)creates the footing body of a record: footing fixes a body's type,
+   * shape, mass and sensor flag at creation, so changing one of them replaces
+   * the body, keeping its pose, velocities and constraints.
+   */
+  rebuildBody(d: BodyData): void {
+    if (d.disposed) return;
+    const old = d.rigid;
+    const v: Vec3 = { x: 0, y: 0, z: 0 }, w: Vec3 = { x: 0, y: 0, z: 0 };
+    if (old) { copyVec(v, old.linearVelocity); copyVec(w, old.angularVelocity); }
+    this.removeRigid(d);
+    const s = d.shape;
+    const g = s?.geometry;
+    if (!s || !g || !g.core) return;
+    nodeToFooting(d.position, d.rotation, g, tmpV, tmpQ);
+    let type: BodyType = d.motionType === PhysicsMotionType.STATIC ? 'static' : d.motionType === PhysicsMotionType.ANIMATED ? 'kinematic' : 'dynamic';
+    const mass = d.userMass?.mass;
+    // A dynamic body of mass 0 does not move (Havok treats it as infinitely heavy): kinematic in footing.
+    if (type === 'dynamic' && (mass === 0 || !(g.core instanceof ConvexShape))) type = 'kinematic';
+    const m = s.material;
+    d.rigid = this.world.createBody({
+      type, shape: g.core,
+      position: { x: tmpV.x, y: tmpV.y, z: tmpV.z }, rotation: { x: tmpQ.x, y: tmpQ.y, z: tmpQ.z, w: tmpQ.w },
+      linearVelocity: type === 'static' ? undefined : v, angularVelocity: type === 'static' ? undefined : w,
+      mass: type === 'dynamic' && mass !== undefined ? mass : undefined,
+      density: s.density,
+      friction: m.friction ?? 0.5,
+      restitution: Math.min(Math.max(m.restitution ?? 0, 0), 1),
+      linearDamping: d.linearDamping, angularDamping: d.angularDamping, gravityScale: d.gravityFactor,
+      collisionGroup: s.membership, collisionMask: s.collideWith, isSensor: s.isTrigger,
+      canSleep: true, userData: d,
+    });
+    if (d.body.startAsleep && type === 'dynamic') { /* footing bodies start awake; they fall asleep by themselves */ }
+    for (const c of d.constraints) c.rebuild();
+  }
+
+  private teleport(d: BodyData, p: Readonly<Vec3>, q: Readonly<Quat>): void {
+    copyVec(d.position, p);
+    d.rotation.x = q.x; d.rotation.y = q.y; d.rotation.z = q.z; d.rotation.w = q.w;
+    const r = d.rigid;
+    if (!r) return;
+    nodeToFooting(d.position, d.rotation, d.shape?.geometry, tmpV, tmpQ);
+    r.setPosition(tmpV);
+    r.setRotation(tmpQ);
+  }
+
+  /** The prestep of HavokPlugin.setPhysicsBodyTransformation, for nodes the user has moved since the last sync. */
+  private prestep(body: PhysicsBody): void {
+    const node = body.transformNode;
+    const type = body.getPrestepType();
+    if (body.numInstances > 0) {
+      if (type !== PhysicsPrestepType.TELEPORT) return;
+      const matrices = (node as Mesh)._thinInstanceDataStorage?.matrixData;
+      if (!matrices) return;
+      const list = body._pluginDataInstances as BodyData[];
+      for (let i = 0; i < list.length; i++) {
+        instancePose(matrices, i, tmpVec, tmpQuat);
+        const d = list[i]!;
+        if (!samePose(d.syncedPosition, d.syncedRotation, tmpVec, tmpQuat)) this.teleport(d, tmpVec, tmpQuat);
+      }
+      return;
+    }
+    const d = body._pluginData as BodyData | undefined;
+    if (!(d instanceof BodyData)) return;
+    node.computeWorldMatrix(true);
+    const p = node.absolutePosition, q = node.absoluteRotationQuaternion;
+    if (type === PhysicsPrestepType.TELEPORT) {
+      if (!samePose(d.syncedPosition, d.syncedRotation, p, q)) this.teleport(d, p, q);
+    } else if (type === PhysicsPrestepType.ACTION) {
+      this.setTargetTransform(body, p, q);
+    }
+  }
+
+  sync(body: PhysicsBody): void {
+    this.syncTransform(body, body.transformNode);
+  }
+
+  syncTransform(body: PhysicsBody, transformNode: TransformNode): void {
+    this.syncBody(body, 1, transformNode);
+  }
+
+  private syncBody(body: PhysicsBody, alpha: number, node: TransformNode = body.transformNode): void {
+    if (body.numInstances > 0) {
+      const m = node as Mesh;
+      const matrices = m._thinInstanceDataStorage?.matrixData;
+      if (!matrices) return;
+      const list = body._pluginDataInstances as BodyData[];
+      for (let i = 0; i < list.length; i++) {
+        const d = list[i]!;
+        this.posedNode(d, alpha, tmpV, tmpQ);
+        // Keep the instance's scale; write rotation and translation.
+        Matrix.FromArrayToRef(matrices, i * 16, tmpM);
+        tmpM.decompose(tmpScale);
+        Matrix.ComposeToRef(tmpScale, tmpQ, tmpV, tmpM);
+        tmpM.copyToArray(matrices, i * 16);
+        d.syncedPosition.copyFrom(tmpV);
+        d.syncedRotation.copyFrom(tmpQ);
+      }
+      m.thinInstanceBufferUpdated('matrix');
+      return;
+    }
+    const d = body._pluginData as BodyData | undefined;
+    if (!(d instanceof BodyData) || !d.rigid) return;
+    this.posedNode(d, alpha, tmpV, tmpQ);
+    d.syncedPosition.copyFrom(tmpV);
+    d.syncedRotation.copyFrom(tmpQ);
+    const parent = node.parent as TransformNode | null;
+    if (parent && !parent.getWorldMatrix().isIdentity()) {
+      // Express the world pose in the parent's frame, keeping the node's own scale.
+      parent.computeWorldMatrix(true);
+      tmpScale.copyFrom(node.scaling);
+      Matrix.ComposeToRef(node.absoluteScaling, tmpQ, tmpV, tmpM);
+      parent.getWorldMatrix().invertToRef(tmpM2);
+      tmpM.multiplyToRef(tmpM2, tmpM);
+      tmpM.decompose(undefined, tmpQ2, tmpV2);
+      node.position.copyFrom(tmpV2);
+      if (node.rotationQuaternion) node.rotationQuaternion.copyFrom(tmpQ2).normalize();
+      else tmpQ2.toEulerAnglesToRef(node.rotation);
+      node.scaling.copyFrom(tmpScale);
+    } else {
+      node.position.copyFrom(tmpV);
+      if (node.rotationQuaternion) node.rotationQuaternion.copyFrom(tmpQ);
+      else tmpQ.toEulerAnglesToRef(node.rotation);
+    }
+    node.computeWorldMatrix(true);
+  }
+
+  /** The node's world pose from the footing body, between the last two steps (alpha) for dynamic bodies. */
+  private posedNode(d: BodyData, alpha: number, outP: Vector3, outQ: Quaternion): void {
+    const r = d.rigid;
+    if (!r) {
+      outP.set(d.position.x, d.position.y, d.position.z);
+      outQ.set(d.rotation.x, d.rotation.y, d.rotation.z, d.rotation.w);
+      return;
+    }
+    // Animated bodies follow the user's targets: shown where they are, not a step behind.
+    if (alpha < 1 && r.isDynamic) {
+      footingToNode(r.getInterpolatedPosition(tmpVec, alpha), r.getInterpolatedRotation(tmpQuat, alpha), d.shape?.geometry, outP, outQ);
+    } else {
+      footingToNode(r.position, r.rotation, d.shape?.geometry, outP, outQ);
+    }
+  }
+
+  setShape(body: PhysicsBody, shape: Nullable<PhysicsShape>): void {
+    const s = shape ? shapeDataOf(shape) : null;
+    for (const d of this.records(body)) {
+      d.shape?.users.delete(d);
+      this.savePose(d);
+      d.shape = s;
+      s?.users.add(d);
+      this.rebuildBody(d);
+    }
+  }
+
+  getShape(body: PhysicsBody): Nullable<PhysicsShape> {
+    return body.shape ?? null;
+  }
+
+  getShapeType(shape: PhysicsShape): PhysicsShapeType {
+    return shapeDataOf(shape).type;
+  }
+
+  setEventMask(body: PhysicsBody, eventMask: number, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => { d.eventMask = eventMask >>> 0; });
+  }
+  getEventMask(body: PhysicsBody, instanceIndex?: number): number {
+    return this.record(body, instanceIndex).eventMask;
+  }
+
+  setMotionType(body: PhysicsBody, motionType: PhysicsMotionType, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => {
+      if (d.motionType === motionType) return;
+      this.savePose(d);
+      d.motionType = motionType;
+      this.rebuildBody(d);
+    });
+  }
+  getMotionType(body: PhysicsBody, instanceIndex?: number): PhysicsMotionType {
+    return this.record(body, instanceIndex).motionType;
+  }
+
+  computeMassProperties(body: PhysicsBody, instanceIndex?: number): PhysicsMassProperties {
+    const d = this.record(body, instanceIndex);
+    return shapeMass(d.shape);
+  }
+
+  setMassProperties(body: PhysicsBody, massProps: PhysicsMassProperties, instanceIndex?: number): void {
+    const m = massProps.mass;
+    if (m !== undefined && (typeof m !== 'number' || !Number.isFinite(m) || m < 0)) {
+      throw new RangeError(`FootingPlugin.setMassProperties: massProps.mass must be a finite number ≥ 0 (got ${String(m)})`);
+    }
+    this.apply(body, instanceIndex, (d) => {
+      d.userMass = massProps;
+      this.savePose(d);
+      this.rebuildBody(d);
+    });
+  }
+
+  getMassProperties(body: PhysicsBody, instanceIndex?: number): PhysicsMassProperties {
+    const d = this.record(body, instanceIndex);
+    const computed = shapeMass(d.shape);
+    const r = d.rigid;
+    if (r && r.isDynamic) {
+      computed.mass = r.mass;
+      computed.inertia = new Vector3(r.inertia.x, r.inertia.y, r.inertia.z);
+    } else if (d.userMass?.mass !== undefined && computed.mass! > 0) {
+      const k = d.userMass.mass / computed.mass!;
+      computed.mass = d.userMass.mass;
+      computed.inertia!.scaleInPlace(k);
+    }
+    return computed;
+  }
+
+  setLinearDamping(body: PhysicsBody, damping: number, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => { if (d.rigid) d.rigid.linearDamping = damping; d.linearDamping = damping; });
+  }
+  getLinearDamping(body: PhysicsBody, instanceIndex?: number): number { return this.record(body, instanceIndex).linearDamping; }
+  setAngularDamping(body: PhysicsBody, damping: number, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => { if (d.rigid) d.rigid.angularDamping = damping; d.angularDamping = damping; });
+  }
+  getAngularDamping(body: PhysicsBody, instanceIndex?: number): number { return this.record(body, instanceIndex).angularDamping; }
+
+  setLinearVelocity(body: PhysicsBody, linVel: Vector3, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => d.rigid?.setLinearVelocity(linVel));
+  }
+  getLinearVelocityToRef(body: PhysicsBody, linVel: Vector3, instanceIndex?: number): void {
+    const r = this.record(body, instanceIndex).rigid;
+    if (r) linVel.set(r.linearVelocity.x, r.linearVelocity.y, r.linearVelocity.z);
+    else linVel.setAll(0);
+  }
+  setAngularVelocity(body: PhysicsBody, angVel: Vector3, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => d.rigid?.setAngularVelocity(angVel));
+  }
+  getAngularVelocityToRef(body: PhysicsBody, angVel: Vector3, instanceIndex?: number): void {
+    const r = this.record(body, instanceIndex).rigid;
+    if (r) angVel.set(r.angularVelocity.x, r.angularVelocity.y, r.angularVelocity.z);
+    else angVel.setAll(0);
+  }
+
+  applyImpulse(body: PhysicsBody, impulse: Vector3, location: Vector3, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => d.rigid?.applyImpulse(impulse, location));
+  }
+  applyAngularImpulse(body: PhysicsBody, angularImpulse: Vector3, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => d.rigid?.applyAngularImpulse(angularImpulse));
+  }
+  applyForce(body: PhysicsBody, force: Vector3, location: Vector3, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => d.rigid?.applyForce(force, location));
+  }
+  applyTorque(body: PhysicsBody, torque: Vector3, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => d.rigid?.applyTorque(torque));
+  }
+
+  setGravityFactor(body: PhysicsBody, factor: number, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => {
+      if (d.rigid) { d.rigid.gravityScale = factor; d.rigid.wakeUp(); }
+      d.gravityFactor = factor;
+    });
+  }
+  getGravityFactor(body: PhysicsBody, instanceIndex?: number): number { return this.record(body, instanceIndex).gravityFactor; }
+
+  /** The body reaches this pose at the end of the next frame's steps (velocities set to get there). */
+  setTargetTransform(body: PhysicsBody, position: Vector3, rotation: Quaternion, instanceIndex?: number): void {
+    requireFinite(position.x, 'setTargetTransform position.x'); requireFinite(position.y, 'setTargetTransform position.y'); requireFinite(position.z, 'setTargetTransform position.z');
+    this.apply(body, instanceIndex, (d) => {
+      nodeToFooting(position, rotation, d.shape?.geometry, tmpV, tmpQ);
+      d.targetPosition.x = tmpV.x; d.targetPosition.y = tmpV.y; d.targetPosition.z = tmpV.z;
+      d.targetRotation.x = tmpQ.x; d.targetRotation.y = tmpQ.y; d.targetRotation.z = tmpQ.z; d.targetRotation.w = tmpQ.w;
+      d.hasTarget = true;
+    });
+  }
+
+  getBodyGeometry(body: PhysicsBody): object {
+    const d = this.record(body);
+    const g = d.shape?.geometry;
+    if (!g || !g.core) return { positions: [], indices: [] };
+    let positions: ArrayLike<number>, indices: ArrayLike<number>;
+    if (g.meshPositions && g.meshIndices) {
+      positions = g.meshPositions; indices = g.meshIndices;
+    } else {
+      const c = g.core;
+      const vd = c instanceof Sphere ? CreateSphereVertexData({ diameter: 2 * c.radius, segments: 12 })
+        : c instanceof Box ? CreateBoxVertexData({ width: 2 * c.halfExtents.x, height: 2 * c.halfExtents.y, depth: 2 * c.halfExtents.z })
+          : c instanceof Capsule ? CreateCapsuleVertexData({ radius: c.radius, height: 2 * (c.halfHeight + c.radius), tessellation: 12, subdivisions: 2 })
+            : null;
+      if (!vd) return { positions: [], indices: [] };
+      positions = vd.positions!; indices = vd.indices!;
+    }
+    // Into the node's frame: p' = offset ⊗ p.
+    const out = new Float32Array(positions.length);
+    const q = new Quaternion(g.offsetRotation.x, g.offsetRotation.y, g.offsetRotation.z, g.offsetRotation.w);
+    const mesh = g.meshPositions !== null;
+    for (let i = 0; i < positions.length; i += 3) {
+      tmpV.set(positions[i]!, positions[i + 1]!, positions[i + 2]!);
+      if (!mesh) tmpV.applyRotationQuaternionInPlace(q).addInPlaceFromFloats(g.offsetPosition.x, g.offsetPosition.y, g.offsetPosition.z);
+      out[i] = tmpV.x; out[i + 1] = tmpV.y; out[i + 2] = tmpV.z;
+    }
+    return { positions: out, indices: Uint32Array.from(indices) };
+  }
+
+  setCollisionCallbackEnabled(body: PhysicsBody, enabled: boolean, instanceIndex?: number): void {
+    this.apply(body, instanceIndex, (d) => { d.eventMask = enabled ? d.eventMask | COLLISION_EVENTS : d.eventMask & ~COLLISION_EVENTS; });
+  }
+  setCollisionEndedCallbackEnabled(body: PhysicsBody, enabled: boolean, instanceIndex?: number): void {
+    const bit = FootingEventMask.COLLISION_FINISHED;
+    this.apply(body, instanceIndex, (d) => { d.eventMask = enabled ? d.eventMask | bit : d.eventMask & ~bit; });
+  }
+
+  getCollisionObservable(body: PhysicsBody, instanceIndex?: number): Observable<IPhysicsCollisionEvent> {
+    const d = this.record(body, instanceIndex);
+    return (d.collisionObservable ??= new Observable<IPhysicsCollisionEvent>());
+  }
+  getCollisionEndedObservable(body: PhysicsBody, instanceIndex?: number): Observable<IBasePhysicsCollisionEvent> {
+    const d = this.record(body, instanceIndex);
+    return (d.collisionEndedObservable ??= new Observable<IBasePhysicsCollisionEvent>());
+  }
+
+  getBodyBoundingBox(body: PhysicsBody): BoundingBox {
+    const local = body.shape ? this.getBoundingBox(body.shape) : new BoundingBox(Vector3.Zero(), Vector3.Zero());
+    return new BoundingBox(local.minimum, local.maximum, body.transformNode.getWorldMatrix());
+  }
+
+  // ---------------------------------------------------------------- shapes
+
+  initShape(shape: PhysicsShape, type: PhysicsShapeType, options: PhysicsShapeParameters): void {
+    shape._pluginData = new ShapeData(type, options ?? {}, buildShapeGeometry(type, options ?? {}));
+  }
+
+  setShapeFilterMembershipMask(shape: PhysicsShape, membershipMask: number): void {
+    const s = shapeDataOf(shape);
+    s.membership = membershipMask >>> 0;
+    for (const u of s.users) { const r = (u as BodyData).rigid; if (r) r.collisionGroup = s.membership; }
+  }
+  getShapeFilterMembershipMask(shape: PhysicsShape): number { return shapeDataOf(shape).membership; }
+  setShapeFilterCollideMask(shape: PhysicsShape, collideMask: number): void {
+    const s = shapeDataOf(shape);
+    s.collideWith = collideMask >>> 0;
+    for (const u of s.users) { const r = (u as BodyData).rigid; if (r) r.collisionMask = s.collideWith; }
+  }
+  getShapeFilterCollideMask(shape: PhysicsShape): number { return shapeDataOf(shape).collideWith; }
+
+  setMaterial(shape: PhysicsShape, material: PhysicsMaterial): void {
+    const s = shapeDataOf(shape);
+    const friction = material.friction ?? 0.5;
+    const restitution = material.restitution ?? 0;
+    if (!(friction >= 0 && friction < Infinity)) throw new RangeError(`FootingPlugin.setMaterial: material.friction must be a finite number ≥ 0 (got ${String(friction)})`);
+    if (!(restitution >= 0 && restitution <= 1)) throw new RangeError(`FootingPlugin.setMaterial: material.restitution must be in [0, 1] (got ${String(restitution)})`);
+    s.material = {
+      friction, staticFriction: material.staticFriction ?? friction, restitution,
+      frictionCombine: material.frictionCombine ?? 1, restitutionCombine: material.restitutionCombine ?? 2,
+    };
+    for (const u of s.users) {
+      const r = (u as BodyData).rigid;
+      if (r) { r.friction = friction; r.restitution = restitution; }
+    }
+  }
+  getMaterial(shape: PhysicsShape): PhysicsMaterial { return { ...shapeDataOf(shape).material }; }
+
+  setDensity(shape: PhysicsShape, density: number): void {
+    if (typeof density !== 'number' || !(density > 0 && density < Infinity)) throw new RangeError(`FootingPlugin.setDensity: density must be a finite number > 0 (got ${String(density)})`);
+    const s = shapeDataOf(shape);
+    s.density = density;
+    for (const u of [...s.users]) u.rebuild();
+  }
+  getDensity(shape: PhysicsShape): number { return shapeDataOf(shape).density; }
+
+  addChild(shape: PhysicsShape, newChild: PhysicsShape, translation?: Vector3, rotation?: Quaternion, scale?: Vector3): void {
+    const s = shapeDataOf(shape);
+    shapeDataOf(newChild);
+    s.children.push({
+      shape: newChild,
+      translation: translation ? { x: translation.x, y: translation.y, z: translation.z } : { x: 0, y: 0, z: 0 },
+      rotation: rotation ? { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w } : { x: 0, y: 0, z: 0, w: 1 },
+      scale: scale ? { x: scale.x, y: scale.y, z: scale.z } : { x: 1, y: 1, z: 1 },
+    });
+    this.refreshContainer(s, () => s.children.pop());
+  }
+
+  removeChild(shape: PhysicsShape, childIndex: number): void {
+    const s = shapeDataOf(shape);
+    if (!Number.isInteger(childIndex) || childIndex < 0 || childIndex >= s.children.length) {
+      throw new RangeError(`FootingPlugin.removeChild: childIndex ${String(childIndex)} is out of range (${s.children.length} children)`);
+    }
+    const [removed] = s.children.splice(childIndex, 1);
+    this.refreshContainer(s, () => s.children.splice(childIndex, 0, removed!));
+  }
+
+  /** Recomputes a container's collider; a failure (e.g. needs Compound) undoes the change. */
+  private refreshContainer(s: ShapeData, undo: () => void): void {
+    let g: ShapeGeometry;
+    try {
+      g = containerGeometry(s);
+    } catch (e) {
+      undo();
+      throw e;
+    }
+    for (const u of s.users) this.savePose(u as BodyData);
+    s.geometry = g;
+    for (const u of [...s.users]) u.rebuild();
+  }
+
+  getNumChildren(shape: PhysicsShape): number { return shapeDataOf(shape).children.length; }
+
+  /** The shape's bounds in its body's frame. */
+  getBoundingBox(shape: PhysicsShape): BoundingBox {
+    const g = shapeDataOf(shape).geometry;
+    if (!g.core) return new BoundingBox(Vector3.Zero(), Vector3.Zero());
+    const box = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
+    g.core.computeAabb(box, g.offsetPosition, g.offsetRotation);
+    return new BoundingBox(new Vector3(box.min.x, box.min.y, box.min.z), new Vector3(box.max.x, box.max.y, box.max.z));
+  }
+
+  disposeShape(shape: PhysicsShape): void {
+    shape._pluginData = undefined;
+  }
+
+  setTrigger(shape: PhysicsShape, isTrigger: boolean): void {
+    const s = shapeDataOf(shape);
+    if (s.isTrigger === !!isTrigger) return;
+    s.isTrigger = !!isTrigger;
+    for (const u of s.users) this.savePose(u as BodyData);
+    for (const u of [...s.users]) u.rebuild();
+  }
+
+  // ---------------------------------------------------------------- constraints
+
+  initConstraint(constraint: PhysicsConstraint, body: PhysicsBody, childBody: PhysicsBody, instanceIndex?: number, childInstanceIndex?: number): void {
+    const a = this.record(body, instanceIndex), b = this.record(childBody, childInstanceIndex);
+    let c = constraint._pluginData as ConstraintData | undefined;
+    if (!(c instanceof ConstraintData)) {
+      c = new ConstraintData(this.world, constraint);
+      constraint._pluginData = c;
+      this.constraints.add(c);
+    }
+    c.addPair(a, b);
+  }
+
+  addConstraint(body: PhysicsBody, childBody: PhysicsBody, constraint: PhysicsConstraint, instanceIndex?: number, childInstanceIndex?: number): void {
+    this.initConstraint(constraint, body, childBody, instanceIndex, childInstanceIndex);
+  }
+
+  private constraintData(constraint: PhysicsConstraint): ConstraintData {
+    const c = constraint._pluginData as ConstraintData | undefined;
+    if (!(c instanceof ConstraintData)) throw new TypeError('FootingPlugin: the constraint is not attached to bodies yet (body.addConstraint)');
+    return c;
+  }
+
+  setEnabled(constraint: PhysicsConstraint, isEnabled: boolean): void { this.constraintData(constraint).setEnabled(isEnabled); }
+  getEnabled(constraint: PhysicsConstraint): boolean { return this.constraintData(constraint).enabled; }
+  setCollisionsEnabled(constraint: PhysicsConstraint, isEnabled: boolean): void { this.constraintData(constraint).setCollisions(isEnabled); }
+  getCollisionsEnabled(constraint: PhysicsConstraint): boolean { return this.constraintData(constraint).collisions; }
+
+  setAxisFriction(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, friction: number): void { this.constraintData(constraint).setAxis(axis, 'friction', friction); }
+  getAxisFriction(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraintData(constraint).axis(axis).friction; }
+  setAxisMode(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, limitMode: PhysicsConstraintAxisLimitMode): void { this.constraintData(constraint).setAxis(axis, 'mode', limitMode); }
+  getAxisMode(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<PhysicsConstraintAxisLimitMode> { return this.constraintData(constraint).axis(axis).mode; }
+  setAxisMinLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, minLimit: number): void { this.constraintData(constraint).setAxis(axis, 'minLimit', minLimit); }
+  getAxisMinLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraintData(constraint).axis(axis).minLimit; }
+  setAxisMaxLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, limit: number): void { this.constraintData(constraint).setAxis(axis, 'maxLimit', limit); }
+  getAxisMaxLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraintData(constraint).axis(axis).maxLimit; }
+  setAxisMotorType(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, motorType: PhysicsConstraintMotorType): void { this.constraintData(constraint).setAxis(axis, 'motorType', motorType); }
+  getAxisMotorType(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<PhysicsConstraintMotorType> { return this.constraintData(constraint).axis(axis).motorType; }
+  setAxisMotorTarget(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, target: number): void { this.constraintData(constraint).setAxis(axis, 'motorTarget', target); }
+  getAxisMotorTarget(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraintData(constraint).axis(axis).motorTarget; }
+  setAxisMotorMaxForce(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, maxForce: number): void { this.constraintData(constraint).setAxis(axis, 'motorMaxForce', maxForce); }
+  getAxisMotorMaxForce(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraintData(constraint).axis(axis).motorMaxForce; }
+
+  disposeConstraint(constraint: PhysicsConstraint): void {
+    const c = constraint._pluginData as ConstraintData | undefined;
+    if (c instanceof ConstraintData) { c.dispose(); this.constraints.delete(c); }
+    constraint._pluginData = undefined;
+  }
+
+  getBodiesUsingConstraint(constraint: PhysicsConstraint): ConstrainedBodyPair[] {
+    const c = constraint._pluginData as ConstraintData | undefined;
+    if (!(c instanceof ConstraintData)) return [];
+    return c.pairs.map((p) => ({ parentBody: p.a.body, parentBodyIndex: p.a.index, childBody: p.b.body, childBodyIndex: p.b.index }));
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /**
+   * The closest hit (or, into an array, the hits in order of distance).
+   * Filtering as Havok's: the query's membership against the shapes'
+   * collide masks and its collideWith against their membership.
+   */
+  raycast(from: Vector3, to: Vector3, result: PhysicsRaycastResult | Array<PhysicsRaycastResult>, query?: IRaycastQuery): void {
+    const results = Array.isArray(result) ? result : [result];
+    for (const r of results) r.reset(from, to);
+    const fill = !Array.isArray(result) || result.length > 0 ? results.length : Infinity;
+    const exclude = query?.ignoreBody;
+    const hitBodies = new Set<RigidBody>();
+    const options = {
+      collisionGroup: (query?.membership ?? 0xffffffff) >>> 0,
+      collisionMask: (query?.collideWith ?? 0xffffffff) >>> 0,
+      includeSensors: !!query?.shouldHitTriggers,
+      filter: (b: RigidBody): boolean => {
+        if (hitBodies.has(b)) return false;
+        const d = b.userData;
+        return !(d instanceof BodyData) || d.body !== exclude;
+      },
+    };
+    for (let i = 0; i < fill; i++) {
+      const hit = this.world.raycast(from, to, options);
+      if (!hit) break;
+      hitBodies.add(hit.body);
+      let r = results[i];
+      if (!r) { r = new PhysicsRaycastResult(); r.reset(from, to); results.push(r); }
+      const d = hit.body.userData;
+      if (d instanceof BodyData) { r.body = d.body; r.bodyIndex = d.index; r.shape = d.body.shape ?? undefined; }
+      r.setHitData(hit.normal, hit.point, hit.triangle);
+      r.setHitDistance(hit.distance);
+    }
+  }
+
+  // ---------------------------------------------------------------- events
+
+  private queueContact(e: ContactEvent, type: PhysicsEventType): void {
+    const a = e.bodyA.userData, b = e.bodyB.userData;
+    if (!(a instanceof BodyData) || !(b instanceof BodyData)) return;
+    const bit = type === PhysicsEventType.COLLISION_STARTED ? FootingEventMask.COLLISION_STARTED : FootingEventMask.COLLISION_FINISHED;
+    if (((a.eventMask | b.eventMask) & bit) === 0) return;
+    const base = { collider: a.body, colliderIndex: a.index, collidedAgainst: b.body, collidedAgainstIndex: b.index, type };
+    if (type === PhysicsEventType.COLLISION_FINISHED) this.pendingEnded.push(base);
+    else this.pendingCollisions.push({ ...base, point: new Vector3(e.point.x, e.point.y, e.point.z), normal: new Vector3(e.normal.x, e.normal.y, e.normal.z), distance: 0, impulse: e.impulse });
+  }
+
+  private queueTrigger(e: SensorEvent, type: PhysicsEventType): void {
+    const a = e.sensor.userData, b = e.body.userData;
+    if (!(a instanceof BodyData) || !(b instanceof BodyData)) return;
+    this.pendingTriggers.push({ collider: a.body, colliderIndex: a.index, collidedAgainst: b.body, collidedAgainstIndex: b.index, type });
+  }
+
+  /** COLLISION_CONTINUED for each touching pair that asks for it, once per frame that stepped. */
+  private queueContinued(): void {
+    const contacts = this.world.contacts;
+    for (let i = 0; i < contacts.length; i++) {
+      const c = contacts[i]!;
+      if (!c.touching || c.isSensor || c.pointCount === 0) continue;
+      const a = c.bodyA?.userData, b = c.bodyB?.userData;
+      if (!(a instanceof BodyData) || !(b instanceof BodyData)) continue;
+      if (((a.eventMask | b.eventMask) & FootingEventMask.COLLISION_CONTINUED) === 0) continue;
+      let impulse = 0;
+      for (let k = 0; k < c.pointCount; k++) impulse += c.normalImpulse(k);
+      const point = c.pointPosition(0, { x: 0, y: 0, z: 0 });
+      const normal = c.pointNormal(0, { x: 0, y: 0, z: 0 });
+      this.pendingCollisions.push({
+        collider: a.body, colliderIndex: a.index, collidedAgainst: b.body, collidedAgainstIndex: b.index, type: PhysicsEventType.COLLISION_CONTINUED,
+        point: new Vector3(point.x, point.y, point.z), normal: new Vector3(normal.x, normal.y, normal.z), distance: -c.pointDepth(0), impulse,
+      });
+    }
+  }
+
+  private deliverEvents(): void {
+    if (this.world.contactCount > 0) this.queueContinued();
+    for (const e of this.pendingCollisions.splice(0)) {
+      this.onCollisionObservable.notifyObservers(e);
+      const a = this.recordOf(e.collider, e.colliderIndex), b = this.recordOf(e.collidedAgainst, e.collidedAgainstIndex);
+      a?.collisionObservable?.notifyObservers(e);
+      if (b?.collisionObservable) {
+        b.collisionObservable.notifyObservers({
+          ...e, collider: e.collidedAgainst, colliderIndex: e.collidedAgainstIndex, collidedAgainst: e.collider, collidedAgainstIndex: e.colliderIndex,
+          normal: e.normal ? e.normal.negate() : null,
+        });
+      }
+    }
+    for (const e of this.pendingEnded.splice(0)) {
+      this.onCollisionEndedObservable.notifyObservers(e);
+      this.recordOf(e.collider, e.colliderIndex)?.collisionEndedObservable?.notifyObservers(e);
+      const b = this.recordOf(e.collidedAgainst, e.collidedAgainstIndex);
+      b?.collisionEndedObservable?.notifyObservers({ ...e, collider: e.collidedAgainst, colliderIndex: e.collidedAgainstIndex, collidedAgainst: e.collider, collidedAgainstIndex: e.colliderIndex });
+    }
+    for (const e of this.pendingTriggers.splice(0)) this.onTriggerCollisionObservable.notifyObservers(e);
+  }
+
+  private recordOf(body: PhysicsBody, index: number): BodyData | null {
+    const list = body._pluginDataInstances as BodyData[] | undefined;
+    if (list && list.length > 0) return list[index] ?? null;
+    return body._pluginData instanceof BodyData ? body._pluginData : null;
+  }
+
+  dispose(): void {
+    for (const d of [...this.bodyData]) this.releaseBody(d);
+    for (const off of this.unsubscribe.splice(0)) off();
+    this.onCollisionObservable.clear();
+    this.onCollisionEndedObservable.clear();
+    this.onTriggerCollisionObservable.clear();
+    Logger.Log('FootingPlugin disposed');
+  }
+}
+
+// -------------------------------------------------------------------- helpers
+
+function copyVec(out: Vec3, v: Readonly<Vec3>): void { out.x = v.x; out.y = v.y; out.z = v.z; }
+
+/** Footing body pose = node pose ⊗ shape offset. */
+function nodeToFooting(p: Readonly<Vec3>, q: Readonly<Quat>, g: ShapeGeometry | null | undefined, outP: Vector3, outQ: Quaternion): void {
+  outQ.set(q.x, q.y, q.z, q.w);
+  if (!g) { outP.set(p.x, p.y, p.z); outQ.normalize(); return; }
+  const o = g.offsetPosition;
+  outP.set(o.x, o.y, o.z).applyRotationQuaternionInPlace(outQ).addInPlaceFromFloats(p.x, p.y, p.z);
+  const r = g.offsetRotation;
+  tmpQ2.set(r.x, r.y, r.z, r.w);
+  outQ.multiplyInPlace(tmpQ2).normalize();
+}
+
+/** Node pose = footing body pose ⊗ inverse(shape offset). */
+function footingToNode(p: Readonly<Vec3>, q: Readonly<Quat>, g: ShapeGeometry | null | undefined, outP: Vector3, outQ: Quaternion): void {
+  outQ.set(q.x, q.y, q.z, q.w);
+  if (!g) { outP.set(p.x, p.y, p.z); return; }
+  const r = g.offsetRotation;
+  tmpQ2.set(-r.x, -r.y, -r.z, r.w);
+  outQ.multiplyInPlace(tmpQ2).normalize();
+  const o = g.offsetPosition;
+  outP.set(-o.x, -o.y, -o.z).applyRotationQuaternionInPlace(outQ).addInPlaceFromFloats(p.x, p.y, p.z);
+}
+
+function instancePose(matrices: Float32Array, i: number, outP: Vec3, outQ: Quat): void {
+  Matrix.FromArrayToRef(matrices, i * 16, tmpM);
+  tmpM.decompose(tmpScale, tmpQ2, tmpV2);
+  outP.x = tmpV2.x; outP.y = tmpV2.y; outP.z = tmpV2.z;
+  outQ.x = tmpQ2.x; outQ.y = tmpQ2.y; outQ.z = tmpQ2.z; outQ.w = tmpQ2.w;
+}
+
+/** Float32 node matrices round poses: compare with a tolerance. */
+function samePose(sp: Vector3, sq: Quaternion, p: Readonly<Vec3>, q: Readonly<Quat>): boolean {
+  const e = 1e-5;
+  return Math.abs(sp.x - p.x) <= e && Math.abs(sp.y - p.y) <= e && Math.abs(sp.z - p.z) <= e &&
+    Math.abs(Math.abs(sq.x * q.x + sq.y * q.y + sq.z * q.z + sq.w * q.w) - 1) <= 1e-6;
+}
+
+/** A dynamic body driven to a pose: the velocities that reach it in dt (HavokPlugin's target transform on a dynamic body). */
+function driveToPose(r: RigidBody, p: Readonly<Vec3>, q: Readonly<Quat>, dt: number): void {
+  const inv = 1 / dt;
+  r.setLinearVelocity({ x: (p.x - r.position.x) * inv, y: (p.y - r.position.y) * inv, z: (p.z - r.position.z) * inv });
+  tmpQ.set(q.x, q.y, q.z, q.w);
+  tmpQ2.set(-r.rotation.x, -r.rotation.y, -r.rotation.z, r.rotation.w);
+  tmpQ.multiplyInPlace(tmpQ2);
+  if (tmpQ.w < 0) tmpQ.scaleInPlace(-1);
+  const s = Math.hypot(tmpQ.x, tmpQ.y, tmpQ.z);
+  const k = s < 1e-12 ? 0 : (2 * Math.atan2(s, tmpQ.w) / s) * inv;
+  r.setAngularVelocity({ x: tmpQ.x * k, y: tmpQ.y * k, z: tmpQ.z * k });
+}
+
+/** Mass properties of a shape at its density, in the node's frame (Havok's computeMassProperties). */
+function shapeMass(s: ShapeData | null): PhysicsMassProperties {
+  const g = s?.geometry;
+  if (!s || !g || !(g.core instanceof ConvexShape)) {
+    return { centerOfMass: Vector3.Zero(), mass: 0, inertia: Vector3.Zero(), inertiaOrientation: Quaternion.Identity() };
+  }
+  const m = g.core.massProperties(s.density);
+  const o = g.offsetPosition, r = g.offsetRotation;
+  return {
+    centerOfMass: new Vector3(o.x, o.y, o.z), mass: m.mass,
+    inertia: new Vector3(m.inertia.x, m.inertia.y, m.inertia.z), inertiaOrientation: new Quaternion(r.x, r.y, r.z, r.w),
+  };
+}
+
