@@ -5,7 +5,6 @@
 import { Observable } from '@babylonjs/core/Misc/observable';
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { BoundingBox } from '@babylonjs/core/Culling/boundingBox';
-import { Logger } from '@babylonjs/core/Misc/logger';
 import { CreateBoxVertexData } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateSphereVertexData } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import { CreateCapsuleVertexData } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
@@ -192,16 +191,19 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       this.beginTargets();
       for (let i = 0; i < n; i++) this.subStep(delta / n, i, n);
     } else {
+      // The world runs up to one step ahead of the frame's time and nodes are
+      // placed between the last two steps at the frame's time: never
+      // extrapolated, and with frames of exactly one step, the current pose.
       this.accumulator += delta;
-      let n = Math.floor(this.accumulator / h + 1e-9);
+      let n = Math.max(0, Math.ceil(this.accumulator / h - 1e-9));
       if (n > this.maxSubSteps) {
         n = this.maxSubSteps;
-        this.accumulator = n * h + (this.accumulator % h);
+        this.accumulator = n * h;
       }
       if (n > 0) this.beginTargets();
       for (let i = 0; i < n; i++) this.subStep(h, i, n);
-      this.accumulator = Math.max(0, this.accumulator - n * h);
-      alpha = this.interpolate ? Math.min(this.accumulator / h, 1) : 1;
+      this.accumulator -= n * h;
+      alpha = this.interpolate ? Math.min(Math.max(1 + this.accumulator / h, 0), 1) : 1;
     }
     for (const body of bodies) {
       if (!body.disableSync && body.transformNode) this.syncBody(body, alpha);
@@ -945,7 +947,6 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     this.onCollisionObservable.clear();
     this.onCollisionEndedObservable.clear();
     this.onTriggerCollisionObservable.clear();
-    Logger.Log('FootingPlugin disposed');
   }
 }
 
