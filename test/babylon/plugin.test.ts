@@ -18,6 +18,8 @@ import { PhysicsShape, PhysicsShapeBox, PhysicsShapeContainer, PhysicsShapeSpher
 import { BallAndSocketConstraint, DistanceConstraint, HingeConstraint, LockConstraint, SliderConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
 import { PhysicsRaycastResult } from '@babylonjs/core/Physics/physicsRaycastResult';
 import type { PhysicsEngine } from '@babylonjs/core/Physics/v2/physicsEngine';
+import { PhysicsViewer } from '@babylonjs/core/Debug/physicsViewer';
+import '@babylonjs/core/Rendering/edgesRenderer';
 import { FootingPlugin, FootingPluginUnsupportedError } from '../../src/babylon/index';
 import { ground, physicsScene, runFrames } from './plugin-scenes';
 
@@ -29,6 +31,9 @@ describe('FootingPlugin: world', () => {
     const scene = physicsScene(plugin, new Vector3(0, -3, 0));
     const engine = scene.getPhysicsEngine() as PhysicsEngine;
     expect(plugin.getPluginVersion()).toBe(2);
+    // HavokPlugin's default limits.
+    expect(engine.getMaxLinearVelocity()).toBe(200);
+    expect(engine.getMaxAngularVelocity()).toBe(100);
     expect(plugin.world.gravity.y).toBe(-3);
     engine.setTimeStep(1 / 120);
     expect(engine.getTimeStep()).toBeCloseTo(1 / 120, 12);
@@ -278,6 +283,7 @@ describe('FootingPlugin: shapes', () => {
     const body = new PhysicsBody(mesh, PhysicsMotionType.STATIC, false, scene);
     body.shape = shape;
     const r = plugin.world.bodies[0]!;
+    expect(new PhysicsShapeBox(Vector3.Zero(), Quaternion.Identity(), Vector3.One(), scene).filterMembershipMask).toBe(~0);
     expect(r.collisionGroup >>> 0).toBe(2);
     expect(r.collisionMask >>> 0).toBe(4);
     expect(r.friction).toBe(0.8);
@@ -486,6 +492,40 @@ describe('FootingPlugin: events and queries', () => {
     const all: PhysicsRaycastResult[] = [];
     plugin.raycast(Vector3.Zero(), new Vector3(20, 0, 0), all);
     expect(all.map((r) => r.hitDistance)).toEqual([4.5, 9.5]);
+    scene.dispose();
+  });
+});
+
+describe('FootingPlugin: debug tools', () => {
+  it("PhysicsViewer draws bodies, inertia and constraints from the plugin's geometry and mass properties; the Inspector's body fields read back", () => {
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin);
+    const a = CreateBox('a', { width: 2, height: 1, depth: 1 }, scene);
+    const aggA = new PhysicsAggregate(a, PhysicsShapeType.BOX, { mass: 0 }, scene);
+    const b = CreateSphere('b', { diameter: 1 }, scene);
+    b.position.x = 2;
+    const aggB = new PhysicsAggregate(b, PhysicsShapeType.SPHERE, { mass: 2 }, scene);
+    const joint = new BallAndSocketConstraint(new Vector3(1, 0, 0), new Vector3(-1, 0, 0), Vector3.Up(), Vector3.Up(), scene);
+    aggA.body.addConstraint(aggB.body, joint);
+    const viewer = new PhysicsViewer(scene);
+    const bodyMesh = viewer.showBody(aggA.body)!;
+    expect(bodyMesh).not.toBeNull();
+    bodyMesh.refreshBoundingInfo({});
+    // The debug box spans the 2 m × 1 m × 1 m shape.
+    const ext = bodyMesh.getBoundingInfo().boundingBox.extendSize;
+    expect(ext.x).toBeCloseTo(1, 5);
+    expect(ext.y).toBeCloseTo(0.5, 5);
+    expect(viewer.showInertia(aggB.body)).not.toBeNull();
+    expect(viewer.showConstraint(joint)).not.toBeNull();
+    runFrames(scene, 5);
+    // What the Inspector's physics panel reads and writes.
+    expect(aggB.body.getMotionType()).toBe(PhysicsMotionType.DYNAMIC);
+    expect(aggB.body.getPrestepType()).toBe(PhysicsPrestepType.DISABLED);
+    expect(aggB.body.getMassProperties().mass).toBeCloseTo(2, 12);
+    aggB.body.setMassProperties({ mass: 4 });
+    expect(aggB.body.getMassProperties().mass).toBeCloseTo(4, 12);
+    expect(plugin.world.joints.length).toBe(1);
+    viewer.dispose();
     scene.dispose();
   });
 });

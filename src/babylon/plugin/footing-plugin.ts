@@ -122,8 +122,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   private timeStep = 1 / 60;
   private maxSubSteps: number;
   private accumulator = 0;
-  private maxLinearVelocity = MAX_LINEAR_SPEED;
-  private maxAngularVelocity = MAX_ANGULAR_SPEED;
+  // HavokPlugin's defaults (m/s, rad/s), so a scene behaves the same on both.
+  private maxLinearVelocity = 200;
+  private maxAngularVelocity = 100;
   private readonly bodyData = new Set<BodyData>();
   private readonly constraints = new Set<ConstraintData>();
   private readonly pendingCollisions: IPhysicsCollisionEvent[] = [];
@@ -690,13 +691,13 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
 
   setShapeFilterMembershipMask(shape: PhysicsShape, membershipMask: number): void {
     const s = shapeDataOf(shape);
-    s.membership = membershipMask >>> 0;
+    s.membership = membershipMask | 0;
     for (const u of s.users) { const r = (u as BodyData).rigid; if (r) r.collisionGroup = s.membership; }
   }
   getShapeFilterMembershipMask(shape: PhysicsShape): number { return shapeDataOf(shape).membership; }
   setShapeFilterCollideMask(shape: PhysicsShape, collideMask: number): void {
     const s = shapeDataOf(shape);
-    s.collideWith = collideMask >>> 0;
+    s.collideWith = collideMask | 0;
     for (const u of s.users) { const r = (u as BodyData).rigid; if (r) r.collisionMask = s.collideWith; }
   }
   getShapeFilterCollideMask(shape: PhysicsShape): number { return shapeDataOf(shape).collideWith; }
@@ -788,6 +789,13 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
 
   initConstraint(constraint: PhysicsConstraint, body: PhysicsBody, childBody: PhysicsBody, instanceIndex?: number, childInstanceIndex?: number): void {
     const a = this.record(body, instanceIndex), b = this.record(childBody, childInstanceIndex);
+    if (!constraint._initOptions) {
+      // The frames PhysicsViewer draws (HavokPlugin fills the same field): pivots and axes in each node's frame.
+      const o = constraint.options;
+      const axisA = o.axisA?.clone() ?? new Vector3(1, 0, 0), axisB = o.axisB?.clone() ?? new Vector3(1, 0, 0);
+      const perpAxisA = o.perpAxisA?.clone() ?? axisA.getNormalToRef(new Vector3()), perpAxisB = o.perpAxisB?.clone() ?? axisB.getNormalToRef(new Vector3());
+      constraint._initOptions = { pivotA: o.pivotA?.clone() ?? Vector3.Zero(), pivotB: o.pivotB?.clone() ?? Vector3.Zero(), axisA, axisB, perpAxisA, perpAxisB };
+    }
     let c = constraint._pluginData as ConstraintData | undefined;
     if (!(c instanceof ConstraintData)) {
       c = new ConstraintData(this.world, constraint);

@@ -35,8 +35,9 @@ export class ShapeData {
   geometry: ShapeGeometry;
   density = 1000;
   isTrigger = false;
-  membership = 0xffffffff;
-  collideWith = 0xffffffff;
+  /** Signed 32-bit masks, read back as Havok does (~0 = −1: all groups). */
+  membership = -1;
+  collideWith = -1;
   material: PhysicsMaterial = { friction: 0.5, staticFriction: 0.5, restitution: 0, frictionCombine: 1, restitutionCombine: 2 };
   readonly children: { shape: PhysicsShape; translation: Vec3; rotation: Quat; scale: Vec3 }[] = [];
   /** Body data records using this shape (rebuilt when a property footing fixes at creation changes). */
