@@ -100,8 +100,20 @@ describe('FootingPlugin: bodies', () => {
     runFrames(scene, 60);
     push.remove();
     expect(agg.body.getLinearVelocity().y).toBeCloseTo(1, 6);
-    // I = 2/5 m r² = 0.2 kg·m²; 0.1 N·m·s → 0.5 rad/s
+    // The same force in 144 Hz frames: it acts for each frame's time, so 1 s still adds 1 m/s.
+    const push144 = scene.onBeforePhysicsObservable.add(() => agg.body.applyForce(new Vector3(0, 2, 0), ball.getAbsolutePosition()));
+    runFrames(scene, 144, 1 / 144);
+    push144.remove();
+    expect(agg.body.getLinearVelocity().y).toBeCloseTo(2, 6);
+    // A force off the centre turns the body: 1 N at 0.5 m for 1 s is 0.5 N·m·s on I = 0.2 kg·m².
+    agg.body.setAngularVelocity(Vector3.Zero());
     agg.body.setAngularDamping(0);
+    const off = scene.onBeforePhysicsObservable.add(() => agg.body.applyForce(new Vector3(0, 0, 1), ball.getAbsolutePosition().add(new Vector3(0.5, 0, 0))));
+    runFrames(scene, 60);
+    off.remove();
+    expect(agg.body.getAngularVelocity().y).toBeCloseTo(-2.5, 6);
+    // I = 2/5 m r² = 0.2 kg·m²; 0.1 N·m·s → 0.5 rad/s
+    agg.body.setAngularVelocity(Vector3.Zero());
     agg.body.applyAngularImpulse(new Vector3(0, 0.1, 0));
     expect(agg.body.getAngularVelocity().y).toBeCloseTo(0.5, 9);
     scene.dispose();
@@ -120,7 +132,9 @@ describe('FootingPlugin: bodies', () => {
     body.setLinearDamping(0.3); body.setAngularDamping(0.4);
     expect(body.getLinearDamping()).toBe(0.3);
     expect(body.getAngularDamping()).toBe(0.4);
-    expect(() => body.setLinearDamping(-1)).toThrow(/linearDamping/);
+    expect(() => body.setLinearDamping(-1)).toThrow(/setLinearDamping/);
+    expect(() => body.setGravityFactor(NaN)).toThrow(/setGravityFactor/);
+    expect(() => body.applyForce(new Vector3(NaN, 0, 0), Vector3.Zero())).toThrow(/applyForce force/);
     expect(body.getLinearDamping()).toBe(0.3);
     body.setGravityFactor(0);
     expect(body.getGravityFactor()).toBe(0);

@@ -77,6 +77,10 @@ export class BodyData {
   collisionObservable: Observable<IPhysicsCollisionEvent> | null = null;
   collisionEndedObservable: Observable<IBasePhysicsCollisionEvent> | null = null;
   readonly constraints = new Set<ConstraintData>();
+  /** Force (N) and torque about the centre of mass (N·m) applied since the last frame. */
+  readonly force: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly torque: Vec3 = { x: 0, y: 0, z: 0 };
+  hasForce = false;
   disposed = false;
   constructor(readonly plugin: FootingPlugin, readonly body: PhysicsBody, readonly index: number, public motionType: PhysicsMotionType) {}
   rebuild(): void {
@@ -98,6 +102,16 @@ function shapeDataOf(shape: PhysicsShape): ShapeData {
   const d = shape._pluginData as ShapeData | undefined;
   if (!(d instanceof ShapeData)) throw new TypeError('FootingPlugin: the shape was not created by this plugin (initShape)');
   return d;
+}
+
+function requireVector(v: Vector3, field: string): void {
+  if (!v || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) {
+    throw new RangeError(`FootingPlugin.${field} must be a vector of finite numbers (got ${v ? `${v.x}, ${v.y}, ${v.z}` : String(v)})`);
+  }
+}
+
+function requireNonNegative(v: number, field: string): void {
+  if (typeof v !== 'number' || !(v >= 0 && v < Infinity)) throw new RangeError(`FootingPlugin.${field} must be a finite number ≥ 0 (got ${String(v)})`);
 }
 
 function requireFinite(v: number, field: string): void {
@@ -185,6 +199,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     for (const body of bodies) {
       if (body.getPrestepType() !== PhysicsPrestepType.DISABLED && body.transformNode) this.prestep(body);
     }
+    this.applyFrameForces(delta);
     const h = this.timeStep;
     let alpha = 1;
     if (this.useDeltaForWorldStep) {
@@ -576,10 +591,12 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   }
 
   setLinearDamping(body: PhysicsBody, damping: number, instanceIndex?: number): void {
+    requireNonNegative(damping, 'setLinearDamping damping');
     this.apply(body, instanceIndex, (d) => { if (d.rigid) d.rigid.linearDamping = damping; d.linearDamping = damping; });
   }
   getLinearDamping(body: PhysicsBody, instanceIndex?: number): number { return this.record(body, instanceIndex).linearDamping; }
   setAngularDamping(body: PhysicsBody, damping: number, instanceIndex?: number): void {
+    requireNonNegative(damping, 'setAngularDamping damping');
     this.apply(body, instanceIndex, (d) => { if (d.rigid) d.rigid.angularDamping = damping; d.angularDamping = damping; });
   }
   getAngularDamping(body: PhysicsBody, instanceIndex?: number): number { return this.record(body, instanceIndex).angularDamping; }
@@ -607,14 +624,49 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   applyAngularImpulse(body: PhysicsBody, angularImpulse: Vector3, instanceIndex?: number): void {
     this.apply(body, instanceIndex, (d) => d.rigid?.applyAngularImpulse(angularImpulse));
   }
+  /**
+   * The force acts over the next frame's time (executeStep's delta), however
+   * many steps that takes; HavokPlugin applies force × its time step at once.
+   */
   applyForce(body: PhysicsBody, force: Vector3, location: Vector3, instanceIndex?: number): void {
-    this.apply(body, instanceIndex, (d) => d.rigid?.applyForce(force, location));
+    requireVector(force, 'applyForce force');
+    requireVector(location, 'applyForce location');
+    this.apply(body, instanceIndex, (d) => {
+      const r = d.rigid;
+      if (!r || !r.isDynamic) return;
+      const rx = location.x - r.position.x, ry = location.y - r.position.y, rz = location.z - r.position.z;
+      d.force.x += force.x; d.force.y += force.y; d.force.z += force.z;
+      d.torque.x += ry * force.z - rz * force.y; d.torque.y += rz * force.x - rx * force.z; d.torque.z += rx * force.y - ry * force.x;
+      d.hasForce = true;
+    });
   }
   applyTorque(body: PhysicsBody, torque: Vector3, instanceIndex?: number): void {
-    this.apply(body, instanceIndex, (d) => d.rigid?.applyTorque(torque));
+    requireVector(torque, 'applyTorque torque');
+    this.apply(body, instanceIndex, (d) => {
+      if (!d.rigid || !d.rigid.isDynamic) return;
+      d.torque.x += torque.x; d.torque.y += torque.y; d.torque.z += torque.z;
+      d.hasForce = true;
+    });
+  }
+
+  /** Forces and torques of the frame as impulses over its delta. */
+  private applyFrameForces(delta: number): void {
+    for (const d of this.bodyData) {
+      if (!d.hasForce) continue;
+      const r = d.rigid;
+      if (r && r.isDynamic) {
+        tmpVec.x = d.force.x * delta; tmpVec.y = d.force.y * delta; tmpVec.z = d.force.z * delta;
+        r.applyImpulse(tmpVec);
+        tmpVec.x = d.torque.x * delta; tmpVec.y = d.torque.y * delta; tmpVec.z = d.torque.z * delta;
+        r.applyAngularImpulse(tmpVec);
+      }
+      d.force.x = 0; d.force.y = 0; d.force.z = 0; d.torque.x = 0; d.torque.y = 0; d.torque.z = 0;
+      d.hasForce = false;
+    }
   }
 
   setGravityFactor(body: PhysicsBody, factor: number, instanceIndex?: number): void {
+    requireFinite(factor, 'setGravityFactor factor');
     this.apply(body, instanceIndex, (d) => {
       if (d.rigid) { d.rigid.gravityScale = factor; d.rigid.wakeUp(); }
       d.gravityFactor = factor;
@@ -624,7 +676,10 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
 
   /** The body reaches this pose at the end of the next frame's steps (velocities set to get there). */
   setTargetTransform(body: PhysicsBody, position: Vector3, rotation: Quaternion, instanceIndex?: number): void {
-    requireFinite(position.x, 'setTargetTransform position.x'); requireFinite(position.y, 'setTargetTransform position.y'); requireFinite(position.z, 'setTargetTransform position.z');
+    requireVector(position, 'setTargetTransform position');
+    if (![rotation.x, rotation.y, rotation.z, rotation.w].every(Number.isFinite) || rotation.lengthSquared() < 1e-12) {
+      throw new RangeError('FootingPlugin.setTargetTransform rotation must be a non-zero quaternion of finite numbers');
+    }
     this.apply(body, instanceIndex, (d) => {
       nodeToFooting(position, rotation, d.shape?.geometry, tmpV, tmpQ);
       d.targetPosition.x = tmpV.x; d.targetPosition.y = tmpV.y; d.targetPosition.z = tmpV.z;
