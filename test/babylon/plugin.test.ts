@@ -168,6 +168,13 @@ describe('FootingPlugin: bodies', () => {
     expect(body.getMassProperties().inertia!.y).toBeCloseTo(5 / 6, 9);
     expect(() => body.setMassProperties({ mass: -1 })).toThrow(/mass/);
     expect(body.getMassProperties().mass).toBeCloseTo(5, 12);
+    // A mass footing refuses (1/m overflows) leaves the body as it was.
+    const footingBody = plugin.world.bodies[0];
+    expect(() => body.setMassProperties({ mass: 1e-320 })).toThrow(/mass/);
+    expect(body.getMassProperties().mass).toBeCloseTo(5, 12);
+    expect(plugin.world.bodies.length).toBe(1);
+    expect(plugin.world.bodies[0]!.mass).toBeCloseTo(5, 12);
+    expect(plugin.world.bodies[0]).not.toBe(footingBody);
     body.setMotionType(PhysicsMotionType.STATIC);
     expect(body.getMotionType()).toBe(PhysicsMotionType.STATIC);
     runFrames(scene, 30);
@@ -311,6 +318,12 @@ describe('FootingPlugin: shapes', () => {
     expect(maxY).toBeCloseTo(1.5, 5);
     shape.isTrigger = true;
     expect(plugin.world.bodies[0]!.isSensor).toBe(true);
+    // Another shape without the offset: the node stays, the footing body moves to it.
+    body.shape = new PhysicsShapeBox(Vector3.Zero(), Quaternion.Identity(), Vector3.One(), scene);
+    expect(plugin.world.bodies.length).toBe(1);
+    expect(plugin.world.bodies[0]!.position.y).toBeCloseTo(0, 9);
+    expect(plugin.world.bodies[0]!.position.x).toBeCloseTo(3, 9);
+    body.shape = shape;
     const capsule = new PhysicsShape({ type: PhysicsShapeType.CAPSULE, parameters: { pointA: new Vector3(-1, 0, 0), pointB: new Vector3(1, 0, 0), radius: 0.25 } }, scene);
     const cb = capsule.getBoundingBox();
     expect(cb.maximum.x).toBeCloseTo(1.25, 9);

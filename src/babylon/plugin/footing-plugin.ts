@@ -66,6 +66,8 @@ export class BodyData {
   gravityFactor = 1;
   eventMask = 0;
   userMass: PhysicsMassProperties | null = null;
+  /** The shape frame the footing body was created with (the shape's may have changed since). */
+  rigidGeometry: ShapeGeometry | null = null;
   /** World pose the node had after the last sync (a moved node is teleported by the prestep). */
   readonly syncedPosition = new Vector3(NaN, NaN, NaN);
   readonly syncedRotation = new Quaternion(NaN, NaN, NaN, NaN);
@@ -342,13 +344,13 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     this.savePose(d);
     if (r.world === this.world) this.world.removeBody(r);
     d.rigid = null;
+    d.rigidGeometry = null;
   }
 
   private savePose(d: BodyData): void {
     const r = d.rigid;
     if (!r) return;
-    const o = d.shape?.geometry;
-    footingToNode(r.position, r.rotation, o, tmpV, tmpQ);
+    footingToNode(r.position, r.rotation, d.rigidGeometry, tmpV, tmpQ);
     d.position.x = tmpV.x; d.position.y = tmpV.y; d.position.z = tmpV.z;
     d.rotation.x = tmpQ.x; d.rotation.y = tmpQ.y; d.rotation.z = tmpQ.z; d.rotation.w = tmpQ.w;
   }
@@ -385,32 +387,49 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   rebuildBody(d: BodyData): void {
     if (d.disposed) return;
     const old = d.rigid;
-    const v: Vec3 = { x: 0, y: 0, z: 0 }, w: Vec3 = { x: 0, y: 0, z: 0 };
-    if (old) { copyVec(v, old.linearVelocity); copyVec(w, old.angularVelocity); }
-    this.removeRigid(d);
+    this.savePose(d);
     const s = d.shape;
     const g = s?.geometry;
-    if (!s || !g || !g.core) return;
-    nodeToFooting(d.position, d.rotation, g, tmpV, tmpQ);
-    let type: BodyType = d.motionType === PhysicsMotionType.STATIC ? 'static' : d.motionType === PhysicsMotionType.ANIMATED ? 'kinematic' : 'dynamic';
-    const mass = d.userMass?.mass;
-    // A dynamic body of mass 0 does not move (Havok treats it as infinitely heavy): kinematic in footing.
-    if (type === 'dynamic' && (mass === 0 || !(g.core instanceof ConvexShape))) type = 'kinematic';
-    const m = s.material;
-    d.rigid = this.world.createBody({
-      type, shape: g.core,
-      position: { x: tmpV.x, y: tmpV.y, z: tmpV.z }, rotation: { x: tmpQ.x, y: tmpQ.y, z: tmpQ.z, w: tmpQ.w },
-      linearVelocity: type === 'static' ? undefined : v, angularVelocity: type === 'static' ? undefined : w,
-      mass: type === 'dynamic' && mass !== undefined ? mass : undefined,
-      density: s.density,
-      friction: m.friction ?? 0.5,
-      restitution: Math.min(Math.max(m.restitution ?? 0, 0), 1),
-      linearDamping: d.linearDamping, angularDamping: d.angularDamping, gravityScale: d.gravityFactor,
-      collisionGroup: s.membership, collisionMask: s.collideWith, isSensor: s.isTrigger,
-      canSleep: true, userData: d,
-    });
-    if (d.body.startAsleep && type === 'dynamic') { /* footing bodies start awake; they fall asleep by themselves */ }
+    let next: RigidBody | null = null;
+    if (s && g && g.core) {
+      nodeToFooting(d.position, d.rotation, g, tmpV, tmpQ);
+      let type: BodyType = d.motionType === PhysicsMotionType.STATIC ? 'static' : d.motionType === PhysicsMotionType.ANIMATED ? 'kinematic' : 'dynamic';
+      const mass = d.userMass?.mass;
+      // A dynamic body of mass 0 does not move (Havok treats it as infinitely heavy), nor does a
+      // dynamic triangle mesh (footing's are static or kinematic): kinematic in footing.
+      if (type === 'dynamic' && (mass === 0 || !(g.core instanceof ConvexShape))) type = 'kinematic';
+      const m = s.material;
+      const moving = type !== 'static' && old !== null;
+      // Created before the old body goes: a refused description leaves the old one in place.
+      next = this.world.createBody({
+        type, shape: g.core,
+        position: { x: tmpV.x, y: tmpV.y, z: tmpV.z }, rotation: { x: tmpQ.x, y: tmpQ.y, z: tmpQ.z, w: tmpQ.w },
+        linearVelocity: moving ? old.linearVelocity : undefined, angularVelocity: moving ? old.angularVelocity : undefined,
+        mass: type === 'dynamic' && mass !== undefined ? mass : undefined,
+        density: s.density,
+        friction: m.friction ?? 0.5,
+        restitution: m.restitution ?? 0,
+        linearDamping: d.linearDamping, angularDamping: d.angularDamping, gravityScale: d.gravityFactor,
+        collisionGroup: s.membership, collisionMask: s.collideWith, isSensor: s.isTrigger,
+        canSleep: true, userData: d,
+      });
+    }
+    if (old && old.world === this.world) this.world.removeBody(old);
+    d.rigid = next;
+    d.rigidGeometry = next ? g! : null;
     for (const c of d.constraints) c.rebuild();
+  }
+
+  /** Runs a change that rebuilds bodies; when the rebuild is refused, undo() restores the records. */
+  private transact(records: BodyData[], change: () => void, undo: () => void): void {
+    try {
+      change();
+    } catch (e) {
+      undo();
+      // Records rebuilt before the refusal go back to the old settings too.
+      for (const d of records) this.rebuildBody(d);
+      throw e;
+    }
   }
 
   private teleport(d: BodyData, p: Readonly<Vec3>, q: Readonly<Quat>): void {
@@ -418,7 +437,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     d.rotation.x = q.x; d.rotation.y = q.y; d.rotation.z = q.z; d.rotation.w = q.w;
     const r = d.rigid;
     if (!r) return;
-    nodeToFooting(d.position, d.rotation, d.shape?.geometry, tmpV, tmpQ);
+    nodeToFooting(d.position, d.rotation, d.rigidGeometry, tmpV, tmpQ);
     r.setPosition(tmpV);
     r.setRotation(tmpQ);
   }
@@ -514,21 +533,20 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     }
     // Animated bodies follow the user's targets: shown where they are, not a step behind.
     if (alpha < 1 && r.isDynamic) {
-      footingToNode(r.getInterpolatedPosition(tmpVec, alpha), r.getInterpolatedRotation(tmpQuat, alpha), d.shape?.geometry, outP, outQ);
+      footingToNode(r.getInterpolatedPosition(tmpVec, alpha), r.getInterpolatedRotation(tmpQuat, alpha), d.rigidGeometry, outP, outQ);
     } else {
-      footingToNode(r.position, r.rotation, d.shape?.geometry, outP, outQ);
+      footingToNode(r.position, r.rotation, d.rigidGeometry, outP, outQ);
     }
   }
 
   setShape(body: PhysicsBody, shape: Nullable<PhysicsShape>): void {
     const s = shape ? shapeDataOf(shape) : null;
-    for (const d of this.records(body)) {
-      d.shape?.users.delete(d);
-      this.savePose(d);
-      d.shape = s;
-      s?.users.add(d);
-      this.rebuildBody(d);
-    }
+    const records = this.records(body);
+    const before = records.map((d) => d.shape);
+    const assign = (d: BodyData, to: ShapeData | null): void => { d.shape?.users.delete(d); d.shape = to; to?.users.add(d); };
+    this.transact(records, () => {
+      for (const d of records) { assign(d, s); this.rebuildBody(d); }
+    }, () => records.forEach((d, i) => assign(d, before[i]!)));
   }
 
   getShape(body: PhysicsBody): Nullable<PhysicsShape> {
@@ -549,9 +567,8 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   setMotionType(body: PhysicsBody, motionType: PhysicsMotionType, instanceIndex?: number): void {
     this.apply(body, instanceIndex, (d) => {
       if (d.motionType === motionType) return;
-      this.savePose(d);
-      d.motionType = motionType;
-      this.rebuildBody(d);
+      const before = d.motionType;
+      this.transact([d], () => { d.motionType = motionType; this.rebuildBody(d); }, () => { d.motionType = before; });
     });
   }
   getMotionType(body: PhysicsBody, instanceIndex?: number): PhysicsMotionType {
@@ -569,9 +586,8 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       throw new RangeError(`FootingPlugin.setMassProperties: massProps.mass must be a finite number ≥ 0 (got ${String(m)})`);
     }
     this.apply(body, instanceIndex, (d) => {
-      d.userMass = massProps;
-      this.savePose(d);
-      this.rebuildBody(d);
+      const before = d.userMass;
+      this.transact([d], () => { d.userMass = massProps; this.rebuildBody(d); }, () => { d.userMass = before; });
     });
   }
 
@@ -777,8 +793,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   setDensity(shape: PhysicsShape, density: number): void {
     if (typeof density !== 'number' || !(density > 0 && density < Infinity)) throw new RangeError(`FootingPlugin.setDensity: density must be a finite number > 0 (got ${String(density)})`);
     const s = shapeDataOf(shape);
-    s.density = density;
-    for (const u of [...s.users]) u.rebuild();
+    const before = s.density;
+    const users = [...s.users] as BodyData[];
+    this.transact(users, () => { s.density = density; for (const u of users) u.rebuild(); }, () => { s.density = before; });
   }
   getDensity(shape: PhysicsShape): number { return shapeDataOf(shape).density; }
 
@@ -812,9 +829,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       undo();
       throw e;
     }
-    for (const u of s.users) this.savePose(u as BodyData);
-    s.geometry = g;
-    for (const u of [...s.users]) u.rebuild();
+    const before = s.geometry;
+    const users = [...s.users] as BodyData[];
+    this.transact(users, () => { s.geometry = g; for (const u of users) u.rebuild(); }, () => { s.geometry = before; undo(); });
   }
 
   getNumChildren(shape: PhysicsShape): number { return shapeDataOf(shape).children.length; }
@@ -835,9 +852,8 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   setTrigger(shape: PhysicsShape, isTrigger: boolean): void {
     const s = shapeDataOf(shape);
     if (s.isTrigger === !!isTrigger) return;
-    s.isTrigger = !!isTrigger;
-    for (const u of s.users) this.savePose(u as BodyData);
-    for (const u of [...s.users]) u.rebuild();
+    const users = [...s.users] as BodyData[];
+    this.transact(users, () => { s.isTrigger = !!isTrigger; for (const u of users) u.rebuild(); }, () => { s.isTrigger = !isTrigger; });
   }
 
   // ---------------------------------------------------------------- constraints
