@@ -96,19 +96,19 @@ describe('FootingPlugin: bodies', () => {
     expect(agg.body.getLinearVelocity().x).toBeCloseTo(2, 12);
     runFrames(scene, 60);
     expect(ball.position.x).toBeCloseTo(2, 6);
-    const push = scene.onBeforePhysicsObservable.add(() => agg.body.applyForce(new Vector3(0, 2, 0), ball.getAbsolutePosition()));
+    const push = scene.onBeforePhysicsObservable.add(() => agg.body.applyForce(new Vector3(0, 2, 0), ball.position));
     runFrames(scene, 60);
     push.remove();
     expect(agg.body.getLinearVelocity().y).toBeCloseTo(1, 6);
     // The same force in 144 Hz frames: it acts for each frame's time, so 1 s still adds 1 m/s.
-    const push144 = scene.onBeforePhysicsObservable.add(() => agg.body.applyForce(new Vector3(0, 2, 0), ball.getAbsolutePosition()));
+    const push144 = scene.onBeforePhysicsObservable.add(() => agg.body.applyForce(new Vector3(0, 2, 0), ball.position));
     runFrames(scene, 144, 1 / 144);
     push144.remove();
     expect(agg.body.getLinearVelocity().y).toBeCloseTo(2, 6);
     // A force off the centre turns the body: 1 N at 0.5 m for 1 s is 0.5 N·m·s on I = 0.2 kg·m².
     agg.body.setAngularVelocity(Vector3.Zero());
     agg.body.setAngularDamping(0);
-    const off = scene.onBeforePhysicsObservable.add(() => agg.body.applyForce(new Vector3(0, 0, 1), ball.getAbsolutePosition().add(new Vector3(0.5, 0, 0))));
+    const off = scene.onBeforePhysicsObservable.add(() => agg.body.applyForce(new Vector3(0, 0, 1), ball.position.add(new Vector3(0.5, 0, 0))));
     runFrames(scene, 60);
     off.remove();
     expect(agg.body.getAngularVelocity().y).toBeCloseTo(-2.5, 6);

@@ -520,7 +520,6 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       if (node.rotationQuaternion) node.rotationQuaternion.copyFrom(tmpQ);
       else tmpQ.toEulerAnglesToRef(node.rotation);
     }
-    node.computeWorldMatrix(true);
   }
 
   /** The node's world pose from the footing body, between the last two steps (alpha) for dynamic bodies. */
@@ -994,7 +993,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
 
   private deliverEvents(): void {
     if (this.world.contactCount > 0) this.queueContinued();
-    for (const e of this.pendingCollisions.splice(0)) {
+    const collisions = this.pendingCollisions;
+    for (let i = 0; i < collisions.length; i++) {
+      const e = collisions[i]!;
       this.onCollisionObservable.notifyObservers(e);
       const a = this.recordOf(e.collider, e.colliderIndex), b = this.recordOf(e.collidedAgainst, e.collidedAgainstIndex);
       a?.collisionObservable?.notifyObservers(e);
@@ -1005,13 +1006,19 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
         });
       }
     }
-    for (const e of this.pendingEnded.splice(0)) {
+    collisions.length = 0;
+    const ended = this.pendingEnded;
+    for (let i = 0; i < ended.length; i++) {
+      const e = ended[i]!;
       this.onCollisionEndedObservable.notifyObservers(e);
       this.recordOf(e.collider, e.colliderIndex)?.collisionEndedObservable?.notifyObservers(e);
       const b = this.recordOf(e.collidedAgainst, e.collidedAgainstIndex);
       b?.collisionEndedObservable?.notifyObservers({ ...e, collider: e.collidedAgainst, colliderIndex: e.collidedAgainstIndex, collidedAgainst: e.collider, collidedAgainstIndex: e.colliderIndex });
     }
-    for (const e of this.pendingTriggers.splice(0)) this.onTriggerCollisionObservable.notifyObservers(e);
+    ended.length = 0;
+    const triggers = this.pendingTriggers;
+    for (let i = 0; i < triggers.length; i++) this.onTriggerCollisionObservable.notifyObservers(triggers[i]!);
+    triggers.length = 0;
   }
 
   private recordOf(body: PhysicsBody, index: number): BodyData | null {
