@@ -21,11 +21,27 @@ import type { PhysicsEngine } from '@babylonjs/core/Physics/v2/physicsEngine';
 import { PhysicsViewer } from '@babylonjs/core/Debug/physicsViewer';
 import '@babylonjs/core/Rendering/edgesRenderer';
 import { FootingPlugin, FootingPluginUnsupportedError } from '../../src/babylon/index';
+import { World } from '../../src/index';
 import { ground, physicsScene, runFrames } from './plugin-scenes';
 
 const G = 9.81;
 
 describe('FootingPlugin: world', () => {
+  it('steps the World it is given; options are checked by name', () => {
+    const world = new World({ gravity: { x: 0, y: -1, z: 0 } });
+    const plugin = new FootingPlugin(world);
+    expect(plugin.world).toBe(world);
+    const scene = physicsScene(plugin, new Vector3(0, -2, 0));
+    expect(world.gravity.y).toBe(-2);
+    const ball = CreateSphere('b', { diameter: 0.2 }, scene);
+    new PhysicsAggregate(ball, PhysicsShapeType.SPHERE, { mass: 1 }, scene);
+    expect(world.bodies.length).toBe(1);
+    expect(world.bodies[0]!.userData).toBeDefined();
+    expect(() => new FootingPlugin(undefined, { maxSubSteps: 0 })).toThrow(/maxSubSteps/);
+    scene.dispose();
+    expect(world.bodies.length).toBe(0);
+  });
+
   it('gravity, time step and velocity limits are set and read back; bad values are refused by name', () => {
     const plugin = new FootingPlugin();
     const scene = physicsScene(plugin, new Vector3(0, -3, 0));
@@ -65,6 +81,16 @@ describe('FootingPlugin: world', () => {
     const xs: number[] = [];
     for (let i = 0; i < 8; i++) { runFrames(scene, 1, 1 / 120); xs.push(ball.position.x); }
     for (let i = 1; i < xs.length; i++) expect(xs[i]! - xs[i - 1]!).toBeCloseTo(0.05, 6);
+    // Without interpolation the node shows the last step: 1/120 s frames move it 0.1 m every second frame.
+    plugin.interpolate = false;
+    const x0 = ball.position.x;
+    runFrames(scene, 1, 1 / 120);
+    const x1 = ball.position.x;
+    runFrames(scene, 1, 1 / 120);
+    const moves = [x1 - x0, ball.position.x - x1];
+    expect(Math.min(...moves)).toBeCloseTo(0, 6);
+    expect(Math.max(...moves)).toBeCloseTo(0.1, 6);
+    plugin.interpolate = true;
     // HavokPlugin's behaviour, a step with each frame's delta, on request.
     plugin.useDeltaForWorldStep = true;
     const before = ball.position.x;
