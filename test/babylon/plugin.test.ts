@@ -96,6 +96,14 @@ describe('FootingPlugin: world', () => {
     const before = ball.position.x;
     runFrames(scene, 1, 1 / 30);
     expect(ball.position.x - before).toBeCloseTo(0.2, 6);
+    // A 0.1 s frame with one sub-step allowed: one step of 0.05 s (the most footing takes), the rest dropped.
+    const limited = new FootingPlugin(undefined, { useDeltaForWorldStep: true, maxSubSteps: 1 });
+    const scene2 = physicsScene(limited, Vector3.Zero());
+    const ball2 = CreateSphere('b2', { diameter: 0.2 }, scene2);
+    new PhysicsAggregate(ball2, PhysicsShapeType.SPHERE, { mass: 1 }, scene2).body.setLinearVelocity(new Vector3(1, 0, 0));
+    runFrames(scene2, 1, 0.1);
+    expect(ball2.position.x).toBeCloseTo(0.05, 9);
+    scene2.dispose();
     scene.dispose();
   });
 });

@@ -207,7 +207,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     if (this.useDeltaForWorldStep) {
       const n = Math.min(Math.max(1, Math.ceil(delta / MAX_TIME_STEP - 1e-9)), this.maxSubSteps);
       this.beginTargets();
-      for (let i = 0; i < n; i++) this.subStep(delta / n, i, n);
+      // Past maxSubSteps steps of MAX_TIME_STEP, the rest of the frame is dropped.
+      const dt = Math.min(delta / n, MAX_TIME_STEP);
+      for (let i = 0; i < n; i++) this.subStep(dt, i, n);
     } else {
       // The world runs up to one step ahead of the frame's time and nodes are
       // placed between the last two steps at the frame's time: never
