@@ -250,7 +250,8 @@ describe('FootingPlugin: bodies', () => {
   });
 
   it('TELEPORT prestep moves a body to where its node was put; a parented node syncs in its parent frame', () => {
-    const scene = physicsScene(new FootingPlugin(), new Vector3(0, 0, 0));
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin, new Vector3(0, 0, 0));
     const parent = new TransformNode('p', scene);
     parent.position.set(10, 0, 0);
     parent.rotationQuaternion = Quaternion.RotationAxis(Vector3.Up(), Math.PI / 2);
@@ -270,6 +271,20 @@ describe('FootingPlugin: bodies', () => {
     child.computeWorldMatrix(true);
     expect(child.getAbsolutePosition().y).toBeCloseTo(2, 5);
     expect(child.getAbsolutePosition().x).toBeCloseTo(10, 5);
+    // A static body moved through its node (disableSync, prestep on): teleported once, then left alone.
+    const wallMesh = CreateBox('wall', { size: 1 }, scene);
+    const wall = new PhysicsAggregate(wallMesh, PhysicsShapeType.BOX, { mass: 0 }, scene);
+    wall.body.disablePreStep = false;
+    wallMesh.position.set(0, 0, 5);
+    runFrames(scene, 1);
+    const footingWall = (wall.body._pluginData as { rigid: { position: { z: number } } }).rigid;
+    expect(footingWall.position.z).toBeCloseTo(5, 9);
+    // Count the world's pose changes (a teleport is one).
+    let moves = 0;
+    const original = plugin.world.bodyPoseChanged.bind(plugin.world);
+    plugin.world.bodyPoseChanged = (b) => { moves++; original(b); };
+    runFrames(scene, 10);
+    expect(moves).toBe(0);
     scene.dispose();
   });
 

@@ -437,6 +437,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   private teleport(d: BodyData, p: Readonly<Vec3>, q: Readonly<Quat>): void {
     copyVec(d.position, p);
     d.rotation.x = q.x; d.rotation.y = q.y; d.rotation.z = q.z; d.rotation.w = q.w;
+    // A node that is not synced back (a static body's) is compared with this pose next frame.
+    d.syncedPosition.set(p.x, p.y, p.z);
+    d.syncedRotation.set(q.x, q.y, q.z, q.w);
     const r = d.rigid;
     if (!r) return;
     nodeToFooting(d.position, d.rotation, d.rigidGeometry, tmpV, tmpQ);
