@@ -139,7 +139,7 @@ function mesh(o: PhysicsShapeParameters): ShapeGeometry {
     else for (let i = 0; i < data.length / 3; i++) indices.push(base + i);
   }
   if (indices.length < 3) throw new TypeError(`FootingPlugin.initShape: mesh '${root.name}' has no triangles for a MESH shape`);
-  // Both sides collide, as Havok's mesh shapes do (Babylon meshes' winding depends on their side orientation).
+  // Both sides collide: which side Babylon draws as the front depends on the mesh's side orientation.
   const g = frame(new TriangleMesh(positions, indices, { doubleSided: true }), { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
   g.meshPositions = new Float32Array(positions);
   g.meshIndices = new Uint32Array(indices);
