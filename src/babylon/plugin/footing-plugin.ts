@@ -25,6 +25,9 @@ import {
   type BodyType, type ContactEvent, type Quat, type RigidBody, type SensorEvent, type Vec3,
 } from '../../index';
 import { ShapeData, buildShapeGeometry, containerGeometry, type ShapeGeometry } from './shapes';
+import {
+  copyVec, driveToPose, footingToNode, instancePose, nodeToFooting, requireFinite, requireNonNegative, requireVector, samePose, shapeDataOf, shapeMass,
+} from './pose';
 
 export { FootingPluginUnsupportedError } from './shapes';
 import { ConstraintData } from './constraints';
@@ -90,35 +93,6 @@ export class BodyData {
   }
 }
 
-const tmpV = new Vector3();
-const tmpV2 = new Vector3();
-const tmpQ = new Quaternion();
-const tmpQ2 = new Quaternion();
-const tmpM = new Matrix();
-const tmpM2 = new Matrix();
-const tmpScale = new Vector3();
-const tmpVec: Vec3 = { x: 0, y: 0, z: 0 };
-const tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
-
-function shapeDataOf(shape: PhysicsShape): ShapeData {
-  const d = shape._pluginData as ShapeData | undefined;
-  if (!(d instanceof ShapeData)) throw new TypeError('FootingPlugin: the shape was not created by this plugin (initShape)');
-  return d;
-}
-
-function requireVector(v: Vector3, field: string): void {
-  if (!v || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) {
-    throw new RangeError(`FootingPlugin.${field} must be a vector of finite numbers (got ${v ? `${v.x}, ${v.y}, ${v.z}` : String(v)})`);
-  }
-}
-
-function requireNonNegative(v: number, field: string): void {
-  if (typeof v !== 'number' || !(v >= 0 && v < Infinity)) throw new RangeError(`FootingPlugin.${field} must be a finite number ≥ 0 (got ${String(v)})`);
-}
-
-function requireFinite(v: number, field: string): void {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`FootingPlugin.${field} must be a finite number (got ${String(v)})`);
-}
 
 /**
  * Babylon's Physics V2 plugin on footing: `scene.enablePhysics(gravity, new FootingPlugin())`.
@@ -147,6 +121,16 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   private readonly pendingEnded: IBasePhysicsCollisionEvent[] = [];
   private readonly pendingTriggers: IBasePhysicsCollisionEvent[] = [];
   private readonly unsubscribe: (() => void)[] = [];
+  // Scratch of the plugin's own methods (the helpers in pose.ts keep their own).
+  private readonly tmpV = new Vector3();
+  private readonly tmpV2 = new Vector3();
+  private readonly tmpQ = new Quaternion();
+  private readonly tmpQ2 = new Quaternion();
+  private readonly tmpM = new Matrix();
+  private readonly tmpM2 = new Matrix();
+  private readonly tmpScale = new Vector3();
+  private readonly tmpVec: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
   constructor(world?: World, options: FootingPluginOptions = {}) {
     this.world = world ?? new World();
@@ -246,14 +230,14 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     for (const d of this.bodyData) {
       if (!d.hasTarget || !d.rigid) continue;
       const s = d.targetStartPosition, e = d.targetPosition;
-      tmpVec.x = s.x + (e.x - s.x) * t; tmpVec.y = s.y + (e.y - s.y) * t; tmpVec.z = s.z + (e.z - s.z) * t;
-      tmpQ.set(d.targetStartRotation.x, d.targetStartRotation.y, d.targetStartRotation.z, d.targetStartRotation.w);
-      tmpQ2.set(d.targetRotation.x, d.targetRotation.y, d.targetRotation.z, d.targetRotation.w);
-      Quaternion.SlerpToRef(tmpQ, tmpQ2, t, tmpQ);
-      tmpQuat.x = tmpQ.x; tmpQuat.y = tmpQ.y; tmpQuat.z = tmpQ.z; tmpQuat.w = tmpQ.w;
+      this.tmpVec.x = s.x + (e.x - s.x) * t; this.tmpVec.y = s.y + (e.y - s.y) * t; this.tmpVec.z = s.z + (e.z - s.z) * t;
+      this.tmpQ.set(d.targetStartRotation.x, d.targetStartRotation.y, d.targetStartRotation.z, d.targetStartRotation.w);
+      this.tmpQ2.set(d.targetRotation.x, d.targetRotation.y, d.targetRotation.z, d.targetRotation.w);
+      Quaternion.SlerpToRef(this.tmpQ, this.tmpQ2, t, this.tmpQ);
+      this.tmpQuat.x = this.tmpQ.x; this.tmpQuat.y = this.tmpQ.y; this.tmpQuat.z = this.tmpQ.z; this.tmpQuat.w = this.tmpQ.w;
       const r = d.rigid;
-      if (r.isKinematic) r.setKinematicTarget(tmpVec, tmpQuat);
-      else if (r.isDynamic) driveToPose(r, tmpVec, tmpQuat, dt);
+      if (r.isKinematic) r.setKinematicTarget(this.tmpVec, this.tmpQuat);
+      else if (r.isDynamic) driveToPose(r, this.tmpVec, this.tmpQuat, dt);
       if (i === n - 1) d.hasTarget = false;
     }
     for (const c of this.constraints) c.prestep(dt);
@@ -269,8 +253,8 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       if (!r || !r.isDynamic) continue;
       const v = r.linearVelocity, w = r.angularVelocity;
       const sv = Math.hypot(v.x, v.y, v.z), sw = Math.hypot(w.x, w.y, w.z);
-      if (sv > maxV) { const k = maxV / sv; tmpVec.x = v.x * k; tmpVec.y = v.y * k; tmpVec.z = v.z * k; r.setLinearVelocity(tmpVec); }
-      if (sw > maxW) { const k = maxW / sw; tmpVec.x = w.x * k; tmpVec.y = w.y * k; tmpVec.z = w.z * k; r.setAngularVelocity(tmpVec); }
+      if (sv > maxV) { const k = maxV / sv; this.tmpVec.x = v.x * k; this.tmpVec.y = v.y * k; this.tmpVec.z = v.z * k; r.setLinearVelocity(this.tmpVec); }
+      if (sw > maxW) { const k = maxW / sw; this.tmpVec.x = w.x * k; this.tmpVec.y = w.y * k; this.tmpVec.z = w.z * k; r.setAngularVelocity(this.tmpVec); }
     }
   }
 
@@ -315,8 +299,8 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     while (list.length > count) this.releaseBody(list.pop()!);
     for (let i = 0; i < list.length; i++) {
       const d = list[i]!;
-      instancePose(matrices, i, tmpVec, tmpQuat);
-      this.teleport(d, tmpVec, tmpQuat);
+      instancePose(matrices, i, this.tmpVec, this.tmpQuat);
+      this.teleport(d, this.tmpVec, this.tmpQuat);
     }
     const motionType = list[0]?.motionType ?? PhysicsMotionType.DYNAMIC;
     for (let i = list.length; i < count; i++) this.addInstance(body, motionType, matrices, i);
@@ -352,9 +336,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   private savePose(d: BodyData): void {
     const r = d.rigid;
     if (!r) return;
-    footingToNode(r.position, r.rotation, d.rigidGeometry, tmpV, tmpQ);
-    d.position.x = tmpV.x; d.position.y = tmpV.y; d.position.z = tmpV.z;
-    d.rotation.x = tmpQ.x; d.rotation.y = tmpQ.y; d.rotation.z = tmpQ.z; d.rotation.w = tmpQ.w;
+    footingToNode(r.position, r.rotation, d.rigidGeometry, this.tmpV, this.tmpQ);
+    d.position.x = this.tmpV.x; d.position.y = this.tmpV.y; d.position.z = this.tmpV.z;
+    d.rotation.x = this.tmpQ.x; d.rotation.y = this.tmpQ.y; d.rotation.z = this.tmpQ.z; d.rotation.w = this.tmpQ.w;
   }
 
   /** All plugin records of a body: its instances, or the body itself. */
@@ -394,7 +378,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     const g = s?.geometry;
     let next: RigidBody | null = null;
     if (s && g && g.core) {
-      nodeToFooting(d.position, d.rotation, g, tmpV, tmpQ);
+      nodeToFooting(d.position, d.rotation, g, this.tmpV, this.tmpQ);
       let type: BodyType = d.motionType === PhysicsMotionType.STATIC ? 'static' : d.motionType === PhysicsMotionType.ANIMATED ? 'kinematic' : 'dynamic';
       const mass = d.userMass?.mass;
       // A dynamic body of mass 0 does not move (Havok treats it as infinitely heavy), nor does a
@@ -405,7 +389,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       // Created before the old body goes: a refused description leaves the old one in place.
       next = this.world.createBody({
         type, shape: g.core,
-        position: { x: tmpV.x, y: tmpV.y, z: tmpV.z }, rotation: { x: tmpQ.x, y: tmpQ.y, z: tmpQ.z, w: tmpQ.w },
+        position: { x: this.tmpV.x, y: this.tmpV.y, z: this.tmpV.z }, rotation: { x: this.tmpQ.x, y: this.tmpQ.y, z: this.tmpQ.z, w: this.tmpQ.w },
         linearVelocity: moving ? old.linearVelocity : undefined, angularVelocity: moving ? old.angularVelocity : undefined,
         mass: type === 'dynamic' && mass !== undefined ? mass : undefined,
         density: s.density,
@@ -442,9 +426,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     d.syncedRotation.set(q.x, q.y, q.z, q.w);
     const r = d.rigid;
     if (!r) return;
-    nodeToFooting(d.position, d.rotation, d.rigidGeometry, tmpV, tmpQ);
-    r.setPosition(tmpV);
-    r.setRotation(tmpQ);
+    nodeToFooting(d.position, d.rotation, d.rigidGeometry, this.tmpV, this.tmpQ);
+    r.setPosition(this.tmpV);
+    r.setRotation(this.tmpQ);
   }
 
   /** The prestep of HavokPlugin.setPhysicsBodyTransformation, for nodes the user has moved since the last sync. */
@@ -457,9 +441,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       if (!matrices) return;
       const list = body._pluginDataInstances as BodyData[];
       for (let i = 0; i < list.length; i++) {
-        instancePose(matrices, i, tmpVec, tmpQuat);
+        instancePose(matrices, i, this.tmpVec, this.tmpQuat);
         const d = list[i]!;
-        if (!samePose(d.syncedPosition, d.syncedRotation, tmpVec, tmpQuat)) this.teleport(d, tmpVec, tmpQuat);
+        if (!samePose(d.syncedPosition, d.syncedRotation, this.tmpVec, this.tmpQuat)) this.teleport(d, this.tmpVec, this.tmpQuat);
       }
       return;
     }
@@ -490,40 +474,40 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       const list = body._pluginDataInstances as BodyData[];
       for (let i = 0; i < list.length; i++) {
         const d = list[i]!;
-        this.posedNode(d, alpha, tmpV, tmpQ);
+        this.posedNode(d, alpha, this.tmpV, this.tmpQ);
         // Keep the instance's scale; write rotation and translation.
-        Matrix.FromArrayToRef(matrices, i * 16, tmpM);
-        tmpM.decompose(tmpScale);
-        Matrix.ComposeToRef(tmpScale, tmpQ, tmpV, tmpM);
-        tmpM.copyToArray(matrices, i * 16);
-        d.syncedPosition.copyFrom(tmpV);
-        d.syncedRotation.copyFrom(tmpQ);
+        Matrix.FromArrayToRef(matrices, i * 16, this.tmpM);
+        this.tmpM.decompose(this.tmpScale);
+        Matrix.ComposeToRef(this.tmpScale, this.tmpQ, this.tmpV, this.tmpM);
+        this.tmpM.copyToArray(matrices, i * 16);
+        d.syncedPosition.copyFrom(this.tmpV);
+        d.syncedRotation.copyFrom(this.tmpQ);
       }
       m.thinInstanceBufferUpdated('matrix');
       return;
     }
     const d = body._pluginData as BodyData | undefined;
     if (!(d instanceof BodyData) || !d.rigid) return;
-    this.posedNode(d, alpha, tmpV, tmpQ);
-    d.syncedPosition.copyFrom(tmpV);
-    d.syncedRotation.copyFrom(tmpQ);
+    this.posedNode(d, alpha, this.tmpV, this.tmpQ);
+    d.syncedPosition.copyFrom(this.tmpV);
+    d.syncedRotation.copyFrom(this.tmpQ);
     const parent = node.parent as TransformNode | null;
     if (parent && !parent.getWorldMatrix().isIdentity()) {
       // Express the world pose in the parent's frame, keeping the node's own scale.
       parent.computeWorldMatrix(true);
-      tmpScale.copyFrom(node.scaling);
-      Matrix.ComposeToRef(node.absoluteScaling, tmpQ, tmpV, tmpM);
-      parent.getWorldMatrix().invertToRef(tmpM2);
-      tmpM.multiplyToRef(tmpM2, tmpM);
-      tmpM.decompose(undefined, tmpQ2, tmpV2);
-      node.position.copyFrom(tmpV2);
-      if (node.rotationQuaternion) node.rotationQuaternion.copyFrom(tmpQ2).normalize();
-      else tmpQ2.toEulerAnglesToRef(node.rotation);
-      node.scaling.copyFrom(tmpScale);
+      this.tmpScale.copyFrom(node.scaling);
+      Matrix.ComposeToRef(node.absoluteScaling, this.tmpQ, this.tmpV, this.tmpM);
+      parent.getWorldMatrix().invertToRef(this.tmpM2);
+      this.tmpM.multiplyToRef(this.tmpM2, this.tmpM);
+      this.tmpM.decompose(undefined, this.tmpQ2, this.tmpV2);
+      node.position.copyFrom(this.tmpV2);
+      if (node.rotationQuaternion) node.rotationQuaternion.copyFrom(this.tmpQ2).normalize();
+      else this.tmpQ2.toEulerAnglesToRef(node.rotation);
+      node.scaling.copyFrom(this.tmpScale);
     } else {
-      node.position.copyFrom(tmpV);
-      if (node.rotationQuaternion) node.rotationQuaternion.copyFrom(tmpQ);
-      else tmpQ.toEulerAnglesToRef(node.rotation);
+      node.position.copyFrom(this.tmpV);
+      if (node.rotationQuaternion) node.rotationQuaternion.copyFrom(this.tmpQ);
+      else this.tmpQ.toEulerAnglesToRef(node.rotation);
     }
   }
 
@@ -537,7 +521,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     }
     // Animated bodies follow the user's targets: shown where they are, not a step behind.
     if (alpha < 1 && r.isDynamic) {
-      footingToNode(r.getInterpolatedPosition(tmpVec, alpha), r.getInterpolatedRotation(tmpQuat, alpha), d.rigidGeometry, outP, outQ);
+      footingToNode(r.getInterpolatedPosition(this.tmpVec, alpha), r.getInterpolatedRotation(this.tmpQuat, alpha), d.rigidGeometry, outP, outQ);
     } else {
       footingToNode(r.position, r.rotation, d.rigidGeometry, outP, outQ);
     }
@@ -675,10 +659,10 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       if (!d.hasForce) continue;
       const r = d.rigid;
       if (r && r.isDynamic) {
-        tmpVec.x = d.force.x * delta; tmpVec.y = d.force.y * delta; tmpVec.z = d.force.z * delta;
-        r.applyImpulse(tmpVec);
-        tmpVec.x = d.torque.x * delta; tmpVec.y = d.torque.y * delta; tmpVec.z = d.torque.z * delta;
-        r.applyAngularImpulse(tmpVec);
+        this.tmpVec.x = d.force.x * delta; this.tmpVec.y = d.force.y * delta; this.tmpVec.z = d.force.z * delta;
+        r.applyImpulse(this.tmpVec);
+        this.tmpVec.x = d.torque.x * delta; this.tmpVec.y = d.torque.y * delta; this.tmpVec.z = d.torque.z * delta;
+        r.applyAngularImpulse(this.tmpVec);
       }
       d.force.x = 0; d.force.y = 0; d.force.z = 0; d.torque.x = 0; d.torque.y = 0; d.torque.z = 0;
       d.hasForce = false;
@@ -701,9 +685,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       throw new RangeError('FootingPlugin.setTargetTransform rotation must be a non-zero quaternion of finite numbers');
     }
     this.apply(body, instanceIndex, (d) => {
-      nodeToFooting(position, rotation, d.shape?.geometry, tmpV, tmpQ);
-      d.targetPosition.x = tmpV.x; d.targetPosition.y = tmpV.y; d.targetPosition.z = tmpV.z;
-      d.targetRotation.x = tmpQ.x; d.targetRotation.y = tmpQ.y; d.targetRotation.z = tmpQ.z; d.targetRotation.w = tmpQ.w;
+      nodeToFooting(position, rotation, d.shape?.geometry, this.tmpV, this.tmpQ);
+      d.targetPosition.x = this.tmpV.x; d.targetPosition.y = this.tmpV.y; d.targetPosition.z = this.tmpV.z;
+      d.targetRotation.x = this.tmpQ.x; d.targetRotation.y = this.tmpQ.y; d.targetRotation.z = this.tmpQ.z; d.targetRotation.w = this.tmpQ.w;
       d.hasTarget = true;
     });
   }
@@ -729,9 +713,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     const q = new Quaternion(g.offsetRotation.x, g.offsetRotation.y, g.offsetRotation.z, g.offsetRotation.w);
     const mesh = g.meshPositions !== null;
     for (let i = 0; i < positions.length; i += 3) {
-      tmpV.set(positions[i]!, positions[i + 1]!, positions[i + 2]!);
-      if (!mesh) tmpV.applyRotationQuaternionInPlace(q).addInPlaceFromFloats(g.offsetPosition.x, g.offsetPosition.y, g.offsetPosition.z);
-      out[i] = tmpV.x; out[i + 1] = tmpV.y; out[i + 2] = tmpV.z;
+      this.tmpV.set(positions[i]!, positions[i + 1]!, positions[i + 2]!);
+      if (!mesh) this.tmpV.applyRotationQuaternionInPlace(q).addInPlaceFromFloats(g.offsetPosition.x, g.offsetPosition.y, g.offsetPosition.z);
+      out[i] = this.tmpV.x; out[i + 1] = this.tmpV.y; out[i + 2] = this.tmpV.z;
     }
     return { positions: out, indices: Uint32Array.from(indices) };
   }
@@ -1040,71 +1024,3 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     this.onTriggerCollisionObservable.clear();
   }
 }
-
-// -------------------------------------------------------------------- helpers
-
-function copyVec(out: Vec3, v: Readonly<Vec3>): void { out.x = v.x; out.y = v.y; out.z = v.z; }
-
-/** Footing body pose = node pose ⊗ shape offset. */
-function nodeToFooting(p: Readonly<Vec3>, q: Readonly<Quat>, g: ShapeGeometry | null | undefined, outP: Vector3, outQ: Quaternion): void {
-  outQ.set(q.x, q.y, q.z, q.w);
-  if (!g) { outP.set(p.x, p.y, p.z); outQ.normalize(); return; }
-  const o = g.offsetPosition;
-  outP.set(o.x, o.y, o.z).applyRotationQuaternionInPlace(outQ).addInPlaceFromFloats(p.x, p.y, p.z);
-  const r = g.offsetRotation;
-  tmpQ2.set(r.x, r.y, r.z, r.w);
-  outQ.multiplyInPlace(tmpQ2).normalize();
-}
-
-/** Node pose = footing body pose ⊗ inverse(shape offset). */
-function footingToNode(p: Readonly<Vec3>, q: Readonly<Quat>, g: ShapeGeometry | null | undefined, outP: Vector3, outQ: Quaternion): void {
-  outQ.set(q.x, q.y, q.z, q.w);
-  if (!g) { outP.set(p.x, p.y, p.z); return; }
-  const r = g.offsetRotation;
-  tmpQ2.set(-r.x, -r.y, -r.z, r.w);
-  outQ.multiplyInPlace(tmpQ2).normalize();
-  const o = g.offsetPosition;
-  outP.set(-o.x, -o.y, -o.z).applyRotationQuaternionInPlace(outQ).addInPlaceFromFloats(p.x, p.y, p.z);
-}
-
-function instancePose(matrices: Float32Array, i: number, outP: Vec3, outQ: Quat): void {
-  Matrix.FromArrayToRef(matrices, i * 16, tmpM);
-  tmpM.decompose(tmpScale, tmpQ2, tmpV2);
-  outP.x = tmpV2.x; outP.y = tmpV2.y; outP.z = tmpV2.z;
-  outQ.x = tmpQ2.x; outQ.y = tmpQ2.y; outQ.z = tmpQ2.z; outQ.w = tmpQ2.w;
-}
-
-/** Float32 node matrices round poses: compare with a tolerance. */
-function samePose(sp: Vector3, sq: Quaternion, p: Readonly<Vec3>, q: Readonly<Quat>): boolean {
-  const e = 1e-5;
-  return Math.abs(sp.x - p.x) <= e && Math.abs(sp.y - p.y) <= e && Math.abs(sp.z - p.z) <= e &&
-    Math.abs(Math.abs(sq.x * q.x + sq.y * q.y + sq.z * q.z + sq.w * q.w) - 1) <= 1e-6;
-}
-
-/** A dynamic body driven to a pose: the velocities that reach it in dt (HavokPlugin's target transform on a dynamic body). */
-function driveToPose(r: RigidBody, p: Readonly<Vec3>, q: Readonly<Quat>, dt: number): void {
-  const inv = 1 / dt;
-  r.setLinearVelocity({ x: (p.x - r.position.x) * inv, y: (p.y - r.position.y) * inv, z: (p.z - r.position.z) * inv });
-  tmpQ.set(q.x, q.y, q.z, q.w);
-  tmpQ2.set(-r.rotation.x, -r.rotation.y, -r.rotation.z, r.rotation.w);
-  tmpQ.multiplyInPlace(tmpQ2);
-  if (tmpQ.w < 0) tmpQ.scaleInPlace(-1);
-  const s = Math.hypot(tmpQ.x, tmpQ.y, tmpQ.z);
-  const k = s < 1e-12 ? 0 : (2 * Math.atan2(s, tmpQ.w) / s) * inv;
-  r.setAngularVelocity({ x: tmpQ.x * k, y: tmpQ.y * k, z: tmpQ.z * k });
-}
-
-/** Mass properties of a shape at its density, in the node's frame (Havok's computeMassProperties). */
-function shapeMass(s: ShapeData | null): PhysicsMassProperties {
-  const g = s?.geometry;
-  if (!s || !g || !(g.core instanceof ConvexShape)) {
-    return { centerOfMass: Vector3.Zero(), mass: 0, inertia: Vector3.Zero(), inertiaOrientation: Quaternion.Identity() };
-  }
-  const m = g.core.massProperties(s.density);
-  const o = g.offsetPosition, r = g.offsetRotation;
-  return {
-    centerOfMass: new Vector3(o.x, o.y, o.z), mass: m.mass,
-    inertia: new Vector3(m.inertia.x, m.inertia.y, m.inertia.z), inertiaOrientation: new Quaternion(r.x, r.y, r.z, r.w),
-  };
-}
-
