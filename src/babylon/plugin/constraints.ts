@@ -8,7 +8,7 @@ import {
 import type { PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
 import { BallJoint, DistanceJoint, FixedJoint, HingeJoint, MAX_JOINT_TORQUE, type Joint, type Quat, type Vec3, type World } from '../../index';
 import { FootingPluginUnsupportedError, type ShapeGeometry } from './shapes';
-import type { BodyData } from './footing-plugin';
+import type { BodyData } from './body-data';
 
 /** What Babylon set on one constraint axis (read back as set; null until set). */
 export interface AxisSettings {

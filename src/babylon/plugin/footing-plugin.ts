@@ -22,7 +22,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Nullable } from '@babylonjs/core/types';
 import {
   Box, Capsule, ConvexShape, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
-  type BodyType, type ContactEvent, type Quat, type RigidBody, type SensorEvent, type Vec3,
+  type BodyType, type Quat, type RigidBody, type Vec3,
 } from '../../index';
 import { ShapeData, buildShapeGeometry, containerGeometry, type ShapeGeometry } from './shapes';
 import {
@@ -31,16 +31,10 @@ import {
 
 export { FootingPluginUnsupportedError } from './shapes';
 import { ConstraintData } from './constraints';
+import { BodyData, COLLISION_EVENTS, FootingEventMask } from './body-data';
+import { PluginEvents } from './events';
 
-/** Havok's event mask bits (PhysicsBody.setEventMask takes the same numbers). */
-export const FootingEventMask = {
-  COLLISION_STARTED: 1,
-  COLLISION_CONTINUED: 2,
-  COLLISION_FINISHED: 4,
-  TRIGGER_ENTERED: 8,
-  TRIGGER_EXITED: 16,
-} as const;
-const COLLISION_EVENTS = FootingEventMask.COLLISION_STARTED | FootingEventMask.COLLISION_CONTINUED | FootingEventMask.COLLISION_FINISHED;
+export { FootingEventMask } from './body-data';
 
 export interface FootingPluginOptions {
   /**
@@ -56,43 +50,6 @@ export interface FootingPluginOptions {
   /** Most fixed steps in one executeStep, integer in [1, 1000]; the rest is dropped. Default 4. */
   maxSubSteps?: number;
 }
-
-/** The plugin's data behind one Babylon body, or one thin instance of it. */
-export class BodyData {
-  rigid: RigidBody | null = null;
-  shape: ShapeData | null = null;
-  /** Pose of the Babylon node (world) while there is no footing body. */
-  readonly position: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly rotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
-  linearDamping = 0;
-  angularDamping = 0.1;
-  gravityFactor = 1;
-  eventMask = 0;
-  userMass: PhysicsMassProperties | null = null;
-  /** The shape frame the footing body was created with (the shape's may have changed since). */
-  rigidGeometry: ShapeGeometry | null = null;
-  /** World pose the node had after the last sync (a moved node is teleported by the prestep). */
-  readonly syncedPosition = new Vector3(NaN, NaN, NaN);
-  readonly syncedRotation = new Quaternion(NaN, NaN, NaN, NaN);
-  hasTarget = false;
-  readonly targetPosition: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly targetRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
-  readonly targetStartPosition: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly targetStartRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
-  collisionObservable: Observable<IPhysicsCollisionEvent> | null = null;
-  collisionEndedObservable: Observable<IBasePhysicsCollisionEvent> | null = null;
-  readonly constraints = new Set<ConstraintData>();
-  /** Force (N) and torque about the centre of mass (N·m) applied since the last frame. */
-  readonly force: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly torque: Vec3 = { x: 0, y: 0, z: 0 };
-  hasForce = false;
-  disposed = false;
-  constructor(readonly plugin: FootingPlugin, readonly body: PhysicsBody, readonly index: number, public motionType: PhysicsMotionType) {}
-  rebuild(): void {
-    this.plugin.rebuildBody(this);
-  }
-}
-
 
 /**
  * Babylon's Physics V2 plugin on footing: `scene.enablePhysics(gravity, new FootingPlugin())`.
@@ -117,9 +74,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   private maxAngularVelocity = 100;
   private readonly bodyData = new Set<BodyData>();
   private readonly constraints = new Set<ConstraintData>();
-  private readonly pendingCollisions: IPhysicsCollisionEvent[] = [];
-  private readonly pendingEnded: IBasePhysicsCollisionEvent[] = [];
-  private readonly pendingTriggers: IBasePhysicsCollisionEvent[] = [];
+  private readonly events: PluginEvents;
   private readonly unsubscribe: (() => void)[] = [];
   // Scratch of the plugin's own methods (the helpers in pose.ts keep their own).
   private readonly tmpV = new Vector3();
@@ -139,11 +94,12 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     const n = options.maxSubSteps ?? 4;
     if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RangeError(`FootingPlugin: options.maxSubSteps must be an integer in [1, 1000] (got ${String(n)})`);
     this.maxSubSteps = n;
+    const events = (this.events = new PluginEvents(this.world, this));
     this.unsubscribe.push(
-      this.world.on('contactBegin', (e) => this.queueContact(e, PhysicsEventType.COLLISION_STARTED)),
-      this.world.on('contactEnd', (e) => this.queueContact(e, PhysicsEventType.COLLISION_FINISHED)),
-      this.world.on('sensorEnter', (e) => this.queueTrigger(e, PhysicsEventType.TRIGGER_ENTERED)),
-      this.world.on('sensorExit', (e) => this.queueTrigger(e, PhysicsEventType.TRIGGER_EXITED)),
+      this.world.on('contactBegin', (e) => events.queueContact(e, PhysicsEventType.COLLISION_STARTED)),
+      this.world.on('contactEnd', (e) => events.queueContact(e, PhysicsEventType.COLLISION_FINISHED)),
+      this.world.on('sensorEnter', (e) => events.queueTrigger(e, PhysicsEventType.TRIGGER_ENTERED)),
+      this.world.on('sensorExit', (e) => events.queueTrigger(e, PhysicsEventType.TRIGGER_EXITED)),
     );
   }
 
@@ -212,7 +168,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     for (const body of bodies) {
       if (!body.disableSync && body.transformNode) this.syncBody(body, alpha);
     }
-    this.deliverEvents();
+    this.events.deliver();
   }
 
   private beginTargets(): void {
@@ -940,80 +896,6 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       r.setHitData(hit.normal, hit.point, hit.triangle);
       r.setHitDistance(hit.distance);
     }
-  }
-
-  // ---------------------------------------------------------------- events
-
-  private queueContact(e: ContactEvent, type: PhysicsEventType): void {
-    const a = e.bodyA.userData, b = e.bodyB.userData;
-    if (!(a instanceof BodyData) || !(b instanceof BodyData)) return;
-    const bit = type === PhysicsEventType.COLLISION_STARTED ? FootingEventMask.COLLISION_STARTED : FootingEventMask.COLLISION_FINISHED;
-    if (((a.eventMask | b.eventMask) & bit) === 0) return;
-    const base = { collider: a.body, colliderIndex: a.index, collidedAgainst: b.body, collidedAgainstIndex: b.index, type };
-    if (type === PhysicsEventType.COLLISION_FINISHED) this.pendingEnded.push(base);
-    else this.pendingCollisions.push({ ...base, point: new Vector3(e.point.x, e.point.y, e.point.z), normal: new Vector3(e.normal.x, e.normal.y, e.normal.z), distance: 0, impulse: e.impulse });
-  }
-
-  private queueTrigger(e: SensorEvent, type: PhysicsEventType): void {
-    const a = e.sensor.userData, b = e.body.userData;
-    if (!(a instanceof BodyData) || !(b instanceof BodyData)) return;
-    this.pendingTriggers.push({ collider: a.body, colliderIndex: a.index, collidedAgainst: b.body, collidedAgainstIndex: b.index, type });
-  }
-
-  /** COLLISION_CONTINUED for each touching pair that asks for it, once per frame that stepped. */
-  private queueContinued(): void {
-    const contacts = this.world.contacts;
-    for (let i = 0; i < contacts.length; i++) {
-      const c = contacts[i]!;
-      if (!c.touching || c.isSensor || c.pointCount === 0) continue;
-      const a = c.bodyA?.userData, b = c.bodyB?.userData;
-      if (!(a instanceof BodyData) || !(b instanceof BodyData)) continue;
-      if (((a.eventMask | b.eventMask) & FootingEventMask.COLLISION_CONTINUED) === 0) continue;
-      let impulse = 0;
-      for (let k = 0; k < c.pointCount; k++) impulse += c.normalImpulse(k);
-      const point = c.pointPosition(0, { x: 0, y: 0, z: 0 });
-      const normal = c.pointNormal(0, { x: 0, y: 0, z: 0 });
-      this.pendingCollisions.push({
-        collider: a.body, colliderIndex: a.index, collidedAgainst: b.body, collidedAgainstIndex: b.index, type: PhysicsEventType.COLLISION_CONTINUED,
-        point: new Vector3(point.x, point.y, point.z), normal: new Vector3(normal.x, normal.y, normal.z), distance: -c.pointDepth(0), impulse,
-      });
-    }
-  }
-
-  private deliverEvents(): void {
-    if (this.world.contactCount > 0) this.queueContinued();
-    const collisions = this.pendingCollisions;
-    for (let i = 0; i < collisions.length; i++) {
-      const e = collisions[i]!;
-      this.onCollisionObservable.notifyObservers(e);
-      const a = this.recordOf(e.collider, e.colliderIndex), b = this.recordOf(e.collidedAgainst, e.collidedAgainstIndex);
-      a?.collisionObservable?.notifyObservers(e);
-      if (b?.collisionObservable) {
-        b.collisionObservable.notifyObservers({
-          ...e, collider: e.collidedAgainst, colliderIndex: e.collidedAgainstIndex, collidedAgainst: e.collider, collidedAgainstIndex: e.colliderIndex,
-          normal: e.normal ? e.normal.negate() : null,
-        });
-      }
-    }
-    collisions.length = 0;
-    const ended = this.pendingEnded;
-    for (let i = 0; i < ended.length; i++) {
-      const e = ended[i]!;
-      this.onCollisionEndedObservable.notifyObservers(e);
-      this.recordOf(e.collider, e.colliderIndex)?.collisionEndedObservable?.notifyObservers(e);
-      const b = this.recordOf(e.collidedAgainst, e.collidedAgainstIndex);
-      b?.collisionEndedObservable?.notifyObservers({ ...e, collider: e.collidedAgainst, colliderIndex: e.collidedAgainstIndex, collidedAgainst: e.collider, collidedAgainstIndex: e.colliderIndex });
-    }
-    ended.length = 0;
-    const triggers = this.pendingTriggers;
-    for (let i = 0; i < triggers.length; i++) this.onTriggerCollisionObservable.notifyObservers(triggers[i]!);
-    triggers.length = 0;
-  }
-
-  private recordOf(body: PhysicsBody, index: number): BodyData | null {
-    const list = body._pluginDataInstances as BodyData[] | undefined;
-    if (list && list.length > 0) return list[index] ?? null;
-    return body._pluginData instanceof BodyData ? body._pluginData : null;
   }
 
   dispose(): void {
