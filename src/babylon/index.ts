@@ -16,3 +16,4 @@ export { CharacterLink, type CharacterLinkOptions } from './character-link';
 export { FollowCamera, type FollowCameraOptions } from './follow-camera';
 export { meshFromShape, setMeshMaterial, createRagdollMeshes, type ShapeMeshOptions, type RagdollMeshOptions } from './shape-mesh';
 export { FootingCharacterController, isFootingWorld, type FootingCharacterControllerOptions, type FootingCharacterControllerClass, type FootingCharacterCollisionEvent, type FootingWorldHost } from './character-controller/index';
+export { FootingPlugin, FootingEventMask, FootingPluginUnsupportedError, type FootingPluginOptions } from './plugin/footing-plugin';
