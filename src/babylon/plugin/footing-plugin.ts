@@ -21,7 +21,7 @@ import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Nullable } from '@babylonjs/core/types';
 import {
-  Box, Capsule, ConvexShape, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
+  Box, Capsule, Compound, ConvexShape, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
   type BodyType, type Quat, type RigidBody, type Vec3,
 } from '../../index';
 import { ShapeData, buildShapeGeometry, containerGeometry, type ShapeGeometry } from './shapes';
@@ -338,8 +338,8 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       let type: BodyType = d.motionType === PhysicsMotionType.STATIC ? 'static' : d.motionType === PhysicsMotionType.ANIMATED ? 'kinematic' : 'dynamic';
       const mass = d.userMass?.mass;
       // A dynamic body of mass 0 does not move (Havok treats it as infinitely heavy), nor does a
-      // dynamic triangle mesh (footing's are static or kinematic): kinematic in footing.
-      if (type === 'dynamic' && (mass === 0 || !(g.core instanceof ConvexShape))) type = 'kinematic';
+      // dynamic triangle mesh or height field (footing's are static or kinematic): kinematic in footing.
+      if (type === 'dynamic' && (mass === 0 || !(g.core instanceof ConvexShape || g.core instanceof Compound))) type = 'kinematic';
       const m = s.material;
       const moving = type !== 'static' && old !== null;
       // Created before the old body goes: a refused description leaves the old one in place.

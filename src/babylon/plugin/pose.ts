@@ -3,7 +3,7 @@
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { PhysicsMassProperties } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
-import { ConvexShape, type Quat, type RigidBody, type Vec3 } from '../../index';
+import { Compound, ConvexShape, type Quat, type RigidBody, type Vec3 } from '../../index';
 import { ShapeData, type ShapeGeometry } from './shapes';
 
 export function shapeDataOf(shape: PhysicsShape): ShapeData {
@@ -89,7 +89,7 @@ export function driveToPose(r: RigidBody, p: Readonly<Vec3>, q: Readonly<Quat>, 
 /** Mass properties of a shape at its density, in the node's frame (Havok's computeMassProperties). */
 export function shapeMass(s: ShapeData | null): PhysicsMassProperties {
   const g = s?.geometry;
-  if (!s || !g || !(g.core instanceof ConvexShape)) {
+  if (!s || !g || !(g.core instanceof ConvexShape || g.core instanceof Compound)) {
     return { centerOfMass: Vector3.Zero(), mass: 0, inertia: Vector3.Zero(), inertiaOrientation: Quaternion.Identity() };
   }
   const m = g.core.massProperties(s.density);

@@ -7,7 +7,7 @@ import { PhysicsShapeType, type PhysicsShapeParameters } from '@babylonjs/core/P
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
 import type { PhysicsMaterial } from '@babylonjs/core/Physics/v2/physicsMaterial';
-import { Box, Capsule, Sphere, TriangleMesh, type Quat, type Shape, type Vec3 } from '../../index';
+import { Box, Capsule, Compound, ConvexShape, HeightField, Sphere, TriangleMesh, type Quat, type Shape, type Vec3 } from '../../index';
 
 /**
  * Thrown for a Babylon shape or constraint type whose footing counterpart is
@@ -99,8 +99,53 @@ function convexHull(_o: PhysicsShapeParameters): ShapeGeometry {
   throw new FootingPluginUnsupportedError('PhysicsShapeType.CONVEX_HULL', 'ConvexHull shape (src/shapes/convex-hull.ts)');
 }
 
-function heightField(_o: PhysicsShapeParameters): ShapeGeometry {
-  throw new FootingPluginUnsupportedError('PhysicsShapeType.HEIGHTFIELD', 'HeightField shape (src/shapes/height-field.ts)');
+/**
+ * Babylon's height samples from a ground mesh, as HavokPlugin reads them: a
+ * square grid over the mesh's world bounds, rows from +Z to −Z, heights
+ * relative to the lowest point (so the field's floor sits at the body).
+ */
+function groundMeshSamples(o: PhysicsShapeParameters): void {
+  const m = o.groundMesh!;
+  const pos = m.getVerticesData('position');
+  if (!pos) throw new TypeError(`FootingPlugin.initShape: groundMesh '${m.name}' has no vertex positions for a HEIGHTFIELD shape`);
+  const world = m.computeWorldMatrix(true);
+  const n = Math.floor(Math.sqrt(pos.length / 3) - 1);
+  if (n < 1) throw new TypeError(`FootingPlugin.initShape: groundMesh '${m.name}' has too few vertices for a HEIGHTFIELD shape`);
+  const bb = m.getBoundingInfo().boundingBox;
+  const half = Math.min(bb.extendSizeWorld.x, bb.extendSizeWorld.z);
+  const cell = (2 * half) / n;
+  const data = new Float32Array((n + 1) * (n + 1)).fill(bb.minimumWorld.y);
+  const p = new Vector3();
+  for (let i = 0; i < pos.length; i += 3) {
+    Vector3.TransformCoordinatesFromFloatsToRef(pos[i]!, pos[i + 1]!, pos[i + 2]!, world, p);
+    const x = Math.round((p.x - bb.minimumWorld.x) / cell);
+    const z = n - Math.round((p.z - bb.minimumWorld.z) / cell);
+    data[z * (n + 1) + x] = p.y - bb.minimumWorld.y;
+  }
+  o.numHeightFieldSamplesX = n + 1;
+  o.numHeightFieldSamplesZ = n + 1;
+  o.heightFieldSizeX = 2 * bb.extendSizeWorld.x;
+  o.heightFieldSizeZ = 2 * bb.extendSizeWorld.z;
+  o.heightFieldData = data;
+}
+
+/**
+ * HEIGHTFIELD: Babylon's data is row-major with rows from +Z to −Z and
+ * columns along +X (the ground-mesh layout); footing's rows run along +Z.
+ * The grid is centred on the body, as HavokPlugin's is (measured in
+ * plugin-vs-havok.test.ts).
+ */
+function heightField(o: PhysicsShapeParameters): ShapeGeometry {
+  if (o.groundMesh) groundMeshSamples(o);
+  const nx = o.numHeightFieldSamplesX, nz = o.numHeightFieldSamplesZ, sx = o.heightFieldSizeX, sz = o.heightFieldSizeZ, data = o.heightFieldData;
+  if (!nx || !nz || !sx || !sz || !data) {
+    throw new TypeError('FootingPlugin.initShape: a HEIGHTFIELD needs groundMesh, or numHeightFieldSamplesX/Z, heightFieldSizeX/Z and heightFieldData');
+  }
+  if (data.length !== nx * nz) throw new RangeError(`FootingPlugin.initShape: heightFieldData must hold numHeightFieldSamplesX × numHeightFieldSamplesZ = ${nx * nz} heights (got ${data.length})`);
+  const samples = new Float64Array(nx * nz);
+  for (let r = 0; r < nz; r++) for (let c = 0; c < nx; c++) samples[r * nx + c] = data[(nz - 1 - r) * nx + c]!;
+  const core = new HeightField(samples, nz, nx, { x: sx / (nx - 1), y: 1, z: sz / (nz - 1) });
+  return frame(core, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
 }
 
 /** An empty container: no collider until a child is added (see containerGeometry). */
@@ -171,28 +216,49 @@ function scaledOptions(o: PhysicsShapeParameters, s: Vec3): PhysicsShapeParamete
   return { ...o, center: mul(o.center), pointA: mul(o.pointA ?? new Vector3(0, 0, 0)), pointB: mul(o.pointB ?? new Vector3(0, 1, 0)), extents: mul(o.extents ?? new Vector3(1, 1, 1)), radius: r };
 }
 
-/**
- * A CONTAINER's collider. Footing has no compound shape yet, so a container
- * collides as its only child (placed by the child's translation, rotation
- * and scale); two or more children need the core's Compound.
- */
-export function containerGeometry(data: ShapeData): ShapeGeometry {
-  if (data.children.length === 0) return frame(null, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
-  if (data.children.length > 1) throw new FootingPluginUnsupportedError('a CONTAINER shape with more than one child', 'Compound shape (src/shapes/compound.ts)');
-  const child = data.children[0]!;
+/** The child's collider placed in the container's frame: offset = child transform ⊗ the child's own offset. */
+function placedChild(child: ShapeData['children'][number]): ShapeGeometry[] {
   const cd = child.shape._pluginData as ShapeData;
   const s = child.scale;
   const unit = s.x === 1 && s.y === 1 && s.z === 1;
-  const g = cd.type === PhysicsShapeType.CONTAINER ? containerGeometry(cd) : unit ? cd.geometry : buildShapeGeometry(cd.type, scaledOptions(cd.options, s));
-  // offset = child transform ⊗ the child's own offset
+  const parts = cd.type === PhysicsShapeType.CONTAINER ? containerParts(cd) : [unit ? cd.geometry : buildShapeGeometry(cd.type, scaledOptions(cd.options, s))];
   const cq = new Quaternion(child.rotation.x, child.rotation.y, child.rotation.z, child.rotation.w);
-  const p = new Vector3(g.offsetPosition.x, g.offsetPosition.y, g.offsetPosition.z).applyRotationQuaternion(cq);
-  const q = cq.multiply(new Quaternion(g.offsetRotation.x, g.offsetRotation.y, g.offsetRotation.z, g.offsetRotation.w));
-  return {
-    core: g.core,
-    offsetPosition: { x: p.x + child.translation.x, y: p.y + child.translation.y, z: p.z + child.translation.z },
-    offsetRotation: { x: q.x, y: q.y, z: q.z, w: q.w },
-    meshPositions: g.meshPositions, meshIndices: g.meshIndices,
-  };
+  return parts.map((g) => {
+    const p = new Vector3(g.offsetPosition.x, g.offsetPosition.y, g.offsetPosition.z).applyRotationQuaternion(cq);
+    const q = cq.multiply(new Quaternion(g.offsetRotation.x, g.offsetRotation.y, g.offsetRotation.z, g.offsetRotation.w));
+    return {
+      core: g.core,
+      offsetPosition: { x: p.x + child.translation.x, y: p.y + child.translation.y, z: p.z + child.translation.z },
+      offsetRotation: { x: q.x, y: q.y, z: q.z, w: q.w },
+      meshPositions: g.meshPositions, meshIndices: g.meshIndices,
+    };
+  });
 }
 
+/** Every collider of a container, nested containers flattened, in the container's frame. */
+function containerParts(data: ShapeData): ShapeGeometry[] {
+  const out: ShapeGeometry[] = [];
+  for (const child of data.children) for (const g of placedChild(child)) if (g.core) out.push(g);
+  return out;
+}
+
+/**
+ * A CONTAINER's collider: its only child, placed by the child's translation,
+ * rotation and scale, or a footing Compound of its convex children. The
+ * Compound stores its parts about their centre of mass along the principal
+ * axes, and (centerOfMass, principalRotation) is where that frame sits in the
+ * container's frame: the offset.
+ */
+export function containerGeometry(data: ShapeData): ShapeGeometry {
+  const parts = containerParts(data);
+  if (parts.length === 0) return frame(null, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
+  if (parts.length === 1) return parts[0]!;
+  for (const g of parts) {
+    if (!(g.core instanceof ConvexShape)) {
+      throw new FootingPluginUnsupportedError('a CONTAINER shape holding a MESH or HEIGHTFIELD child next to other children', 'Compound of non-convex children (its Compound takes convex children only)');
+    }
+  }
+  const compound = new Compound(parts.map((g) => ({ shape: g.core as ConvexShape, position: g.offsetPosition, rotation: g.offsetRotation })));
+  const c = compound.centerOfMass, r = compound.principalRotation;
+  return frame(compound, { x: c.x, y: c.y, z: c.z }, { x: r.x, y: r.y, z: r.z, w: r.w });
+}
