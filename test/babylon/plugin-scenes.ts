@@ -4,6 +4,10 @@ import { NullEngine } from '@babylonjs/core/Engines/nullEngine';
 import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import { CreateGround } from '@babylonjs/core/Meshes/Builders/groundBuilder';
+import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
+import { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
+import { PhysicsShapeBox, PhysicsShapeContainer, PhysicsShapeGroundMesh, PhysicsShapeMesh } from '@babylonjs/core/Physics/v2/physicsShape';
 import { Scene } from '@babylonjs/core/scene';
 import '@babylonjs/core/Physics/joinedPhysicsEngineComponent';
 import type { IPhysicsEnginePluginV2 } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
@@ -115,6 +119,65 @@ export function animatedPush(plugin: IPhysicsEnginePluginV2): { paddleX: number;
     runFrames(scene, 1);
   }
   const out = { paddleX: paddleMesh.position.x, crateX: crateMesh.position.x };
+  scene.dispose();
+  return out;
+}
+
+/**
+ * A table (a 2 × 0.1 × 1 top on four 0.1 × 0.9 × 0.1 legs) as one
+ * PhysicsShapeContainer, dropped with its feet 1 m above the ground; returns
+ * where its origin (the feet's plane) rests and how upright it stands (the
+ * node's up axis · world up).
+ */
+export function dropTable(plugin: IPhysicsEnginePluginV2): { restY: number; up: number; x: number; z: number } {
+  const scene = physicsScene(plugin);
+  ground(scene);
+  const node = new TransformNode('table', scene);
+  node.position.set(0.5, 1, -0.25);
+  node.rotationQuaternion = Quaternion.RotationAxis(new Vector3(0, 1, 0), 0.4);
+  const table = new PhysicsShapeContainer(scene);
+  table.addChild(new PhysicsShapeBox(Vector3.Zero(), Quaternion.Identity(), new Vector3(2, 0.1, 1), scene), new Vector3(0, 0.95, 0));
+  for (const [x, z] of [[-0.9, -0.4], [0.9, -0.4], [-0.9, 0.4], [0.9, 0.4]] as const) {
+    table.addChild(new PhysicsShapeBox(Vector3.Zero(), Quaternion.Identity(), new Vector3(0.1, 0.9, 0.1), scene), new Vector3(x, 0.45, z));
+  }
+  const body = new PhysicsBody(node, PhysicsMotionType.DYNAMIC, false, scene);
+  body.shape = table;
+  body.setMassProperties({ mass: 10 });
+  runFrames(scene, 180);
+  const up = Vector3.Up().applyRotationQuaternion(node.rotationQuaternion).y;
+  const out = { restY: node.position.y, up, x: node.position.x, z: node.position.z };
+  scene.dispose();
+  return out;
+}
+
+/**
+ * A 20 m × 20 m bowl y = 0.05 (x² + z²) (21 × 21 vertices) placed at
+ * (3, 1, −2); a 0.5 m ball dropped at (2, 4, 1) from the bowl's centre rolls
+ * down and (damped) settles at its bottom. `as` picks the ground's shape: a
+ * PhysicsShapeGroundMesh height field or a MESH of the same triangles.
+ */
+export function ballInBowl(plugin: IPhysicsEnginePluginV2, as: 'heightfield' | 'mesh' = 'heightfield'): { x: number; y: number; z: number; lowestY: number } {
+  const scene = physicsScene(plugin);
+  const bowl = CreateGround('bowl', { width: 20, height: 20, subdivisions: 20, updatable: true }, scene);
+  const pos = bowl.getVerticesData('position')!;
+  for (let i = 0; i < pos.length; i += 3) pos[i + 1] = 0.05 * (pos[i]! ** 2 + pos[i + 2]! ** 2);
+  bowl.updateVerticesData('position', pos);
+  bowl.refreshBoundingInfo();
+  bowl.position.set(3, 1, -2);
+  bowl.computeWorldMatrix(true);
+  const body = new PhysicsBody(bowl, PhysicsMotionType.STATIC, false, scene);
+  body.shape = as === 'heightfield' ? new PhysicsShapeGroundMesh(bowl, scene) : new PhysicsShapeMesh(bowl, scene);
+  const ballMesh = CreateSphere('ball', { diameter: 1 }, scene);
+  ballMesh.position.set(5, 5, -1);
+  const ball = new PhysicsAggregate(ballMesh, PhysicsShapeType.SPHERE, { mass: 1, friction: 0.5 }, scene);
+  ball.body.setLinearDamping(1);
+  ball.body.setAngularDamping(2);
+  let lowestY = Infinity;
+  for (let i = 0; i < 900; i++) {
+    runFrames(scene, 1);
+    lowestY = Math.min(lowestY, ballMesh.position.y);
+  }
+  const out = { x: ballMesh.position.x, y: ballMesh.position.y, z: ballMesh.position.z, lowestY };
   scene.dispose();
   return out;
 }

@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import HavokPhysics from '@babylonjs/havok';
 import { HavokPlugin } from '@babylonjs/core/Physics/v2/Plugins/havokPlugin';
 import { FootingPlugin } from '../../src/babylon/index';
-import { animatedPush, dropBox, fallThroughTrigger, hingePendulum } from './plugin-scenes';
+import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
+import type { IPhysicsEnginePluginV2 } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import { PhysicsMotionType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
+import { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
+import { PhysicsRaycastResult } from '@babylonjs/core/Physics/physicsRaycastResult';
+import { animatedPush, ballInBowl, dropBox, dropTable, fallThroughTrigger, hingePendulum, physicsScene, runFrames } from './plugin-scenes';
 
 const require = createRequire(import.meta.url);
 const wasmFile = readFileSync(require.resolve('@babylonjs/havok/lib/esm/HavokPhysics.wasm'));
@@ -61,5 +68,60 @@ describe('FootingPlugin beside HavokPlugin', () => {
     expect(h.crateX).toBeGreaterThan(1.45);
     expect(f.crateX).toBeGreaterThan(1.45);
     expect(Math.abs(f.crateX - h.crateX)).toBeLessThan(0.1);
+  });
+
+  it('a PhysicsShapeContainer table (top + 4 legs) rests upright on its feet at the same height', () => {
+    const h = dropTable(new HavokPlugin(true, havok));
+    const f = dropTable(new FootingPlugin());
+    console.log(`table: havok origin y ${h.restY.toFixed(5)} up ${h.up.toFixed(6)} (${h.x.toFixed(3)}, ${h.z.toFixed(3)}); footing y ${f.restY.toFixed(5)} up ${f.up.toFixed(6)} (${f.x.toFixed(3)}, ${f.z.toFixed(3)})`);
+    expect(Math.abs(h.restY)).toBeLessThan(0.01);
+    expect(Math.abs(f.restY)).toBeLessThan(0.005);
+    expect(Math.abs(f.restY - h.restY)).toBeLessThan(0.005);
+    expect(h.up).toBeGreaterThan(0.9999);
+    expect(f.up).toBeGreaterThan(0.9999);
+    expect(Math.hypot(f.x - h.x, f.z - h.z)).toBeLessThan(0.03);
+  });
+
+  it('a HEIGHTFIELD is centred on its body with the same sample layout (3 × 3 samples over 4 m × 6 m)', () => {
+    const heights = (plugin: IPhysicsEnginePluginV2): number[] => {
+      const scene = physicsScene(plugin);
+      const data = new Float32Array(9).map((_, i) => i + 1);
+      const node = new TransformNode('hf', scene);
+      node.position.set(5, 1, -2);
+      const body = new PhysicsBody(node, PhysicsMotionType.STATIC, false, scene);
+      body.shape = new PhysicsShape({ type: PhysicsShapeType.HEIGHTFIELD, parameters: { heightFieldSizeX: 4, heightFieldSizeZ: 6, numHeightFieldSamplesX: 3, numHeightFieldSamplesZ: 3, heightFieldData: data } }, scene);
+      runFrames(scene, 1);
+      const hit = new PhysicsRaycastResult();
+      const out: number[] = [];
+      // Just inside the grid's corners, edges and centre; a miss (NaN) outside it.
+      for (const x of [3.001, 5, 6.999, 7.01]) {
+        for (const z of [-4.999, -2, 0.999]) {
+          plugin.raycast(new Vector3(x, 50, z), new Vector3(x, -50, z), hit);
+          out.push(hit.hasHit ? +hit.hitPointWorld.y.toFixed(2) : NaN);
+        }
+      }
+      scene.dispose();
+      return out;
+    };
+    const h = heights(new HavokPlugin(true, havok));
+    const f = heights(new FootingPlugin());
+    console.log(`height field samples: havok ${h.join(' ')}; footing ${f.join(' ')}`);
+    expect(h).toEqual([8, 5, 2, 9, 6, 3, 10, 7, 4, NaN, NaN, NaN]);
+    expect(f).toEqual(h);
+  });
+
+  it('a ball in a PhysicsShapeGroundMesh bowl settles at its bottom at the same height', () => {
+    const h = ballInBowl(new HavokPlugin(true, havok));
+    const f = ballInBowl(new FootingPlugin());
+    const fm = ballInBowl(new FootingPlugin(), 'mesh');
+    console.log(`bowl: havok (${h.x.toFixed(3)}, ${h.y.toFixed(4)}, ${h.z.toFixed(3)}) lowest ${h.lowestY.toFixed(4)}; footing height field (${f.x.toFixed(3)}, ${f.y.toFixed(4)}, ${f.z.toFixed(3)}) lowest ${f.lowestY.toFixed(4)}; footing mesh y ${fm.y.toFixed(4)}`);
+    // Damped, it stops at the bottom (3, −2): the centre 0.5 m over the lowest sample plus the
+    // tilt of the cells around it (1.5013 m on Havok, 1.5012 m on footing in this run).
+    expect(Math.abs(h.y - 1.5)).toBeLessThan(0.005);
+    expect(Math.abs(f.y - h.y)).toBeLessThan(0.002);
+    expect(Math.abs(f.y - fm.y)).toBeLessThan(0.001);
+    expect(Math.abs(f.lowestY - h.lowestY)).toBeLessThan(0.005);
+    expect(Math.hypot(h.x - 3, h.z + 2)).toBeLessThan(0.01);
+    expect(Math.hypot(f.x - 3, f.z + 2)).toBeLessThan(0.01);
   });
 });

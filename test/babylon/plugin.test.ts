@@ -14,7 +14,7 @@ import {
 } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate';
 import { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
-import { PhysicsShape, PhysicsShapeBox, PhysicsShapeContainer, PhysicsShapeSphere } from '@babylonjs/core/Physics/v2/physicsShape';
+import { PhysicsShape, PhysicsShapeBox, PhysicsShapeContainer, PhysicsShapeMesh, PhysicsShapeSphere } from '@babylonjs/core/Physics/v2/physicsShape';
 import { BallAndSocketConstraint, DistanceConstraint, HingeConstraint, LockConstraint, SliderConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
 import { PhysicsRaycastResult } from '@babylonjs/core/Physics/physicsRaycastResult';
 import type { PhysicsEngine } from '@babylonjs/core/Physics/v2/physicsEngine';
@@ -396,18 +396,20 @@ describe('FootingPlugin: shapes', () => {
     body.setMassProperties({ mass: 1 });
     runFrames(scene, 150);
     expect(node.position.y).toBeCloseTo(0.5, 2);
-    // A second child needs the core's Compound: refused by name, the container unchanged.
-    expect(() => container.addChild(new PhysicsShapeSphere(Vector3.Zero(), 0.5, scene), new Vector3(1, 0, 0))).toThrow(FootingPluginUnsupportedError);
+    // A MESH beside another child would need a Compound of non-convex children: refused by name, the container unchanged.
+    const meshChild = new PhysicsShapeMesh(CreateBox('mc', { size: 0.5 }, scene), scene);
+    expect(() => container.addChild(meshChild, new Vector3(1, 0, 0))).toThrow(FootingPluginUnsupportedError);
     expect(container.getNumChildren()).toBe(1);
+    expect(node.position.y).toBeCloseTo(0.5, 2);
     scene.dispose();
   });
 
-  it('CYLINDER, CONVEX_HULL and HEIGHTFIELD name the core shape they wait for', () => {
+  it('CYLINDER and CONVEX_HULL name the core shape they wait for; a HEIGHTFIELD without data names the options it needs', () => {
     const scene = physicsScene(new FootingPlugin());
     expect(() => new PhysicsShape({ type: PhysicsShapeType.CYLINDER, parameters: { radius: 1 } }, scene)).toThrow(/Cylinder/);
     const mesh = CreateBox('m', { size: 1 }, scene);
     expect(() => new PhysicsShape({ type: PhysicsShapeType.CONVEX_HULL, parameters: { mesh } }, scene)).toThrow(/ConvexHull/);
-    expect(() => new PhysicsShape({ type: PhysicsShapeType.HEIGHTFIELD, parameters: {} }, scene)).toThrow(/HeightField/);
+    expect(() => new PhysicsShape({ type: PhysicsShapeType.HEIGHTFIELD, parameters: {} }, scene)).toThrow(/heightFieldData/);
     scene.dispose();
   });
 });
