@@ -38,6 +38,15 @@ describe('FootingPlugin: CONTAINER as a Compound', () => {
     // A MESH child next to convex ones is refused, and the container keeps its five parts.
     expect(() => table.addChild(new PhysicsShapeMesh(CreateBox('m', { size: 0.5 }, scene), scene), new Vector3(0, 2, 0))).toThrow(FootingPluginUnsupportedError);
     expect(table.getNumChildren()).toBe(5);
+    // PhysicsViewer's triangles: the five boxes (24 vertices each) back in the node's frame.
+    const geo = plugin.getBodyGeometry(body) as { positions: Float32Array; indices: Uint32Array };
+    expect(geo.positions.length).toBe(5 * 24 * 3);
+    expect(geo.indices.length).toBe(5 * 36);
+    const ext = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < geo.positions.length; i += 3) {
+      for (let k = 0; k < 3; k++) { ext[k] = Math.min(ext[k]!, geo.positions[i + k]!); ext[k + 3] = Math.max(ext[k + 3]!, geo.positions[i + k]!); }
+    }
+    expect(ext.map((v) => +v.toFixed(5))).toEqual([-1, 0, -0.5, 1, 1, 0.5]);
     scene.dispose();
 
     const r = dropTable(new FootingPlugin());
@@ -95,6 +104,13 @@ describe('FootingPlugin: HEIGHTFIELD as a HeightField', () => {
       }
     }
     expect(got.map((v, i) => Math.abs(v - want[i]!) < 0.002)).toEqual(want.map(() => true));
+    // PhysicsViewer's triangles: one vertex per sample, 2 triangles per cell, the highest sample 0.9 at the −Z edge's +X corner (local (2, 0.9, −3)).
+    const geo = plugin.getBodyGeometry(body) as { positions: Float32Array; indices: Uint32Array };
+    expect(geo.positions.length).toBe(27);
+    expect(geo.indices.length).toBe(24);
+    let top = 0;
+    for (let i = 3; i < 27; i += 3) if (geo.positions[i + 1]! > geo.positions[top + 1]!) top = i;
+    expect([geo.positions[top]!, geo.positions[top + 1]!, geo.positions[top + 2]!].map((v) => +v.toFixed(5))).toEqual([2, 0.9, -3]);
     expect(() => new PhysicsShape({ type: PhysicsShapeType.HEIGHTFIELD, parameters: { heightFieldSizeX: 4, heightFieldSizeZ: 4, numHeightFieldSamplesX: 3, numHeightFieldSamplesZ: 3, heightFieldData: new Float32Array(8) } }, scene)).toThrow(/heightFieldData must hold/);
     scene.dispose();
   });

@@ -20,9 +20,10 @@ import { PhysicsRaycastResult, type IRaycastQuery } from '@babylonjs/core/Physic
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Nullable } from '@babylonjs/core/types';
+import type { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import {
-  Box, Capsule, Compound, ConvexShape, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
-  type BodyType, type Quat, type RigidBody, type Vec3,
+  Box, Capsule, Compound, ConvexShape, HeightField, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
+  type BodyType, type Quat, type RigidBody, type Shape, type Vec3,
 } from '../../index';
 import { ShapeData, buildShapeGeometry, containerGeometry, type ShapeGeometry } from './shapes';
 import {
@@ -30,6 +31,14 @@ import {
 } from './pose';
 
 export { FootingPluginUnsupportedError } from './shapes';
+
+/** Display triangles of a convex footing shape in its own frame (PhysicsViewer), null for a kind without a builder. */
+function convexVertexData(c: Shape): VertexData | null {
+  return c instanceof Sphere ? CreateSphereVertexData({ diameter: 2 * c.radius, segments: 12 })
+    : c instanceof Box ? CreateBoxVertexData({ width: 2 * c.halfExtents.x, height: 2 * c.halfExtents.y, depth: 2 * c.halfExtents.z })
+      : c instanceof Capsule ? CreateCapsuleVertexData({ radius: c.radius, height: 2 * (c.halfHeight + c.radius), tessellation: 12, subdivisions: 2 })
+        : null;
+}
 import { ConstraintData } from './constraints';
 import { BodyData, COLLISION_EVENTS, FootingEventMask } from './body-data';
 import { PluginEvents } from './events';
@@ -655,12 +664,26 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     let positions: ArrayLike<number>, indices: ArrayLike<number>;
     if (g.meshPositions && g.meshIndices) {
       positions = g.meshPositions; indices = g.meshIndices;
+    } else if (g.core instanceof HeightField) {
+      ({ positions, indices } = g.core.triangleData());
+    } else if (g.core instanceof Compound) {
+      // Each part's triangles placed by its pose in the compound's frame.
+      const pos: number[] = [], ind: number[] = [];
+      for (const child of g.core.children) {
+        const vd = convexVertexData(child.shape);
+        if (!vd) continue;
+        const base = pos.length / 3;
+        const q = new Quaternion(child.rotation.x, child.rotation.y, child.rotation.z, child.rotation.w);
+        const p = vd.positions!;
+        for (let i = 0; i < p.length; i += 3) {
+          this.tmpV.set(p[i]!, p[i + 1]!, p[i + 2]!).applyRotationQuaternionInPlace(q).addInPlaceFromFloats(child.position.x, child.position.y, child.position.z);
+          pos.push(this.tmpV.x, this.tmpV.y, this.tmpV.z);
+        }
+        for (const k of vd.indices!) ind.push(base + k);
+      }
+      positions = pos; indices = ind;
     } else {
-      const c = g.core;
-      const vd = c instanceof Sphere ? CreateSphereVertexData({ diameter: 2 * c.radius, segments: 12 })
-        : c instanceof Box ? CreateBoxVertexData({ width: 2 * c.halfExtents.x, height: 2 * c.halfExtents.y, depth: 2 * c.halfExtents.z })
-          : c instanceof Capsule ? CreateCapsuleVertexData({ radius: c.radius, height: 2 * (c.halfHeight + c.radius), tessellation: 12, subdivisions: 2 })
-            : null;
+      const vd = convexVertexData(g.core);
       if (!vd) return { positions: [], indices: [] };
       positions = vd.positions!; indices = vd.indices!;
     }
