@@ -14,6 +14,8 @@ export const ShapeKind = {
   Box: 1,
   Capsule: 2,
   TriangleMesh: 3,
+  Cylinder: 4,
+  ConvexHull: 5,
 } as const;
 export type ShapeKind = (typeof ShapeKind)[keyof typeof ShapeKind];
 
