@@ -266,7 +266,7 @@ export class RigidBody {
     this.boundingRadius = sh.halfExtents
       ? Math.sqrt(sh.halfExtents.x ** 2 + sh.halfExtents.y ** 2 + sh.halfExtents.z ** 2)
       : (sh.radius ?? 0) + (sh.halfHeight ?? 0);
-    this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule ? sh.radius! : 0;
+    this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule || shape.kind === ShapeKind.Cylinder ? sh.radius! : 0;
     const thinnest = sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
     this.elongation = shape.kind === ShapeKind.Sphere || !(thinnest > 0) ? 1 : this.boundingRadius / thinnest;
     this.updateInertia();

@@ -157,7 +157,7 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
   const C = ctx.cand;
   for (let i = 0; i < ctx.candCount; i++) {
     cand[0] = C[4 * i]!; cand[1] = C[4 * i + 1]!; cand[2] = C[4 * i + 2]!;
-    cand[3] = nx; cand[4] = ny; cand[5] = nz;
+    cand[3] = io[0]!; cand[4] = io[1]!; cand[5] = io[2]!;
     cand[6] = C[4 * i + 3]!;
     collector.push(t, ctx.candId[i]! & 127, false);
   }

@@ -45,6 +45,8 @@ const SIDE_COS = 0.2;
 const MIN_REFERENCE_COS = 0.1;
 /** Reference preference: B's face must beat A's by this much (cos) to become the reference (no flip-flop when parallel). */
 const REFERENCE_BIAS = 0.01;
+/** A reference face within this (cos, ≈ 2.6°) of n gives the contact normal. */
+const SNAP_COS = 0.999;
 /** The EPA point joins the clipped points when deeper than all of them by this much (m). */
 const MISSED_DEPTH = 1e-4;
 /** Depths closer than this (m) count as equal when picking the first manifold point. */
@@ -216,7 +218,8 @@ function rotateAt(A: Float64Array, o: number, q: Readonly<Quat>, t: Readonly<Vec
 
 /**
  * Clips ctx.a against ctx.b (or the reverse) and writes the candidates
- * (midpoint, depth, feature id) within the margin. Returns false when the
+ * (midpoint, depth, feature id) within the margin, and the normal they use
+ * in ctx.io[0..2] (the reference face's when nearly parallel). Returns false when the
  * features give no usable reference (point–point, point–segment, a reference
  * face nearly parallel to n): the caller then uses the EPA point alone.
  */
@@ -224,9 +227,8 @@ export function clipFeatures(ctx: ClipContext): boolean {
   ctx.candCount = 0;
   const A = ctx.a, B = ctx.b;
   const io = ctx.io;
-  const nx = io[0]!, ny = io[1]!, nz = io[2]!;
-  const alignA = A.count >= 3 ? A.normal[0]! * nx + A.normal[1]! * ny + A.normal[2]! * nz : -2;
-  const alignB = B.count >= 3 ? -(B.normal[0]! * nx + B.normal[1]! * ny + B.normal[2]! * nz) : -2;
+  const alignA = A.count >= 3 ? A.normal[0]! * io[0]! + A.normal[1]! * io[1]! + A.normal[2]! * io[2]! : -2;
+  const alignB = B.count >= 3 ? -(B.normal[0]! * io[0]! + B.normal[1]! * io[1]! + B.normal[2]! * io[2]!) : -2;
   if (alignA === -2 && alignB === -2) {
     if (A.count === 2 && B.count === 2) {
       clipSegments(ctx);
@@ -238,6 +240,14 @@ export function clipFeatures(ctx: ClipContext): boolean {
   if ((refIsA ? alignA : alignB) < MIN_REFERENCE_COS) return false;
   const ref = refIsA ? A : B;
   const inc = refIsA ? B : A;
+  if ((refIsA ? alignA : alignB) > SNAP_COS) {
+    // Nearly parallel to the reference face: take its normal exactly. EPA on
+    // a curved shape (a cylinder's side) stops on a facet of its polytope,
+    // whose tilt would push a resting wheel sideways.
+    const s = refIsA ? 1 : -1;
+    io[0] = s * ref.normal[0]!; io[1] = s * ref.normal[1]!; io[2] = s * ref.normal[2]!;
+  }
+  const nx = io[0]!, ny = io[1]!, nz = io[2]!;
   // Incident feature into the working polygon, each point coded by its index.
   let count = inc.count;
   const poly = ctx.polyA, code = ctx.codeA;
@@ -472,7 +482,7 @@ export function convexContacts(
   for (let k = 0; k < ctx.keepCount; k++) {
     const i = ctx.keep[k]!;
     outPoint[0] = C[4 * i]!; outPoint[1] = C[4 * i + 1]!; outPoint[2] = C[4 * i + 2]!;
-    outPoint[3] = n.x; outPoint[4] = n.y; outPoint[5] = n.z;
+    outPoint[3] = io[0]!; outPoint[4] = io[1]!; outPoint[5] = io[2]!;
     toWorld(outPoint, posA, rotA);
     outPoint[6] = C[4 * i + 3]!;
     manifold.addPointFrom(outPoint, 0, ctx.candId[i]!);
