@@ -24,7 +24,7 @@ import { epaPenetration } from './epa';
 import { GjkResult } from './gjk';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
-import { MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
+import { MeshContactCollector, projectsInside } from './triangle-contact';
 
 /** One mesh triangle as a convex core for GJK/EPA (mesh frame, radius 0). */
 class TriangleCore extends ConvexShape {
@@ -60,10 +60,10 @@ const cand = collector.cand;
 const ctx = new ClipContext();
 const triangle = new TriangleCore();
 const res = new GjkResult();
-const bounds = new Float64Array(6);
 const box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
-const localPos: Vec3 = { x: 0, y: 0, z: 0 };
-const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+// The convex's pose in the mesh frame (enterMeshFrame).
+const localPos = collector.localPos;
+const localRot = collector.localRot;
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
 const identityRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const dir: Vec3 = { x: 0, y: 0, z: 0 };
@@ -83,14 +83,17 @@ export function convexMeshContacts(
   mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
-  toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
-  a.computeAabb(box, localPos, localRot);
-  bounds[0] = box.min.x - margin; bounds[1] = box.min.y - margin; bounds[2] = box.min.z - margin;
-  bounds[3] = box.max.x + margin; bounds[4] = box.max.y + margin; bounds[5] = box.max.z + margin;
+  collector.enterMeshFrame(posA, rotA, posB, rotB);
+  const c = localPos;
+  a.computeAabb(box, c, localRot);
+  // gatherTriangles takes half extents about the centre (the hull's box need not be centred on it).
+  const bounds = collector.bounds;
+  bounds[0] = Math.max(c.x - box.min.x, box.max.x - c.x) + margin;
+  bounds[1] = Math.max(c.y - box.min.y, box.max.y - c.y) + margin;
+  bounds[2] = Math.max(c.z - box.min.z, box.max.z - c.z) + margin;
+  const count = collector.gatherTriangles(mesh);
   const tris = collector.triangles;
-  const count = mesh.queryBoundsFrom(bounds, tris, 0);
-  frame[0] = localPos.x; frame[1] = localPos.y; frame[2] = localPos.z; frame[3] = margin;
-  collector.begin();
+  frame[0] = c.x; frame[1] = c.y; frame[2] = c.z; frame[3] = margin;
   for (let k = 0; k < count; k++) convexTriangle(a, mesh, tris[k]!);
   collector.finish(manifold, posB, rotB);
 }
