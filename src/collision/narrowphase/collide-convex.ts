@@ -101,7 +101,6 @@ export class ClipContext {
 export function localFeature(shape: ConvexShape, d: Readonly<Vec3>, out: Feature, tmp: Vec3): void {
   const P = out.points;
   const N = out.normal;
-  const len = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
   switch (shape.kind) {
     case ShapeKind.Box: {
       const h = (shape as Box).halfExtents;
@@ -143,54 +142,12 @@ export function localFeature(shape: ConvexShape, d: Readonly<Vec3>, out: Feature
       out.face = f;
       return;
     }
-    case ShapeKind.Cylinder: {
-      const cyl = shape as Cylinder;
-      const r = cyl.radius, h = cyl.halfHeight;
-      const cosAxis = len > 0 ? d.y / len : 1;
-      if (Math.abs(cosAxis) >= CAP_COS) {
-        // Top cap (+Y) counter-clockwise about +Y runs with decreasing angle.
-        const s = cosAxis > 0 ? 1 : -1;
-        for (let c = 0; c < CAP_SEGMENTS; c++) {
-          const t = (-s * 2 * Math.PI * c) / CAP_SEGMENTS;
-          P[3 * c] = r * Math.cos(t); P[3 * c + 1] = s * h; P[3 * c + 2] = r * Math.sin(t);
-        }
-        N[0] = 0; N[1] = s; N[2] = 0;
-        out.count = CAP_SEGMENTS;
-        out.face = s > 0 ? 0 : 1;
-        return;
-      }
-      cyl.coreSupport(tmp, d);
-      if (Math.abs(cosAxis) <= SIDE_COS) {
-        // The side line through the rim point facing d.
-        P[0] = tmp.x; P[1] = h; P[2] = tmp.z;
-        P[3] = tmp.x; P[4] = -h; P[5] = tmp.z;
-        out.count = 2;
-        out.face = 2;
-        return;
-      }
-      P[0] = tmp.x; P[1] = tmp.y; P[2] = tmp.z;
-      out.count = 1;
-      out.face = 3;
+    case ShapeKind.Cylinder:
+      cylinderFeature(shape as Cylinder, d, out, tmp);
       return;
-    }
-    case ShapeKind.Capsule: {
-      const hh = (shape as Capsule).halfHeight;
-      const cosAxis = len > 0 ? d.y / len : 1;
-      // Tighter than a cylinder's side: the rounded end's point along n is on
-      // the capsule's surface only for a segment square to n (the raised end
-      // reads up to r (1 − cos θ) shallow).
-      if (Math.abs(cosAxis) <= CAPSULE_FLAT_SIN) {
-        P[0] = 0; P[1] = hh; P[2] = 0;
-        P[3] = 0; P[4] = -hh; P[5] = 0;
-        out.count = 2;
-        out.face = 0;
-        return;
-      }
-      P[0] = 0; P[1] = cosAxis > 0 ? hh : -hh; P[2] = 0;
-      out.count = 1;
-      out.face = cosAxis > 0 ? 1 : 2;
+    case ShapeKind.Capsule:
+      capsuleFeature(shape as Capsule, d, out);
       return;
-    }
     default: {
       // Sphere (and any core that is a point): its centre.
       shape.coreSupport(tmp, d);
@@ -199,6 +156,60 @@ export function localFeature(shape: ConvexShape, d: Readonly<Vec3>, out: Feature
       out.face = 0;
     }
   }
+}
+
+/** A cylinder's cap (as a CAP_SEGMENTS-gon), side line or rim point along d; see localFeature. */
+function cylinderFeature(cyl: Cylinder, d: Readonly<Vec3>, out: Feature, tmp: Vec3): void {
+  const P = out.points;
+  const N = out.normal;
+  const r = cyl.radius, h = cyl.halfHeight;
+  const len = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+  const cosAxis = d.y / (len > 0 ? len : 1);
+  if (Math.abs(cosAxis) >= CAP_COS) {
+    // Top cap (+Y) counter-clockwise about +Y runs with decreasing angle.
+    const s = cosAxis > 0 ? 1 : -1;
+    for (let c = 0; c < CAP_SEGMENTS; c++) {
+      const t = (-s * 2 * Math.PI * c) / CAP_SEGMENTS;
+      P[3 * c] = r * Math.cos(t); P[3 * c + 1] = s * h; P[3 * c + 2] = r * Math.sin(t);
+    }
+    N[0] = 0; N[1] = s; N[2] = 0;
+    out.count = CAP_SEGMENTS;
+    out.face = s > 0 ? 0 : 1;
+    return;
+  }
+  cyl.coreSupport(tmp, d);
+  if (Math.abs(cosAxis) <= SIDE_COS) {
+    // The side line through the rim point facing d.
+    P[0] = tmp.x; P[1] = h; P[2] = tmp.z;
+    P[3] = tmp.x; P[4] = -h; P[5] = tmp.z;
+    out.count = 2;
+    out.face = 2;
+    return;
+  }
+  P[0] = tmp.x; P[1] = tmp.y; P[2] = tmp.z;
+  out.count = 1;
+  out.face = 3;
+}
+
+/** A capsule's segment (square to d within CAPSULE_FLAT_SIN) or the end facing d; see localFeature. */
+function capsuleFeature(capsule: Capsule, d: Readonly<Vec3>, out: Feature): void {
+  const P = out.points;
+  const hh = capsule.halfHeight;
+  const len = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+  const cosAxis = d.y / (len > 0 ? len : 1);
+  // Tighter than a cylinder's side: the rounded end's point along n is on
+  // the capsule's surface only for a segment square to n (the raised end
+  // reads up to r (1 − cos θ) shallow).
+  if (Math.abs(cosAxis) <= CAPSULE_FLAT_SIN) {
+    P[0] = 0; P[1] = hh; P[2] = 0;
+    P[3] = 0; P[4] = -hh; P[5] = 0;
+    out.count = 2;
+    out.face = 0;
+    return;
+  }
+  P[0] = 0; P[1] = cosAxis > 0 ? hh : -hh; P[2] = 0;
+  out.count = 1;
+  out.face = cosAxis > 0 ? 1 : 2;
 }
 
 /** Moves a local feature into the common frame: p ← q p + t, normal ← q n. */
@@ -234,11 +245,16 @@ export function clipFeatures(ctx: ClipContext): boolean {
   const alignA = A.count >= 3 ? A.normal[0]! * io[0]! + A.normal[1]! * io[1]! + A.normal[2]! * io[2]! : -2;
   const alignB = B.count >= 3 ? -(B.normal[0]! * io[0]! + B.normal[1]! * io[1]! + B.normal[2]! * io[2]!) : -2;
   if (alignA === -2 && alignB === -2) {
-    if (A.count === 2 && B.count === 2 && segmentsParallel(A.points, B.points)) {
-      clipSegments(ctx);
-      return true;
-    }
-    return false;
+    if (A.count !== 2 || B.count !== 2) return false;
+    // Only parallel segments share a line contact (written out here: a
+    // helper returning the test was left unoptimised and boxed its doubles).
+    const P = A.points, Q = B.points;
+    const ux = P[3]! - P[0]!, uy = P[4]! - P[1]!, uz = P[5]! - P[2]!;
+    const vx = Q[3]! - Q[0]!, vy = Q[4]! - Q[1]!, vz = Q[5]! - Q[2]!;
+    const uv = ux * vx + uy * vy + uz * vz;
+    if (uv * uv <= PARALLEL_COS * PARALLEL_COS * (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz)) return false;
+    clipSegments(ctx);
+    return true;
   }
   const refIsA = alignA + REFERENCE_BIAS >= alignB;
   if ((refIsA ? alignA : alignB) < MIN_REFERENCE_COS) return false;
@@ -348,12 +364,6 @@ function clipPlane(ctx: ClipContext, edgeCode: number): void {
 /** |cos| between two segments' directions above which they share a line contact. */
 const PARALLEL_COS = 0.999;
 
-function segmentsParallel(A: Float64Array, B: Float64Array): boolean {
-  const ux = A[3]! - A[0]!, uy = A[4]! - A[1]!, uz = A[5]! - A[2]!;
-  const vx = B[3]! - B[0]!, vy = B[4]! - B[1]!, vz = B[5]! - B[2]!;
-  const d = ux * vx + uy * vy + uz * vz;
-  return d * d > PARALLEL_COS * PARALLEL_COS * (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
-}
 
 /**
  * Two segments (capsule or cylinder side lines, parallel within PARALLEL_COS): B's segment
