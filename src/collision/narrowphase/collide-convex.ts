@@ -7,9 +7,9 @@
  *   polygon (box face, hull face, cylinder cap), a segment (capsule, cylinder
  *   side line) or a point;
  * - the polygon whose own normal is closer to n is the reference; the other
- *   feature is clipped against the reference's side planes, and each kept
- *   point is projected along n onto the reference face, which gives the
- *   point on each surface and the depth;
+ *   feature is clipped against the planes through the reference's edges
+ *   that contain n, and each kept point is projected along n onto the
+ *   reference face, which gives the point on each surface and the depth;
  * - points within the margin are kept and reduced to four (deepest, then the
  *   largest area).
  * So a hull lying on a face rests on its face's corners like a box, a
