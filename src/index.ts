@@ -10,6 +10,8 @@ export { Shape, ConvexShape, ShapeKind, type MassProperties } from './shapes/sha
 export { Sphere } from './shapes/sphere';
 export { Box } from './shapes/box';
 export { Capsule } from './shapes/capsule';
+export { Cylinder } from './shapes/cylinder';
+export { ConvexHull, DEFAULT_HULL_VERTICES, MAX_HULL_VERTICES, type ConvexHullOptions } from './shapes/convex-hull';
 export { massFromDensity, massFromMass } from './shapes/mass';
 export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrowphase/manifold';
 export { TriangleMesh, MeshRayHit, type TriangleMeshOptions } from './shapes/triangle-mesh';

@@ -161,7 +161,7 @@ export class RigidBody {
     if (type !== 'static' && type !== 'dynamic' && type !== 'kinematic') {
       throw new TypeError(`type must be 'static', 'dynamic' or 'kinematic' (got ${String(type)})`);
     }
-    if (!(desc.shape instanceof Shape)) throw new TypeError(`shape must be a footing Shape (Sphere, Box, Capsule or TriangleMesh; got ${String(desc.shape)})`);
+    if (!(desc.shape instanceof Shape)) throw new TypeError(`shape must be a footing Shape (Sphere, Box, Capsule, Cylinder, ConvexHull, Compound, TriangleMesh or HeightField; got ${String(desc.shape)})`);
     const shape = desc.shape;
     if (type === 'dynamic' && !(shape instanceof ConvexShape) && shape.kind !== ShapeKind.Compound) {
       throw new TypeError('shape: a TriangleMesh or HeightField body must be static (dynamic bodies need a convex shape or a Compound)');
@@ -266,7 +266,7 @@ export class RigidBody {
     this.boundingRadius = sh.boundingRadius !== undefined ? sh.boundingRadius : sh.halfExtents
       ? Math.sqrt(sh.halfExtents.x ** 2 + sh.halfExtents.y ** 2 + sh.halfExtents.z ** 2)
       : (sh.radius ?? 0) + (sh.halfHeight ?? 0);
-    this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule ? sh.radius! : 0;
+    this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule || shape.kind === ShapeKind.Cylinder ? sh.radius! : 0;
     const thinnest = sh.thinnestHalfSize !== undefined ? sh.thinnestHalfSize : sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
     this.elongation = shape.kind === ShapeKind.Sphere || !(thinnest > 0) ? 1 : this.boundingRadius / thinnest;
     this.updateInertia();

@@ -67,6 +67,17 @@ ${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, kinds: kinds.size, contacts: world.contactCount }));
 `;
 
+// The general convex shapes: cylinders and hulls among boxes, spheres and
+// capsules on the same floor and mesh tiles (GJK/EPA, face clipping and the
+// convex-vs-mesh routine every step).
+const CONVEX_SCENARIO = SCENARIO
+  .replace("import { World, Box, Sphere, Capsule, TriangleMesh } from './footing.js';",
+    "import { World, Box, Sphere, Capsule, TriangleMesh, Cylinder, ConvexHull } from './footing.js';")
+  .replace('for (let i = 0; i < 500; i++) {', 'const rock = new ConvexHull([[0.3, 0, 0], [-0.25, 0.05, 0.1], [0, 0.28, 0], [0.05, -0.3, 0.05], [0, 0, 0.3], [0.1, 0.1, -0.27], [-0.15, -0.15, -0.15], [0.2, -0.1, 0.2]].map(([x, y, z]) => ({ x, y, z })));\nfor (let i = 0; i < 300; i++) {')
+  .replace('const k = i % 3;', 'const k = i % 5;')
+  .replace('new Capsule(0.2, 0.3);', 'k === 2 ? new Capsule(0.2, 0.3) : k === 3 ? new Cylinder(0.25, 0.25) : rock;')
+  .replace('y: 1 + i * 0.08', 'y: 1 + i * 0.12');
+
 const RAGDOLL_SCENARIO = `
 import { World, Box, createRagdoll } from './footing.js';
 ${MEASURE_SOURCE}
@@ -182,6 +193,22 @@ describe('steady-state allocation', () => {
     expect(r.kinds).toBeGreaterThanOrEqual(9);
     expect(r.windows).toBe(4);
     expect(r.bytes).toBeLessThan(16 * 1024);
+  });
+
+  it('world.step on a 300-body pile with cylinders and convex hulls (and boxes, spheres, capsules, mesh tiles) allocates < 320 KB per 100 steps (the standard is 16 KB: see the TODO)', async () => {
+    console.log(`[allocation convex pile] seed=${SEED}`);
+    expect(CONVEX_SCENARIO).toContain('new Cylinder(0.25, 0.25)');
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; kinds: number; contacts: number }>(dir, 'convex-pile', CONVEX_SCENARIO);
+    console.log(`[allocation] 300-body convex pile: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.contacts} contacts, ${r.kinds} contact families`);
+    // Cylinders and hulls against each other, the other shapes, the floor box and the tiles.
+    expect(r.kinds).toBeGreaterThanOrEqual(14);
+    expect(r.windows).toBe(4);
+    // TODO(issue 19: GJK/EPA box doubles when the convex routine runs them on
+    // mixed shapes — heap sampling puts ~3 KB a step in fillSeparatedResult,
+    // writeFlat and convexContacts' inlined copy of them; docs/cylinder-hull.md).
+    // Until then this bounds the regression at the measured 302 KB per 100 steps.
+    expect(r.bytes).toBeLessThan(320 * 1024);
   });
 
   it('world.step on a pile of 16 jointed ragdolls allocates < 16 KB per 100 steps', async () => {

@@ -112,6 +112,30 @@ export function lowestPoint(s: ShapeSpec, st: Float64Array, o: number, out: Floa
       out[0] = px + sg * s.halfHeight * ax; out[1] = pz + sg * s.halfHeight * az;
       return py - s.halfHeight * Math.abs(ay) - s.radius;
     }
+    case 'cylinder': {
+      // Axis a = rotated local Y; the lowest rim point is h down the axis and
+      // r along the part of −y perpendicular to it.
+      const ax = 2 * (qx * qy - qw * qz), ay = 1 - 2 * (qx * qx + qz * qz), az = 2 * (qy * qz + qw * qx);
+      const sg = ay > 0 ? -1 : 1;
+      const dx = ay * ax, dy = -1 + ay * ay, dz = ay * az; // −y − (−y·a) a
+      const dl = Math.hypot(dx, dy, dz);
+      const k = dl > 1e-12 ? s.radius / dl : 0;
+      out[0] = px + sg * s.halfHeight * ax + k * dx; out[1] = pz + sg * s.halfHeight * az + k * dz;
+      return py + sg * s.halfHeight * ay + k * dy;
+    }
+    case 'hull': {
+      let low = Infinity;
+      for (const v of s.points) {
+        const tx = 2 * (qy * v.z - qz * v.y), ty = 2 * (qz * v.x - qx * v.z), tz = 2 * (qx * v.y - qy * v.x);
+        const y = py + v.y + qw * ty + (qz * tx - qx * tz);
+        if (y < low) {
+          low = y;
+          out[0] = px + v.x + qw * tx + (qy * tz - qz * ty);
+          out[1] = pz + v.z + qw * tz + (qx * ty - qy * tx);
+        }
+      }
+      return low;
+    }
     case 'box': {
       // Columns of the rotation matrix: the box's axes in world space.
       const h = s.halfExtents;

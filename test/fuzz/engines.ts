@@ -5,7 +5,7 @@
  * the joints.
  */
 import {
-  BallJoint, Box, Capsule, Compound, ConeTwistJoint, HeightField, DistanceJoint, FixedJoint, HingeJoint, Sphere, TriangleMesh, World,
+  BallJoint, Box, Capsule, Compound, ConeTwistJoint, ConvexHull, Cylinder, DistanceJoint, FixedJoint, HeightField, HingeJoint, Sphere, TriangleMesh, World,
   createCloth, createRope, type Joint, type ParticleSystem, type RigidBody, type Shape, type Vec3,
 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
@@ -75,6 +75,8 @@ export function footingShape(s: ShapeSpec): Shape {
     case 'sphere': return new Sphere(s.radius);
     case 'box': return new Box(s.halfExtents);
     case 'capsule': return new Capsule(s.radius, s.halfHeight);
+    case 'cylinder': return new Cylinder(s.radius, s.halfHeight);
+    case 'hull': return new ConvexHull(s.points);
   }
 }
 

@@ -10,9 +10,12 @@
  * 200 m/s and spins up to 100 rad/s, friction and restitution in [0, 1]; with
  * `joints`, joints of every kind between neighbouring pairs, random pairs and
  * the floor, with and without limits and motors; a few characters walking at
- * random; one cloth and one rope. 600 steps of 1/60 s.
+ * random; one cloth and one rope. 600 steps of 1/60 s. One in five of the
+ * bodies that are not thin becomes a cylinder or a convex hull of the same
+ * bounding radius, drawn from a second generator so that every other draw
+ * (and so the rest of the world) is the same as without them.
  */
-import type { Quat, Vec3 } from '../../src/index';
+import { ConvexHull, type Quat, type Vec3 } from '../../src/index';
 import { Random } from '../helpers/random';
 
 export const FUZZ_DT = 1 / 60;
@@ -26,7 +29,10 @@ const TERRAIN_CELL = 2.5;
 export type ConvexSpec =
   | { readonly kind: 'sphere'; readonly radius: number }
   | { readonly kind: 'box'; readonly halfExtents: Vec3 }
-  | { readonly kind: 'capsule'; readonly radius: number; readonly halfHeight: number };
+  | { readonly kind: 'capsule'; readonly radius: number; readonly halfHeight: number }
+  | { readonly kind: 'cylinder'; readonly radius: number; readonly halfHeight: number }
+  /** Points in the hull's own frame (centre of mass at the origin, principal axes), so every engine places it alike. */
+  | { readonly kind: 'hull'; readonly points: readonly Vec3[] };
 /** A Compound's part, at its pose in the body's modelling frame (the spec position is that frame's origin). */
 export interface CompoundChildSpec { readonly shape: ConvexSpec; readonly position: Vec3; readonly rotation: Quat }
 export type ShapeSpec = ConvexSpec | { readonly kind: 'compound'; readonly children: readonly CompoundChildSpec[] };
@@ -243,6 +249,8 @@ export function boundingRadius(s: ShapeSpec): number {
     case 'sphere': return s.radius;
     case 'box': return Math.hypot(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return s.radius + s.halfHeight;
+    case 'cylinder': return Math.hypot(s.radius, s.halfHeight);
+    case 'hull': return Math.max(...s.points.map((p) => Math.hypot(p.x, p.y, p.z)));
   }
 }
 
@@ -253,7 +261,22 @@ export function smallestSize(s: ShapeSpec): number {
     case 'sphere': return 2 * s.radius;
     case 'box': return 2 * Math.min(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return 2 * s.radius;
+    case 'cylinder': return 2 * Math.min(s.radius, s.halfHeight);
+    case 'hull': return hullThickness(s.points);
   }
+}
+
+/** Smallest width of a point cloud over its face directions (the hull's thinnest extent). */
+function hullThickness(points: readonly Vec3[]): number {
+  const hull = new ConvexHull(points);
+  let thinnest = Infinity;
+  for (let f = 0; f < hull.faceCount; f++) {
+    const nx = hull.faceNormals[3 * f]!, ny = hull.faceNormals[3 * f + 1]!, nz = hull.faceNormals[3 * f + 2]!;
+    let lo = Infinity;
+    for (let k = 0; k < hull.vertexCount; k++) lo = Math.min(lo, nx * hull.vertices[3 * k]! + ny * hull.vertices[3 * k + 1]! + nz * hull.vertices[3 * k + 2]!);
+    thinnest = Math.min(thinnest, hull.faceOffsets[f]! - lo);
+  }
+  return thinnest;
 }
 
 export function describeShape(s: ShapeSpec): string {
@@ -263,7 +286,40 @@ export function describeShape(s: ShapeSpec): string {
     case 'sphere': return `sphere r=${f(s.radius)}`;
     case 'box': return `box ${f(2 * s.halfExtents.x)}×${f(2 * s.halfExtents.y)}×${f(2 * s.halfExtents.z)}`;
     case 'capsule': return `capsule r=${f(s.radius)} hh=${f(s.halfHeight)}`;
+    case 'cylinder': return `cylinder r=${f(s.radius)} hh=${f(s.halfHeight)}`;
+    case 'hull': return `hull of ${s.points.length} points, radius ${f(boundingRadius(s))}`;
   }
+}
+
+/**
+ * One in ten non-thin bodies becomes a cylinder, one in ten a convex hull,
+ * each with the bounding radius of the shape drawn for it (so the placement
+ * draws do not change): a cylinder whose corner is at that radius, or the
+ * hull of 8–40 points in the ball, stored in its own frame and scaled so its
+ * furthest vertex is at that radius.
+ */
+function convexVariant(extra: Random, shape: ShapeSpec, thin: boolean): ShapeSpec {
+  const u = extra.next();
+  if (thin || u >= 0.2) return shape;
+  const br = boundingRadius(shape);
+  if (u < 0.1) {
+    const a = extra.range(0.4, 1.17);
+    return { kind: 'cylinder', radius: br * Math.cos(a), halfHeight: br * Math.sin(a) };
+  }
+  const count = extra.int(8, 41);
+  const pts: Vec3[] = [];
+  for (let k = 0; k < count; k++) {
+    const d = extra.unitVec3();
+    const r = br * extra.range(0.5, 1);
+    pts.push({ x: d.x * r, y: d.y * r * extra.range(0.4, 1), z: d.z * r });
+  }
+  const hull = new ConvexHull(pts);
+  let far = 0;
+  for (let k = 0; k < hull.vertexCount; k++) far = Math.max(far, Math.hypot(hull.vertices[3 * k]!, hull.vertices[3 * k + 1]!, hull.vertices[3 * k + 2]!));
+  const s = br / far;
+  const points: Vec3[] = [];
+  for (let k = 0; k < hull.vertexCount; k++) points.push({ x: hull.vertices[3 * k]! * s, y: hull.vertices[3 * k + 1]! * s, z: hull.vertices[3 * k + 2]! * s });
+  return { kind: 'hull', points };
 }
 
 function logUniform(rng: Random, lo: number, hi: number): number {
@@ -411,14 +467,16 @@ function rigidStart(bodies: BodySpec[], joints: readonly JointSpec[]): void {
 /** The world of one seed. Deterministic: the same seed and options give the same world. */
 export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorldSpec {
   const rng = new Random(seed);
+  const extra = new Random((seed ^ 0x5bd1e995) >>> 0);
   const terrain = makeTerrain(rng);
   const count = options.bodies ?? rng.int(20, 201);
   const bodies: BodySpec[] = [];
   // Non-overlapping start poses (bounding spheres), 0.5–30 m above the ground.
   for (let i = 0; i < count; i++) {
     const thin = rng.next() < 0.25;
-    const shape = makeShape(rng, thin);
-    const br = boundingRadius(shape);
+    const drawn = makeShape(rng, thin);
+    const br = boundingRadius(drawn);
+    const shape = convexVariant(extra, drawn, thin);
     let position: Vec3 = { x: 0, y: 0, z: 0 };
     for (let attempt = 0; ; attempt++) {
       const x = rng.range(-GROUND_HALF + 2, GROUND_HALF - 2), z = rng.range(-GROUND_HALF + 2, GROUND_HALF - 2);

@@ -14,7 +14,7 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics';
 import type { Vec3 } from '../../src/index';
 import { BODY_STRIDE, motorPowerOf, type FuzzInstance } from './engines';
-import type { FuzzWorldSpec, JointSpec, ShapeSpec } from './generator';
+import { smallestSize, type FuzzWorldSpec, type JointSpec, type ShapeSpec } from './generator';
 
 const PEER_OMITTED = 'characters, cloth, rope and joints (joint-free worlds only)';
 const JOLT_OMITTED = 'characters, cloth and rope; jointed bodies collide with each other (Jolt\'s default; footing\'s is collideConnected false ' +
@@ -32,6 +32,12 @@ function rapierCollider(s: ShapeSpec): RAPIER.ColliderDesc {
     case 'box': return RAPIER.ColliderDesc.cuboid(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return RAPIER.ColliderDesc.capsule(s.halfHeight, s.radius);
     case 'compound': throw new Error('fuzz: the Rapier peer has no compound builder (--new-shapes is footing only)');
+    case 'cylinder': return RAPIER.ColliderDesc.cylinder(s.halfHeight, s.radius);
+    case 'hull': {
+      const desc = RAPIER.ColliderDesc.convexHull(Float32Array.from(s.points.flatMap((p) => [p.x, p.y, p.z])));
+      if (!desc) throw new Error('fuzz: Rapier refused a convex hull');
+      return desc;
+    }
   }
 }
 
@@ -249,7 +255,21 @@ export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
     if (s.shape.kind === 'sphere') shape = new Jolt.SphereShape(s.shape.radius);
     else if (s.shape.kind === 'capsule') shape = new Jolt.CapsuleShape(s.shape.halfHeight, s.shape.radius);
     else if (s.shape.kind === 'compound') throw new Error('fuzz: the Jolt peer has no compound builder (--new-shapes is footing only)');
-    else {
+    else if (s.shape.kind === 'cylinder') {
+      shape = new Jolt.CylinderShape(s.shape.halfHeight, s.shape.radius, Math.min(0.05, 0.5 * Math.min(s.shape.halfHeight, s.shape.radius)));
+    } else if (s.shape.kind === 'hull') {
+      const settings = new Jolt.ConvexHullShapeSettings();
+      for (const p of s.shape.points) {
+        const v = new Jolt.Vec3(p.x, p.y, p.z);
+        settings.mPoints.push_back(v);
+        Jolt.destroy(v);
+      }
+      settings.mMaxConvexRadius = Math.min(0.05, 0.25 * smallestSize(s.shape));
+      const result = settings.Create();
+      if (result.HasError()) throw new Error(`fuzz: Jolt refused a convex hull: ${result.GetError().c_str()}`);
+      shape = result.Get();
+      Jolt.destroy(settings);
+    } else {
       const h = new Jolt.Vec3(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z);
       // The convex radius must not exceed the thinnest half extent (Jolt's default is 0.05 m).
       shape = new Jolt.BoxShape(h, Math.min(0.05, 0.9 * Math.min(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z)));
