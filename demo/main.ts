@@ -3,16 +3,12 @@
 // Babylon.js through footing/babylon. Deep imports keep the bundle to the
 // Babylon modules actually used; the Inspector is loaded only on F3.
 import '@babylonjs/core/Culling/ray';
-import { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
 import { Engine } from '@babylonjs/core/Engines/engine';
-import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
-import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
-import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
-import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { Scene } from '@babylonjs/core/scene';
+import { Matrix } from '@babylonjs/core/Maths/math.vector';
 import { World, type WorldStepper } from '../src/index';
 import { CharacterDebugView, PhysicsDebugView, exposeInspectorProperties } from '../src/babylon/index';
 import { Hud } from './hud';
+import { createScene, isTyping } from './scene-setup';
 import { buildLevel, material, platformMeshes } from './level';
 import { VerletProps } from './verlet-props';
 import { Player } from './player';
@@ -31,26 +27,6 @@ const FIXED_STEP = 1 / 60;
  */
 const MAX_STEPS_PER_FRAME = 12;
 const THROW_SPEED = 14;
-
-function createScene(engine: Engine): { scene: Scene; camera: TargetCamera } {
-  const scene = new Scene(engine);
-  scene.clearColor = new Color4(0.62, 0.74, 0.86, 1);
-  const camera = new TargetCamera('camera', new Vector3(0, 3, -6), scene);
-  camera.minZ = 0.05;
-  camera.maxZ = 200;
-  camera.fov = 1.0;
-  const sky = new HemisphericLight('sky', new Vector3(0, 1, 0), scene);
-  sky.intensity = 0.7;
-  sky.groundColor = new Color3(0.3, 0.3, 0.35);
-  const sun = new DirectionalLight('sun', new Vector3(-0.4, -1, 0.5), scene);
-  sun.intensity = 0.65;
-  return { scene, camera };
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
-}
 
 async function main(): Promise<void> {
   // ?worker: the same level with its physics in a Web Worker (worker-mode.ts, loaded only then).

@@ -9,12 +9,24 @@ import {
 } from '../src/index';
 import { BodyLinks, createRagdollMeshes, meshFromShape } from '../src/babylon/index';
 import { material } from './level';
-import { RAGDOLL_SPAWNS, createPropBodies, ragdollRotation } from './level-data';
+import { RAGDOLL_SPAWNS, createPropBodies, ragdollRotation, type PropMaterial } from './level-data';
 
 /** Mesh detail of the props (software WebGL draws every triangle). */
-const MESH_DETAIL = { segments: 10, tessellation: 10, subdivisions: 1 };
-const MAX_BALLS = 20;
+export const MESH_DETAIL = { segments: 10, tessellation: 10, subdivisions: 1 };
+export const MAX_BALLS = 20;
 const MAX_RAGDOLLS = 6;
+
+/** The props' materials, by the names level-data.ts uses. */
+export function propMaterials(scene: Scene): Record<PropMaterial, StandardMaterial> {
+  return {
+    box: material(scene, 'pyramidMat', 0.3, 0.55, 0.85),
+    crate: material(scene, 'crateMat', 0.72, 0.5, 0.26),
+    plank: material(scene, 'plankMat', 0.55, 0.38, 0.22),
+    ball: material(scene, 'ballMat', 0.85, 0.25, 0.3),
+    ragdoll: material(scene, 'ragdollMat', 0.9, 0.78, 0.62),
+    pivot: material(scene, 'pivotMat', 0.4, 0.4, 0.45),
+  };
+}
 
 export class Props {
   readonly links = new BodyLinks({ disposeRemoved: true });
@@ -22,19 +34,12 @@ export class Props {
   readonly balls: RigidBody[] = [];
   private readonly world: World;
   private readonly scene: Scene;
-  private readonly mats: Record<'box' | 'crate' | 'plank' | 'ball' | 'ragdoll' | 'pivot', StandardMaterial>;
+  private readonly mats: Record<PropMaterial, StandardMaterial>;
 
   constructor(world: World, scene: Scene) {
     this.world = world;
     this.scene = scene;
-    this.mats = {
-      box: material(scene, 'pyramidMat', 0.3, 0.55, 0.85),
-      crate: material(scene, 'crateMat', 0.72, 0.5, 0.26),
-      plank: material(scene, 'plankMat', 0.55, 0.38, 0.22),
-      ball: material(scene, 'ballMat', 0.85, 0.25, 0.3),
-      ragdoll: material(scene, 'ragdollMat', 0.9, 0.78, 0.62),
-      pivot: material(scene, 'pivotMat', 0.4, 0.4, 0.45),
-    };
+    this.mats = propMaterials(scene);
   }
 
   /** The initial props of the level (laid out in level-data.ts, shared with the worker mode). */
