@@ -3,6 +3,8 @@
 // Chromium (software WebGL2). Physical checks are ranges; waits are for
 // states. Also measures the main thread's JS time per frame in both modes
 // (docs/worker.md); that is logged, not asserted (it is not a benchmark).
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FootingDemoHandle } from '../../demo/types';
@@ -11,6 +13,7 @@ import { launchChromium } from './browser';
 
 /** Small: SwiftShader shares the two cores with the worker and the main thread. */
 const VIEWPORT = { width: 480, height: 270 };
+const RESULTS_DIR = resolve(import.meta.dirname, '../../test-results');
 const TIMING_VIEWPORT = { width: 320, height: 180 };
 /** Capsule centre height standing on y = 0: radius 0.3 + half height 0.6 + skin 0.01. */
 const REST_Y = 0.91;
@@ -114,6 +117,8 @@ describe('footing demo level in both modes (headless Chromium)', () => {
         ys.forEach((y, i) => expect(Math.abs(y - STACK.ys[i]!)).toBeLessThan(0.03));
         for (const b of s1) expect(Math.hypot(b.x - STACK.x, b.z - STACK.z)).toBeLessThan(0.05);
         expect(drift).toBeLessThan(0.005);
+        await mkdir(RESULTS_DIR, { recursive: true });
+        await page.screenshot({ path: resolve(RESULTS_DIR, `demo-${mode}.png`) });
         expect(errors).toEqual([]);
       } finally {
         await page.close();
