@@ -15,7 +15,7 @@ import { requireFiniteQuat, requireFiniteVec, requireInRange } from '../math/val
 import type { JointStepContext } from './rows';
 
 /** Numeric joint kinds. */
-export const JointKind = { Ball: 0, Hinge: 1, ConeTwist: 2, Fixed: 3, Distance: 4 } as const;
+export const JointKind = { Ball: 0, Hinge: 1, ConeTwist: 2, Fixed: 3, Distance: 4, Slider: 5, SixDof: 6 } as const;
 export type JointKind = (typeof JointKind)[keyof typeof JointKind];
 
 /** Options common to every joint. */
@@ -225,7 +225,7 @@ export abstract class Joint {
   }
 }
 
-const JOINT_NAMES: readonly string[] = ['BallJoint', 'HingeJoint', 'ConeTwistJoint', 'FixedJoint', 'DistanceJoint'];
+const JOINT_NAMES: readonly string[] = ['BallJoint', 'HingeJoint', 'ConeTwistJoint', 'FixedJoint', 'DistanceJoint', 'SliderJoint', 'SixDofJoint'];
 
 /** Largest motor or friction torque a joint accepts, N·m. */
 export const MAX_JOINT_TORQUE = 1e9;
