@@ -215,7 +215,7 @@ export class HingeJoint extends Joint {
       if (c > Math.PI) c -= 2 * Math.PI; else if (c < -Math.PI) c += 2 * Math.PI;
       s.c = c;
       s.maxImpulse = this.maxMotorImpulse; s.minImpulse = -this.maxMotorImpulse;
-      s.solveSpring(B, ia, ib);
+      s.solveSpring(B, ia, ib, ctx);
     } else if (this.maxMotorTorque > 0) {
       this.motor.speed = this.motorSpeed;
       this.motor.maxImpulse = this.maxMotorImpulse;

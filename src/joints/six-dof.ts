@@ -457,7 +457,7 @@ export class SixDofJoint extends Joint {
           if (k === 3) c -= TWO_PI * Math.round(c / TWO_PI);
           r.c = c;
           r.maxImpulse = axis.maxMotorForce * ctx.h; r.minImpulse = -r.maxImpulse;
-          r.solveSpring(B, ia, ib);
+          r.solveSpring(B, ia, ib, ctx);
         }
       }
       const lo = this.lower[k]!;
