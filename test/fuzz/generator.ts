@@ -43,7 +43,19 @@ export interface BodySpec {
   readonly index?: number;
 }
 
-export type JointKindName = 'ball' | 'hinge' | 'coneTwist' | 'fixed' | 'distance';
+export type JointKindName = 'ball' | 'hinge' | 'coneTwist' | 'fixed' | 'distance' | 'slider' | 'sixDof';
+
+/** One axis of a six-dof spec (linear X, Y, Z, angular X, Y, Z); limits always hold 0, so a soft limit starts unstretched. */
+export interface SixDofAxisSpec {
+  readonly mode: 'free' | 'limited' | 'locked';
+  readonly min: number;
+  readonly max: number;
+  readonly limitHertz: number;
+  /** Velocity motor (0 force: none). */
+  readonly motorSpeed: number;
+  readonly maxMotorForce: number;
+  readonly friction: number;
+}
 
 export interface JointSpec {
   readonly kind: JointKindName;
@@ -55,12 +67,19 @@ export interface JointSpec {
   readonly anchor: Vec3;
   /** Distance joints: the anchor on B. */
   readonly anchorB?: Vec3;
-  /** Hinge axis / cone-twist twist axis (world, unit). */
+  /** Hinge axis / cone-twist twist axis / slider axis / six-dof frame X (world, unit). */
   readonly axis?: Vec3;
   readonly lowerAngle?: number;
   readonly upperAngle?: number;
+  /** Hinge motor (rad/s, N·m) or slider motor (m/s, N): the power bound is maxMotorTorque·|motorSpeed| either way. */
   readonly motorSpeed?: number;
   readonly maxMotorTorque?: number;
+  /** Slider: limits (m, lower ≤ 0 ≤ upper) and friction force (N). */
+  readonly lowerLimit?: number;
+  readonly upperLimit?: number;
+  readonly frictionForce?: number;
+  /** Six-dof: the six axes. */
+  readonly axes?: readonly SixDofAxisSpec[];
   readonly swingLimit?: number;
   readonly twistLower?: number;
   readonly twistUpper?: number;
@@ -298,8 +317,8 @@ function lerp(a: Vec3, b: Vec3, t: number): Vec3 {
 }
 
 function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: number, pair: JointSpec['pair'], floorTop: Vec3 | null): JointSpec {
-  const kinds: JointKindName[] = ['ball', 'hinge', 'coneTwist', 'fixed', 'distance'];
-  const kind = kinds[rng.int(0, 5)]!;
+  const kinds: JointKindName[] = ['ball', 'hinge', 'coneTwist', 'fixed', 'distance', 'slider', 'sixDof'];
+  const kind = kinds[rng.int(0, 7)]!;
   const pa = a >= 0 ? bodies[a]!.position : floorTop!;
   const pb = bodies[b]!.position;
   const anchor = pair === 'floor' ? pa : lerp(pa, pb, rng.range(0, 1));
@@ -327,6 +346,34 @@ function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: numbe
         ...base, axis: rng.unitVec3(),
         ...(limits ? { swingLimit: rng.range(0.05, Math.PI * 0.95), twistLower: -rng.range(0, Math.PI), twistUpper: rng.range(0, Math.PI) } : {}),
       };
+    }
+    case 'slider': {
+      const limits = rng.next() < 0.6;
+      const motor = rng.next() < 0.5;
+      return {
+        ...base, axis: rng.unitVec3(),
+        ...(limits ? { lowerLimit: -rng.range(0, 2), upperLimit: rng.range(0, 2) } : {}),
+        ...(motor ? { motorSpeed: rng.range(-5, 5), maxMotorTorque: logUniform(rng, 0.1, 1000) } : {}),
+        frictionForce: rng.next() < 0.2 ? logUniform(rng, 0.01, 100) : 0,
+      };
+    }
+    case 'sixDof': {
+      const axes: SixDofAxisSpec[] = [];
+      for (let k = 0; k < 6; k++) {
+        const m = rng.int(0, 3);
+        const mode = m === 0 ? 'free' : m === 1 ? 'limited' : 'locked';
+        // Linear limits in metres, angular ones within the swing range (0.9π).
+        const span = k < 3 ? 1 : k === 3 ? Math.PI : 0.9 * Math.PI;
+        const min = mode === 'limited' ? -rng.range(0, span) : 0, max = mode === 'limited' ? rng.range(0, span) : 0;
+        const limitHertz = mode === 'limited' && rng.next() < 0.3 ? rng.range(0.5, 10) : 0;
+        const motor = mode !== 'locked' && rng.next() < 0.3;
+        axes.push({
+          mode, min, max, limitHertz,
+          motorSpeed: motor ? rng.range(-5, 5) : 0, maxMotorForce: motor ? logUniform(rng, 0.1, 1000) : 0,
+          friction: mode !== 'locked' && rng.next() < 0.2 ? logUniform(rng, 0.01, 100) : 0,
+        });
+      }
+      return { ...base, axis: rng.unitVec3(), axes };
     }
     case 'distance': {
       // Anchors at the centres (A: the floor point for floor joints); rest length = their distance now, so a spring starts unstretched.
