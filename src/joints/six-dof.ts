@@ -16,6 +16,12 @@
  *   σ̇_i = ω_rel·(b × ∇_b σ_i),  since ḃ = ω_rel × b and σ depends on b only:
  *   ∇σ_y = (−k′ b_z, 0, −k),  ∇σ_z = (k′ b_y, k, 0),
  *   k′ = dk/db_x = −(sin θ − θ cos θ)/sin³θ  (→ −1/3 at θ = 0).
+ * Each angular row runs on the unit axis Ĵ = J/|J| with its error and
+ * target speed divided by |J| (the same constraint to first order): its
+ * impulse is then a torque impulse, so friction and maxMotorForce bound
+ * torques in N·m, and a rate axis that grows near a half-turn swing (|J| →
+ * ∞ as θ → π; |J| ≥ 1 everywhere) cannot carry a warm start that spins a
+ * body up. Motor power stays ≤ maxMotorForce·|motorSpeed| since |J| ≥ 1.
  * Jolt's SixDOFConstraint also splits swing and twist (it bounds the swing
  * by a cone or a pyramid); Bullet's btGeneric6DofConstraint uses XYZ Euler
  * angles, which lock up at a 90° middle angle. Per-axis swing components
@@ -237,6 +243,8 @@ export class SixDofJoint extends Joint {
   /** @internal */ readonly frictionRow: AxisRow[] = [];
   /** Current coordinates (m, rad) from the last measurement. */
   private readonly coord = new Float64Array(6);
+  /** @internal 1/|J| of each axis' rate axis (1 for the linear axes): errors and speeds in the rows' unit. */
+  readonly rateScale = new Float64Array([1, 1, 1, 1, 1, 1]);
   private readonly projector = new AngularRow();
   private readonly ra: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly rb: Vec3 = { x: 0, y: 0, z: 0 };
@@ -244,6 +252,7 @@ export class SixDofJoint extends Joint {
   private readonly e: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly bAxis: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly tmp: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly unit: Vec3 = { x: 0, y: 0, z: 0 };
   private linMode = LIN_ROWS;
   private angMode = ANG_ROWS;
 
@@ -368,7 +377,16 @@ export class SixDofJoint extends Joint {
   private setRows(B: SolverBodies, k: number, angular: boolean, j: Readonly<Vec3>): void {
     const axis = this.axes[k]!;
     const lo = this.lower[k]!;
-    if (angular) lo.setAngular(j); else lo.setLinear(j, this.armA, this.rb);
+    if (angular) {
+      const len = Math.sqrt(j.x * j.x + j.y * j.y + j.z * j.z);
+      const sc = len > 1e-12 ? 1 / len : 1;
+      this.rateScale[k] = sc;
+      const u = this.unit;
+      u.x = j.x * sc; u.y = j.y * sc; u.z = j.z * sc;
+      lo.setAngular(u);
+    } else {
+      lo.setLinear(j, this.armA, this.rb);
+    }
     lo.computeMass(B, this.slotA, this.slotB);
     if (axis.modeCode === MODE_LIMITED) this.upper[k]!.copyFrom(lo, -1);
     if (axis.motorCode !== MOTOR_OFF) this.motorRow[k]!.copyFrom(lo, 1);
@@ -438,6 +456,7 @@ export class SixDofJoint extends Joint {
       if (!this.scalar(k)) continue;
       const axis = this.axes[k]!;
       const mode = axis.modeCode;
+      const sc = this.rateScale[k]!;
       if (mode !== MODE_LOCKED) {
         const f = this.frictionOf(k);
         if (f > 0) {
@@ -448,26 +467,26 @@ export class SixDofJoint extends Joint {
         const motor = axis.motorCode;
         if (motor === MOTOR_VELOCITY) {
           const r = this.motorRow[k]!;
-          r.speed = axis.motorSpeed; r.maxImpulse = axis.maxMotorForce * ctx.h;
+          r.speed = axis.motorSpeed * sc; r.maxImpulse = axis.maxMotorForce * ctx.h;
           r.solveMotor(B, ia, ib);
         } else if (motor === MOTOR_POSITION) {
           const r = this.motorRow[k]!;
           let c = this.coord[k]! - axis.motorTarget;
           // The twist target is an angle: drive the short way round.
           if (k === 3) c -= TWO_PI * Math.round(c / TWO_PI);
-          r.c = c;
+          r.c = c * sc;
           r.maxImpulse = axis.maxMotorForce * ctx.h; r.minImpulse = -r.maxImpulse;
           r.solveSpring(B, ia, ib, ctx);
         }
       }
       const lo = this.lower[k]!;
       if (mode === MODE_LOCKED) {
-        lo.c = this.coord[k]!;
+        lo.c = this.coord[k]! * sc;
         lo.solveLock(B, ia, ib, ctx);
       } else if (mode === MODE_LIMITED) {
         const up = this.upper[k]!;
-        lo.c = this.coord[k]! - axis.min;
-        up.c = axis.max - this.coord[k]!;
+        lo.c = (this.coord[k]! - axis.min) * sc;
+        up.c = (axis.max - this.coord[k]!) * sc;
         if (axis.limitHertz > 0) {
           lo.solveSoftLimit(B, ia, ib, ctx);
           up.solveSoftLimit(B, ia, ib, ctx);
@@ -509,20 +528,21 @@ export class SixDofJoint extends Joint {
   /** NGS for axis k at the current measurement. */
   private positionRow(B: SolverBodies, k: number): number {
     const axis = this.axes[k]!;
-    const ia = this.slotA, ib = this.slotB, lo = this.lower[k]!, c = this.coord[k]!;
+    const ia = this.slotA, ib = this.slotB, lo = this.lower[k]!, c = this.coord[k]! * this.rateScale[k]!;
     if (axis.modeCode === MODE_LOCKED) { lo.c = c; return lo.solvePosition(B, ia, ib, false); }
     if (axis.modeCode !== MODE_LIMITED || axis.limitHertz > 0) return 0;
-    lo.c = c - axis.min;
+    const sc = this.rateScale[k]!;
+    lo.c = c - axis.min * sc;
     if (lo.c < 0) return lo.solvePosition(B, ia, ib, true);
     const up = this.upper[k]!;
-    up.c = axis.max - c;
+    up.c = axis.max * sc - c;
     return up.solvePosition(B, ia, ib, true);
   }
 
   /**
    * @internal Rotates B back within `limitSlop` of the most violated angular
-   * lock or hard limit, then translates it within `anchorSlop` of its linear
-   * locks and hard limits (the hinge's projection, per axis).
+   * lock or hard limit, then, when the three translations are locked,
+   * translates it within `anchorSlop` of the anchor (the hinge's projection).
    */
   override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
@@ -552,39 +572,17 @@ export class SixDofJoint extends Joint {
       if (worstK >= 0) {
         const r = this.lower[worstK]!;
         p.ax = sign * r.ax; p.ay = sign * r.ay; p.az = sign * r.az;
-        p.c = worst + ctx.limitSlop;
+        p.c = (worst + ctx.limitSlop) * this.rateScale[worstK]!;
         p.projectLimitB(B, ia, ib);
         this.update(B);
       }
     }
-    if (this.linMode === LIN_POINT) { this.point.projectB(B, ia, ib, ctx); return; }
-    // Linear: translate B along frame A's axes by what exceeds the slop (A held, as PointRow.projectB).
-    const slop = ctx.anchorSlop;
-    const fa = this.frameA;
-    let mx = 0, my = 0, mz = 0;
-    for (let k = 0; k < 3; k++) {
-      const axis = this.axes[k]!;
-      const hard = axis.modeCode === MODE_LOCKED || (axis.modeCode === MODE_LIMITED && axis.limitHertz === 0);
-      if (!hard) continue;
-      const min = axis.modeCode === MODE_LOCKED ? 0 : axis.min, max = axis.modeCode === MODE_LOCKED ? 0 : axis.max;
-      const c = this.coord[k]!;
-      let move = 0;
-      if (c < min - slop) move = min - slop - c;
-      else if (c > max + slop) move = max + slop - c;
-      if (move === 0) continue;
-      const e = k === 0 ? frameAxisX(this.e, fa) : k === 1 ? frameAxisY(this.e, fa) : frameAxisZ(this.e, fa);
-      mx += move * e.x; my += move * e.y; mz += move * e.z;
-    }
-    if (mx === 0 && my === 0 && mz === 0) return;
-    const d = B.delta;
-    if (B.invMass[ib]! === 0) {
-      if (B.invMass[ia]! === 0) return;
-      d[0] = -mx; d[1] = -my; d[2] = -mz; d[3] = 0; d[4] = 0; d[5] = 0;
-      B.moveSlot(ia);
-      return;
-    }
-    d[0] = mx; d[1] = my; d[2] = mz; d[3] = 0; d[4] = 0; d[5] = 0;
-    B.moveSlot(ib);
+    // Only the point block's anchor is projected (as the ball joint's). The
+    // per-axis linear rows are not, as the weld's are not: with an anchor
+    // far from a fast-spinning body those rows do not converge in two sweeps,
+    // and translating B back every sub-step stored energy in springs attached
+    // to it (fuzz seed 2002, docs/joints.md).
+    if (this.linMode === LIN_POINT) this.point.projectB(B, ia, ib, ctx);
   }
 
   /** @internal */
@@ -607,7 +605,7 @@ export class SixDofJoint extends Joint {
   protected saveRows(out: number[]): void {
     for (let k = 0; k < 6; k++) this.axes[k]!.save(out);
     out.push(this.linMode, this.angMode);
-    for (let k = 0; k < 6; k++) out.push(this.coord[k]!);
+    for (let k = 0; k < 6; k++) out.push(this.coord[k]!, this.rateScale[k]!);
     this.point.save(out);
     this.lock2.save(out);
     this.lock3.save(out);
@@ -621,7 +619,7 @@ export class SixDofJoint extends Joint {
     for (let k = 0; k < 6; k++) o = this.axes[k]!.load(src, o);
     this.linMode = src[o]!; this.angMode = src[o + 1]!;
     o += 2;
-    for (let k = 0; k < 6; k++) this.coord[k] = src[o++]!;
+    for (let k = 0; k < 6; k++) { this.coord[k] = src[o++]!; this.rateScale[k] = src[o++]!; }
     o = this.lock3.load(src, this.lock2.load(src, this.point.load(src, o)));
     for (let k = 0; k < 6; k++) {
       o = this.lower[k]!.load(src, o); o = this.upper[k]!.load(src, o); o = this.motorRow[k]!.load(src, o); o = this.frictionRow[k]!.load(src, o);

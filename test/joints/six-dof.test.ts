@@ -157,7 +157,8 @@ describe('SixDofJoint coordinates and rate axes', () => {
           w: dq.w * q0.w - dq.x * q0.x - dq.y * q0.y - dq.z * q0.z,
         });
         const rate = (j.getCoordinate(k) - coords[k - 3]!) / eps;
-        const expected = row.bx * d.x + row.by * d.y + row.bz * d.z;
+        // The rows run on the unit axis J/|J| (rateScale = 1/|J|).
+        const expected = (row.bx * d.x + row.by * d.y + row.bz * d.z) / j.rateScale[k]!;
         expect(Math.abs(rate - expected)).toBeLessThan(1e-5);
       }
     }
