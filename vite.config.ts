@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
@@ -13,9 +15,33 @@ const root = import.meta.dirname;
 //   `vite` / `vite build --mode demo`  the Babylon demo (root demo/)
 //   `vite build --mode lib`            the library (dist/, three entry points)
 //   `vitest`                           unit and scenario tests (test/)
+/**
+ * Keeps @babylonjs/* external and writes each import fully specified
+ * (`@babylonjs/core/Maths/math.vector.js`): @babylonjs/core has no `exports`
+ * map, so Node's ESM loader resolves only the file's real name, while the
+ * sources keep the extensionless form bundlers and TypeScript accept.
+ */
+function fullySpecifiedBabylon(): Plugin {
+  return {
+    name: 'footing:fully-specified-babylon',
+    enforce: 'pre',
+    resolveId(source) {
+      const m = /^(@babylonjs\/[^/]+)\/(.+)$/.exec(source);
+      if (!m) return source.startsWith('@babylonjs/') ? { id: source, external: true } : null;
+      const [, pkg, sub] = m as unknown as [string, string, string];
+      if (sub.endsWith('.js')) return { id: source, external: true };
+      const base = resolve(root, 'node_modules', pkg);
+      if (existsSync(resolve(base, `${sub}.js`))) return { id: `${pkg}/${sub}.js`, external: true };
+      if (existsSync(resolve(base, sub, 'index.js'))) return { id: `${pkg}/${sub}/index.js`, external: true };
+      this.error(`footing: cannot find ${source}.js or ${source}/index.js in node_modules`);
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   if (mode === 'lib') {
     return {
+      plugins: [fullySpecifiedBabylon()],
       build: {
         outDir: resolve(root, 'dist'),
         emptyOutDir: true,
@@ -25,11 +51,11 @@ export default defineConfig(({ mode }) => {
             footing: resolve(root, 'src/index.ts'),
             character: resolve(root, 'character/index.ts'),
             babylon: resolve(root, 'src/babylon/index.ts'),
+            worker: resolve(root, 'src/worker/index.ts'),
           },
           formats: ['es'],
         },
         rolldownOptions: {
-          external: [/^@babylonjs\//],
           output: { topLevelVar: false },
         },
       },
@@ -60,6 +86,7 @@ export default defineConfig(({ mode }) => {
       alias: [
         { find: /^footing\/character$/, replacement: resolve(root, 'character/index.ts') },
         { find: /^footing\/babylon$/, replacement: resolve(root, 'src/babylon/index.ts') },
+        { find: /^footing\/worker$/, replacement: resolve(root, 'src/worker/index.ts') },
         { find: /^footing$/, replacement: resolve(root, 'src/index.ts') },
       ],
     },

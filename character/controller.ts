@@ -1,6 +1,6 @@
 /**
  * CharacterController: a kinematic capsule moved by Catto's position solver
- * (DESIGN.md §5; "Understanding Constraints", GDC 2014).
+ * ("Understanding Constraints", GDC 2014; the design: docs/character.md).
  *
  * One `move(displacement)`:
  *   1. gather   — overlap scan with the capsule inflated by skin + gather
@@ -24,8 +24,11 @@
  *                 or a step edge with walkable ground beside it, tested by a
  *                 ray); when the character was grounded it snaps down by up to
  *                 snapDistance (stairs, slopes).
- *   6. push     — dynamic bodies that blocked the move get an impulse at the
- *                 contact point, bounded by pushStrength · dt.
+ *   6. report   — touching flags of the final planes and the bodies touched.
+ *   7. push     — after the move, as its own step (Rapier's
+ *                 solve_character_collision_impulses): dynamic bodies that
+ *                 blocked the move get an impulse at the contact point,
+ *                 bounded by pushStrength · dt.
  *
  * Planes steeper than maxSlope that face upwards are added twice: as they are
  * (the character slides down them) and flattened to horizontal (a wall: the
@@ -37,7 +40,7 @@
  * push limit), like dynamic bodies. Rigid bodies collide with it too.
  */
 import { Capsule, MAX_POSITION, OverlapCollector, QueryRegion, quat, SnapshotError, type Quat, type RigidBody, type ShapeCastHit, type RaycastHit, type Vec3, type World, type OverlapOptions, type ShapeCastOptions, type RaycastOptions } from '../src/index';
-import { CharacterPlane, clipVector, solvePlanesWith } from './plane-solver';
+import { CharacterPlane, clipVector, solvePlanesWith, type SlopeLimit } from './plane-solver';
 
 /** Live-tunable settings (checked at the start of every move; length settings at most MAX_CHARACTER_LENGTH = 1000 m). Units: metres, kilograms, seconds, newtons. */
 export interface CharacterSettings {
@@ -227,16 +230,21 @@ export class CharacterController {
   private gatherInflation = -1;
   private readonly collisionGroup: number;
   private readonly pos: Vec3 = { x: 0, y: 0, z: 0 };
-  /** cos(maxSlopeDegrees), refreshed at each move. */
-  cosMaxSlope = Math.cos(Math.PI / 4);
+  /** cos(maxSlopeDegrees), refreshed when the settings change; handed to clipVector. */
+  private readonly slope: SlopeLimit = { cosMaxSlope: Math.cos(Math.PI / 4) };
   /** The settings as last validated (order of SETTING_FIELDS); compared each move instead of re-validating. */
   private readonly validated = new Float64Array(13).fill(NaN);
-  // Doubles handed to helpers through fields, not arguments: a double argument
-  // to a call the JIT did not inline is boxed (a heap allocation).
+  /** Push limit of soft planes (dynamic bodies, other characters) and the time step, of the move in progress. */
   private softLimit = 0;
   private stepDt = 1 / 60;
-  private pendingDistance = 0;
-  private pendingLimit = 0;
+  /**
+   * The plane being added: callers fill its normal, distance, pushLimit, body
+   * and point, then call addPlane (an object, not double arguments:
+   * CONTRIBUTING.md, hot path). `flatPlane` is addPlane's own for the
+   * flattened copy.
+   */
+  private readonly newPlane = new CharacterPlane();
+  private readonly flatPlane = new CharacterPlane();
 
   private setA = new PlaneSet();
   private setB = new PlaneSet();
@@ -266,7 +274,6 @@ export class CharacterController {
   private readonly probeTo: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly impulse: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly pointVel: Vec3 = { x: 0, y: 0, z: 0 };
-  private readonly tmpNormal: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly carryLocal: Vec3 = { x: 0, y: 0, z: 0 };
   /** Turn of the ground body about `up` during the last `followGround`, radians (right-handed). */
   groundTurn = 0;
@@ -326,6 +333,8 @@ export class CharacterController {
 
   /** Capsule centre. */
   get position(): Readonly<Vec3> { return this.pos; }
+  /** cos(maxSlopeDegrees) as of the last settings check. */
+  get cosMaxSlope(): number { return this.slope.cosMaxSlope; }
   get radius(): number { return this.radiusValue; }
   get halfHeight(): number { return this.halfHeightValue; }
   /** The capsule used for queries. */
@@ -488,7 +497,7 @@ export class CharacterController {
    */
   clipVelocity(velocity: Vec3, keepGroundSpeed = false): Vec3 {
     const set = this.result.planes === this.setA.planes ? this.setA : this.setB;
-    clipVector(velocity, set.planes, set.count, set.touching, this.up, this, keepGroundSpeed);
+    clipVector(velocity, set.planes, set.count, set.touching, this.up, this.slope, keepGroundSpeed);
     return velocity;
   }
 
@@ -567,8 +576,8 @@ export class CharacterController {
     // 5. ground probe and snap
     this.probeGround(r.steppedUp ? this.setB : main, moved, wasGrounded && dispUp <= 1e-9 && !r.steppedUp);
 
-    // touching flags for clipping / reporting; 6. push dynamic bodies
-    this.finishPlanes(final, moved, displacement);
+    // 6. touching flags (for clipping) and the bodies touched
+    this.finishPlanes(final, moved);
     r.planes = final.planes;
     r.planeCount = final.count;
 
@@ -582,6 +591,9 @@ export class CharacterController {
       this.carrierPosition.x = cp.x; this.carrierPosition.y = cp.y; this.carrierPosition.z = cp.z;
       quat.copy(this.carrierRotation, cq);
     }
+
+    // 7. push the dynamic bodies the final planes pushed against
+    this.pushBodies(final, displacement);
     return r;
   }
 
@@ -720,7 +732,7 @@ export class CharacterController {
     }
     if (!(s.tolerance > 0)) throw new RangeError(`CharacterController: tolerance must be > 0 (got ${s.tolerance})`);
     if (!(s.characterMass > 0)) throw new RangeError(`CharacterController: characterMass must be > 0 (got ${s.characterMass})`);
-    this.cosMaxSlope = Math.cos((s.maxSlopeDegrees * Math.PI) / 180);
+    this.slope.cosMaxSlope = Math.cos((s.maxSlopeDegrees * Math.PI) / 180);
     const inflation = s.skinWidth + s.slop + s.gatherDistance;
     if (inflation !== this.gatherInflation) {
       // Rebuilt only when a setting changes (not per move).
@@ -764,13 +776,14 @@ export class CharacterController {
     const skin = this.settings.skinWidth;
     const contacts = this.world.overlap(this.gatherShape, at, this.rotation, this.overlapOptions);
     let overlapping = false;
+    const plane = this.newPlane;
     for (let i = 0; i < contacts.length; i++) {
       const c = contacts[i]!;
       const n = c.normal;
-      this.pendingDistance = n.x * at.x + n.y * at.y + n.z * at.z + skin - g + c.depth;
-      this.pendingLimit = this.isSoft(c.body) ? this.softLimit : Infinity;
+      plane.distance = n.x * at.x + n.y * at.y + n.z * at.z + skin - g + c.depth;
+      plane.pushLimit = this.isSoft(c.body) ? this.softLimit : Infinity;
       if (c.depth > g + 1e-5) overlapping = true;
-      this.addPlane(set, at, n, c.body, c.point);
+      this.addPlane(set, at, plane.set(n, c.body, c.point));
     }
     return overlapping;
   }
@@ -788,12 +801,13 @@ export class CharacterController {
     const rec = this.setB;
     rec.count = 0;
     const skin = this.settings.skinWidth;
-    this.pendingLimit = Infinity;
+    const plane = this.newPlane;
+    plane.pushLimit = Infinity;
     for (let i = 0; i < contacts.length; i++) {
       const c = contacts[i]!;
       const n = c.normal;
-      this.pendingDistance = n.x * start.x + n.y * start.y + n.z * start.z + c.depth + skin;
-      this.addOnePlane(rec, n, c.body, c.point, false);
+      plane.distance = n.x * start.x + n.y * start.y + n.z * start.z + c.depth + skin;
+      this.addOnePlane(rec, plane.set(n, c.body, c.point), false);
     }
     const sp = this.solvePoint;
     const it = solvePlanesWith(sp, start, rec.planes, rec.count, this.settings);
@@ -823,36 +837,41 @@ export class CharacterController {
   }
 
   /**
-   * Adds n · p ≥ d (merging with an existing plane of the same normal: the
-   * larger d is the conjunction). Upward-facing planes steeper than maxSlope
-   * also get a horizontal copy n_h through the point where the horizontal line
-   * through `ref` (the position the plane was found from) meets the plane:
-   * ref − t n_h with n · (ref − t n_h) = d ⇒ t = (n · ref − d) / (n · n_h),
-   * so d_h = n_h · ref − t. Returns false when the set is full.
+   * Adds `plane` (n · p ≥ d; merging with an existing plane of the same
+   * normal: the larger d is the conjunction). Upward-facing planes steeper
+   * than maxSlope also get a horizontal copy n_h through the point where the
+   * horizontal line through `ref` (the position the plane was found from)
+   * meets the plane: ref − t n_h with n · (ref − t n_h) = d ⇒
+   * t = (n · ref − d) / (n · n_h), so d_h = n_h · ref − t. Returns false when
+   * the set is full.
    */
-  private addPlane(set: PlaneSet, ref: Readonly<Vec3>, n: Readonly<Vec3>, body: RigidBody | null, point: Readonly<Vec3>): boolean {
-    const d = this.pendingDistance;
-    if (!this.addOnePlane(set, n, body, point, false)) return false;
+  private addPlane(set: PlaneSet, ref: Readonly<Vec3>, plane: CharacterPlane): boolean {
+    if (!this.addOnePlane(set, plane, false)) return false;
+    const n = plane.normal, d = plane.distance;
     const up = this.up;
     const nu = n.x * up.x + n.y * up.y + n.z * up.z;
-    if (nu > 1e-3 && nu < this.cosMaxSlope) {
-      const h = this.tmpNormal;
+    if (nu > 1e-3 && nu < this.slope.cosMaxSlope) {
+      const flat = this.flatPlane;
+      const h = flat.normal;
       h.x = n.x - nu * up.x; h.y = n.y - nu * up.y; h.z = n.z - nu * up.z;
       const hl = Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z);
       if (hl > 1e-6) {
         h.x /= hl; h.y /= hl; h.z /= hl;
         const pos = ref; // n · n_h = hl
         const t = (n.x * pos.x + n.y * pos.y + n.z * pos.z - d) / hl;
-        this.pendingDistance = h.x * pos.x + h.y * pos.y + h.z * pos.z - t;
-        this.addOnePlane(set, h, body, point, true);
+        flat.distance = h.x * pos.x + h.y * pos.y + h.z * pos.z - t;
+        flat.pushLimit = plane.pushLimit;
+        this.addOnePlane(set, flat.set(h, plane.body, plane.point), true);
       }
     }
     return true;
   }
 
-  private addOnePlane(set: PlaneSet, n: Readonly<Vec3>, body: RigidBody | null, point: Readonly<Vec3>, flattened: boolean): boolean {
-    const d = this.pendingDistance;
-    const pushLimit = this.pendingLimit;
+  /** Adds `plane`'s normal, distance, push limit, body and point to `set` as a plane with the given `flattened`. */
+  private addOnePlane(set: PlaneSet, plane: Readonly<CharacterPlane>, flattened: boolean): boolean {
+    const n = plane.normal, body = plane.body, point = plane.point;
+    const d = plane.distance;
+    const pushLimit = plane.pushLimit;
     for (let i = 0; i < set.count; i++) {
       const q = set.planes[i]!;
       if (q.flattened !== flattened) continue;
@@ -879,7 +898,7 @@ export class CharacterController {
     return true;
   }
 
-  /** The sweep + solve loop of DESIGN.md §5; writes the accepted position to `out`. */
+  /** The sweep + solve loop (docs/character.md); writes the accepted position to `out`. */
   private solveMove(set: PlaneSet, from: Readonly<Vec3>, displacement: Readonly<Vec3>, out: Vec3): void {
     const s = this.settings;
     const r = this.result;
@@ -916,9 +935,10 @@ export class CharacterController {
       const n = hit.normal;
       const cx = from.x + delta.x * hit.fraction, cy = from.y + delta.y * hit.fraction, cz = from.z + delta.z * hit.fraction;
       const before = set.count;
-      this.pendingDistance = n.x * cx + n.y * cy + n.z * cz + s.skinWidth;
-      this.pendingLimit = this.isSoft(hit.body) ? this.softLimit : Infinity;
-      const added = this.addPlane(set, from, n, hit.body, hit.point);
+      const plane = this.newPlane;
+      plane.distance = n.x * cx + n.y * cy + n.z * cz + s.skinWidth;
+      plane.pushLimit = this.isSoft(hit.body) ? this.softLimit : Infinity;
+      const added = this.addPlane(set, from, plane.set(n, hit.body, hit.point));
       const converged = sweep > 0 &&
         (sp.x - prev.x) * (sp.x - prev.x) + (sp.y - prev.y) * (sp.y - prev.y) + (sp.z - prev.z) * (sp.z - prev.z) < s.tolerance * s.tolerance;
       if (!added || converged || (set.count === before && hit.fraction <= 0)) break;
@@ -940,7 +960,7 @@ export class CharacterController {
       const q = set.planes[i]!;
       if (q.push <= 0) continue;
       const n = q.normal;
-      if (n.x * up.x + n.y * up.y + n.z * up.z >= this.cosMaxSlope) continue;
+      if (n.x * up.x + n.y * up.y + n.z * up.z >= this.slope.cosMaxSlope) continue;
       if (n.x * h.x + n.y * h.y + n.z * h.z < -0.1) return true;
     }
     return false;
@@ -967,7 +987,7 @@ export class CharacterController {
       const reach = this.radiusValue + 3 * s.skinWidth + s.slop;
       to.x = from.x + h.x * reach; to.y = from.y + h.y * reach; to.z = from.z + h.z * reach;
       const ray = this.world.raycast(from, to, this.rayOptions);
-      if (ray !== null && ray.normal.x * up.x + ray.normal.y * up.y + ray.normal.z * up.z < this.cosMaxSlope) return false;
+      if (ray !== null && ray.normal.x * up.x + ray.normal.y * up.y + ray.normal.z * up.z < this.slope.cosMaxSlope) return false;
     }
     const dir = this.castDir;
     dir.x = up.x * s.stepHeight; dir.y = up.y * s.stepHeight; dir.z = up.z * s.stepHeight;
@@ -1025,7 +1045,7 @@ export class CharacterController {
     const n = hit.normal;
     const nu = n.x * up.x + n.y * up.y + n.z * up.z;
     const gn = this.result.groundNormal;
-    if (nu >= this.cosMaxSlope) {
+    if (nu >= this.slope.cosMaxSlope) {
       gn.x = n.x; gn.y = n.y; gn.z = n.z;
       return true;
     }
@@ -1049,7 +1069,7 @@ export class CharacterController {
       // A start inside geometry (distance 0) says nothing about the surface beside the edge.
       if (ray === null || ray.distance < 1e-4) continue;
       const rn = ray.normal;
-      if (rn.x * up.x + rn.y * up.y + rn.z * up.z >= this.cosMaxSlope) {
+      if (rn.x * up.x + rn.y * up.y + rn.z * up.z >= this.slope.cosMaxSlope) {
         gn.x = rn.x; gn.y = rn.y; gn.z = rn.z;
         return true;
       }
@@ -1065,7 +1085,7 @@ export class CharacterController {
     // Most frames a gathered walkable plane already touches the capsule
     // (gap ≤ skin + 2 slop ⇔ n · p − d ≤ 2 slop): no cast needed.
     let best: CharacterPlane | null = null;
-    let bestUp = this.cosMaxSlope;
+    let bestUp = this.slope.cosMaxSlope;
     for (let i = 0; i < set.count; i++) {
       const q = set.planes[i]!;
       if (q.flattened) continue;
@@ -1130,12 +1150,10 @@ export class CharacterController {
     if (!hit.body.isStatic) hit.body.getPointVelocity(r.groundVelocity, hit.point);
   }
 
-  /** Touching flags, hit bodies and impulses on dynamic bodies pushed by the final solve. */
-  private finishPlanes(set: PlaneSet, p: Readonly<Vec3>, displacement: Readonly<Vec3>): void {
+  /** Touching flags of the final planes at `p`, and the bodies touched (result.hitBodies). */
+  private finishPlanes(set: PlaneSet, p: Readonly<Vec3>): void {
     const s = this.settings;
-    const dt = this.stepDt;
     const r = this.result;
-    const maxImpulse = s.pushStrength * dt;
     for (let i = 0; i < set.count; i++) {
       const q = set.planes[i]!;
       const n = q.normal;
@@ -1149,7 +1167,25 @@ export class CharacterController {
       if (!known && r.hitBodyCount < MAX_HIT_BODIES) {
         r.hitBodies[r.hitBodyCount++] = body;
       }
-      if (!body.isDynamic || q.flattened || maxImpulse <= 0) continue;
+    }
+  }
+
+  /**
+   * The push step, after the move (Rapier's solve_character_collision_impulses):
+   * each touching, non-flattened plane of a dynamic body gets an impulse at its
+   * point, the character's mass times the approach speed, at most
+   * pushStrength · dt.
+   */
+  private pushBodies(set: PlaneSet, displacement: Readonly<Vec3>): void {
+    const s = this.settings;
+    const dt = this.stepDt;
+    const maxImpulse = s.pushStrength * dt;
+    if (maxImpulse <= 0) return;
+    for (let i = 0; i < set.count; i++) {
+      const q = set.planes[i]!;
+      const body = q.body;
+      if (set.touching[i] === 0 || body === null || !body.isDynamic || q.flattened) continue;
+      const n = q.normal;
       // Approach speed into the body along −n, relative to its surface:
       // v_in = −(Δ · n)/dt + v_body · n; impulse = min(m v_in, F_max dt).
       body.getPointVelocity(this.pointVel, q.point);

@@ -1,5 +1,5 @@
 /**
- * The character's plane solver (DESIGN.md §5; Catto, "Understanding
+ * The character's plane solver (docs/character.md; Catto, "Understanding
  * Constraints", GDC 2014, the Tomb Raider character solver; Box2D v3
  * `src/mover.c` is Catto's own compact version).
  *
@@ -36,6 +36,19 @@ export class CharacterPlane {
   readonly point: Vec3 = { x: 0, y: 0, z: 0 };
   /** True for the horizontal copy of a plane steeper than maxSlope (walls for ground movement). */
   flattened = false;
+
+  /** Copies the normal, body and point (not the numbers); returns this. */
+  set(normal: Readonly<Vec3>, body: RigidBody | null, point: Readonly<Vec3>): this {
+    this.normal.x = normal.x; this.normal.y = normal.y; this.normal.z = normal.z;
+    this.body = body;
+    this.point.x = point.x; this.point.y = point.y; this.point.z = point.z;
+    return this;
+  }
+}
+
+/** The walkable-slope limit: a plane whose normal n has n · up ≥ cosMaxSlope is walkable ground. */
+export interface SlopeLimit {
+  cosMaxSlope: number;
 }
 
 /**
@@ -52,7 +65,7 @@ export function solvePlanes(
   return solvePlanesWith(out, target, planes, count, LIMITS);
 }
 
-/** Iteration limits read from an object (no boxed double arguments on the hot path). */
+/** Iteration limits, read from an object (CONTRIBUTING.md, hot path). */
 export interface SolveLimits {
   maxIterations: number;
   tolerance: number;
@@ -103,7 +116,7 @@ export function solvePlanesWith(
  */
 export function clipVector(
   v: Vec3, planes: readonly CharacterPlane[], count: number, touching: Uint8Array,
-  up: Readonly<Vec3>, slope: { readonly cosMaxSlope: number }, skipWalkable: boolean,
+  up: Readonly<Vec3>, slope: Readonly<SlopeLimit>, skipWalkable: boolean,
 ): void {
   const cosMaxSlope = slope.cosMaxSlope;
   for (let pass = 0; pass < 2; pass++) {

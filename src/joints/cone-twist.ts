@@ -50,8 +50,7 @@ const SWING_HALF_TURN = 1e-9;
 
 export class ConeTwistJoint extends Joint {
   readonly kind = JointKind.ConeTwist;
-  // Numbers from the start (not undefined): V8 keeps a field that starts out
-  // undefined as a tagged slot, and then boxes every double written to it.
+  // Numbers from the start, not undefined (CONTRIBUTING.md, hot path).
   private swingYValue = Math.PI / 4;
   private swingZValue = Math.PI / 4;
   private twistLowerValue = -Math.PI / 4;
@@ -166,9 +165,8 @@ export class ConeTwistJoint extends Joint {
       //   Ċ = r'(φ) φ̇ − θ̇,   r(φ) = (cos²φ/l_y² + sin²φ/l_z²)^(−1/2),
       //   r'(φ) = −r³ sinφ cosφ (1/l_z² − 1/l_y²).
       // The axis J = r'(X − cotθ v) − u is ⊥ a_B (it never twists B about its
-      // own axis). The earlier "ellipse normal" axis ignored how twisting about
-      // A's X carries a tilted a_B around the cone, which let hips pass their
-      // elliptical limit by up to 19° when a ragdoll tumbled.
+      // own axis). The ellipse's normal alone is not enough: twisting about
+      // A's X carries a tilted a_B around the cone (docs/joints.md).
       const uy = sy / sl, uz = sz / sl;
       const ty = frameAxisY(this.tmp, fa);
       let ux = uy * ty.x, uyw = uy * ty.y, uzw = uy * ty.z;
@@ -194,7 +192,7 @@ export class ConeTwistJoint extends Joint {
       this.swingC = Math.min(ly, lz);
     }
     // Twist rate of q = s·t (twist first): τ̇ = ω_rel·(a_A + a_B)/(1 + a_A·a_B).
-    // (The unit half-way axis is slower by cos(θ/2): 23 % at a hip's 80° swing.)
+    // (The unit half-way axis would be slower by the factor cos(θ/2).)
     const b = frameAxisX(this.axisB, fb);
     const d = 1 + ax.x * b.x + ax.y * b.y + ax.z * b.z;
     let tx = ax.x + b.x, ty = ax.y + b.y, tz = ax.z + b.z;

@@ -37,8 +37,7 @@ export interface DistanceJointDesc extends JointDescBase {
 
 export class DistanceJoint extends Joint {
   readonly kind = JointKind.Distance;
-  // Numbers from the start (not undefined): V8 keeps a field that starts out
-  // undefined as a tagged slot, and then boxes every double written to it.
+  // Numbers from the start, not undefined (CONTRIBUTING.md, hot path).
   private lengthValue = 0;
   private minLengthValue = 0;
   private maxLengthValue = 0;

@@ -49,8 +49,7 @@ export interface HingeJointDesc extends JointDescBase {
 
 export class HingeJoint extends Joint {
   readonly kind = JointKind.Hinge;
-  // Numbers from the start (not undefined): V8 keeps a field that starts out
-  // undefined as a tagged slot, and then boxes every double written to it.
+  // Numbers from the start, not undefined (CONTRIBUTING.md, hot path).
   private lowerValue = -Infinity;
   private upperValue = Infinity;
   private motorSpeedValue = 0;

@@ -49,16 +49,14 @@ export abstract class Joint {
   readonly localFrameA: Quat = { x: 0, y: 0, z: 0, w: 1 };
   readonly localFrameB: Quat = { x: 0, y: 0, z: 0, w: 1 };
   readonly collideConnected: boolean;
-  // Numbers from the start (not undefined): V8 keeps a field that starts out
-  // undefined as a tagged slot, and then boxes every double written to it.
+  // Numbers from the start, not undefined (CONTRIBUTING.md, hot path).
   private breakImpulseValue = 0;
   private frictionTorqueValue = 0;
   private brokenValue = false;
   /** @internal the World has emitted 'jointBreak' for it */ breakReported = false;
   /**
-   * @internal [linear, angular] step impulses, written by `finishStep`. A
-   * typed array: storing a fresh double into a plain field allocated a heap
-   * number per joint per step here (HeapProfiler sampling).
+   * @internal [linear, angular] step impulses, written by `finishStep` (a
+   * typed array: a fresh double stored in a plain field is a heap number).
    */
   readonly stepImpulses = new Float64Array(2);
   /** Magnitude of the linear constraint impulse (N·s) applied over the last step. */
@@ -169,7 +167,7 @@ export abstract class Joint {
   /** @internal the kind's own part of saveState. */
   protected abstract saveRows(out: number[]): void;
   /** @internal */ protected abstract loadRows(src: Float64Array, o: number): number;
-  /** @internal Multiplies every accumulated impulse by scale[0] ∈ [0, 1] (JointSolver.warmStart; a typed array, not a boxed double). */
+  /** @internal Multiplies every accumulated impulse by scale[0] ∈ [0, 1] (JointSolver.warmStart). */
   abstract scaleImpulses(scale: Float64Array): void;
   /**
    * @internal Velocity change (A: v, ω; B: v, ω, world) the joint's rows have

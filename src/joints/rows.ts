@@ -127,12 +127,9 @@ function inertiaForm(B: SolverBodies, s: number, ax: number, ay: number, az: num
 }
 
 /**
- * Allocation: V8 passes doubles to a call it did not inline, and returns them
- * from one, as heap numbers, so a row solved 30 times per step per joint
- * allocated ~0.5 MB per step for four ragdolls (HeapProfiler sampling). The
- * per-sweep helpers below therefore take their doubles through this scratch
- * array (F[0..2] a vector in, F[3] a scalar out) or through the rows' own
- * fields, and return nothing.
+ * The per-sweep helpers below take their doubles through this scratch array
+ * (F[0..2] a vector in, F[3] a scalar out) or through the rows' own fields,
+ * and return nothing (CONTRIBUTING.md, hot path).
  */
 const F = new Float64Array(12);
 
@@ -141,9 +138,7 @@ export const LIMIT = new Float64Array(1);
 
 /**
  * Velocity bias of a one-sided limit row whose position error C (C ≥ 0
- * allowed) the caller wrote to LIMIT[0]; out: LIMIT[0] the bias (a typed
- * array, not a double argument and result, which V8 boxes when it does not
- * inline the call). Apart (C > 0) the row may close the gap this sub-step,
+ * allowed) the caller wrote to LIMIT[0]; out: LIMIT[0] the bias. Apart (C > 0) the row may close the gap this sub-step,
  * rigidly; past the limit it pushes back with the step's bias rate, at
  * most maxCorrectionVelocity. Box2D v3 limit rows, rigid.
  */
@@ -202,12 +197,6 @@ function angularMassF(B: SolverBodies, ia: number, ib: number): void {
   axisInertiaF(B, ib);
   const k = ka + F[3]!;
   F[3] = k > 1e-15 ? 1 / k : 0;
-}
-
-/** ω_A −= I_A⁻¹ L, ω_B += I_B⁻¹ L (an angular impulse L on B, −L on A). Not for per-sweep code (see F). */
-export function applyAngularImpulse(B: SolverBodies, ia: number, ib: number, lx: number, ly: number, lz: number): void {
-  F[0] = lx; F[1] = ly; F[2] = lz;
-  applyAngularF(B, ia, ib);
 }
 
 /** The linear impulse P at the anchors (see applyLinearF). Not for per-sweep code (see F). */
@@ -276,12 +265,6 @@ export function moveAngular(B: SolverBodies, ia: number, ib: number, lx: number,
   movePoseSlot(B, ib, 0, 0, 0, lx, ly, lz);
 }
 
-/** Angular effective mass 1 / (a·(I_A⁻¹ + I_B⁻¹)·a) for a unit axis a (0 if both are fixed). */
-export function angularMass(B: SolverBodies, ia: number, ib: number, ax: number, ay: number, az: number): number {
-  const k = inertiaForm(B, ia, ax, ay, az, ax, ay, az) + inertiaForm(B, ib, ax, ay, az, ax, ay, az);
-  return k > 1e-15 ? 1 / k : 0;
-}
-
 /** Linear effective mass along unit n at anchors ra, rb. */
 export function linearMass(B: SolverBodies, ia: number, ib: number, ra: Readonly<Vec3>, rb: Readonly<Vec3>, nx: number, ny: number, nz: number): number {
   const ax = ra.y * nz - ra.z * ny, ay = ra.z * nx - ra.x * nz, az = ra.x * ny - ra.y * nx;
@@ -328,9 +311,8 @@ function angularKF(B: SolverBodies, ia: number, ib: number): void {
  * point"; Box2D v3 b2SolveSphericalJoint). Three scalar rows would need many
  * sweeps when the anchor arm couples the axes through the inertia.
  */
-// PointRow record layout (one Float64Array per row: V8 keeps a class's
-// double fields as separate boxed numbers, two dependent loads each, where a
-// typed array is one base load for the whole record).
+// PointRow record layout: one Float64Array per row, one base load for the
+// whole record (a class's double fields are separate heap numbers in V8).
 const P_L = 0; // accumulated impulse (3)
 const P_C = 3; // error C (3)
 const P_RA = 6; // world anchor arms at the last update (3 + 3)

@@ -111,9 +111,8 @@ export function transformVec3(out: Vec3, m: Readonly<Mat3>, v: Readonly<Vec3>): 
 
 /**
  * out = R diag(d) Rᵀ for the rotation matrix R of q: a body-frame diagonal
- * inertia (or inverse inertia) expressed in world space. (The diagonal comes
- * as a vector: doubles passed to a call V8 does not inline are boxed, one
- * allocation each, and this runs for every awake body every step.)
+ * inertia (or inverse inertia) expressed in world space. The diagonal comes
+ * as a vector, not three double arguments.
  */
 export function rotateDiagonal(out: Mat3, q: Readonly<Quat>, d: Readonly<Vec3>): Mat3 {
   const dx = d.x, dy = d.y, dz = d.z;

@@ -56,19 +56,11 @@ export function multiply(out: Quat, a: Readonly<Quat>, b: Readonly<Quat>): Quat 
 
 /** out = conj(a) ⊗ b: the rotation b expressed in a's frame. */
 export function multiplyConjugateA(out: Quat, a: Readonly<Quat>, b: Readonly<Quat>): Quat {
-  const ax = -a.x;
-  const ay = -a.y;
-  const az = -a.z;
-  const x = a.w * b.x + ax * b.w + ay * b.z - az * b.y;
-  const y = a.w * b.y - ax * b.z + ay * b.w + az * b.x;
-  const z = a.w * b.z + ax * b.y - ay * b.x + az * b.w;
-  const w = a.w * b.w - ax * b.x - ay * b.y - az * b.z;
-  out.x = x;
-  out.y = y;
-  out.z = z;
-  out.w = w;
-  return out;
+  return multiply(out, conjugate(conjugated, a), b);
 }
+
+/** The conjugate handed on by multiplyConjugateA and inverseRotate (neither calls the other). */
+const conjugated: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
 export function conjugate(out: Quat, a: Readonly<Quat>): Quat {
   out.x = -a.x;
@@ -157,19 +149,7 @@ export function rotate(out: Vec3, q: Readonly<Quat>, v: Readonly<Vec3>): Vec3 {
 
 /** Rotates v by the inverse of q: out = q* v q. */
 export function inverseRotate(out: Vec3, q: Readonly<Quat>, v: Readonly<Vec3>): Vec3 {
-  const qx = -q.x;
-  const qy = -q.y;
-  const qz = -q.z;
-  const tx = 2 * (qy * v.z - qz * v.y);
-  const ty = 2 * (qz * v.x - qx * v.z);
-  const tz = 2 * (qx * v.y - qy * v.x);
-  const x = v.x + q.w * tx + (qy * tz - qz * ty);
-  const y = v.y + q.w * ty + (qz * tx - qx * tz);
-  const z = v.z + q.w * tz + (qx * ty - qy * tx);
-  out.x = x;
-  out.y = y;
-  out.z = z;
-  return out;
+  return rotate(out, conjugate(conjugated, q), v);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Vec3 } from './vec3';
 
 /**
  * Longest step `World.step` and `ParticleSystem.step` accept, seconds (20 Hz).
- * Longer steps are refused, not sub-divided (see README, "Limits").
+ * Longer steps are refused, not sub-divided (docs/world.md, the limits table).
  */
 export const MAX_TIME_STEP = 0.05;
 /** Smallest and largest shape dimension (radius, half extent, half height) accepted, metres. */

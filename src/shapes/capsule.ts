@@ -9,9 +9,7 @@ import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from '.
  */
 export class Capsule extends ConvexShape {
   readonly kind = ShapeKind.Capsule;
-  // Initialised to a number, not left undefined by the class-field definition:
-  // a field that starts as undefined stays a tagged (boxed) field in V8, and
-  // the narrowphase then boxes intermediate doubles that mix with it.
+  // Initialised to a number, not left undefined (CONTRIBUTING.md, hot path).
   readonly radius: number = 0;
   readonly halfHeight: number = 0;
   readonly coreRadius: number = 0;

@@ -6,9 +6,7 @@ import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from '.
 /** A sphere centred on the body origin. */
 export class Sphere extends ConvexShape {
   readonly kind = ShapeKind.Sphere;
-  // Initialised to a number, not left undefined by the class-field definition:
-  // a field that starts as undefined stays a tagged (boxed) field in V8, and
-  // the narrowphase then boxes intermediate doubles that mix with it.
+  // Initialised to a number, not left undefined (CONTRIBUTING.md, hot path).
   readonly radius: number = 0;
   readonly coreRadius: number = 0;
 

@@ -10,9 +10,8 @@
  * no narrowphase runs. Per particle and relaxation iteration only the
  * candidates whose bounds touch the particle are tested, with closed-form
  * projections for spheres, boxes and capsules and the narrowphase's
- * sphere–mesh routine for triangle meshes. Rejected alternative: one
- * `world.overlap(sphere)` per particle — a tree walk per particle per
- * iteration, ~10× the work for a cloth lying on one box.
+ * sphere–mesh routine for triangle meshes. Rejected: one `world.overlap`
+ * per particle, a tree walk per particle per iteration.
  */
 import { aabb, type Aabb } from '../collision/aabb';
 import { collide } from '../collision/narrowphase/dispatch';
@@ -25,6 +24,7 @@ import type { Capsule } from '../shapes/capsule';
 import { ConvexShape, ShapeKind, type MassProperties } from '../shapes/shape';
 import { Sphere } from '../shapes/sphere';
 import type { OverlapCollector, OverlapOptions, World } from '../world/world';
+import { resizedFloat64 } from '../math/typed-arrays';
 
 /**
  * An axis-aligned box with mutable half extents, used only as the system's
@@ -88,11 +88,7 @@ export class ParticleCollider {
   private addCandidate(body: RigidBody): void {
     const n = this.candidateCount;
     if (n === this.candidates.length) this.candidates.push(body); else this.candidates[n] = body;
-    if (6 * n + 6 > this.candidateBounds.length) {
-      const b = new Float64Array(this.candidateBounds.length * 2);
-      b.set(this.candidateBounds);
-      this.candidateBounds = b;
-    }
+    if (6 * n + 6 > this.candidateBounds.length) this.candidateBounds = resizedFloat64(this.candidateBounds, 2 * this.candidateBounds.length);
     const box = body.shape.computeAabb(this.shapeBounds, body.position, body.rotation);
     const cb = this.candidateBounds;
     cb[6 * n] = box.min.x; cb[6 * n + 1] = box.min.y; cb[6 * n + 2] = box.min.z;

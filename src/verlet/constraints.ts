@@ -10,17 +10,8 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
+import { resizedFloat64, resizedInt32 } from '../math/typed-arrays';
 
-function grownF64(a: Float64Array, n: number): Float64Array {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
-}
-function grownI32(a: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
-}
 
 /**
  * Distance constraints between particle pairs: `minLength ≤ |x_b − x_a| ≤ maxLength`.
@@ -45,11 +36,11 @@ export class DistanceConstraints {
     const i = this.count;
     if (i === this.particleA.length) {
       const n = i * 2;
-      this.particleA = grownI32(this.particleA, n);
-      this.particleB = grownI32(this.particleB, n);
-      this.minLength = grownF64(this.minLength, n);
-      this.maxLength = grownF64(this.maxLength, n);
-      this.stiffness = grownF64(this.stiffness, n);
+      this.particleA = resizedInt32(this.particleA, n);
+      this.particleB = resizedInt32(this.particleB, n);
+      this.minLength = resizedFloat64(this.minLength, n);
+      this.maxLength = resizedFloat64(this.maxLength, n);
+      this.stiffness = resizedFloat64(this.stiffness, n);
     }
     this.particleA[i] = a;
     this.particleB[i] = b;
@@ -72,9 +63,7 @@ export class DistanceConstraints {
  * With `approximateSqrt`, sticks (min = max = L) replace |d| by its first-order
  * Taylor expansion about L² (one Newton step for √ started at L):
  *   |d| ≈ (L² + d·d) / (2L)  ⇒  (|d| − L)/|d| ≈ 1 − 2L² / (L² + d·d)  = (d·d − L²)/(d·d + L²),
- * no square root, one division. (The Polish translation of the seed prints
- * the equal-mass form with the signs of the two updates swapped, which would
- * lengthen a stretched stick; here a stretched stick always shortens.)
+ * no square root, one division; a stretched stick always shortens.
  * `reverse` sweeps the list backwards: alternating the direction between
  * iterations (symmetric Gauss-Seidel) spreads a correction along a chain in
  * both directions, so a hanging rope stretches much less for the same count.
@@ -89,8 +78,7 @@ export function solveDistanceConstraints(
   for (let j = 0; j < n; j++) {
     const i = reverse ? n - 1 - j : j;
     const ia = pa[i]!, ib = pb[i]!;
-    // Integer indices only: a computed a / 3 would be a double key, which
-    // optimised code boxes (a heap number per access).
+    // Integer indices only: a computed a / 3 would be a double key.
     const a = ia * 3, b = ib * 3;
     const wa = invMass[ia]!, wb = invMass[ib]!;
     const wSum = wa + wb;
@@ -139,10 +127,10 @@ export class PinConstraints {
     }
     const i = this.count;
     if (i === this.particle.length) {
-      this.particle = grownI32(this.particle, i * 2);
-      this.point = grownF64(this.point, i * 6);
-      this.target = grownF64(this.target, i * 6);
-      this.freeInverseMass = grownF64(this.freeInverseMass, i * 2);
+      this.particle = resizedInt32(this.particle, i * 2);
+      this.point = resizedFloat64(this.point, i * 6);
+      this.target = resizedFloat64(this.target, i * 6);
+      this.freeInverseMass = resizedFloat64(this.freeInverseMass, i * 2);
     }
     this.particle[i] = particle;
     this.freeInverseMass[i] = freeInverseMass;
@@ -203,7 +191,7 @@ export class PinConstraints {
 }
 
 /**
- * The seed's box constraint (C1): each coordinate clamped into [min, max]
+ * Jakobsen's box constraint: each coordinate clamped into [min, max]
  * (shrunk by the particle radius). Projection onto an axis-aligned box is the
  * per-axis clamp, so one pass satisfies it exactly.
  */

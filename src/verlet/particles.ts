@@ -4,7 +4,7 @@
  * State is position and previous position; velocity is implicit:
  *   x' = x + (x − x_prev)·(1 − damping)·(dt / dt_prev) + a·dt²,  x_prev' = x
  * (the dt ratio keeps the implied velocity right when the step changes; for a
- * fixed step it is 1 and this is the seed's x' = 2x − x_prev + a dt²).
+ * fixed step it is 1 and this is Jakobsen's x' = 2x − x_prev + a dt²).
  * Constraints are then satisfied by relaxation, `iterations` sweeps of:
  * distance constraints → pins → bounding box → collision projection. The last
  * sweep's contacts get restitution 0 (the approaching normal part of the
@@ -21,6 +21,7 @@ import { OverlapCollector, type World, type WorldStepper } from '../world/world'
 import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
 import { DistanceConstraints, PinConstraints, solveBounds, solveDistanceConstraints } from './constraints';
+import { resizedFloat64, resizedInt32 } from '../math/typed-arrays';
 
 /** Settings of a {@link ParticleSystem}; every field may be changed later on the system. */
 export interface ParticleSystemOptions {
@@ -54,12 +55,6 @@ export interface ParticleSystemOptions {
 
 /** Extra room (m) around the particles' bounds for the once-per-step broadphase query: relaxation moves particles after it. */
 const QUERY_SKIN = 0.1;
-
-function grow(a: Float64Array, n: number): Float64Array {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
-}
 
 export class ParticleSystem implements WorldStepper {
   private countValue = 0;
@@ -193,14 +188,12 @@ export class ParticleSystem implements WorldStepper {
     const i = this.countValue;
     if (3 * i + 3 > this.positionArray.length) {
       const cap = 2 * (this.positionArray.length / 3);
-      this.positionArray = grow(this.positionArray, 3 * cap);
-      this.previousArray = grow(this.previousArray, 3 * cap);
-      this.predictedVelocities = grow(this.predictedVelocities, 3 * cap);
-      this.contactNormal = grow(this.contactNormal, 3 * cap);
-      this.inverseMassArray = grow(this.inverseMassArray, cap);
-      const cb = new Int32Array(cap);
-      cb.set(this.contactBody);
-      this.contactBody = cb;
+      this.positionArray = resizedFloat64(this.positionArray, 3 * cap);
+      this.previousArray = resizedFloat64(this.previousArray, 3 * cap);
+      this.predictedVelocities = resizedFloat64(this.predictedVelocities, 3 * cap);
+      this.contactNormal = resizedFloat64(this.contactNormal, 3 * cap);
+      this.inverseMassArray = resizedFloat64(this.inverseMassArray, cap);
+      this.contactBody = resizedInt32(this.contactBody, cap);
     }
     this.positionArray[3 * i] = position.x; this.positionArray[3 * i + 1] = position.y; this.positionArray[3 * i + 2] = position.z;
     this.previousArray[3 * i] = position.x; this.previousArray[3 * i + 1] = position.y; this.previousArray[3 * i + 2] = position.z;
@@ -505,7 +498,7 @@ export class ParticleSystem implements WorldStepper {
   }
 
   /**
-   * The seed says Verlet "automatically" loses the normal velocity at a wall;
+   * Jakobsen says Verlet "automatically" loses the normal velocity at a wall;
    * that holds one step late (x_prev is still inside the approach). Clamping
    * x_prev's coordinate to the wall too makes the wall-normal velocity zero at
    * once (restitution 0) while the tangential velocity is kept.

@@ -30,8 +30,8 @@ export interface RopeOptions extends ParticleSystemOptions {
    * Tethers: each particle also keeps within its rest distance along the rope
    * of each pinned end (long-range attachments, Kim, Chentanez & Müller 2012).
    * Gauss-Seidel needs ~N² sweeps to carry a pin's correction down an N-link
-   * chain; without tethers a hanging 20-segment rope at 10 iterations sits
-   * ~2.8 % long, with them < 1 %. Default true.
+   * chain, so without tethers a hanging rope sits long (docs/verlet.md).
+   * Default true.
    */
   tethers?: boolean;
 }

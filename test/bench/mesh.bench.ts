@@ -7,9 +7,7 @@
  *   resting on the terrain at random spots and orientations, margin 0.02 m.
  */
 import { bench, describe } from 'vitest';
-import { collideBoxMesh } from '../../src/collision/narrowphase/collide-box-mesh';
-import { collideCapsuleMesh } from '../../src/collision/narrowphase/collide-capsule-mesh';
-import { collideSphereMesh } from '../../src/collision/narrowphase/collide-sphere-mesh';
+import { collide } from '../../src/collision/narrowphase/dispatch';
 import { Manifold } from '../../src/collision/narrowphase/manifold';
 import type { Quat } from '../../src/math/quat';
 import type { Vec3 } from '../../src/math/vec3';
@@ -65,13 +63,13 @@ describe(`TriangleMesh, ${mesh.triangleCount} triangles, ${QUERIES} queries per 
     for (let k = 0; k < QUERIES; k++) mesh.raycastLocal(rayOrigins[k]!, rayDirs[k]!, 20, hit);
   });
   bench('collideSphereMesh', () => {
-    for (let k = 0; k < QUERIES; k++) collideSphereMesh(sphere, poses[k]!, identity, mesh, origin, identity, 0.02, manifold);
+    for (let k = 0; k < QUERIES; k++) collide(sphere, poses[k]!, identity, mesh, origin, identity, 0.02, manifold);
   });
   bench('collideBoxMesh', () => {
-    for (let k = 0; k < QUERIES; k++) collideBoxMesh(box, poses[k]!, rotations[k]!, mesh, origin, identity, 0.02, manifold);
+    for (let k = 0; k < QUERIES; k++) collide(box, poses[k]!, rotations[k]!, mesh, origin, identity, 0.02, manifold);
   });
   bench('collideCapsuleMesh', () => {
-    for (let k = 0; k < QUERIES; k++) collideCapsuleMesh(capsule, poses[k]!, rotations[k]!, mesh, origin, identity, 0.02, manifold);
+    for (let k = 0; k < QUERIES; k++) collide(capsule, poses[k]!, rotations[k]!, mesh, origin, identity, 0.02, manifold);
   });
 });
 

@@ -131,7 +131,7 @@ describe('Walker standing on a kinematic lift', () => {
 
   it('the other call order (walker.update before world.step) also keeps it grounded on every profile', () => {
     // Measured after the update: the update puts the character back on the
-    // lift it moved with during the previous step (README: call order).
+    // lift it moved with during the previous step (docs/character.md: call order).
     for (const { profile, frames } of PROFILES) {
       const r = runLift(profile, frames, 'velocity', 'update-then-step');
       expect(r.airborneFrames).toBe(0);

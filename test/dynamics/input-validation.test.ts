@@ -324,7 +324,7 @@ describe('shapes: supported size range and finite mass', () => {
     }
   });
 
-  // Contacts use absolute tolerances (5 mm slop, 2 cm speculative distance): the README's tuned range.
+  // Contacts use absolute tolerances (5 mm slop, 2 cm speculative distance): the tuned range of docs/world.md.
   for (const size of [0.01, 0.1, 1, 10, 100]) {
     it(`half size ${size} m at g = 9.81 rests on the floor within 3 % of its size`, () => {
       const rest = dropAtScale(size, 9.81).map((b) => b.position.y / size);

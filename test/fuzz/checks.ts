@@ -13,8 +13,10 @@
  *               body whose centre is off it (it fell past the edge and may
  *               reach in under the edgeless terrain sheet), and from then on
  *               a body whose centre was off it below the lowest ground (it
- *               may bounce back in under the sheet). Characters are
- *               checked the same way (their capsule);
+ *               may bounce back in under the sheet). A body jointed to the
+ *               floor box without collideConnected is exempt over the floor
+ *               box: its joint switched that contact off, so it may hang
+ *               through it. Characters are checked the same way (their capsule);
  * - energy      the total mechanical energy never exceeds what the world can
  *               supply (below); a failure names the body whose kinetic energy
  *               rose most over the last 30 steps, and is reported again
@@ -164,6 +166,8 @@ export class WorldChecker {
   private readonly scratch = new Float64Array(2);
   /** Per body: its centre went off the footprint below the lowest ground (it fell off the world's edge; see the tunnelling check). */
   private readonly fellOff: Uint8Array;
+  /** Per body: jointed to the floor box without collideConnected, so it does not collide with the floor box (it may hang through it). */
+  private readonly floorExempt: Uint8Array;
   private readonly lowestGround: number;
   /** Per body KE over the last KE_WINDOW steps (ring), to name the body that gained the most when the energy check fails. */
   private readonly keHistory: Float64Array;
@@ -181,6 +185,8 @@ export class WorldChecker {
 
   constructor(readonly spec: FuzzWorldSpec, readonly instance: FuzzInstance) {
     this.fellOff = new Uint8Array(spec.bodies.length);
+    this.floorExempt = new Uint8Array(spec.bodies.length);
+    for (const j of spec.jointSpecs) if (j.a < 0 && !j.collideConnected) this.floorExempt[j.b] = 1;
     let lowest = 0;
     for (let k = 1; k < spec.terrain.positions.length; k += 3) lowest = Math.min(lowest, spec.terrain.positions[k]!);
     this.lowestGround = lowest;
@@ -308,6 +314,8 @@ export class WorldChecker {
       const low = lowestPoint(shape, st, o, this.scratch);
       const ground = groundHeight(spec, this.scratch[0]!, this.scratch[1]!);
       if (Number.isNaN(ground)) continue;
+      // The user switched its contact with the floor box off.
+      if (this.floorExempt[i] === 1 && this.scratch[1]! < 0) continue;
       const depth = ground - low, size = smallestSize(shape);
       if (depth / size > this.maxDepthRatio) this.maxDepthRatio = depth / size;
       if (depth > this.maxDepth) this.maxDepth = depth;

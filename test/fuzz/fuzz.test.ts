@@ -5,7 +5,7 @@
  * the worlds with joints: `npm run fuzz -- --worlds N --seed S [--joints]`.
  * The jointed worlds assert every check but tunnelling: joints between
  * random pairs tens of metres apart with mass ratios up to 10⁴ still pull
- * bodies through the ground (README, "Fuzzing"; docs/joints.md).
+ * bodies through the ground (docs/fuzzing.md; docs/joints.md).
  */
 import { describe, expect, it } from 'vitest';
 import { ENERGY_BOUND_TEXT, formatFailure, runWorld } from './run';

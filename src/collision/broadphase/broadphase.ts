@@ -14,6 +14,7 @@
 import type { Aabb } from '../aabb';
 import type { Vec3 } from '../../math/vec3';
 import { DynamicTree, type TreeLeafSink, type TreeRayCallback } from './dynamic-tree';
+import { resizedInt32, resizedUint8 } from '../../math/typed-arrays';
 
 /** Body categories as the broadphase sees them. */
 export const BodyCategory = { Static: 0, Kinematic: 1, Dynamic: 2 } as const;
@@ -37,11 +38,7 @@ export class IdList {
   ids = new Int32Array(64);
   count = 0;
   push(value: number): void {
-    if (this.count === this.ids.length) {
-      const grown = new Int32Array(this.ids.length * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
+    if (this.count === this.ids.length) this.ids = resizedInt32(this.ids, 2 * this.ids.length);
     this.ids[this.count++] = value;
   }
 }
@@ -84,7 +81,7 @@ class PairFinder implements TreeLeafSink {
   visitLeaf(proxyId: number): void {
     const hit = proxyId * 2 + this.treeBit;
     if (hit === this.queryHandle) return;
-    const hitCategory = this.owner.categoryOfHandle(hit);
+    const hitCategory = this.owner.getCategory(hit);
     // Only pairs with at least one dynamic proxy can make a contact.
     if (this.queryCategory !== BodyCategory.Dynamic && hitCategory !== BodyCategory.Dynamic) return;
     // Both queued: the pair is found from both sides; keep the one where the
@@ -111,6 +108,26 @@ class RayForwarder implements TreeRayCallback {
     else if (value < this.maxT) this.maxT = value;
     return value;
   }
+
+  /**
+   * Raycasts this forwarder's tree into `callback` up to clip[0]; returns
+   * whether the callback stopped the ray, else leaves the clipped maxT in
+   * clip[0]. The state of a raycast in progress (a callback may start
+   * another) is kept and restored.
+   */
+  cast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, callback: BroadPhaseRayCallback, clip: Float64Array): boolean {
+    const prevCallback = this.callback, prevMax = this.maxT, prevStopped = this.stopped;
+    this.callback = callback;
+    this.maxT = clip[0]!;
+    this.stopped = false;
+    this.tree.raycast(origin, dir, this.maxT, this);
+    const stopped = this.stopped;
+    clip[0] = this.maxT;
+    this.callback = prevCallback;
+    this.maxT = prevMax;
+    this.stopped = prevStopped;
+    return stopped;
+  }
 }
 
 export class BroadPhase {
@@ -130,6 +147,7 @@ export class BroadPhase {
   private readonly staticRay: RayForwarder;
   private readonly movingRay: RayForwarder;
   private readonly fat = new Float64Array(6);
+  private readonly rayClip = new Float64Array(1);
   private readonly listSink = new ListSink();
 
   constructor(margin = 0.1) {
@@ -268,7 +286,6 @@ export class BroadPhase {
     );
   }
 
-  /** Appends the user data of proxies (both trees) whose fat box overlaps `box`; returns the count appended. */
   /** Appends the user data of proxies (both trees) whose fat box overlaps `box` to `list`; allocation-free. */
   queryList(box: Readonly<Aabb>, list: IdList): void {
     const b = this.fat;
@@ -284,6 +301,7 @@ export class BroadPhase {
     sink.tree = null;
   }
 
+  /** Appends the user data of proxies (both trees) whose fat box overlaps `box` to `out`; returns the count appended. */
   query(box: Readonly<Aabb>, out: number[]): number {
     const start = out.length;
     const nStatic = this.staticTree.query(box, out);
@@ -301,29 +319,12 @@ export class BroadPhase {
    * is searched first and its clipped maxT carries over to the moving tree.
    */
   raycast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, callback: BroadPhaseRayCallback): void {
-    const sr = this.staticRay;
-    // Save and restore so a callback may start another raycast.
-    const prevStaticCallback = sr.callback, prevStaticMax = sr.maxT, prevStaticStopped = sr.stopped;
-    sr.callback = callback;
-    sr.maxT = maxT;
-    sr.stopped = false;
-    this.staticTree.raycast(origin, dir, maxT, sr);
-    const stopped = sr.stopped;
-    const clipped = sr.maxT;
-    sr.callback = prevStaticCallback;
-    sr.maxT = prevStaticMax;
-    sr.stopped = prevStaticStopped;
-    if (stopped) return;
-
-    const mr = this.movingRay;
-    const prevMovingCallback = mr.callback, prevMovingMax = mr.maxT, prevMovingStopped = mr.stopped;
-    mr.callback = callback;
-    mr.maxT = clipped;
-    mr.stopped = false;
-    this.movingTree.raycast(origin, dir, clipped, mr);
-    mr.callback = prevMovingCallback;
-    mr.maxT = prevMovingMax;
-    mr.stopped = prevMovingStopped;
+    // One slot for the clipped maxT, saved and restored: a callback may start another raycast.
+    const clip = this.rayClip;
+    const saved = clip[0]!;
+    clip[0] = maxT;
+    if (!this.staticRay.cast(origin, dir, callback, clip)) this.movingRay.cast(origin, dir, callback, clip);
+    clip[0] = saved;
   }
 
   /**
@@ -408,18 +409,6 @@ export class BroadPhase {
     }
   }
 
-  /** Height of the static and moving trees (diagnostics). */
-  treeHeights(out: { static: number; moving: number }): { static: number; moving: number } {
-    out.static = this.staticTree.height();
-    out.moving = this.movingTree.height();
-    return out;
-  }
-
-  /** @internal Category of a handle (for the pair finder). */
-  categoryOfHandle(handle: number): number {
-    return this.categories[handle]!;
-  }
-
   /** @internal Whether a handle waits in the move buffer (for the pair finder). */
   isQueued(handle: number): boolean {
     return this.moveIndex[handle]! !== NOT_QUEUED;
@@ -431,11 +420,7 @@ export class BroadPhase {
 
   private queue(handle: number): void {
     if (this.moveIndex[handle] !== NOT_QUEUED) return;
-    if (this.moveCount === this.moveBuffer.length) {
-      const grown = new Int32Array(this.moveBuffer.length * 2);
-      grown.set(this.moveBuffer);
-      this.moveBuffer = grown;
-    }
+    if (this.moveCount === this.moveBuffer.length) this.moveBuffer = resizedInt32(this.moveBuffer, 2 * this.moveBuffer.length);
     this.moveIndex[handle] = this.moveCount;
     this.moveBuffer[this.moveCount++] = handle;
   }
@@ -444,11 +429,7 @@ export class BroadPhase {
     let n = this.moveIndex.length;
     if (handle < n) return;
     while (n <= handle) n *= 2;
-    const index = new Int32Array(n).fill(NOT_QUEUED);
-    index.set(this.moveIndex);
-    this.moveIndex = index;
-    const categories = new Uint8Array(n);
-    categories.set(this.categories);
-    this.categories = categories;
+    this.moveIndex = resizedInt32(this.moveIndex, n, NOT_QUEUED);
+    this.categories = resizedUint8(this.categories, n);
   }
 }

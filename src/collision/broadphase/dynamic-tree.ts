@@ -17,19 +17,12 @@
  * ancestor is refitted, then improved by one area-reducing tree rotation
  * (Kensler 2008, as in Box2D v3), then, only if its children's heights
  * differ by more than MAX_HEIGHT_IMBALANCE, lifted by an AVL rotation.
- *
- * Measured on 10 000 boxes (random cube, sorted line, 100×100 grid, 30
- * rounds of random re-insertion), summed internal area / root area and
- * height: pure SAH descent degenerates on sorted input (a line of boxes
- * becomes a list, height 9999); Box2D v2.4's strict AVL balancing (rotate at
- * any difference > 1) keeps height ≈ 17 but its height-driven rotations
- * pair unrelated subtrees (area ratio 227–470 vs 63–77, queries ~5× slower);
- * area rotations alone give ratio 63–69 but let the grid reach height 29.
- * Area rotations plus the loose AVL net give ratio 25–77 and height ≤ 19 on
- * all four.
+ * Area rotations keep the boxes tight, the loose AVL net keeps sorted input
+ * from turning the tree into a list (the measurements: docs/collision.md).
  */
 import type { Aabb } from '../aabb';
 import type { Vec3 } from '../../math/vec3';
+import { resizedFloat64, resizedInt32 } from '../../math/typed-arrays';
 
 /** Receives the leaves a ray reaches; see {@link DynamicTree.raycast}. */
 export interface TreeRayCallback {
@@ -42,6 +35,14 @@ export interface TreeLeafSink {
 }
 
 const NULL = -1;
+
+/** The sink of `DynamicTree.query`: appends leaf ids to an array. */
+class ArraySink implements TreeLeafSink {
+  out: number[] | null = null;
+  visitLeaf(proxyId: number): void {
+    this.out!.push(proxyId);
+  }
+}
 /** Slots per raycast frame: ox, oy, oz, 1/dx, 1/dy, 1/dz, maxT (+1 padding). */
 const RAY_FRAME = 8;
 const INITIAL_CAPACITY = 16;
@@ -59,9 +60,8 @@ const STALE_MARGIN_FACTOR = 4;
  * rotation steps in. A tree where every node respects a bound K has height
  * ≤ log(n)/log(x_K), x_K the root of x^(K+1) = x^K + 1 (the Fibonacci-like
  * recurrence N(h) = N(h-1) + N(h-1-K) for the fewest leaves of height h):
- * K = 3 gives about 2.15·log2(n). A smaller K (strict AVL, K = 1) fights the
- * area rotations and, measured on random boxes, triples the summed area of
- * internal nodes (slower queries); a larger K lets grids grow tall.
+ * K = 3 gives about 2.15·log2(n). A smaller K fights the area rotations
+ * (looser boxes, slower queries); a larger K lets grids grow tall.
  */
 const MAX_HEIGHT_IMBALANCE = 3;
 
@@ -92,6 +92,8 @@ export class DynamicTree {
   /** Ray parameters per active raycast: origin, 1/dir, maxT (RAY_FRAME slots each). */
   private rayFrames = new Float64Array(RAY_FRAME * 4);
   private rayDepth = 0;
+  private readonly queryBox = new Float64Array(6);
+  private readonly arraySink = new ArraySink();
 
   constructor(margin = 0.1) {
     this.margin = margin;
@@ -214,29 +216,16 @@ export class DynamicTree {
 
   /** Appends ids of proxies whose fat box overlaps `box`; returns the count appended. */
   query(box: Readonly<Aabb>, out: number[]): number {
-    if (this.root === NULL) return 0;
-    const minX = box.min.x, minY = box.min.y, minZ = box.min.z;
-    const maxX = box.max.x, maxY = box.max.y, maxZ = box.max.z;
-    const base = this.stackTop;
-    let count = 0;
-    this.push(this.root);
-    while (this.stackTop > base) {
-      const node = this.stack[--this.stackTop]!;
-      const b = this.bounds;
-      const o = node * 6;
-      if (b[o]! > maxX || b[o + 3]! < minX || b[o + 1]! > maxY || b[o + 4]! < minY || b[o + 2]! > maxZ || b[o + 5]! < minZ) {
-        continue;
-      }
-      if (this.child1[node] === NULL) {
-        out.push(node);
-        count++;
-      } else {
-        // child2 first so child1's subtree is visited first (stable order).
-        this.push(this.child2[node]!);
-        this.push(this.child1[node]!);
-      }
-    }
-    return count;
+    const q = this.queryBox;
+    q[0] = box.min.x; q[1] = box.min.y; q[2] = box.min.z;
+    q[3] = box.max.x; q[4] = box.max.y; q[5] = box.max.z;
+    const start = out.length;
+    const sink = this.arraySink;
+    const outer = sink.out;
+    sink.out = out;
+    this.overlapLeaves(q, 0, sink);
+    sink.out = outer;
+    return out.length - start;
   }
 
   /**
@@ -244,8 +233,7 @@ export class DynamicTree {
    * stored as (minX, minY, minZ, maxX, maxY, maxZ) at `box[offset..]`. The
    * allocation-free form of `query` for callers that consume hits as they
    * come (the broadphase pair finder). The box comes in a Float64Array, not
-   * six number arguments: doubles passed to a call V8 does not inline are
-   * boxed, one heap number each.
+   * six number arguments.
    */
   overlapLeaves(box: Float64Array, offset: number, sink: TreeLeafSink): void {
     if (this.root === NULL) return;
@@ -263,6 +251,7 @@ export class DynamicTree {
       if (this.child1[node] === NULL) {
         sink.visitLeaf(node);
       } else {
+        // child2 first so child1's subtree is visited first (stable order).
         this.push(this.child2[node]!);
         this.push(this.child1[node]!);
       }
@@ -286,15 +275,11 @@ export class DynamicTree {
    */
   raycast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, callback: TreeRayCallback): void {
     if (this.root === NULL || !(maxT >= 0)) return;
-    // The ray goes to the slab test through a frame of a Float64Array rather
-    // than as seven number arguments (each would be boxed per call). One
-    // frame per active raycast, so a callback may raycast this tree again.
+    // The ray goes to the slab test through a frame of a Float64Array, not
+    // as seven number arguments; one frame per active raycast, so a callback
+    // may raycast this tree again.
     const frame = this.rayDepth * RAY_FRAME;
-    if (frame + RAY_FRAME > this.rayFrames.length) {
-      const grown = new Float64Array(this.rayFrames.length * 2);
-      grown.set(this.rayFrames);
-      this.rayFrames = grown;
-    }
+    if (frame + RAY_FRAME > this.rayFrames.length) this.rayFrames = resizedFloat64(this.rayFrames, 2 * this.rayFrames.length);
     this.rayDepth++;
     const r = this.rayFrames;
     r[frame] = origin.x; r[frame + 1] = origin.y; r[frame + 2] = origin.z;
@@ -417,11 +402,7 @@ export class DynamicTree {
   // ---------------------------------------------------------------- internals
 
   private push(node: number): void {
-    if (this.stackTop === this.stack.length) {
-      const grown = new Int32Array(this.stack.length * 2);
-      grown.set(this.stack);
-      this.stack = grown;
-    }
+    if (this.stackTop === this.stack.length) this.stack = resizedInt32(this.stack, 2 * this.stack.length);
     this.stack[this.stackTop++] = node;
   }
 
@@ -438,14 +419,12 @@ export class DynamicTree {
 
   private grow(capacity: number): void {
     const old = this.capacity;
-    const bounds = new Float64Array(capacity * 6);
-    bounds.set(this.bounds);
-    this.bounds = bounds;
-    this.parent = growInt32(this.parent, capacity);
-    this.child1 = growInt32(this.child1, capacity);
-    this.child2 = growInt32(this.child2, capacity);
-    this.heights = growInt32(this.heights, capacity);
-    this.userData = growInt32(this.userData, capacity);
+    this.bounds = resizedFloat64(this.bounds, capacity * 6);
+    this.parent = resizedInt32(this.parent, capacity);
+    this.child1 = resizedInt32(this.child1, capacity);
+    this.child2 = resizedInt32(this.child2, capacity);
+    this.heights = resizedInt32(this.heights, capacity);
+    this.userData = resizedInt32(this.userData, capacity);
     // Chain the new nodes so the lowest index is handed out first.
     for (let i = capacity - 1; i >= old; i--) {
       this.heights[i] = -1;
@@ -569,10 +548,8 @@ export class DynamicTree {
    * root. Walking the whole path on every removal and insertion is what
    * keeps the tree good under churn: each move doubles as an optimisation
    * pass over ~log n nodes. Rejected: stopping once a node's box and height
-   * come out unchanged (Box2D v3 refits removals that way). On 10 000 moving
-   * boxes it halved the time spent in moves but tripled the summed internal
-   * area within 600 steps (ratio 60 → 208 with the early stop on removals
-   * only, 366 on both), making queries and pair finding ~3× slower: a net loss.
+   * come out unchanged (Box2D v3's refit): cheaper moves, but the boxes
+   * loosen under churn and queries slow down more (docs/collision.md).
    */
   private fixUpwards(node: number): void {
     let index = node;
@@ -715,16 +692,7 @@ export class DynamicTree {
   }
 }
 
-function growInt32(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
-  const grown = new Int32Array(capacity);
-  grown.set(a);
-  return grown;
-}
-
-/**
- * Results of the area helpers: a double returned from a call V8 does not
- * inline is boxed on the heap (once per tree node visited, on every insert).
- */
+/** Results of the area helpers (no double return values: CONTRIBUTING.md, hot path). */
 const AREA = new Float64Array(1);
 
 /** Half the surface area of the box at `o`, into AREA[0]. */
@@ -749,46 +717,24 @@ function unionArea(b: Float64Array, o: number, p: number): void {
  * is parallel to) and maxT.
  * Returns whether the segment enters the box. Same arithmetic as
  * `aabbRayEntry` so that leaf results agree with it exactly. A boolean, not
- * the entry t: a double returned from a call that is not inlined is boxed
- * (V8 heap number), which measured ~0.8 KB of garbage per ray.
+ * the entry t (no double return values).
  */
 function rayHits(b: Float64Array, o: number, ray: Float64Array, f: number): boolean {
-  const ox = ray[f]!, oy = ray[f + 1]!, oz = ray[f + 2]!;
-  const ix = ray[f + 3]!, iy = ray[f + 4]!, iz = ray[f + 5]!;
   let t0 = 0;
   let t1 = ray[f + 6]!;
-  // x
-  if (ix === Infinity || ix === -Infinity) {
-    if (ox < b[o]! || ox > b[o + 3]!) return false;
-  } else {
-    let ta = (b[o]! - ox) * ix;
-    let tb = (b[o + 3]! - ox) * ix;
-    if (ta > tb) { const s = ta; ta = tb; tb = s; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  // y
-  if (iy === Infinity || iy === -Infinity) {
-    if (oy < b[o + 1]! || oy > b[o + 4]!) return false;
-  } else {
-    let ta = (b[o + 1]! - oy) * iy;
-    let tb = (b[o + 4]! - oy) * iy;
-    if (ta > tb) { const s = ta; ta = tb; tb = s; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
-  }
-  // z
-  if (iz === Infinity || iz === -Infinity) {
-    if (oz < b[o + 2]! || oz > b[o + 5]!) return false;
-  } else {
-    let ta = (b[o + 2]! - oz) * iz;
-    let tb = (b[o + 5]! - oz) * iz;
-    if (ta > tb) { const s = ta; ta = tb; tb = s; }
-    if (ta > t0) t0 = ta;
-    if (tb < t1) t1 = tb;
-    if (t0 > t1) return false;
+  for (let k = 0; k < 3; k++) {
+    const origin = ray[f + k]!, inverse = ray[f + 3 + k]!;
+    const lo = b[o + k]!, hi = b[o + 3 + k]!;
+    if (inverse === Infinity || inverse === -Infinity) {
+      if (origin < lo || origin > hi) return false;
+    } else {
+      let ta = (lo - origin) * inverse;
+      let tb = (hi - origin) * inverse;
+      if (ta > tb) { const s = ta; ta = tb; tb = s; }
+      if (ta > t0) t0 = ta;
+      if (tb < t1) t1 = tb;
+      if (t0 > t1) return false;
+    }
   }
   return true;
 }

@@ -35,10 +35,8 @@ export const BOX_AXIS_RELATIVE_TOLERANCE = 0.05;
 /** Absolute part of that tolerance, metres. */
 export const BOX_AXIS_ABSOLUTE_TOLERANCE = 0.005;
 
-// Doubles cross function boundaries through the module's Float64Arrays, never
-// as arguments or return values: V8 boxes a double passed to (or returned
-// from) a call it does not inline into a fresh heap number, per pair per step.
-// Only ints, booleans and objects are real arguments; tiny helpers are inline.
+// Doubles cross function boundaries through the module's Float64Arrays
+// (CONTRIBUTING.md, hot path); tiny helpers are inline.
 
 // Rotation matrices, row-major [3r + c]: world rotations of A and B, then B's
 // axes in A's frame (R[i][j] = a_i · b_j) and its transpose.
@@ -74,7 +72,7 @@ let previousCount = 0;
  * spans more than STICK_FACTOR times the distance or area. Without it two
  * corners of nearly equal depth take turns as the deepest, the rest of the
  * pick follows, and the point that leaves takes its warm-start impulse with
- * it: a box resting across two others rocked at 10 Hz and never slept.
+ * it: a resting box rocks and stays awake (docs/solver.md, "Contact manifolds").
  */
 const STICK_DEPTH = 1e-3;
 const STICK_FACTOR = 1.2;
@@ -87,16 +85,6 @@ function wasPicked(id: number): boolean {
 const point = new Float64Array(7);
 
 /** Contacts between box A and box B (world poses); normal A→B, ≤ 4 points. */
-export function collideBoxBox(
-  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  boxBoxContacts(a, posA, rotA, b, posB, rotB, manifold);
-}
-
-/** collideBoxBox with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function boxBoxContacts(
   a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
@@ -379,8 +367,8 @@ function reduce(count: number, axis: number): number {
  * direction it was chosen on most narrowly (the other box's edge kept): a
  * box lying across another's edge crosses it with two parallel edges at
  * nearly equal depth, and one point there would let it rock about that
- * point until the other edge wins, then back (a pelvis lying across a stair
- * nose never came to rest). Those points are kept within the margin.
+ * point until the other edge wins, then back (docs/solver.md). Those points
+ * are kept within the margin.
  */
 function edgeContact(posA: Readonly<Vec3>, i: number, j: number, manifold: Manifold): void {
   const nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
@@ -432,7 +420,7 @@ function edgeContact(posA: Readonly<Vec3>, i: number, j: number, manifold: Manif
   edgePoint(posA, i, j, (1 << 13) | ((edgeA ^ (1 << flipABit)) << 4) | edgeB, false, manifold);
 }
 
-/** edgePoint's edge centres (A's x, y, z, then B's), in A's frame: no double arguments (V8 boxes them). */
+/** edgePoint's edge centres (A's x, y, z, then B's), in A's frame. */
 const edgeCentres = new Float64Array(6);
 
 /**

@@ -25,10 +25,8 @@ import { CAPSULE_FLAT_SIN, capsuleLineExtent, closestSegmentSegment, lineArgs, s
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 
-// Doubles cross function boundaries through the Float64Arrays below, never as
-// arguments or return values: V8 boxes a double passed to (or returned from)
-// a call it does not inline into a fresh heap number, once per call per pair
-// per step. Small helpers are written out inline for the same reason.
+// Doubles cross function boundaries through the Float64Arrays below
+// (CONTRIBUTING.md, hot path); small helpers are written out inline.
 
 // Breakpoints of the piecewise-quadratic distance, sorted in place.
 const breaks = new Float64Array(8);
@@ -50,16 +48,6 @@ const capsule = new Float64Array(2);
  * the single deepest point, 1 and 2 for the two ends of a segment lying flat on
  * a face (plus 8 × face index).
  */
-export function collideBoxCapsule(
-  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  boxCapsuleContacts(a, posA, rotA, b, posB, rotB, manifold);
-}
-
-/** collideBoxCapsule with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function boxCapsuleContacts(
   a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

@@ -27,16 +27,10 @@ import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
-import { MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
+import { MeshContactCollector, projectsInside } from './triangle-contact';
 
 const collector = new MeshContactCollector();
-// Doubles reach the collector's helpers through its Float64Arrays (V8 boxes
-// double arguments of calls it does not inline): `cand` a candidate,
-// `bounds` the query box.
 const cand = collector.cand;
-const bounds = new Float64Array(6);
-const localPos: Vec3 = { x: 0, y: 0, z: 0 };
-const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 /** Box axes u_0, u_1, u_2 in the mesh frame (3 numbers each) and half extents. */
 const axes = new Float64Array(9);
 const half = new Float64Array(3);
@@ -62,23 +56,14 @@ const CODE_BOX_CLIP = 32;
 const CODE_TRI_CORNER = 60;
 const CODE_EDGE = 64;
 
-export function collideBoxMesh(
-  a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  boxMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
-}
-
-/** collideBoxMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+/** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function boxMeshContacts(
   a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
-  toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
-  const q = localRot;
+  collector.enterMeshFrame(posA, rotA, posB, rotB);
+  const q = collector.localRot;
   const x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
   const xx = q.x * x2, xy = q.x * y2, xz = q.x * z2;
   const yy = q.y * y2, yz = q.y * z2, zz = q.z * z2;
@@ -87,19 +72,18 @@ export function boxMeshContacts(
   axes[3] = xy - wz; axes[4] = 1 - (xx + zz); axes[5] = yz + wx;
   axes[6] = xz + wy; axes[7] = yz - wx; axes[8] = 1 - (xx + yy);
   half[0] = a.halfExtents.x; half[1] = a.halfExtents.y; half[2] = a.halfExtents.z;
-  const cx = localPos.x, cy = localPos.y, cz = localPos.z;
+  const cx = collector.localPos.x, cy = collector.localPos.y, cz = collector.localPos.z;
   let ex = margin, ey = margin, ez = margin;
   for (let i = 0; i < 3; i++) {
     ex += Math.abs(axes[3 * i]!) * half[i]!;
     ey += Math.abs(axes[3 * i + 1]!) * half[i]!;
     ez += Math.abs(axes[3 * i + 2]!) * half[i]!;
   }
+  const bounds = collector.bounds;
+  bounds[0] = ex; bounds[1] = ey; bounds[2] = ez;
+  const count = collector.gatherTriangles(mesh);
   const tris = collector.triangles;
-  bounds[0] = cx - ex; bounds[1] = cy - ey; bounds[2] = cz - ez;
-  bounds[3] = cx + ex; bounds[4] = cy + ey; bounds[5] = cz + ez;
-  const count = mesh.queryBoundsFrom(bounds, tris, 0);
   frame[0] = cx; frame[1] = cy; frame[2] = cz; frame[3] = margin;
-  collector.begin();
   for (let k = 0; k < count; k++) boxTriangle(mesh, tris[k]!);
   collector.finish(manifold, posB, rotB);
 }

@@ -17,11 +17,8 @@ import type { Capsule } from '../../shapes/capsule';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 
-// Doubles cross function boundaries through module-level Float64Arrays, not
-// arguments or return values: V8 boxes a double passed to (or returned from)
-// a call it does not inline into a fresh heap number, and these helpers run
-// for every capsule pair every step. Only ints, booleans and objects are real
-// arguments.
+// Doubles cross function boundaries through module-level Float64Arrays
+// (CONTRIBUTING.md, hot path).
 
 /**
  * Arguments of {@link closestSegmentSegment}: segment 1 centre [0..2], unit
@@ -136,16 +133,6 @@ export const CAPSULE_FLAT_SIN = 0.05;
  * asin(0.05) of parallel and overlap, the two ends of the overlap (ids 1, 2),
  * plus the closest point if it is deeper than both.
  */
-export function collideCapsuleCapsule(
-  a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  capsuleCapsuleContacts(a, posA, rotA, b, posB, rotB, manifold);
-}
-
-/** collideCapsuleCapsule with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function capsuleCapsuleContacts(
   a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   b: Capsule, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

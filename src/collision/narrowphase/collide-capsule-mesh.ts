@@ -31,17 +31,12 @@ import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { capsuleLineExtent, lineArgs } from './collide-capsule-capsule';
 import { narrowphaseMargin } from './margin';
-import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
+import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, projectsInside } from './triangle-contact';
 
 const collector = new MeshContactCollector();
-// Doubles reach the collector's helpers through its Float64Arrays (V8 boxes
-// double arguments of calls it does not inline): `cand` a candidate, `point`
-// a query point, `bounds` the query box.
 const cand = collector.cand;
 const point = collector.point;
-const bounds = new Float64Array(6);
-const localPos: Vec3 = { x: 0, y: 0, z: 0 };
-const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+const localPos = collector.localPos;
 const FLAT_SIN = 0.02;
 /** |axis·n| from which the capsule stands on its lower end only (within ~25° of upright): the upper end adds nothing. */
 const UPRIGHT_COS = 0.9;
@@ -50,25 +45,16 @@ const CODE_END = 101;
 const CODE_CLOSEST = 102;
 const CODE_PIERCE = 103;
 
-export function collideCapsuleMesh(
-  a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  capsuleMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
-}
-
-/** collideCapsuleMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+/** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function capsuleMeshContacts(
   a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
-  toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
+  collector.enterMeshFrame(posA, rotA, posB, rotB);
   const r = a.radius;
   const hh = a.halfHeight;
-  const q = localRot;
+  const q = collector.localRot;
   // Segment axis = local Y rotated into the mesh frame.
   const ax = 2 * (q.x * q.y - q.w * q.z);
   const ay = 1 - 2 * (q.x * q.x + q.z * q.z);
@@ -77,13 +63,12 @@ export function capsuleMeshContacts(
   const dx = 2 * ax * hh, dy = 2 * ay * hh, dz = 2 * az * hh;
   const reach = r + margin;
   const ex = Math.abs(ax) * hh + reach, ey = Math.abs(ay) * hh + reach, ez = Math.abs(az) * hh + reach;
+  const bounds = collector.bounds;
+  bounds[0] = ex; bounds[1] = ey; bounds[2] = ez;
+  const count = collector.gatherTriangles(mesh);
   const tris = collector.triangles;
-  bounds[0] = localPos.x - ex; bounds[1] = localPos.y - ey; bounds[2] = localPos.z - ez;
-  bounds[3] = localPos.x + ex; bounds[4] = localPos.y + ey; bounds[5] = localPos.z + ez;
-  const count = mesh.queryBoundsFrom(bounds, tris, 0);
   const seg = collector.seg;
   const segArgs = collector.segArgs;
-  collector.begin();
   const qa = collector.v0;
   const qb = collector.v1;
   const corners = mesh.corners;

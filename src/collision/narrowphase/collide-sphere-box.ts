@@ -13,24 +13,13 @@ import type { Sphere } from '../../shapes/sphere';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 
-// The point goes to the manifold through a Float64Array (position xyz, normal
-// xyz, depth): V8 boxes each double passed to a call it does not inline.
+// The point goes to the manifold through a Float64Array: position xyz, normal xyz, depth.
 const point = new Float64Array(7);
 
 /**
  * Contacts between sphere A and box B (world poses); normal A→B. The id is the
  * box face (0..5 = +x,−x,+y,−y,+z,−z) nearest the point, 6 for edge/vertex regions.
  */
-export function collideSphereBox(
-  a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
-  b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  sphereBoxContacts(a, posA, _rotA, b, posB, rotB, manifold);
-}
-
-/** collideSphereBox with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function sphereBoxContacts(
   a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
   b: Box, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,

@@ -16,46 +16,30 @@ import type { Sphere } from '../../shapes/sphere';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
-import { closestPointOnTriangle, isFeatureActive, MeshContactCollector, projectsInside, toMeshLocal } from './triangle-contact';
+import { closestPointOnTriangle, isFeatureActive, MeshContactCollector, projectsInside } from './triangle-contact';
 
 const collector = new MeshContactCollector();
-// Doubles reach the collector's helpers through its Float64Arrays (V8 boxes
-// double arguments of calls it does not inline): `cand` a candidate, `point`
-// a query point, `bounds` the query box.
 const cand = collector.cand;
 const point = collector.point;
-const bounds = new Float64Array(6);
-const localPos: Vec3 = { x: 0, y: 0, z: 0 };
-const localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
 /** Feature code of a sphere contact (one per triangle). */
 const SPHERE_CODE = 110;
 
-export function collideSphereMesh(
-  a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  sphereMeshContacts(a, posA, rotA, mesh, posB, rotB, manifold);
-}
-
-/** collideSphereMesh with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
+/** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function sphereMeshContacts(
   a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
-  toMeshLocal(localPos, localRot, posA, rotA, posB, rotB);
+  collector.enterMeshFrame(posA, rotA, posB, rotB);
   const r = a.radius;
-  const cx = localPos.x, cy = localPos.y, cz = localPos.z;
+  const cx = collector.localPos.x, cy = collector.localPos.y, cz = collector.localPos.z;
   const reach = r + margin;
+  const bounds = collector.bounds;
+  bounds[0] = reach; bounds[1] = reach; bounds[2] = reach;
+  const count = collector.gatherTriangles(mesh);
   const tris = collector.triangles;
-  bounds[0] = cx - reach; bounds[1] = cy - reach; bounds[2] = cz - reach;
-  bounds[3] = cx + reach; bounds[4] = cy + reach; bounds[5] = cz + reach;
-  const count = mesh.queryBoundsFrom(bounds, tris, 0);
   point[0] = cx; point[1] = cy; point[2] = cz;
-  collector.begin();
   const q = collector.v0;
   const corners = mesh.corners;
   const normals = mesh.normals;

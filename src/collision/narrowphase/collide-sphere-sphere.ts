@@ -8,21 +8,10 @@ import type { Sphere } from '../../shapes/sphere';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 
-// The point goes to the manifold through a Float64Array (position xyz, normal
-// xyz, depth): V8 boxes each double passed to a call it does not inline.
+// The point goes to the manifold through a Float64Array: position xyz, normal xyz, depth.
 const point = new Float64Array(7);
 
 /** Contacts between sphere A and sphere B (world poses); normal A→B, id 0. */
-export function collideSphereSphere(
-  a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
-  b: Sphere, posB: Readonly<Vec3>, _rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  sphereSphereContacts(a, posA, _rotA, b, posB, _rotB, manifold);
-}
-
-/** collideSphereSphere with the margin read from narrowphaseMargin[0] (the dispatch-table entry). */
 export function sphereSphereContacts(
   a: Sphere, posA: Readonly<Vec3>, _rotA: Readonly<Quat>,
   b: Sphere, posB: Readonly<Vec3>, _rotB: Readonly<Quat>, manifold: Manifold,

@@ -25,8 +25,7 @@ import { narrowphaseGap, narrowphaseMargin } from './margin';
 
 /**
  * A collide routine with the shapes typed loosely, as stored in the table.
- * The margin is read from narrowphaseMargin[0] (margin.ts), not passed: the
- * table call is never inlined, so a double argument would be boxed per pair.
+ * The margin is read from narrowphaseMargin[0] (margin.ts), not passed.
  */
 export type CollideFunction = (
   a: Shape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,

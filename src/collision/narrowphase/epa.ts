@@ -22,7 +22,8 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape } from '../../shapes/shape';
-import { fillCentreNormal, fillSeparatedResult, gjkCore, type GjkResult, MinkowskiPair, Simplex } from './gjk';
+import { fillCentreNormal, GjkQuery, type GjkResult, Simplex } from './gjk';
+import type { MinkowskiPair } from './minkowski-pair';
 
 const MAX_VERTICES = 128;
 const MAX_FACES = 256;
@@ -104,8 +105,7 @@ class Polytope {
   }
 }
 
-const pairScratch = new MinkowskiPair();
-const simplexScratch = new Simplex();
+const query = new GjkQuery();
 const poly = new Polytope();
 const dir: Vec3 = { x: 0, y: 0, z: 0 };
 const sw: Vec3 = { x: 0, y: 0, z: 0 };
@@ -125,22 +125,11 @@ const perp1: Vec3 = { x: 0, y: 0, z: 0 };
  * that overlap.
  */
 export function epaPenetration(
-  a: ConvexShape,
-  posA: Readonly<Vec3>,
-  rotA: Readonly<Quat>,
-  b: ConvexShape,
-  posB: Readonly<Vec3>,
-  rotB: Readonly<Quat>,
-  out: GjkResult,
+  a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>, out: GjkResult,
 ): GjkResult {
-  const pair = pairScratch;
-  const simplex = simplexScratch;
-  pair.set(a, posA, rotA, b, posB, rotB);
-  gjkCore(pair, simplex);
-  if (simplex.distance > 0) {
-    fillSeparatedResult(pair, simplex, out);
-    return out;
-  }
+  if (query.separated(a, posA, rotA, b, posB, rotB, out)) return out;
+  const pair = query.pair, simplex = query.simplex;
   const iterations = expand(pair, simplex);
   const ra = a.coreRadius;
   const rb = b.coreRadius;
@@ -166,9 +155,8 @@ export function epaPenetration(
 /**
  * Doubles shared between the EPA helpers: [0] the core depth found by
  * expand(), [1] the support height handed to writeFlat, [2..4] the centroid
- * handed to addOrientedFace. V8 boxes a double passed to or returned from a
- * call it does not inline, and a module-level `let` holding a double on every
- * write; typed-array slots are written in place.
+ * handed to addOrientedFace (typed-array slots, not double arguments or a
+ * module-level `let`: CONTRIBUTING.md, hot path).
  */
 const EPA_IO = new Float64Array(5);
 let epaDegenerateCentreNormal = false;

@@ -15,9 +15,9 @@
  * two shapes far from the world origin keep their full precision.
  */
 import type { Quat } from '../../math/quat';
-import { inverseRotate, multiplyConjugateA, rotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape } from '../../shapes/shape';
+import { MinkowskiPair } from './minkowski-pair';
 
 /** Result of gjkDistance / epaPenetration. All vectors are world space. */
 export class GjkResult {
@@ -43,86 +43,14 @@ export const CORE_OVERLAP_DISTANCE = 1e-9;
 
 const MAX_GJK_ITERATIONS = 64;
 
-/**
- * The support mapping of the Minkowski difference coreA − coreB, in A's frame.
- * Internal to the collision module (shared with EPA and the shape cast).
- */
-export class MinkowskiPair {
-  a!: ConvexShape;
-  b!: ConvexShape;
-  /** B's position in A's frame. */
-  readonly positionB: Vec3 = { x: 0, y: 0, z: 0 };
-  /** B's rotation relative to A: conj(qA) ⊗ qB. */
-  readonly rotationB: Quat = { x: 0, y: 0, z: 0, w: 1 };
-  /** A's world pose, to map results back. */
-  readonly positionA: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly rotationA: Quat = { x: 0, y: 0, z: 0, w: 1 };
-  private readonly dirB: Vec3 = { x: 0, y: 0, z: 0 };
-
-  set(a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>, b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>): void {
-    this.a = a;
-    this.b = b;
-    const p = this.positionB;
-    p.x = posB.x - posA.x;
-    p.y = posB.y - posA.y;
-    p.z = posB.z - posA.z;
-    inverseRotate(p, rotA, p);
-    multiplyConjugateA(this.rotationB, rotA, rotB);
-    const pa = this.positionA;
-    pa.x = posA.x;
-    pa.y = posA.y;
-    pa.z = posA.z;
-    const ra = this.rotationA;
-    ra.x = rotA.x;
-    ra.y = rotA.y;
-    ra.z = rotA.z;
-    ra.w = rotA.w;
-  }
-
-  /**
-   * Support of coreA − coreB along d (A's frame): w = sA(d) − sB(−d).
-   * Writes A's and B's support points (A's frame) too.
-   */
-  support(w: Vec3, sa: Vec3, sb: Vec3, d: Readonly<Vec3>): void {
-    this.a.coreSupport(sa, d);
-    const db = this.dirB;
-    db.x = -d.x;
-    db.y = -d.y;
-    db.z = -d.z;
-    inverseRotate(db, this.rotationB, db);
-    this.b.coreSupport(sb, db);
-    rotate(sb, this.rotationB, sb);
-    sb.x += this.positionB.x;
-    sb.y += this.positionB.y;
-    sb.z += this.positionB.z;
-    w.x = sa.x - sb.x;
-    w.y = sa.y - sb.y;
-    w.z = sa.z - sb.z;
-  }
-
-  /** A-frame point → world. */
-  toWorldPoint(out: Vec3, p: Readonly<Vec3>): Vec3 {
-    rotate(out, this.rotationA, p);
-    out.x += this.positionA.x;
-    out.y += this.positionA.y;
-    out.z += this.positionA.z;
-    return out;
-  }
-
-  /** A-frame direction → world. */
-  toWorldVector(out: Vec3, v: Readonly<Vec3>): Vec3 {
-    return rotate(out, this.rotationA, v);
-  }
-}
+/** Weights handed to Simplex.keep (see there). */
+const KEPT_WEIGHTS = new Float64Array(3);
 
 /**
  * A simplex of up to four vertices of the Minkowski difference, each with the
  * two support points that produced it and its barycentric weight in the
  * current closest point. Internal.
  */
-/** Weights handed to Simplex.keep (see there). */
-const KEPT_WEIGHTS = new Float64Array(3);
-
 export class Simplex {
   count = 0;
   readonly w: Vec3[] = [vec(), vec(), vec(), vec()];
@@ -135,15 +63,13 @@ export class Simplex {
   iterations = 0;
   /**
    * Core distance found by the last gjkCore run (0 when the cores overlap or
-   * touch). A field rather than a return value: V8 boxes a double returned
-   * from a call it does not inline.
+   * touch); a field, not a return value.
    */
   distance = 0;
 
   /**
    * Keeps vertices i0..i(n−1) (indices into the current set) in slots
-   * 0..n−1, with the weights the caller wrote to KEPT_WEIGHTS[0..n−1] (doubles
-   * passed as arguments to a call V8 does not inline are boxed on the heap).
+   * 0..n−1, with the weights the caller wrote to KEPT_WEIGHTS[0..n−1].
    */
   keep(n: number, i0: number, i1: number, i2: number): void {
     const l0 = KEPT_WEIGHTS[0]!, l1 = KEPT_WEIGHTS[1]!, l2 = KEPT_WEIGHTS[2]!;
@@ -419,7 +345,7 @@ const DISTANCE_SQ = new Float64Array(1);
 
 /**
  * Squared distance from the origin to triangle abc (Ericson §5.1.5), into
- * DISTANCE_SQ[0] (a returned double would be boxed when the call is not inlined).
+ * DISTANCE_SQ[0].
  */
 function triangleDistanceSq(A: Readonly<Vec3>, B: Readonly<Vec3>, C: Readonly<Vec3>): void {
   const abx = B.x - A.x, aby = B.y - A.y, abz = B.z - A.z;
@@ -589,12 +515,34 @@ export function fillSeparatedResult(pair: MinkowskiPair, simplex: Simplex, out: 
   out.iterations = simplex.iterations;
 }
 
+/** A Minkowski pair and a simplex owned by one caller (gjkDistance, epaPenetration). */
+export class GjkQuery {
+  readonly pair = new MinkowskiPair();
+  readonly simplex = new Simplex();
+
+  /**
+   * The stage gjkDistance and epaPenetration share: loads the shapes at
+   * their poses and runs GJK on the cores. When the cores are apart, fills
+   * `out` exactly and returns true; otherwise the simplex encloses the
+   * origin (for EPA) and `out` is left.
+   */
+  separated(a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>, b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>, out: GjkResult): boolean {
+    const pair = this.pair, simplex = this.simplex;
+    pair.set(a, posA, rotA, b, posB, rotB);
+    gjkCore(pair, simplex);
+    if (simplex.distance > 0) {
+      fillSeparatedResult(pair, simplex, out);
+      return true;
+    }
+    return false;
+  }
+}
+
 const fillA: Vec3 = { x: 0, y: 0, z: 0 };
 const fillB: Vec3 = { x: 0, y: 0, z: 0 };
 const fillN: Vec3 = { x: 0, y: 0, z: 0 };
 
-const pairScratch = new MinkowskiPair();
-const simplexScratch = new Simplex();
+const query = new GjkQuery();
 const centreDir: Vec3 = { x: 0, y: 0, z: 0 };
 
 /**
@@ -611,26 +559,13 @@ const centreDir: Vec3 = { x: 0, y: 0, z: 0 };
  * witness points are A's centre. Call epaPenetration for the true depth.
  */
 export function gjkDistance(
-  a: ConvexShape,
-  posA: Readonly<Vec3>,
-  rotA: Readonly<Quat>,
-  b: ConvexShape,
-  posB: Readonly<Vec3>,
-  rotB: Readonly<Quat>,
-  out: GjkResult,
+  a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>, out: GjkResult,
 ): GjkResult {
-  const pair = pairScratch;
-  const simplex = simplexScratch;
-  pair.set(a, posA, rotA, b, posB, rotB);
-  gjkCore(pair, simplex);
-  const d = simplex.distance;
-  if (d > 0) {
-    fillSeparatedResult(pair, simplex, out);
-    return out;
-  }
+  if (query.separated(a, posA, rotA, b, posB, rotB, out)) return out;
   out.distance = -(a.coreRadius + b.coreRadius);
   out.overlapping = true;
-  out.iterations = simplex.iterations;
+  out.iterations = query.simplex.iterations;
   fillCentreNormal(out.normal, posA, posB);
   out.pointA.x = posA.x; out.pointA.y = posA.y; out.pointA.z = posA.z;
   out.pointB.x = posA.x; out.pointB.y = posA.y; out.pointB.z = posA.z;

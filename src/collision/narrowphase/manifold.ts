@@ -32,9 +32,8 @@ export class Manifold {
   /**
    * Appends a point from `src[offset .. offset + 6]` = position xyz, normal
    * xyz, depth (ignored when the manifold is full). Returns its index or -1.
-   * The narrowphase uses this instead of {@link addPoint}: V8 boxes every
-   * double passed to a call it does not inline (a heap number each), while
-   * typed-array reads and stores into the points' double fields allocate nothing.
+   * The narrowphase uses this instead of {@link addPoint}, which takes doubles
+   * as arguments.
    */
   addPointFrom(src: Float64Array, offset: number, id: number): number {
     if (this.pointCount >= MAX_MANIFOLD_POINTS) return -1;

@@ -2,11 +2,9 @@
  * The margin (speculative distance) read by the narrowphase routines reached
  * through the dispatch table.
  *
- * V8 boxes every double passed to a call it does not inline into a fresh heap
- * number, and the table call (one call site, a dozen targets) is never
- * inlined, nor are most routines (too large). So the table entries take no
- * double: the caller writes the margin here first. The public collideXxx
- * functions keep their `margin` argument and store it here themselves.
+ * The table call is never inlined, so its entries take no double argument
+ * (CONTRIBUTING.md, hot path): the caller writes the margin here first;
+ * `collide` (dispatch.ts) takes it as an argument and stores it here.
  */
 export const narrowphaseMargin = new Float64Array(1);
 

@@ -26,13 +26,11 @@
  *
  * Doubles cross function boundaries through Float64Arrays (a query point, the
  * collector's `cand`, `segArgs`, `plane` …), never as arguments or return
- * values: V8 boxes a double passed to (or returned from) a call it does not
- * inline into a fresh heap number, and these run per triangle per step. Only
- * ints, booleans and objects are real arguments.
+ * values (CONTRIBUTING.md, hot path).
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT, type TriangleMesh } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 
 /** Closest-feature codes returned by closestPointOnTriangle. */
@@ -184,6 +182,32 @@ export class MeshContactCollector {
   readonly plane = new Float64Array(4);
   /** A manifold point on its way out (Manifold.addPointFrom layout). */
   private readonly out = new Float64Array(STRIDE);
+
+  /** The convex's pose in the mesh frame, set by {@link enterMeshFrame}. */
+  readonly localPos: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly localRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** The query box: the collider writes the convex's half extents (mesh frame, margin included) in [0..2]; {@link gatherTriangles} makes it min [0..2], max [3..5]. */
+  readonly bounds = new Float64Array(6);
+
+  /** The first step of every convex-vs-mesh collider: A's pose in B's (the mesh's) frame into localPos / localRot. */
+  enterMeshFrame(posA: Readonly<Vec3>, rotA: Readonly<Quat>, posB: Readonly<Vec3>, rotB: Readonly<Quat>): void {
+    toMeshLocal(this.localPos, this.localRot, posA, rotA, posB, rotB);
+  }
+
+  /**
+   * The second step: the triangles whose boxes overlap localPos ± bounds[0..2]
+   * go to `triangles` (their count is returned), and the candidate buffer is
+   * emptied.
+   */
+  gatherTriangles(mesh: TriangleMesh): number {
+    const b = this.bounds, c = this.localPos;
+    const ex = b[0]!, ey = b[1]!, ez = b[2]!;
+    b[0] = c.x - ex; b[1] = c.y - ey; b[2] = c.z - ez;
+    b[3] = c.x + ex; b[4] = c.y + ey; b[5] = c.z + ez;
+    const count = mesh.queryBoundsFrom(b, this.triangles, 0);
+    this.begin();
+    return count;
+  }
 
   /**
    * Closest points of segments p1 + s·d1 and p2 + t·d2, s, t ∈ [0, 1]

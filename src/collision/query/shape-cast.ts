@@ -27,7 +27,8 @@ import type { Quat } from '../../math/quat';
 import { inverseRotate, multiplyConjugateA, rotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { epaPenetration } from '../narrowphase/epa';
-import { fillSeparatedResult, gjkCore, GjkResult, MinkowskiPair, Simplex } from '../narrowphase/gjk';
+import { fillSeparatedResult, gjkCore, GjkResult, Simplex } from '../narrowphase/gjk';
+import { MinkowskiPair } from '../narrowphase/minkowski-pair';
 import { ConvexShape, type MassProperties, type Shape, ShapeKind } from '../../shapes/shape';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 
@@ -103,8 +104,7 @@ const castNormal: Vec3 = { x: 0, y: 0, z: 0 };
 /**
  * Doubles handed to and from castConvex: [0] the largest fraction to search
  * (in), [1] the penetration depth when the cast started overlapping (out,
- * else 0). V8 boxes a double passed to or returned from a call it does not
- * inline, and a module-level `let` holding a double is boxed on every write.
+ * else 0); a typed array, not double arguments (CONTRIBUTING.md, hot path).
  */
 const CAST_IO = new Float64Array(2);
 

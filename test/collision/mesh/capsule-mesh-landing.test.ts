@@ -10,8 +10,7 @@
  * than the body's smallest size" and "rests within 1 mm".
  */
 import { describe, expect, it } from 'vitest';
-import { collideBoxCapsule } from '../../../src/collision/narrowphase/collide-box-capsule';
-import { collideCapsuleMesh } from '../../../src/collision/narrowphase/collide-capsule-mesh';
+import { collide } from '../../../src/collision/narrowphase/dispatch';
 import { Manifold } from '../../../src/collision/narrowphase/manifold';
 import { Box, Capsule, Sphere, TriangleMesh, World, type ConvexShape, type Quat, type RigidBody, type Vec3 } from '../../../src/index';
 import { multiply, rotate } from '../../../src/math/quat';
@@ -96,7 +95,7 @@ describe('capsule on a mesh floor: both ends within the margin', () => {
             const lowI = ends[0]!.y <= ends[1]!.y ? 0 : 1;
             const depths = ends.map((e, i) => (i === lowI ? r : r / Math.sqrt(1 - sinT * sinT)) - e.y);
             const margin = Math.max(0.02, -Math.min(...depths) + 0.02);
-            collideCapsuleMesh(capsule, c, q, mesh, ORIGIN, ID, margin, m);
+            collide(capsule, c, q, mesh, ORIGIN, ID, margin, m);
             expect(m.pointCount).toBe(2);
             for (let i = 0; i < 2; i++) {
               const p = m.points[i]!;
@@ -112,7 +111,7 @@ describe('capsule on a mesh floor: both ends within the margin', () => {
             }
             expect(m.points[0]!.position.x).not.toBeCloseTo(m.points[1]!.position.x, 3);
             // As over a box floor (capsule B, box A: normals opposite).
-            collideBoxCapsule(boxFloor, boxPos, ID, capsule, c, q, margin, mb);
+            collide(boxFloor, boxPos, ID, capsule, c, q, margin, mb);
             expect(mb.pointCount).toBe(2);
             const dm = [m.points[0]!.depth, m.points[1]!.depth].sort((x, y) => x - y);
             const db = [mb.points[0]!.depth, mb.points[1]!.depth].sort((x, y) => x - y);
@@ -121,7 +120,7 @@ describe('capsule on a mesh floor: both ends within the margin', () => {
             // Tilted, a margin short of the upper end keeps the lower end only
             // (flat, the clipped part within the margin has its points).
             if (sinT > 0.02 && depths[1 - lowI]! < depths[lowI]! - 0.01) {
-              collideCapsuleMesh(capsule, c, q, mesh, ORIGIN, ID, -depths[1 - lowI]! - 0.005, m);
+              collide(capsule, c, q, mesh, ORIGIN, ID, -depths[1 - lowI]! - 0.005, m);
               expect(m.pointCount).toBe(1);
               expect(Math.abs(m.points[0]!.depth - depths[lowI]!)).toBeLessThan(1e-6);
             }
@@ -144,7 +143,7 @@ describe('capsule on a mesh floor: both ends within the margin', () => {
       const c = { x: 0.2, y: -0.005 + Math.abs(a.y), z: 0.2 };
       const yLow = c.y - Math.abs(a.y), yHigh = c.y + Math.abs(a.y);
       const sinT = Math.abs(a.y) / hh;
-      collideCapsuleMesh(capsule, c, q, mesh, ORIGIN, ID, 0.5, m);
+      collide(capsule, c, q, mesh, ORIGIN, ID, 0.5, m);
       expect(m.pointCount).toBe(2);
       const d = [m.points[0]!.depth, m.points[1]!.depth].sort((x, y) => x - y);
       expect(Math.abs(d[0]! - (r / Math.sqrt(1 - sinT * sinT) - yHigh))).toBeLessThan(1e-6);

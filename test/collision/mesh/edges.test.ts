@@ -4,9 +4,7 @@
  * tolerances 1e-6 on normals, 1e-6 on depths of analytic cases.
  */
 import { describe, expect, it } from 'vitest';
-import { collideBoxMesh } from '../../../src/collision/narrowphase/collide-box-mesh';
-import { collideCapsuleMesh } from '../../../src/collision/narrowphase/collide-capsule-mesh';
-import { collideSphereMesh } from '../../../src/collision/narrowphase/collide-sphere-mesh';
+import { collide } from '../../../src/collision/narrowphase/dispatch';
 import { Manifold } from '../../../src/collision/narrowphase/manifold';
 import type { Quat } from '../../../src/math/quat';
 import type { Vec3 } from '../../../src/math/vec3';
@@ -60,21 +58,21 @@ describe('convex ridge (90°)', () => {
 
   it('a sphere over the ridge gets the edge normal, not a face normal', () => {
     const sphere = new Sphere(0.3);
-    collideSphereMesh(sphere, { x: 0, y: 0.29, z: 0.3 }, ID, ridge, ORIGIN, ID, MARGIN, m);
+    collide(sphere, { x: 0, y: 0.29, z: 0.3 }, ID, ridge, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(1);
     const n = normalOf(m, 0);
     expect(Math.abs(n.x)).toBeLessThan(1e-6);
     expect(Math.abs(n.y + 1)).toBeLessThan(1e-6);
     expect(m.points[0]!.depth).toBeCloseTo(0.01, 9);
     // Slightly off the ridge the normal blends: it points from the centre to the ridge line.
-    collideSphereMesh(sphere, { x: 0.05, y: 0.28, z: 0 }, ID, ridge, ORIGIN, ID, MARGIN, m);
+    collide(sphere, { x: 0.05, y: 0.28, z: 0 }, ID, ridge, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(1);
     const len = Math.hypot(0.05, 0.28);
     expect(normalOf(m, 0).x).toBeCloseTo(-0.05 / len, 9);
     expect(normalOf(m, 0).y).toBeCloseTo(-0.28 / len, 9);
     expect(m.points[0]!.depth).toBeCloseTo(0.3 - len, 9);
     // Well over one face: that face's normal.
-    collideSphereMesh(sphere, { x: 1 + 0.29 * S, y: -1 + 0.29 * S, z: 0 }, ID, ridge, ORIGIN, ID, MARGIN, m);
+    collide(sphere, { x: 1 + 0.29 * S, y: -1 + 0.29 * S, z: 0 }, ID, ridge, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(1);
     expect(normalOf(m, 0).x).toBeCloseTo(-S, 9);
     expect(normalOf(m, 0).y).toBeCloseTo(-S, 9);
@@ -84,7 +82,7 @@ describe('convex ridge (90°)', () => {
   it('a capsule lying across the ridge rests on it with the edge normal', () => {
     const capsule = new Capsule(0.2, 0.6);
     const across: Quat = { x: 0, y: 0, z: S, w: S }; // local Y → world −X
-    collideCapsuleMesh(capsule, { x: 0.1, y: 0.19, z: 0.5 }, across, ridge, ORIGIN, ID, MARGIN, m);
+    collide(capsule, { x: 0.1, y: 0.19, z: 0.5 }, across, ridge, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBeGreaterThanOrEqual(1);
     let deepest = -Infinity;
     for (let i = 0; i < m.pointCount; i++) {
@@ -100,7 +98,7 @@ describe('convex ridge (90°)', () => {
 
   it('a flat box over the ridge is held by the ridge line (box-face normal, 2 points)', () => {
     const box = new Box({ x: 0.5, y: 0.5, z: 0.4 });
-    collideBoxMesh(box, { x: 0.1, y: 0.49, z: 0.2 }, ID, ridge, ORIGIN, ID, MARGIN, m);
+    collide(box, { x: 0.1, y: 0.49, z: 0.2 }, ID, ridge, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(2);
     for (let i = 0; i < 2; i++) {
       const p = m.points[i]!;
@@ -117,7 +115,7 @@ describe('convex ridge (90°)', () => {
     const box = new Box({ x: 0.5, y: 0.3, z: 0.3 });
     const q: Quat = { x: Math.sin(Math.PI / 8), y: 0, z: 0, w: Math.cos(Math.PI / 8) };
     const drop = 0.3 * S + 0.3 * S;
-    collideBoxMesh(box, { x: 0, y: drop - 0.01, z: 0.1 }, q, ridge, ORIGIN, ID, MARGIN, m);
+    collide(box, { x: 0, y: drop - 0.01, z: 0.1 }, q, ridge, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBeGreaterThanOrEqual(1);
     let deepest = -Infinity;
     for (let i = 0; i < m.pointCount; i++) deepest = Math.max(deepest, m.points[i]!.depth);
@@ -143,7 +141,7 @@ describe('concave valley (90°)', () => {
     expect(valley.getTriangleNormal(0, n).x).toBeCloseTo(-S, 12);
     const sphere = new Sphere(0.3);
     // Centre on the bisector at distance 0.29 from each face.
-    collideSphereMesh(sphere, { x: 0, y: 0.29 / S, z: 0.1 }, ID, valley, ORIGIN, ID, MARGIN, m);
+    collide(sphere, { x: 0, y: 0.29 / S, z: 0.1 }, ID, valley, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(2);
     const nxs = [normalOf(m, 0).x, normalOf(m, 1).x].sort((a, b) => a - b);
     expect(nxs[0]).toBeCloseTo(-S, 9);
@@ -161,21 +159,21 @@ describe('closed cube (back faces)', () => {
   const sphere = new Sphere(0.2);
 
   it('a sphere sunk inside leaves through the nearest face', () => {
-    collideSphereMesh(sphere, { x: 0.1, y: 0.4, z: 0.2 }, ID, box, ORIGIN, ID, MARGIN, m);
+    collide(sphere, { x: 0.1, y: 0.4, z: 0.2 }, ID, box, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(1);
     expect(normalOf(m, 0).y).toBeCloseTo(-1, 9);
     expect(m.points[0]!.depth).toBeCloseTo(0.3, 9);
   });
 
   it('a sphere resting near the rim is not pushed sideways by the side faces', () => {
-    collideSphereMesh(sphere, { x: 0.45, y: 0.69, z: 0 }, ID, box, ORIGIN, ID, MARGIN, m);
+    collide(sphere, { x: 0.45, y: 0.69, z: 0 }, ID, box, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(1);
     expect(normalOf(m, 0).y).toBeCloseTo(-1, 9);
     expect(m.points[0]!.depth).toBeCloseTo(0.01, 9);
   });
 
   it('a sphere over the rim edge gets the edge normal', () => {
-    collideSphereMesh(sphere, { x: 0.6, y: 0.6, z: 0 }, ID, box, ORIGIN, ID, MARGIN, m);
+    collide(sphere, { x: 0.6, y: 0.6, z: 0 }, ID, box, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(1);
     expect(normalOf(m, 0).x).toBeCloseTo(-S, 9);
     expect(normalOf(m, 0).y).toBeCloseTo(-S, 9);
@@ -184,7 +182,7 @@ describe('closed cube (back faces)', () => {
 
   it('a box sunk into the top leaves through it with 4 points', () => {
     const b = new Box({ x: 0.2, y: 0.2, z: 0.2 });
-    collideBoxMesh(b, { x: 0, y: 0.4, z: 0 }, ID, box, ORIGIN, ID, MARGIN, m);
+    collide(b, { x: 0, y: 0.4, z: 0 }, ID, box, ORIGIN, ID, MARGIN, m);
     expect(m.pointCount).toBe(4);
     for (let i = 0; i < 4; i++) {
       expect(normalOf(m, i).y).toBeCloseTo(-1, 9);
@@ -201,9 +199,9 @@ describe('closed cube (back faces)', () => {
       const p = rng.vec3(-1, 1);
       const q = rng.quat();
       for (let shape = 0; shape < 3; shape++) {
-        if (shape === 0) collideSphereMesh(sphere, p, q, box, ORIGIN, ID, MARGIN, m);
-        else if (shape === 1) collideBoxMesh(b, p, q, box, ORIGIN, ID, MARGIN, m);
-        else collideCapsuleMesh(cap, p, q, box, ORIGIN, ID, MARGIN, m);
+        if (shape === 0) collide(sphere, p, q, box, ORIGIN, ID, MARGIN, m);
+        else if (shape === 1) collide(b, p, q, box, ORIGIN, ID, MARGIN, m);
+        else collide(cap, p, q, box, ORIGIN, ID, MARGIN, m);
         points += m.pointCount;
         for (let i = 0; i < m.pointCount; i++) {
           const pt = m.points[i]!;

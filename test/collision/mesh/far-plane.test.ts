@@ -8,7 +8,7 @@
  * slid onto the terrain, which it went 0.14 m into.
  */
 import { describe, expect, it } from 'vitest';
-import { collideCapsuleMesh } from '../../../src/collision/narrowphase/collide-capsule-mesh';
+import { collide } from '../../../src/collision/narrowphase/dispatch';
 import { Manifold } from '../../../src/collision/narrowphase/manifold';
 import type { Quat } from '../../../src/math/quat';
 import { Capsule } from '../../../src/shapes/capsule';
@@ -48,7 +48,7 @@ describe('capsule beside a mesh: no points from the plane beyond the triangle', 
     // The repro's pose: centre 0.44 m up, the axis 19° off horizontal, lower end on the floor (y = 0).
     const rot: Quat = { x: -0.7730524269387496, y: -0.5575937971801633, z: 0.2652644396464933, w: -0.14530615819485398 };
     const pos = { x: 0, y: 0.4406713905009899, z: -10.57 };
-    collideCapsuleMesh(capsule, pos, rot, slope(), ORIGIN, ID, 24, m);
+    collide(capsule, pos, rot, slope(), ORIGIN, ID, 24, m);
     const q = rot;
     const a = { x: 2 * (q.x * q.y - q.w * q.z), y: 1 - 2 * (q.x * q.x + q.z * q.z), z: 2 * (q.y * q.z + q.w * q.x) };
     const hh = capsule.halfHeight;
@@ -72,7 +72,7 @@ describe('capsule beside a mesh: no points from the plane beyond the triangle', 
       const reachZ = Math.abs(a.z) * hh + r;
       const pos = { x: rng.range(-8, 8), y: Math.abs(a.y) * hh + r, z: -reachZ - rng.range(0.05, 12) };
       const m = new Manifold();
-      collideCapsuleMesh(capsule, pos, rot, slope(), ORIGIN, ID, rng.range(1, 30), m);
+      collide(capsule, pos, rot, slope(), ORIGIN, ID, rng.range(1, 30), m);
       const gap = segmentToSlope({ x: pos.x - a.x * hh, y: pos.y - a.y * hh, z: pos.z - a.z * hh }, { x: 2 * a.x * hh, y: 2 * a.y * hh, z: 2 * a.z * hh }) - r;
       for (let k = 0; k < m.pointCount; k++) {
         worst = Math.max(worst, m.points[k]!.depth + gap);

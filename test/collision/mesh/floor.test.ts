@@ -5,9 +5,7 @@
  * Tolerances: normals 1e-6, depths and surface distances 1e-4.
  */
 import { describe, expect, it } from 'vitest';
-import { collideBoxMesh } from '../../../src/collision/narrowphase/collide-box-mesh';
-import { collideCapsuleMesh } from '../../../src/collision/narrowphase/collide-capsule-mesh';
-import { collideSphereMesh } from '../../../src/collision/narrowphase/collide-sphere-mesh';
+import { collide } from '../../../src/collision/narrowphase/dispatch';
 import { Manifold } from '../../../src/collision/narrowphase/manifold';
 import type { Quat } from '../../../src/math/quat';
 import { inverseRotate, multiply, rotate } from '../../../src/math/quat';
@@ -133,7 +131,7 @@ describe('sphere on a tessellated floor', () => {
       const depth = rng.range(-0.015, 0.05);
       const c = { x, y: 0.3 - depth, z };
       scene.place(c, { x: 0, y: 0, z: 0, w: 1 });
-      collideSphereMesh(sphere, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+      collide(sphere, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
       expect(scene.manifold.pointCount).toBe(1);
       expect(Math.abs(checkPoints(scene, sdf(c)) - depth)).toBeLessThan(1e-4);
     }
@@ -145,7 +143,7 @@ describe('sphere on a tessellated floor', () => {
         const u = -3 + (6 * s) / 300;
         const c = { x: u * Math.cos(angle), y: 0.29, z: u * Math.sin(angle) };
         scene.place(c, { x: 0, y: 0, z: 0, w: 1 });
-        collideSphereMesh(sphere, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+        collide(sphere, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
         expect(scene.manifold.pointCount).toBe(1);
         expect(Math.abs(checkPoints(scene, sdf(c)) - 0.01)).toBeLessThan(1e-4);
       }
@@ -154,11 +152,11 @@ describe('sphere on a tessellated floor', () => {
 
   it('reports speculative points within the margin only', () => {
     scene.place({ x: 0.1, y: 0.3 + 0.015, z: 0.2 }, { x: 0, y: 0, z: 0, w: 1 });
-    collideSphereMesh(sphere, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+    collide(sphere, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
     expect(scene.manifold.pointCount).toBe(1);
     expect(scene.manifold.points[0]!.depth).toBeCloseTo(-0.015, 9);
     scene.place({ x: 0.1, y: 0.3 + 0.025, z: 0.2 }, { x: 0, y: 0, z: 0, w: 1 });
-    collideSphereMesh(sphere, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+    collide(sphere, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
     expect(scene.manifold.pointCount).toBe(0);
   });
 });
@@ -176,7 +174,7 @@ describe('box on a tessellated floor', () => {
       const q = yaw(k % 5 === 0 ? 0 : rng.range(-Math.PI, Math.PI));
       const c = { x, y: h.y - depth, z };
       scene.place(c, q);
-      collideBoxMesh(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+      collide(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
       expect(scene.manifold.pointCount).toBe(4);
       const deepest = checkPoints(scene, (p) => boxSdf(c, q, h, p));
       expect(Math.abs(deepest - depth)).toBeLessThan(1e-4);
@@ -200,7 +198,7 @@ describe('box on a tessellated floor', () => {
       const q = rng.quat();
       const c = { x, y: boxDrop(q, h) - depth, z };
       scene.place(c, q);
-      collideBoxMesh(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+      collide(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
       expect(scene.manifold.pointCount).toBeGreaterThanOrEqual(1);
       const deepest = checkPoints(scene, (p) => boxSdf(c, q, h, p));
       expect(Math.abs(deepest - depth)).toBeLessThan(1e-4);
@@ -216,7 +214,7 @@ describe('box on a tessellated floor', () => {
           const u = -3 + (6 * s) / 200;
           const c = { x: u * Math.cos(angle), y: boxDrop(q, h) - 0.01, z: u * Math.sin(angle) };
           scene.place(c, q);
-          collideBoxMesh(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+          collide(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
           // Tilted: the low edge's two ends, plus points of the side edges still within the margin.
           if (tilted) expect(scene.manifold.pointCount).toBeGreaterThanOrEqual(2);
           else expect(scene.manifold.pointCount).toBe(4);
@@ -229,10 +227,10 @@ describe('box on a tessellated floor', () => {
   it('keeps its feature ids while resting', () => {
     const q = yaw(0.4);
     scene.place({ x: 0.3, y: h.y - 0.01, z: 0.1 }, q);
-    collideBoxMesh(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+    collide(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
     const before = scene.manifold.points.slice(0, scene.manifold.pointCount).map((p) => p.id).sort((a, b) => a - b);
     scene.place({ x: 0.3002, y: h.y - 0.0105, z: 0.0999 }, q);
-    collideBoxMesh(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+    collide(box, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
     const after = scene.manifold.points.slice(0, scene.manifold.pointCount).map((p) => p.id).sort((a, b) => a - b);
     expect(before.length).toBe(4);
     expect(new Set(before).size).toBe(4);
@@ -255,7 +253,7 @@ describe('capsule on a tessellated floor', () => {
       const q = lying(k % 5 === 0 ? 0 : rng.range(-Math.PI, Math.PI));
       const c = { x, y: r - depth, z };
       scene.place(c, q);
-      collideCapsuleMesh(capsule, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+      collide(capsule, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
       expect(scene.manifold.pointCount).toBe(2);
       expect(Math.abs(checkPoints(scene, (p) => capsuleSdf(c, q, r, hh, p)) - depth)).toBeLessThan(1e-4);
       const axis = rotate({ x: 0, y: 0, z: 0 }, q, { x: 0, y: hh, z: 0 });
@@ -272,7 +270,7 @@ describe('capsule on a tessellated floor', () => {
       const a = rotate({ x: 0, y: 0, z: 0 }, q, { x: 0, y: 1, z: 0 });
       const c = { x, y: Math.abs(a.y) * hh + r - depth, z };
       scene.place(c, q);
-      collideCapsuleMesh(capsule, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+      collide(capsule, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
       expect(scene.manifold.pointCount).toBeGreaterThanOrEqual(1);
       expect(Math.abs(checkPoints(scene, (p) => capsuleSdf(c, q, r, hh, p)) - depth)).toBeLessThan(1e-4);
     }
@@ -282,7 +280,7 @@ describe('capsule on a tessellated floor', () => {
         const u = -3 + (6 * s) / 200;
         const c = { x: u * Math.cos(angle), y: r - 0.01, z: u * Math.sin(angle) };
         scene.place(c, q);
-        collideCapsuleMesh(capsule, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
+        collide(capsule, scene.posA, scene.rotA, scene.mesh, scene.posB, scene.rotB, MARGIN, scene.manifold);
         expect(scene.manifold.pointCount).toBe(2);
         expect(Math.abs(checkPoints(scene, (p) => capsuleSdf(c, q, r, hh, p)) - 0.01)).toBeLessThan(1e-4);
       }

@@ -1,0 +1,5 @@
+/**
+ * The Babylon.js adapter: body links, colliders from meshes, debug views.
+ * @module footing/babylon
+ */
+export * from '../../src/babylon/index';

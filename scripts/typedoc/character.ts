@@ -1,0 +1,5 @@
+/**
+ * The character controller and the Walker.
+ * @module footing/character
+ */
+export * from '../../character/index';

@@ -1,0 +1,455 @@
+/**
+ * The worker side of `footing/worker`: owns the World, builds bodies and
+ * characters from descriptions, steps at a fixed rate and publishes the
+ * poses after every tick (a transferred Float32Array, or a
+ * SharedArrayBuffer when the client asked for one and the worker has it).
+ */
+import { World } from '../world/world';
+import type { RigidBody } from '../dynamics/body';
+import type { Shape } from '../shapes/shape';
+import { Box } from '../shapes/box';
+import { Sphere } from '../shapes/sphere';
+import { Capsule } from '../shapes/capsule';
+import { TriangleMesh } from '../shapes/triangle-mesh';
+import type { RaycastOptions } from '../world/world';
+import { CharacterController } from '../../character/controller';
+import { Walker } from '../../character/walker';
+import { describeShape } from './describe';
+import {
+  epochNow, SLOT_COUNT, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
+  SHARED_HEADER_BYTES, slotOf,
+  STATE_AIRBORNE, STATE_AWAKE, STATE_EMPTY, STATE_GROUNDED, STATE_SLEEPING, STATE_SLIDING,
+  type BodyDescData, type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type ShapeDesc,
+} from './protocol';
+
+/** Builds a footing shape from its description; throws a RangeError/TypeError naming the field. */
+export function shapeFromDesc(desc: ShapeDesc): Shape {
+  if (desc === null || typeof desc !== 'object') throw new TypeError(`shape must be a shape description object (got ${String(desc)})`);
+  switch (desc.kind) {
+    case 'box': return new Box(desc.halfExtents);
+    case 'sphere': return new Sphere(desc.radius);
+    case 'capsule': return new Capsule(desc.radius, desc.halfHeight);
+    case 'mesh': return new TriangleMesh(desc.positions, desc.indices, { doubleSided: desc.doubleSided ?? false });
+    default: throw new TypeError(`shape.kind must be 'box', 'sphere', 'capsule' or 'mesh' (got ${String((desc as { kind: unknown }).kind)})`);
+  }
+}
+
+export interface PhysicsHostOptions {
+  /** Called once the world exists, before the first step: add joints, ragdolls or steppers here. */
+  onWorld?: (world: World, host: PhysicsHost) => void;
+  /** Clock in milliseconds, shared with the client's (frames carry its time). Default `epochNow`. */
+  now?: () => number;
+}
+
+/** Transferred frames in flight at once: one being read, one on its way. */
+const MAX_FRAMES_OUT = 2;
+
+export class PhysicsHost {
+  private worldValue: World | null = null;
+  private readonly port: MessagePortLike;
+  private readonly options: PhysicsHostOptions;
+  private readonly now: () => number;
+  private readonly bodies: (RigidBody | null)[] = [];
+  private readonly walkers: (Walker | null)[] = [];
+  private readonly generations: number[] = [];
+  private readonly handleOf = new Map<RigidBody, number>();
+  /** Odd slots (the host's) free for reuse, and the generation each slot's next body gets. */
+  private readonly freeHostSlots: number[] = [];
+  private nextHostSlot = 1;
+  private readonly nextGeneration: number[] = [];
+  private slotCount = 0;
+  private inputSeq = 0;
+  private fixedTimeStep = 1 / 60;
+  private maxSubSteps = 4;
+  private accumulator = 0;
+  // transfer mode
+  private readonly spare: Float32Array[] = [];
+  private framesOut = 0;
+  // shared mode
+  private shared: SharedArrayBuffer | null = null;
+  private sharedHeader: Int32Array | null = null;
+  private sharedTimes: Float64Array | null = null;
+  private readonly sharedFrames: Float32Array[] = [];
+  // real-time loop
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastTime = 0;
+  private readonly onMessage = (event: MessageEvent): void => this.handle(event.data as ClientMessage);
+
+  /** Listens on `port` (the worker's `self`, or a MessagePort) for a client's `init`. */
+  constructor(port: MessagePortLike, options: PhysicsHostOptions = {}) {
+    this.port = port;
+    this.options = options;
+    this.now = options.now ?? epochNow;
+    port.addEventListener('message', this.onMessage);
+    port.start?.();
+  }
+
+  /** The world, once the client's `init` arrived (null before). */
+  get world(): World | null { return this.worldValue; }
+
+  /** The body behind a handle, for code running in the worker (null for characters and removed bodies). */
+  getBody(handle: number): RigidBody | null {
+    const slot = slotOf(handle);
+    return this.generations[slot] === generationOf(handle) ? this.bodies[slot] ?? null : null;
+  }
+
+  /** The walker behind a character handle. */
+  getWalker(handle: number): Walker | null {
+    const slot = slotOf(handle);
+    return this.generations[slot] === generationOf(handle) ? this.walkers[slot] ?? null : null;
+  }
+
+  /**
+   * Gives a body that code in the worker created (in `onWorld`, or later) a
+   * handle and its row in the pose frames; the client hears of it through
+   * `onBodyAdded` with the body's type, its shape as data and `tag`, so the
+   * page can make a mesh for it.
+   */
+  track(body: RigidBody, tag?: unknown): number {
+    const world = this.worldValue;
+    if (!world || !world.bodies.includes(body)) throw new Error('track: the body is not in this host\'s world');
+    if (this.handleOf.has(body)) throw new Error(`track: the body already has handle ${this.handleOf.get(body)}`);
+    const slot = this.freeHostSlots.pop() ?? this.takeHostSlot();
+    const generation = this.nextGeneration[slot] ?? 0;
+    const handle = slot + generation * SLOT_COUNT;
+    const info: TrackedBodyData = { type: body.type, shape: describeShape(body.shape), tag };
+    for (let i = this.slotCount; i <= slot; i++) {
+      this.bodies[i] = null; this.walkers[i] = null; this.generations[i] = -1;
+    }
+    this.slotCount = Math.max(this.slotCount, slot + 1);
+    this.bodies[slot] = body;
+    this.generations[slot] = generation;
+    this.handleOf.set(body, handle);
+    this.post({ type: 'tracked', handle, body: info });
+    return handle;
+  }
+
+  /** Stops streaming a tracked body (it stays in the world); the client hears of it through `onBodyRemoved`. */
+  untrack(handle: number): void {
+    const slot = slotOf(handle);
+    if (slot % 2 !== 1 || this.generations[slot] !== generationOf(handle) || !this.bodies[slot]) throw new Error(`untrack: ${handle} is not a tracked body`);
+    this.handleOf.delete(this.bodies[slot]!);
+    this.release(slot);
+    this.post({ type: 'untracked', handle });
+  }
+
+  private takeHostSlot(): number {
+    const slot = this.nextHostSlot;
+    if (slot >= SLOT_COUNT) throw new RangeError(`track: more than ${SLOT_COUNT / 2} tracked bodies`);
+    this.nextHostSlot += 2;
+    return slot;
+  }
+
+  /** Empties a slot; a host slot goes back to the free list with its next generation. */
+  private release(slot: number): void {
+    this.bodies[slot] = null;
+    this.walkers[slot] = null;
+    if (slot % 2 === 1) {
+      this.nextGeneration[slot] = this.generations[slot]! + 1;
+      this.generations[slot] = -1;
+      this.freeHostSlots.push(slot);
+    }
+  }
+
+  /** Steps whole fixed steps covering `seconds` (at most maxSubSteps; the rest is dropped) and publishes the poses. */
+  tick(seconds: number): number {
+    if (typeof seconds !== 'number' || !(seconds >= 0 && seconds < Infinity)) throw new RangeError(`tick: seconds must be a finite number ≥ 0 (got ${String(seconds)})`);
+    const world = this.worldValue;
+    if (!world) return 0;
+    const h = this.fixedTimeStep;
+    this.accumulator += seconds;
+    let steps = 0;
+    while (this.accumulator >= h && steps < this.maxSubSteps) {
+      world.step(h);
+      for (let i = 0; i < this.slotCount; i++) {
+        const w = this.walkers[i];
+        if (w) w.update(h);
+      }
+      this.accumulator -= h;
+      steps++;
+    }
+    if (this.accumulator >= h) this.accumulator %= h;
+    if (steps > 0) this.publish();
+    return steps;
+  }
+
+  /** Steps in real time (setTimeout at the step boundaries) until `stop`. */
+  start(): void {
+    if (this.timer !== null || !this.worldValue) return;
+    this.lastTime = this.now();
+    const loop = (): void => {
+      const t = this.now();
+      const elapsed = Math.min(t - this.lastTime, 250) / 1000;
+      this.lastTime = t;
+      try {
+        this.tick(elapsed);
+      } catch (error) {
+        this.report('step', -1, -1, error);
+      }
+      const wait = Math.max(0, (this.fixedTimeStep - this.accumulator) * 1000);
+      this.timer = setTimeout(loop, wait);
+    };
+    this.timer = setTimeout(loop, this.fixedTimeStep * 1000);
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Stops and stops listening. */
+  dispose(): void {
+    this.stop();
+    this.port.removeEventListener('message', this.onMessage);
+  }
+
+  private handle(msg: ClientMessage): void {
+    try {
+      this.dispatch(msg);
+    } catch (error) {
+      const handle = 'handle' in msg ? msg.handle : -1;
+      const id = msg.type === 'raycast' ? msg.id : -1;
+      this.report(msg.type, handle, id, error);
+    }
+  }
+
+  private dispatch(msg: ClientMessage): void {
+    if (msg.type === 'init') return this.init(msg.world, msg.shared, msg.autoStart);
+    if (msg.type === 'returnFrame') {
+      this.framesOut--;
+      if (msg.frame.length >= this.slotCount * FRAME_STRIDE) this.spare.push(msg.frame);
+      return;
+    }
+    const world = this.worldValue;
+    if (!world) throw new Error(`${msg.type}: the host has no world yet (send init first)`);
+    switch (msg.type) {
+      case 'start': return this.start();
+      case 'stop': return this.stop();
+      case 'dispose': return this.dispose();
+      case 'createBody': {
+        const slot = this.claimSlot(msg.handle);
+        const d = msg.desc;
+        const body = world.createBody({ ...d, shape: shapeFromDesc(d.shape), userData: msg.handle });
+        this.bodies[slot] = body;
+        this.handleOf.set(body, msg.handle);
+        return;
+      }
+      case 'createCharacter': {
+        const slot = this.claimSlot(msg.handle);
+        const d: CharacterDescData = msg.desc ?? {};
+        const controller = new CharacterController(world, {
+          ...(d.settings ?? {}), radius: d.radius, halfHeight: d.halfHeight, position: d.position, collisionGroup: d.collisionGroup,
+        });
+        try {
+          this.walkers[slot] = new Walker(controller, d.walker ?? {});
+        } catch (error) {
+          controller.dispose();
+          throw error;
+        }
+        if (controller.body) this.handleOf.set(controller.body, msg.handle);
+        return;
+      }
+      case 'removeBody': {
+        const slot = this.requireSlot(msg.handle, msg.type);
+        const body = this.bodies[slot];
+        const walker = this.walkers[slot];
+        if (body) {
+          this.handleOf.delete(body);
+          world.removeBody(body);
+        }
+        if (walker) {
+          if (walker.controller.body) this.handleOf.delete(walker.controller.body);
+          walker.controller.dispose();
+        }
+        this.release(slot);
+        return;
+      }
+      case 'input': {
+        const walker = this.walkers[this.requireSlot(msg.handle, msg.type)];
+        if (!walker) throw new Error(`input: handle ${msg.handle} is not a character`);
+        walker.setInput(msg.x, msg.y, msg.z);
+        if (msg.jump) walker.jump();
+        if (msg.seq > this.inputSeq) this.inputSeq = msg.seq;
+        return;
+      }
+      case 'applyImpulse':
+        return this.requireBody(msg.handle, msg.type).applyImpulse(msg.impulse, msg.point);
+      case 'setVelocity': {
+        const body = this.requireBody(msg.handle, msg.type);
+        if (msg.linear) body.setLinearVelocity(msg.linear);
+        if (msg.angular) body.setAngularVelocity(msg.angular);
+        return;
+      }
+      case 'teleport': {
+        const slot = this.requireSlot(msg.handle, msg.type);
+        const walker = this.walkers[slot];
+        if (walker) {
+          walker.controller.setPosition(msg.position);
+          walker.velocity.x = 0; walker.velocity.y = 0; walker.velocity.z = 0;
+          return;
+        }
+        const body = this.requireBody(msg.handle, msg.type);
+        body.setPosition(msg.position);
+        if (msg.rotation) body.setRotation(msg.rotation);
+        return;
+      }
+      case 'raycast': {
+        const o = msg.options ?? {};
+        const options: RaycastOptions = { collisionGroup: o.collisionGroup, collisionMask: o.collisionMask, includeSensors: o.includeSensors };
+        if (o.exclude !== undefined) {
+          const slot = this.requireSlot(o.exclude, 'raycast: options.exclude');
+          options.exclude = this.bodies[slot] ?? this.walkers[slot]?.controller.body ?? null;
+        }
+        const hit = world.raycast(msg.from, msg.to, options);
+        const data: RaycastHitData | null = hit && {
+          handle: this.handleOf.get(hit.body) ?? -1,
+          point: { x: hit.point.x, y: hit.point.y, z: hit.point.z },
+          normal: { x: hit.normal.x, y: hit.normal.y, z: hit.normal.z },
+          distance: hit.distance, fraction: hit.fraction, triangle: hit.triangle,
+        };
+        this.post({ type: 'raycastResult', id: msg.id, hit: data });
+        return;
+      }
+      default:
+        throw new TypeError(`unknown message type ${String((msg as { type: unknown }).type)}`);
+    }
+  }
+
+  private init(desc: ClientMessageInit['world'], shared: boolean, autoStart: boolean): void {
+    if (this.worldValue) throw new Error('init: the host already has a world');
+    const world = new World({ gravity: desc.gravity, fixedTimeStep: desc.fixedTimeStep, maxSubSteps: desc.maxSubSteps, solver: desc.solver, sleeping: desc.sleeping });
+    this.fixedTimeStep = world.fixedTimeStep;
+    this.maxSubSteps = world.maxSubSteps;
+    this.worldValue = world;
+    if (shared && typeof SharedArrayBuffer === 'function') this.growShared(64);
+    this.options.onWorld?.(world, this);
+    this.post({ type: 'ready', fixedTimeStep: this.fixedTimeStep, shared: this.shared });
+    if (autoStart) this.start();
+  }
+
+  private claimSlot(handle: number): number {
+    if (!Number.isInteger(handle) || handle < 0) throw new RangeError(`handle must be an integer ≥ 0 (got ${String(handle)})`);
+    const slot = slotOf(handle);
+    if (slot % 2 !== 0) throw new RangeError(`handle ${handle}: the client's handles have even slots (odd ones are the host's)`);
+    if (this.bodies[slot] || this.walkers[slot]) throw new Error(`slot ${slot} is in use (handle ${handle})`);
+    for (let i = this.slotCount; i <= slot; i++) {
+      this.bodies[i] = null; this.walkers[i] = null; this.generations[i] = -1;
+    }
+    this.slotCount = Math.max(this.slotCount, slot + 1);
+    this.generations[slot] = generationOf(handle);
+    return slot;
+  }
+
+  private requireSlot(handle: number, command: string): number {
+    const slot = slotOf(handle);
+    if (!(slot < this.slotCount) || this.generations[slot] !== generationOf(handle) || !(this.bodies[slot] || this.walkers[slot])) {
+      throw new Error(`${command}: no body or character with handle ${String(handle)}`);
+    }
+    return slot;
+  }
+
+  private requireBody(handle: number, command: string): RigidBody {
+    const body = this.bodies[this.requireSlot(handle, command)];
+    if (!body) throw new Error(`${command}: handle ${handle} is a character, not a body`);
+    return body;
+  }
+
+  private growShared(slots: number): void {
+    let capacity = 64;
+    while (capacity < slots) capacity *= 2;
+    const floats = capacity * FRAME_STRIDE;
+    const buffer = new SharedArrayBuffer(SHARED_HEADER_BYTES + 2 * floats * 4);
+    this.shared = buffer;
+    this.sharedHeader = new Int32Array(buffer, 0, 8);
+    this.sharedTimes = new Float64Array(buffer, 0, H_TIME + 2);
+    this.sharedFrames[0] = new Float32Array(buffer, SHARED_HEADER_BYTES, floats);
+    this.sharedFrames[1] = new Float32Array(buffer, SHARED_HEADER_BYTES + floats * 4, floats);
+    // No frame yet: the first one written becomes frame 0.
+    this.sharedHeader[H_NEWEST] = 1;
+  }
+
+  private publish(): void {
+    const world = this.worldValue!;
+    const n = this.slotCount;
+    const time = this.now();
+    if (this.shared) {
+      if (this.sharedFrames[0]!.length < n * FRAME_STRIDE) {
+        this.growShared(n);
+        this.post({ type: 'shared', buffer: this.shared });
+      }
+      const header = this.sharedHeader!;
+      const r = 1 - header[H_NEWEST]!;
+      // Sequence lock: odd while writing, so a reader that saw an odd or changed number reads again.
+      Atomics.add(header, H_SEQUENCE, 1);
+      this.writeFrame(this.sharedFrames[r]!);
+      header[H_STEP + r] = world.stepCount;
+      header[H_SLOTS + r] = n;
+      this.sharedTimes![H_TIME + r] = time;
+      header[H_INPUT_SEQ] = this.inputSeq;
+      header[H_NEWEST] = r;
+      Atomics.add(header, H_SEQUENCE, 1);
+      return;
+    }
+    let frame = this.spare.pop();
+    if (!frame) {
+      // The client holds every frame sent: it is behind, so this tick's poses are skipped (the next tick sends).
+      if (this.framesOut >= MAX_FRAMES_OUT) return;
+      let capacity = 64;
+      while (capacity < n) capacity *= 2;
+      frame = new Float32Array(capacity * FRAME_STRIDE);
+    }
+    this.writeFrame(frame);
+    this.framesOut++;
+    this.post({ type: 'frame', step: world.stepCount, time, slots: n, frame, inputSeq: this.inputSeq }, [frame.buffer]);
+  }
+
+  private writeFrame(frame: Float32Array): void {
+    for (let i = 0; i < this.slotCount; i++) {
+      const o = i * FRAME_STRIDE;
+      let body = this.bodies[i];
+      if (body && body.world !== this.worldValue) {
+        // Worker code removed a tracked body from the world: it leaves the frames, and the client hears of it.
+        this.handleOf.delete(body);
+        const handle = i + this.generations[i]! * SLOT_COUNT;
+        this.release(i);
+        this.post({ type: 'untracked', handle });
+        body = null;
+      }
+      const walker = this.walkers[i];
+      frame[o + F_GENERATION] = this.generations[i]!;
+      if (body) {
+        const p = body.position, q = body.rotation;
+        frame[o + F_POSITION] = p.x; frame[o + F_POSITION + 1] = p.y; frame[o + F_POSITION + 2] = p.z;
+        frame[o + F_ROTATION] = q.x; frame[o + F_ROTATION + 1] = q.y; frame[o + F_ROTATION + 2] = q.z; frame[o + F_ROTATION + 3] = q.w;
+        frame[o + F_STATE] = body.isSleeping ? STATE_SLEEPING : STATE_AWAKE;
+      } else if (walker) {
+        const p = walker.controller.position, up = walker.controller.up;
+        const s = Math.sin(walker.yaw / 2);
+        frame[o + F_POSITION] = p.x; frame[o + F_POSITION + 1] = p.y; frame[o + F_POSITION + 2] = p.z;
+        frame[o + F_ROTATION] = up.x * s; frame[o + F_ROTATION + 1] = up.y * s; frame[o + F_ROTATION + 2] = up.z * s; frame[o + F_ROTATION + 3] = Math.cos(walker.yaw / 2);
+        frame[o + F_STATE] = walker.state === 'grounded' ? STATE_GROUNDED : walker.state === 'airborne' ? STATE_AIRBORNE : STATE_SLIDING;
+      } else {
+        frame[o + F_STATE] = STATE_EMPTY;
+      }
+    }
+  }
+
+  private report(command: string, handle: number, id: number, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.post({ type: 'error', command, handle, id, message });
+  }
+
+  private post(message: HostMessage, transfer?: Transferable[]): void {
+    this.port.postMessage(message, transfer);
+  }
+}
+
+type ClientMessageInit = Extract<ClientMessage, { type: 'init' }>;
+
+/**
+ * Runs a physics host on the worker's own scope (or on `options.port`): the
+ * whole worker script is `import { hostPhysics } from 'footing/worker'; hostPhysics();`.
+ */
+export function hostPhysics(options: PhysicsHostOptions & { port?: MessagePortLike } = {}): PhysicsHost {
+  return new PhysicsHost(options.port ?? (globalThis as unknown as MessagePortLike), options);
+}

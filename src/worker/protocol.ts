@@ -1,0 +1,178 @@
+/**
+ * The messages between a PhysicsClient (main thread) and a PhysicsHost (the
+ * worker), and the layout of the pose frames. Everything here is plain data
+ * that survives structured cloning: shapes travel as descriptions and bodies
+ * as numeric handles.
+ */
+import type { Vec3 } from '../math/vec3';
+import type { Quat } from '../math/quat';
+import type { BodyType } from '../dynamics/body';
+import type { SleepSettings, SolverSettings } from '../world/settings';
+import type { CharacterSettings } from '../../character/controller';
+import type { WalkerSettings } from '../../character/walker';
+
+/** A shape as data: what `new Box(…)`, `new Sphere(…)`, … take, tagged with its kind. */
+export type ShapeDesc =
+  | { kind: 'box'; halfExtents: Vec3 }
+  | { kind: 'sphere'; radius: number }
+  | { kind: 'capsule'; radius: number; halfHeight: number }
+  | { kind: 'mesh'; positions: Float32Array | Float64Array | number[]; indices: Uint32Array | Uint16Array | number[]; doubleSided?: boolean };
+
+/** `BodyDesc` with the shape as data; `userData` must be structured-cloneable and stays in the worker. */
+export interface BodyDescData {
+  type: BodyType;
+  shape: ShapeDesc;
+  position?: Vec3;
+  rotation?: Quat;
+  linearVelocity?: Vec3;
+  angularVelocity?: Vec3;
+  mass?: number;
+  density?: number;
+  friction?: number;
+  restitution?: number;
+  linearDamping?: number;
+  angularDamping?: number;
+  gravityScale?: number;
+  collisionGroup?: number;
+  collisionMask?: number;
+  isSensor?: boolean;
+  canSleep?: boolean;
+}
+
+/** A character controller with a Walker, built in the worker. */
+export interface CharacterDescData {
+  radius?: number;
+  halfHeight?: number;
+  position?: Vec3;
+  collisionGroup?: number;
+  settings?: Partial<CharacterSettings>;
+  walker?: Partial<Omit<WalkerSettings, 'gravity'>> & { gravity?: Vec3 };
+}
+
+/** The world the host builds. */
+export interface WorldDescData {
+  gravity?: Vec3;
+  /** The worker's fixed step, seconds. Default 1/60. */
+  fixedTimeStep?: number;
+  /** Most steps per tick; time beyond them is dropped. Default 4. */
+  maxSubSteps?: number;
+  solver?: Partial<SolverSettings>;
+  sleeping?: Partial<SleepSettings>;
+}
+
+/** A raycast hit as data: the body by its handle (−1: a body the client did not create). */
+export interface RaycastHitData {
+  handle: number;
+  point: Vec3;
+  normal: Vec3;
+  distance: number;
+  fraction: number;
+  triangle: number;
+}
+
+/** A body the worker created and tracks: what the page needs to draw it. */
+export interface TrackedBodyData {
+  type: BodyType;
+  shape: ShapeDesc;
+  /** Whatever the worker code passed to `track` (structured-cloneable), e.g. a bone name. */
+  tag: unknown;
+}
+
+export interface RaycastOptionsData {
+  collisionGroup?: number;
+  collisionMask?: number;
+  /** Handle of a body (or character) to ignore. */
+  exclude?: number;
+  includeSensors?: boolean;
+}
+
+// ---------------------------------------------------------------- handles
+
+/**
+ * A handle is `slot + generation · SLOT_COUNT`: the slot is the body's row in
+ * the pose frame, reused after removal; the generation tells a stale row
+ * (written before the reuse reached the worker) from the new body's. The
+ * client hands out the even slots, the host the odd ones (bodies that code
+ * in the worker creates and `track`s), so neither waits for the other.
+ */
+export const SLOT_COUNT = 1 << 20;
+export const slotOf = (handle: number): number => handle % SLOT_COUNT;
+export const generationOf = (handle: number): number => Math.floor(handle / SLOT_COUNT);
+
+// ---------------------------------------------------------------- frames
+
+/**
+ * A pose frame is a Float32Array of FRAME_STRIDE floats per slot:
+ * position x y z, rotation x y z w, state, generation. State is one of the
+ * STATE_* values (a character's walker state for characters).
+ *
+ * In shared-memory mode the SharedArrayBuffer holds two frames, the newest
+ * and the one before, so the client always has two consecutive ticks to
+ * interpolate between. Layout: SHARED_HEADER_BYTES of header, then the two
+ * frames of `capacity` slots each. Header, as Int32: a sequence number (odd
+ * while the host writes), the last input sequence number the steps had
+ * applied, the index (0 or 1) of the newest frame, then each frame's step
+ * count and slot count; as Float64 from byte 32, each frame's time (ms
+ * since the epoch, `performance.timeOrigin + performance.now()`).
+ */
+export const FRAME_STRIDE = 9;
+export const F_POSITION = 0;
+export const F_ROTATION = 3;
+export const F_STATE = 7;
+export const F_GENERATION = 8;
+/** Slot state: no body. */
+export const STATE_EMPTY = 0;
+export const STATE_AWAKE = 1;
+export const STATE_SLEEPING = 2;
+export const STATE_GROUNDED = 3;
+export const STATE_AIRBORNE = 4;
+export const STATE_SLIDING = 5;
+export const SHARED_HEADER_BYTES = 48;
+export const H_SEQUENCE = 0;
+export const H_INPUT_SEQ = 1;
+export const H_NEWEST = 2;
+/** Int32 index of frame r's step count: H_STEP + r. */
+export const H_STEP = 4;
+/** Int32 index of frame r's slot count: H_SLOTS + r. */
+export const H_SLOTS = 6;
+/** Float64 index of frame r's time: H_TIME + r. */
+export const H_TIME = 4;
+
+/** Milliseconds since the epoch on a clock that a worker and the page share. */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+// ---------------------------------------------------------------- messages
+
+export type ClientMessage =
+  | { type: 'init'; world: WorldDescData; shared: boolean; autoStart: boolean }
+  | { type: 'start' }
+  | { type: 'stop' }
+  | { type: 'createBody'; handle: number; desc: BodyDescData }
+  | { type: 'removeBody'; handle: number }
+  | { type: 'createCharacter'; handle: number; desc: CharacterDescData }
+  | { type: 'input'; handle: number; x: number; y: number; z: number; jump: boolean; seq: number }
+  | { type: 'applyImpulse'; handle: number; impulse: Vec3; point?: Vec3 }
+  | { type: 'setVelocity'; handle: number; linear?: Vec3; angular?: Vec3 }
+  | { type: 'teleport'; handle: number; position: Vec3; rotation?: Quat }
+  | { type: 'raycast'; id: number; from: Vec3; to: Vec3; options?: RaycastOptionsData }
+  | { type: 'returnFrame'; frame: Float32Array }
+  | { type: 'dispose' };
+
+export type HostMessage =
+  | { type: 'ready'; fixedTimeStep: number; shared: SharedArrayBuffer | null }
+  | { type: 'frame'; step: number; time: number; slots: number; frame: Float32Array; inputSeq: number }
+  | { type: 'shared'; buffer: SharedArrayBuffer }
+  | { type: 'raycastResult'; id: number; hit: RaycastHitData | null }
+  | { type: 'tracked'; handle: number; body: TrackedBodyData }
+  | { type: 'untracked'; handle: number }
+  | { type: 'error'; command: string; handle: number; id: number; message: string };
+
+/** What both ends talk through: a Worker, a worker's `self`, or a MessagePort. */
+export interface MessagePortLike {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  start?(): void;
+}

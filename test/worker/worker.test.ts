@@ -1,0 +1,358 @@
+/**
+ * footing/worker's protocol, run for real over node:worker_threads
+ * MessageChannel ports (structured cloning and transfer as in a browser
+ * worker). The host is ticked by hand at 60 Hz (autoStart false) so each
+ * test is deterministic; the client's clock is a fake one set by the test.
+ * A round trip (`barrier`) makes sure every message sent before it has
+ * been handled on both sides.
+ */
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Box, createRagdoll, World } from '../../src/index';
+import {
+  PhysicsClient, PhysicsHost, PhysicsWorkerError, type PhysicsHostOptions, STATE_AIRBORNE, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData, type MessagePortLike,
+  type PhysicsClientOptions, type WorldDescData,
+} from '../../src/worker/index';
+
+const H = 1 / 60;
+const open: MessagePort[] = [];
+
+/** A host and a client on the two ends of a MessageChannel, sharing a fake clock (or the real one, with `realClock`). */
+function connect(world: WorldDescData = {}, options: PhysicsClientOptions = {}, realClock = false, hostOptions: PhysicsHostOptions = {}) {
+  const { port1, port2 } = new MessageChannel();
+  open.push(port1, port2);
+  const clock = { ms: 0 };
+  const now = realClock ? undefined : () => clock.ms;
+  const host = new PhysicsHost(port2 as unknown as MessagePortLike, { now, ...hostOptions });
+  const client = new PhysicsClient(port1 as unknown as MessagePortLike, world, { autoStart: false, shared: false, now, ...options });
+  const errors: PhysicsWorkerError[] = [];
+  client.onError = (e) => { errors.push(e); };
+  /** Ticks the host `steps` fixed steps, one tick each, rendering each frame at its arrival and a step later. */
+  const run = async (steps: number): Promise<void> => {
+    for (let i = 0; i < steps; i++) {
+      await barrier();
+      host.tick(H);
+      await barrier();
+      client.update(); // takes the new frame: alpha 0, the previous pose
+      clock.ms += H * 1000;
+      client.update(); // one step later: alpha 1, the newest pose
+    }
+  };
+  // A raycast far from everything: its answer comes after every earlier message in both directions.
+  const barrier = () => client.raycast({ x: 0, y: 1e5, z: 0 }, { x: 0, y: 1e5 + 1, z: 0 });
+  return { host, client, clock, errors, run, barrier };
+}
+
+afterEach(() => {
+  for (const port of open.splice(0)) port.close();
+});
+
+const FLOOR: BodyDescData = { type: 'static', shape: { kind: 'box', halfExtents: { x: 10, y: 0.5, z: 10 } }, position: { x: 0, y: -0.5, z: 0 } };
+const crateAt = (x: number, y: number): BodyDescData => ({ type: 'dynamic', shape: { kind: 'box', halfExtents: { x: 0.5, y: 0.5, z: 0.5 } }, position: { x, y, z: 0 }, mass: 10 });
+
+describe('footing/worker over a MessageChannel', () => {
+  it('builds bodies from descriptions and streams the same poses as a world stepped directly', async () => {
+    const { client, run, errors } = connect();
+    await client.ready;
+    client.createBody(FLOOR);
+    const crates = [client.createBody(crateAt(-2, 1)), client.createBody(crateAt(0, 2)), client.createBody({ ...crateAt(2, 3), shape: { kind: 'sphere', radius: 0.5 } })];
+    // Before the first frame a body shows the pose it was created with.
+    const p = { x: 0, y: 0, z: 0 };
+    expect(client.getPosition(crates[1]!, p).y).toBe(2);
+
+    const world = new World();
+    world.createBody({ ...FLOOR, shape: new Box(FLOOR.shape.kind === 'box' ? FLOOR.shape.halfExtents : { x: 1, y: 1, z: 1 }) });
+    const direct = [world.createBody({ ...crateAt(-2, 1), shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }) }),
+      world.createBody({ ...crateAt(0, 2), shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }) })];
+    for (let i = 0; i < 120; i++) world.step(H);
+
+    await run(120);
+    expect(errors).toEqual([]);
+    expect(client.step).toBe(120);
+    expect(client.alpha).toBe(1);
+    for (let k = 0; k < 2; k++) {
+      client.getPosition(crates[k]!, p);
+      // Float32 frames: within 1e-5 m of the double-precision world.
+      expect(p.x).toBeCloseTo(direct[k]!.position.x, 5);
+      expect(p.y).toBeCloseTo(direct[k]!.position.y, 5);
+      expect(p.y).toBeCloseTo(0.5, 1);
+    }
+    expect(client.getPosition(crates[2]!, p).y).toBeCloseTo(0.5, 1);
+    const q = { x: 0, y: 0, z: 0, w: 0 };
+    client.getRotation(crates[0]!, q);
+    expect(Math.hypot(q.x, q.y, q.z, q.w)).toBeCloseTo(1, 6);
+    expect([STATE_AWAKE, STATE_SLEEPING]).toContain(client.getState(crates[0]!));
+  });
+
+  it('interpolates between the last two frames, one tick behind the newest by the frames\' times', async () => {
+    const { client, host, clock, barrier, run } = connect({ gravity: { x: 0, y: 0, z: 0 } });
+    await client.ready;
+    const mover = client.createBody({ ...crateAt(0, 5), linearVelocity: { x: 6, y: 0, z: 0 }, linearDamping: 0 });
+    await run(2);
+    const p = { x: 0, y: 0, z: 0 };
+    const x0 = client.getPosition(mover, p).x;
+    expect(x0).toBeCloseTo(2 * 6 * H, 5);
+    await barrier();
+    host.tick(H);
+    await barrier();
+    client.update();
+    // Written at this instant: alpha 0 shows the frame before.
+    expect(client.alpha).toBe(0);
+    expect(client.getPosition(mover, p).x).toBeCloseTo(x0, 5);
+    clock.ms += (H * 1000) / 4;
+    client.update();
+    expect(client.alpha).toBeCloseTo(0.25, 9);
+    expect(client.getPosition(mover, p).x).toBeCloseTo(x0 + 0.25 * 6 * H, 5);
+  });
+
+  it('keeps the character in the worker: input sent each frame moves it within the next step', async () => {
+    const { client, run, errors, host, barrier } = connect();
+    await client.ready;
+    client.createBody(FLOOR);
+    const hero = client.createCharacter({ position: { x: 0, y: 0.92, z: 0 }, walker: { speed: 4 } });
+    await run(30);
+    const p = { x: 0, y: 0, z: 0 };
+    expect(client.getState(hero)).toBe(STATE_GROUNDED);
+    const z0 = client.getPosition(hero, p).z;
+    expect(z0).toBeCloseTo(0, 6);
+
+    // Latency: the input is applied by the very next step, and that frame already shows the motion.
+    const seq = client.setCharacterInput(hero, 0, 0, 1);
+    await barrier();
+    host.tick(H);
+    await barrier();
+    client.update();
+    expect(client.appliedInputSeq).toBe(seq);
+    client.alpha = 1;
+    expect(client.getPosition(hero, p).z).toBeGreaterThan(z0 + 1e-3);
+
+    for (let i = 0; i < 60; i++) {
+      client.setCharacterInput(hero, 0, 0, 1);
+      await run(1);
+    }
+    // 1 s at 4 m/s after a 0.1 s ramp (acceleration 40 m/s²): about 4 m.
+    const z1 = client.getPosition(hero, p).z;
+    expect(z1).toBeGreaterThan(3.6);
+    expect(z1).toBeLessThan(4.3);
+    // The walker faces its movement through yaw (0 until the walker turns it): a unit quaternion about up.
+    const q = client.getRotation(hero, { x: 0, y: 0, z: 0, w: 1 });
+    expect(Math.hypot(q.x, q.z)).toBeLessThan(1e-6);
+
+    client.teleport(hero, { x: 3, y: 0.92, z: 0 });
+    client.setCharacterInput(hero, 0, 0, 0);
+    await run(15);
+    expect(client.getPosition(hero, p).x).toBeCloseTo(3, 2);
+    expect(client.getState(hero)).toBe(STATE_GROUNDED);
+
+    // A jump travels with the input: jumpSpeed 5 m/s peaks v²/2g ≈ 1.27 m up after ≈ 0.51 s.
+    client.setCharacterInput(hero, 0, 0, 0, true);
+    const y0 = client.getPosition(hero, p).y;
+    let peak = y0;
+    for (let i = 0; i < 40; i++) {
+      await run(1);
+      if (i === 5) expect(client.getState(hero)).toBe(STATE_AIRBORNE);
+      peak = Math.max(peak, client.getPosition(hero, p).y);
+    }
+    expect(peak - y0).toBeGreaterThan(1.1);
+    expect(peak - y0).toBeLessThan(1.4);
+    client.createCharacter({ walker: { speed: -1 } });
+    await run(1);
+    expect(errors.map((e) => e.command)).toEqual(['createCharacter']);
+    expect(errors[0]!.message).toMatch(/speed/);
+  });
+
+  it('answers raycasts with the hit body handle and removes bodies, reusing slots safely', async () => {
+    const { client, run, errors } = connect();
+    await client.ready;
+    const floor = client.createBody(FLOOR);
+    const crate = client.createBody(crateAt(0, 0.5));
+    await run(2);
+    const hit = await client.raycast({ x: 0, y: 10, z: 0 }, { x: 0, y: -10, z: 0 });
+    expect(hit?.handle).toBe(crate);
+    expect(hit?.point.y).toBeCloseTo(1, 2);
+    const past = await client.raycast({ x: 0, y: 10, z: 0 }, { x: 0, y: -10, z: 0 }, { exclude: crate });
+    expect(past?.handle).toBe(floor);
+    expect(past?.point.y).toBeCloseTo(0, 6);
+    expect(past?.normal.y).toBeCloseTo(1, 6);
+
+    client.removeBody(crate);
+    expect(() => client.applyImpulse(crate, { x: 1, y: 0, z: 0 })).toThrow(/not a live body/);
+    const ball = client.createBody({ ...crateAt(4, 3), shape: { kind: 'sphere', radius: 0.25 } });
+    expect(ball % (1 << 20)).toBe(crate % (1 << 20)); // same slot, next generation
+    expect(ball).not.toBe(crate);
+    await run(1);
+    const p = { x: 0, y: 0, z: 0 };
+    expect(client.has(crate)).toBe(false);
+    expect(client.getPosition(ball, p).x).toBeCloseTo(4, 5);
+    const miss = await client.raycast({ x: 0, y: 10, z: 0 }, { x: 0, y: 5, z: 0 });
+    expect(miss).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
+  it('reports bad descriptions and commands as errors naming the field, and the world goes on', async () => {
+    const { client, run, errors } = connect();
+    await client.ready;
+    client.createBody({ type: 'dynamic', shape: { kind: 'sphere', radius: -1 } });
+    client.createBody({ type: 'dynamic', shape: { kind: 'cone' } as never });
+    const ok = client.createBody(crateAt(0, 5));
+    client.applyImpulse(ok, { x: Number.NaN, y: 0, z: 0 });
+    await expect(client.raycast({ x: 0, y: 0, z: 0 }, { x: 0, y: -1, z: 0 }, { collisionMask: 1.5 })).rejects.toThrow(/collisionMask/);
+    await run(10);
+    expect(errors.map((e) => e.command)).toEqual(['createBody', 'createBody', 'applyImpulse']);
+    expect(errors[0]!.message).toMatch(/radius/);
+    expect(errors[1]!.message).toMatch(/shape\.kind/);
+    expect(errors[2]!.message).toMatch(/impulse/);
+    const p = client.getPosition(ok, { x: 0, y: 0, z: 0 });
+    // 10 steps of free fall from y = 5 as in a world of its own, x untouched by the refused impulse.
+    const world = new World();
+    const twin = world.createBody({ ...crateAt(0, 5), shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }) });
+    for (let i = 0; i < 10; i++) world.step(H);
+    expect(p.x).toBe(0);
+    expect(p.y).toBeCloseTo(twin.position.y, 5);
+    expect(p.y).toBeLessThan(4.9);
+    expect(() => client.setCharacterInput(ok, Number.NaN, 0, 0)).toThrow(/finite/);
+  });
+
+  it('refuses a bad tick length and keeps its time', async () => {
+    const { client, host, run } = connect();
+    await client.ready;
+    expect(() => host.tick(Number.NaN)).toThrow(/seconds/);
+    expect(() => host.tick(-1)).toThrow(/seconds/);
+    await run(3);
+    expect(client.step).toBe(3);
+  });
+
+  it('rejects ready when the worker refuses the world description', async () => {
+    const { client } = connect({ gravity: { x: 0, y: Number.NaN, z: 0 } });
+    await expect(client.ready).rejects.toThrow(/init: .*gravity/);
+    const slow = connect({ fixedTimeStep: -1 });
+    await expect(slow.client.ready).rejects.toThrow(/fixedTimeStep/);
+  });
+
+  it('streams through a SharedArrayBuffer when asked, with the same poses', async () => {
+    const a = connect({}, { shared: true });
+    const b = connect({}, { shared: false });
+    await Promise.all([a.client.ready, b.client.ready]);
+    expect(a.client.sharedMemory).toBe(true);
+    expect(b.client.sharedMemory).toBe(false);
+    const handles = [a, b].map(({ client }) => {
+      client.createBody(FLOOR);
+      // More than the first buffer's 64 slots: the host grows the shared buffer and sends the new one.
+      const list: number[] = [];
+      for (let i = 0; i < 80; i++) list.push(client.createBody(crateAt((i % 10) * 1.5 - 7, 1 + Math.floor(i / 10) * 1.2)));
+      return list;
+    });
+    await Promise.all([a.run(30), b.run(30)]);
+    const pa = { x: 0, y: 0, z: 0 }, pb = { x: 0, y: 0, z: 0 };
+    for (let i = 0; i < 80; i++) {
+      a.client.getPosition(handles[0]![i]!, pa);
+      b.client.getPosition(handles[1]![i]!, pb);
+      expect(pa).toEqual(pb);
+    }
+    expect(a.client.step).toBe(30);
+    // One more tick, drawn at once: alpha 0, both show the frame before it (the shared buffer's other half).
+    for (const c of [a, b]) {
+      await c.barrier();
+      c.host.tick(H);
+      await c.barrier();
+      c.client.update();
+    }
+    expect(a.client.alpha).toBe(0);
+    expect(a.client.step).toBe(31);
+    for (let i = 0; i < 80; i++) {
+      a.client.getPosition(handles[0]![i]!, pa);
+      b.client.getPosition(handles[1]![i]!, pb);
+      expect(pa).toEqual(pb);
+    }
+    // …which is the frame of step 30, not 31: the top row, still falling, is higher there.
+    a.clock.ms += H * 1000;
+    a.client.update();
+    expect(a.client.alpha).toBeCloseTo(1, 9);
+    const top = handles[0]![79]!;
+    expect(a.client.getPosition(top, { x: 0, y: 0, z: 0 }).y).toBeLessThan(pa.y - 0.03);
+    expect(a.errors).toEqual([]);
+  });
+
+  it('lets worker code build on the world (onWorld) and reach bodies by handle', async () => {
+    let seen: World | null = null;
+    const { client, host, run } = connect({ gravity: { x: 0, y: -5, z: 0 } }, {}, false, {
+      onWorld(world) {
+        seen = world;
+        // A floor only the worker knows about: raycasts report it as handle −1.
+        world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+      },
+    });
+    await client.ready;
+    expect(seen).toBe(host.world);
+    expect(host.world!.gravity.y).toBe(-5);
+    const crate = client.createBody(crateAt(0, 0.6));
+    await run(60);
+    expect(client.getPosition(crate, { x: 0, y: 0, z: 0 }).y).toBeCloseTo(0.5, 1);
+    expect(host.getBody(crate)?.position.y).toBeCloseTo(0.5, 1);
+    expect(host.getBody(crate + (1 << 20))).toBeNull(); // same slot, another generation
+    const hit = await client.raycast({ x: 3, y: 5, z: 0 }, { x: 3, y: -5, z: 0 });
+    expect(hit?.handle).toBe(-1);
+    expect(hit?.point.y).toBeCloseTo(0, 6);
+  });
+
+  it('streams bodies that worker code creates and tracks (a ragdoll), with their shapes as data', async () => {
+    const added: { handle: number; kind: string; tag: unknown }[] = [];
+    const removed: number[] = [];
+    let bones: number[] = [];
+    const { client, host, run } = connect({}, {}, false, {
+      onWorld(world, h) {
+        world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+        const ragdoll = createRagdoll(world, { position: { x: 0, y: 2, z: 0 } });
+        bones = ragdoll.bodies.map((b, i) => h.track(b, ragdoll.names[i]));
+      },
+    });
+    client.onBodyAdded = (handle, body) => { added.push({ handle, kind: body.shape.kind, tag: body.tag }); };
+    client.onBodyRemoved = (handle) => { removed.push(handle); };
+    const mine = client.createBody(crateAt(5, 0.5));
+    await client.ready;
+    await run(1);
+    const p = { x: 0, y: 0, z: 0 };
+    const meanY = () => bones.reduce((sum, h) => sum + client.getPosition(h, p).y, 0) / bones.length;
+    const startY = meanY();
+    await run(120);
+    expect(added.map((a) => a.handle)).toEqual(bones);
+    expect(bones.length).toBeGreaterThanOrEqual(10);
+    expect(bones.every((h) => h % 2 === 1)).toBe(true); // the host's slots are odd
+    expect(mine % 2).toBe(0);
+    expect(added[0]!.tag).toBeTypeOf('string');
+    expect(added.every((a) => a.kind === 'capsule' || a.kind === 'box' || a.kind === 'sphere')).toBe(true);
+    // The ragdoll, built standing with its root at 2 m, has collapsed onto the floor.
+    const endY = meanY();
+    console.log(`[worker] ragdoll of ${bones.length} tracked bones: mean bone height ${startY.toFixed(2)} → ${endY.toFixed(2)} m`);
+    expect(endY).toBeLessThan(startY - 0.5);
+    for (const h of bones) expect(client.getPosition(h, p).y).toBeGreaterThan(0);
+    // Commands work on tracked bodies; removing one from the page removes it in the worker.
+    client.removeBody(bones[0]!);
+    // Worker code removing a tracked body: the client hears of it.
+    host.world!.removeBody(host.getBody(bones[1]!)!);
+    await run(2);
+    expect(removed).toEqual([bones[1]]);
+    expect(client.has(bones[0]!)).toBe(false);
+    expect(client.has(bones[1]!)).toBe(false);
+    expect(client.has(bones[2]!)).toBe(true);
+    // The freed host slot is reused with the next generation.
+    const again = host.track(host.world!.createBody({ type: 'dynamic', shape: new Box({ x: 0.2, y: 0.2, z: 0.2 }), position: { x: 3, y: 1, z: 0 } }));
+    await run(1);
+    expect([bones[0]! + (1 << 20), bones[1]! + (1 << 20)]).toContain(again);
+    expect(client.getPosition(again, p).x).toBeCloseTo(3, 5);
+  });
+
+  it('steps in real time on its own after start()', async () => {
+    const { client, errors } = connect({}, { autoStart: true }, true);
+    await client.ready;
+    const crate = client.createBody(crateAt(0, 50));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    client.update();
+    client.stop();
+    // 0.4 s of wall time is about 24 steps; timers on a loaded machine run late, so only a broad range is asserted.
+    expect(client.step).toBeGreaterThan(5);
+    expect(client.step).toBeLessThan(40);
+    expect(client.getPosition(crate, { x: 0, y: 0, z: 0 }).y).toBeLessThan(50);
+    expect(errors).toEqual([]);
+  });
+});
