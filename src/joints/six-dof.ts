@@ -183,7 +183,8 @@ export class SixDofAxis {
   /** @internal */
   save(out: number[]): void {
     out.push(this.modeValue, this.minValue, this.maxValue, this.limitHertzValue, this.limitDampingValue, this.motorValue,
-      this.motorSpeedValue, this.motorTargetValue, this.maxMotorForceValue, this.motorHertzValue, this.motorDampingValue, this.frictionValue);
+      this.motorSpeedValue, this.motorTargetValue, this.maxMotorForceValue, this.motorHertzValue, this.motorDampingValue, this.frictionValue,
+      this.changed ? 1 : 0);
   }
 
   /** @internal */
@@ -194,8 +195,8 @@ export class SixDofAxis {
     this.motor = MOTOR_NAMES[src[o + 5]!]!;
     this.motorSpeed = src[o + 6]!; this.motorTarget = src[o + 7]!; this.maxMotorForce = src[o + 8]!;
     this.motorHertz = src[o + 9]!; this.motorDampingRatio = src[o + 10]!; this.friction = src[o + 11]!;
-    this.changed = false;
-    return o + 12;
+    this.changed = src[o + 12]! === 1;
+    return o + 13;
   }
 }
 

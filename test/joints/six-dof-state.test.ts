@@ -138,3 +138,33 @@ describe('slider and six-dof state', () => {
     expect(b.linearVelocity.x).toBeCloseTo(1, 6);
   });
 });
+
+describe('slider and six-dof snapshots with bad settings', () => {
+  it('a snapshot whose joint settings are out of range is refused by name before anything is restored; the world steps on as its twin', () => {
+    const a = build(), twin = build();
+    for (let i = 0; i < 30; i++) { a.world.step(DT); twin.world.step(DT); }
+    const good = a.world.snapshot();
+    for (let i = 0; i < 10; i++) { a.world.step(DT); twin.world.step(DT); }
+    // Joint 2 is the limb's six-dof: its first number after the base state (16) and the rows is axis 0's mode.
+    const ji = good.jointInts, stride = good.jointInts.length / a.world.joints.length;
+    const bad = (edit: (f: Float64Array, start: number) => void): typeof good => {
+      const c = structuredClone(good);
+      edit(c.joints, ji[stride * 2 + 4]!);
+      return c;
+    };
+    const cases: [string, typeof good, RegExp][] = [
+      ['mode 7', bad((f, o) => { f[o + 16] = 7; }), /joint 2's settings are refused.*linearX\.mode/],
+      ['min > max', bad((f, o) => { f[o + 16 + 1] = 1; f[o + 16 + 2] = 0; }), /linearX\.min/],
+      ['negative force', bad((f, o) => { f[o + 16 + 8] = -1; }), /linearX\.maxMotorForce/],
+    ];
+    for (const [what, snap, re] of cases) {
+      let message = '';
+      try { a.world.restore(snap); } catch (e) { message = (e as Error).message; }
+      expect(message, what).toMatch(re);
+    }
+    for (let i = 0; i < 60; i++) {
+      a.world.step(DT); twin.world.step(DT);
+      expect(hash(a.bodies)).toBe(hash(twin.bodies));
+    }
+  });
+});
