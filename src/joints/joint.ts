@@ -27,7 +27,8 @@ export interface JointDescBase {
   /**
    * Dry friction torque (N·m, in [0, MAX_JOINT_TORQUE = 1e9]) against the
    * relative rotation of the two bodies (ball, cone-twist: any axis; hinge:
-   * about the axis). Default 0.
+   * about the axis; six-dof: added to each free or limited angular axis'
+   * own friction; slider: none, its rotations are locked). Default 0.
    */
   frictionTorque?: number;
   /** Breaking threshold over one step (> 0, Infinity: unbreakable): when the linear impulse (N·s) or the angular impulse (N·m·s) exceeds it, the joint breaks (`broken` = true). Default Infinity. */
