@@ -279,6 +279,16 @@ export class SixDofJoint extends Joint {
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
   }
 
+  /** The axes by name (the same objects as `axes[0 … 5]`). */
+  get linearX(): SixDofAxis { return this.axes[0]!; }
+  get linearY(): SixDofAxis { return this.axes[1]!; }
+  get linearZ(): SixDofAxis { return this.axes[2]!; }
+  /** Twist about the frame's X axis. */
+  get angularX(): SixDofAxis { return this.axes[3]!; }
+  /** Swing about the frame's Y axis. */
+  get angularY(): SixDofAxis { return this.axes[4]!; }
+  get angularZ(): SixDofAxis { return this.axes[5]!; }
+
   /** Current position along a linear axis (m, 0–2) or angle of an angular axis (rad, 3–5), from the bodies' poses. */
   getCoordinate(index: number): number {
     if (!(index >= 0 && index < 6 && Number.isInteger(index))) throw new RangeError(`${this.kind === JointKind.Slider ? 'SliderJoint' : 'SixDofJoint'}.getCoordinate: index must be an integer in [0, 5] (got ${String(index)})`);

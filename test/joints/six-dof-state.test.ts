@@ -120,7 +120,8 @@ describe('slider and six-dof state', () => {
       expect(message, what).toMatch(re);
     }
     const j = new SixDofJoint({ bodyA: a, bodyB: b, angularY: { mode: 'limited', min: -0.5, max: 0.5 } });
-    const ax = j.axes[4]!;
+    const ax = j.angularY;
+    expect(ax).toBe(j.axes[4]);
     expect(() => (ax.min = 0.6)).toThrow(/angularY\.min/);
     expect(() => (ax.maxMotorForce = Number.NaN)).toThrow(/angularY\.maxMotorForce/);
     expect(() => (ax.motorTarget = Infinity)).toThrow(/angularY\.motorTarget/);
