@@ -254,9 +254,14 @@ export class SixDofJoint extends Joint {
   private readonly bAxis: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly tmp: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly unit: Vec3 = { x: 0, y: 0, z: 0 };
+  /** getCoordinate's own scratch (it may run between steps; the solver's stays as measured). */
+  private readonly readA: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly readB: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly readE: Vec3 = { x: 0, y: 0, z: 0 };
   private linMode = LIN_ROWS;
   private angMode = ANG_ROWS;
 
+  /** `kind` is internal: SliderJoint passes its own. */
   constructor(desc: SixDofJointDesc, kind: typeof JointKind.SixDof | typeof JointKind.Slider = JointKind.SixDof) {
     super(desc);
     this.kind = kind;
@@ -295,10 +300,9 @@ export class SixDofJoint extends Joint {
     const fa = this.frameA;
     const q = this.currentRelativeRotation();
     if (index < 3) {
-      this.getAnchorA(this.ra);
-      this.getAnchorB(this.rb);
-      const e = index === 0 ? frameAxisX(this.e, fa) : index === 1 ? frameAxisY(this.e, fa) : frameAxisZ(this.e, fa);
-      return (this.rb.x - this.ra.x) * e.x + (this.rb.y - this.ra.y) * e.y + (this.rb.z - this.ra.z) * e.z;
+      const pa = this.getAnchorA(this.readA), pb = this.getAnchorB(this.readB);
+      const e = index === 0 ? frameAxisX(this.readE, fa) : index === 1 ? frameAxisY(this.readE, fa) : frameAxisZ(this.readE, fa);
+      return (pb.x - pa.x) * e.x + (pb.y - pa.y) * e.y + (pb.z - pa.z) * e.z;
     }
     if (index === 3) return 2 * Math.atan2(q.x, q.w);
     const by = 2 * (q.x * q.y + q.w * q.z), bz = 2 * (q.x * q.z - q.w * q.y), bx = 1 - 2 * (q.y * q.y + q.z * q.z);
