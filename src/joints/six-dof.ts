@@ -220,6 +220,13 @@ export interface SixDofJointDesc extends JointDescBase {
   /** Swing about the frame's Y axis (the Y component of the swing's rotation vector). */
   angularY?: SixDofAxisDesc;
   angularZ?: SixDofAxisDesc;
+  /**
+   * How hard limits on both swing axes combine: 'pyramid' limits σ_y and σ_z
+   * each to [min, max]; 'cone' bounds the swing by the elliptical cone of
+   * half-angles angularY.max and angularZ.max (both > 0; min is not used),
+   * as ConeTwistJoint does. Default 'pyramid'.
+   */
+  swingType?: 'pyramid' | 'cone';
 }
 
 const LIN_ROWS = 0, LIN_POINT = 1;
@@ -260,6 +267,15 @@ export class SixDofJoint extends Joint {
   private readonly readE: Vec3 = { x: 0, y: 0, z: 0 };
   private linMode = LIN_ROWS;
   private angMode = ANG_ROWS;
+  private swingConeValue = false;
+  /** The cone row is in use (swingType 'cone', both swing axes hard-limited with max > 0). */
+  private coneMode = false;
+  /** @internal the swing cone row (cone-twist.ts) */ readonly cone = new AxisRow();
+  /** Cone error r(φ) − θ (rad) and 1/|J| of its row. */
+  private coneC = 0;
+  private coneScale = 1;
+  /** updateCone's input: sin θ, θ, b_y, b_z (doubles through a typed array, not arguments: see rows.ts on V8 boxing). */
+  private readonly swing = new Float64Array(4);
 
   /** `kind` is internal: SliderJoint passes its own. */
   constructor(desc: SixDofJointDesc, kind: typeof JointKind.SixDof | typeof JointKind.Slider = JointKind.SixDof) {
@@ -282,6 +298,14 @@ export class SixDofJoint extends Joint {
       this.lower.push(new AxisRow()); this.upper.push(new AxisRow()); this.motorRow.push(new AxisRow()); this.frictionRow.push(new AxisRow());
     }
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+    this.swingType = desc.swingType ?? 'pyramid';
+  }
+
+  /** See SixDofJointDesc.swingType. */
+  get swingType(): 'pyramid' | 'cone' { return this.swingConeValue ? 'cone' : 'pyramid'; }
+  set swingType(v: 'pyramid' | 'cone') {
+    if (v !== 'pyramid' && v !== 'cone') throw new RangeError(`SixDofJoint.swingType must be 'pyramid' or 'cone' (got ${String(v)})`);
+    this.swingConeValue = v === 'cone';
   }
 
   /** The axes by name (the same objects as `axes[0 … 5]`). */
@@ -319,6 +343,9 @@ export class SixDofJoint extends Joint {
     const tx = a[3]!.modeCode === MODE_LOCKED, sy = a[4]!.modeCode === MODE_LOCKED, sz = a[5]!.modeCode === MODE_LOCKED;
     this.linMode = lx && ly && lz ? LIN_POINT : LIN_ROWS;
     this.angMode = sy && sz ? (tx ? ANG_LOCK3 : ANG_LOCK2) : ANG_ROWS;
+    const y = a[4]!, z = a[5]!;
+    this.coneMode = this.swingConeValue && this.angMode === ANG_ROWS && y.modeCode === MODE_LIMITED && z.modeCode === MODE_LIMITED &&
+      y.limitHertz === 0 && z.limitHertz === 0 && y.max > 0 && z.max > 0;
   }
 
   /** Geometry from the slot poses: coordinates, Jacobians and effective masses of the rows in use. */
@@ -387,6 +414,55 @@ export class SixDofJoint extends Joint {
     t.x = by * gz - bz * gy; t.y = bz * gx - bx * gz; t.z = bx * gy - by * gx;
     rotateByFrame(t, fa, t);
     this.setRows(B, 5, true, t);
+    if (this.coneMode) {
+      const w = this.swing;
+      w[0] = s; w[1] = theta; w[2] = by; w[3] = bz;
+      this.updateCone(B);
+    }
+  }
+
+  /**
+   * The cone row: C = r(φ) − θ with the cone-twist's exact rate axis
+   * J = r′(φ)(X − cot θ v) − u (u the swing axis, v = u × X; derivation in
+   * cone-twist.ts), for the half-angles l_y = angularY.max, l_z = angularZ.max.
+   */
+  private updateCone(B: SolverBodies): void {
+    const w = this.swing, s = w[0]!, theta = w[1]!, by = w[2]!, bz = w[3]!;
+    const ly = this.axes[4]!.max, lz = this.axes[5]!.max;
+    if (!(s > 1e-9)) {
+      // No swing: no direction; the row keeps its last axis.
+      this.coneC = Math.min(ly, lz);
+      return;
+    }
+    const fa = this.frameA;
+    // Swing axis u = e_x × b / |e_x × b| = (0, −b_z, b_y)/s in frame A, then in world space.
+    const uy = -bz / s, uz = by / s;
+    const ty = frameAxisY(this.tmp, fa);
+    let ux = uy * ty.x, uyw = uy * ty.y, uzw = uy * ty.z;
+    const tz = frameAxisZ(this.tmp, fa);
+    ux += uz * tz.x; uyw += uz * tz.y; uzw += uz * tz.z;
+    let jx = -ux, jy = -uyw, jz = -uzw;
+    let r = ly;
+    if (ly !== lz) {
+      const iy = 1 / (ly * ly), iz = 1 / (lz * lz);
+      r = 1 / Math.sqrt(uy * uy * iy + uz * uz * iz);
+      const dr = -r * r * r * uy * uz * (iz - iy);
+      const sinT = Math.sin(theta);
+      if (sinT > 1e-6) {
+        const ax = frameAxisX(this.tmp, fa);
+        const cot = Math.cos(theta) / sinT;
+        const vx = uyw * ax.z - uzw * ax.y, vy = uzw * ax.x - ux * ax.z, vz = ux * ax.y - uyw * ax.x;
+        jx += dr * (ax.x - cot * vx); jy += dr * (ax.y - cot * vy); jz += dr * (ax.z - cot * vz);
+      }
+    }
+    this.coneC = r - theta;
+    const len = Math.sqrt(jx * jx + jy * jy + jz * jz);
+    const sc = len > 1e-12 ? 1 / len : 1;
+    this.coneScale = sc;
+    const u = this.unit;
+    u.x = jx * sc; u.y = jy * sc; u.z = jz * sc;
+    this.cone.setAngular(u);
+    this.cone.computeMass(B, this.slotA, this.slotB);
   }
 
   /** The Jacobian of axis k (unit e for linear axes, the rate axis for angular ones) on the rows that axis uses. */
@@ -445,6 +521,11 @@ export class SixDofJoint extends Joint {
     if (this.linMode !== LIN_POINT) { this.point.lx = 0; this.point.ly = 0; this.point.lz = 0; }
     if (this.angMode !== ANG_LOCK2) { this.lock2.l1 = 0; this.lock2.l2 = 0; }
     if (this.angMode !== ANG_LOCK3) { this.lock3.lx = 0; this.lock3.ly = 0; this.lock3.lz = 0; }
+    if (this.coneMode) {
+      this.lower[4]!.impulse = 0; this.upper[4]!.impulse = 0; this.lower[5]!.impulse = 0; this.upper[5]!.impulse = 0;
+    } else {
+      this.cone.impulse = 0;
+    }
   }
 
   /** @internal */
@@ -454,6 +535,7 @@ export class SixDofJoint extends Joint {
     if (this.linMode === LIN_POINT) this.point.warmStart(B, ia, ib);
     if (this.angMode === ANG_LOCK2) this.lock2.warmStart(B, ia, ib);
     else if (this.angMode === ANG_LOCK3) this.lock3.warmStart(B, ia, ib);
+    if (this.coneMode) this.cone.warmStart(B, ia, ib);
     for (let k = 0; k < 6; k++) {
       if (!this.scalar(k)) continue;
       this.lower[k]!.warmStart(B, ia, ib);
@@ -469,6 +551,11 @@ export class SixDofJoint extends Joint {
     if (this.geometryStale(B)) this.update(B);
     // Motors and friction first, then limits and locks (their impulses win), the angular blocks, the point block last (as the hinge).
     for (let k = 5; k >= 0; k--) {
+      if (k === 3 && this.coneMode) {
+        // The swing cone before the twist, as the cone-twist joint.
+        this.cone.c = this.coneC * this.coneScale;
+        this.cone.solveLimit(B, ia, ib, ctx);
+      }
       if (!this.scalar(k)) continue;
       const axis = this.axes[k]!;
       const mode = axis.modeCode;
@@ -499,7 +586,7 @@ export class SixDofJoint extends Joint {
       if (mode === MODE_LOCKED) {
         lo.c = this.coord[k]! * sc;
         lo.solveLock(B, ia, ib, ctx);
-      } else if (mode === MODE_LIMITED) {
+      } else if (mode === MODE_LIMITED && !(this.coneMode && k >= 4)) {
         const up = this.upper[k]!;
         lo.c = (this.coord[k]! - axis.min) * sc;
         up.c = (axis.max - this.coord[k]!) * sc;
@@ -524,6 +611,11 @@ export class SixDofJoint extends Joint {
     this.update(B);
     if (this.angMode === ANG_LOCK2) angular = this.lock2.solvePosition(B, ia, ib);
     else if (this.angMode === ANG_LOCK3) angular = this.lock3.solvePosition(B, ia, ib);
+    if (this.coneMode) {
+      this.update(B);
+      this.cone.c = this.coneC * this.coneScale;
+      angular = Math.max(angular, this.cone.solvePosition(B, ia, ib, true) / this.coneScale);
+    }
     for (let k = 3; k < 6; k++) {
       if (!this.scalar(k)) continue;
       this.update(B);
@@ -546,7 +638,7 @@ export class SixDofJoint extends Joint {
     const axis = this.axes[k]!;
     const ia = this.slotA, ib = this.slotB, lo = this.lower[k]!, c = this.coord[k]! * this.rateScale[k]!;
     if (axis.modeCode === MODE_LOCKED) { lo.c = c; return lo.solvePosition(B, ia, ib, false); }
-    if (axis.modeCode !== MODE_LIMITED || axis.limitHertz > 0) return 0;
+    if (axis.modeCode !== MODE_LIMITED || axis.limitHertz > 0 || (this.coneMode && k >= 4)) return 0;
     const sc = this.rateScale[k]!;
     lo.c = c - axis.min * sc;
     if (lo.c < 0) return lo.solvePosition(B, ia, ib, true);
@@ -575,8 +667,9 @@ export class SixDofJoint extends Joint {
       }
     } else {
       let worst = -ctx.limitSlop, worstK = -1, sign = 1;
+      if (this.coneMode && this.coneC < worst) { worst = this.coneC; worstK = 6; }
       for (let k = 3; k < 6; k++) {
-        if (!this.scalar(k)) continue;
+        if (!this.scalar(k) || (this.coneMode && k >= 4)) continue;
         const axis = this.axes[k]!;
         const hard = axis.modeCode === MODE_LOCKED || (axis.modeCode === MODE_LIMITED && axis.limitHertz === 0);
         if (!hard) continue;
@@ -586,9 +679,9 @@ export class SixDofJoint extends Joint {
         if (max - c < worst) { worst = max - c; worstK = k; sign = -1; }
       }
       if (worstK >= 0) {
-        const r = this.lower[worstK]!;
+        const r = worstK === 6 ? this.cone : this.lower[worstK]!;
         p.ax = sign * r.ax; p.ay = sign * r.ay; p.az = sign * r.az;
-        p.c = (worst + ctx.limitSlop) * this.rateScale[worstK]!;
+        p.c = (worst + ctx.limitSlop) * (worstK === 6 ? this.coneScale : this.rateScale[worstK]!);
         p.projectLimitB(B, ia, ib);
         this.update(B);
       }
@@ -610,6 +703,7 @@ export class SixDofJoint extends Joint {
     }
     const p = this.point;
     lin += p.lx * p.lx + p.ly * p.ly + p.lz * p.lz;
+    ang += this.cone.impulse * this.cone.impulse;
     ang += this.lock2.l1 * this.lock2.l1 + this.lock2.l2 * this.lock2.l2;
     const l3 = this.lock3;
     ang += l3.lx * l3.lx + l3.ly * l3.ly + l3.lz * l3.lz;
@@ -620,7 +714,8 @@ export class SixDofJoint extends Joint {
   /** @internal */
   protected saveRows(out: number[]): void {
     for (let k = 0; k < 6; k++) this.axes[k]!.save(out);
-    out.push(this.linMode, this.angMode);
+    out.push(this.linMode, this.angMode, this.swingConeValue ? 1 : 0, this.coneMode ? 1 : 0, this.coneC, this.coneScale);
+    this.cone.save(out);
     for (let k = 0; k < 6; k++) out.push(this.coord[k]!, this.rateScale[k]!);
     this.point.save(out);
     this.lock2.save(out);
@@ -634,7 +729,8 @@ export class SixDofJoint extends Joint {
   protected loadRows(src: Float64Array, o: number): number {
     for (let k = 0; k < 6; k++) o = this.axes[k]!.load(src, o);
     this.linMode = src[o]!; this.angMode = src[o + 1]!;
-    o += 2;
+    this.swingConeValue = src[o + 2]! === 1; this.coneMode = src[o + 3]! === 1; this.coneC = src[o + 4]!; this.coneScale = src[o + 5]!;
+    o = this.cone.load(src, o + 6);
     for (let k = 0; k < 6; k++) { this.coord[k] = src[o++]!; this.rateScale[k] = src[o++]!; }
     o = this.lock3.load(src, this.lock2.load(src, this.point.load(src, o)));
     for (let k = 0; k < 6; k++) {
@@ -647,6 +743,7 @@ export class SixDofJoint extends Joint {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.lock2.l1 = 0; this.lock2.l2 = 0;
     this.lock3.lx = 0; this.lock3.ly = 0; this.lock3.lz = 0;
+    this.cone.impulse = 0;
     for (let k = 0; k < 6; k++) {
       this.lower[k]!.impulse = 0; this.upper[k]!.impulse = 0; this.motorRow[k]!.impulse = 0; this.frictionRow[k]!.impulse = 0;
     }
@@ -659,6 +756,7 @@ export class SixDofJoint extends Joint {
     p.lx *= s; p.ly *= s; p.lz *= s;
     this.lock2.l1 *= s; this.lock2.l2 *= s;
     this.lock3.lx *= s; this.lock3.ly *= s; this.lock3.lz *= s;
+    this.cone.impulse *= s;
     for (let k = 0; k < 6; k++) {
       this.lower[k]!.impulse *= s; this.upper[k]!.impulse *= s; this.motorRow[k]!.impulse *= s; this.frictionRow[k]!.impulse *= s;
     }

@@ -99,7 +99,7 @@ for (let i = 0; i < 6; i++) {
   world.addJoint(new HingeJoint({ bodyA: post, bodyB: door, anchor: { x: x - 0.1, y: 0.7, z: 1 }, axis: { x: 0, y: 1, z: 0 }, motorMode: 'position', targetAngle: 1, maxMotorTorque: 30 }));
   const limb = world.createBody({ type: 'dynamic', shape: new Capsule(0.07, 0.3), position: { x, y: 1.6, z: -0.45 }, rotation: { x: Math.SQRT1_2, y: 0, z: 0, w: Math.SQRT1_2 }, mass: 2 });
   const locked = i % 3 === 0 ? 'locked' : 'limited';
-  world.addJoint(new SixDofJoint({ bodyA: post, bodyB: limb, anchor: { x, y: 1.6, z: -0.1 }, axis: { x: 0, y: 0, z: -1 },
+  world.addJoint(new SixDofJoint({ bodyA: post, bodyB: limb, anchor: { x, y: 1.6, z: -0.1 }, axis: { x: 0, y: 0, z: -1 }, swingType: i % 2 ? 'cone' : 'pyramid',
     linearX: { mode: i % 2 ? 'locked' : 'limited', min: -0.05, max: 0.05, limitHertz: 5 },
     angularX: { mode: 'limited', min: -0.3, max: 0.3, limitHertz: 3, friction: 0.2, motor: 'position', motorTarget: 0.2, maxMotorForce: 5 },
     angularY: { mode: locked, min: -0.7, max: 0.7, motor: 'velocity', motorSpeed: 1, maxMotorForce: 10 },

@@ -25,6 +25,11 @@ function build(positionCorrection: 'soft' | 'ngs' | 'baumgarte' = 'soft') {
     angularX: { mode: 'limited', min: -0.3, max: 0.3, limitHertz: 3, friction: 0.2 },
     angularY: { mode: 'limited', min: -0.7, max: 0.7, motor: 'velocity', motorSpeed: 1, maxMotorForce: 10 },
     angularZ: { mode: 'limited', min: -0.9, max: 0.4 } }));
+  // A second limb with a swing cone.
+  const limb2 = world.createBody({ type: 'dynamic', shape: new Capsule(0.07, 0.3), position: { x: 0, y: 1.2, z: -0.45 }, rotation: { x: Math.SQRT1_2, y: 0, z: 0, w: Math.SQRT1_2 }, mass: 2 });
+  world.addJoint(new SixDofJoint({ bodyA: post, bodyB: limb2, anchor: { x: 0, y: 1.2, z: -0.1 }, axis: { x: 0, y: 0, z: -1 }, swingType: 'cone',
+    angularX: { mode: 'limited', min: -0.3, max: 0.3 }, angularY: { mode: 'limited', min: -0.7, max: 0.7, motor: 'velocity', motorSpeed: -1, maxMotorForce: 10 },
+    angularZ: { mode: 'limited', min: -0.4, max: 0.4 } }));
   // A ball on a six-dof to the piston: linear free along y with a position motor, angular free.
   const ball = world.createBody({ type: 'dynamic', shape: new Sphere(0.15), position: { x: 0.4, y: 1.2, z: 0.4 }, mass: 1 });
   const six2 = world.addJoint(new SixDofJoint({ bodyA: piston, bodyB: ball, anchor: { x: 0.4, y: 1.2, z: 0.4 },

@@ -3,7 +3,7 @@
  * energy. 60 Hz, default solver settings ('soft', 4 sub-steps).
  */
 import { describe, expect, it } from 'vitest';
-import { BallJoint, Box, Capsule, FixedJoint, HingeJoint, SixDofJoint, Sphere, World, type Joint, type RigidBody } from '../../src/index';
+import { BallJoint, Box, Capsule, ConeTwistJoint, FixedJoint, HingeJoint, SixDofJoint, Sphere, World, type Joint, type RigidBody } from '../../src/index';
 import { totalEnergy } from '../helpers/energy';
 
 const DT = 1 / 60;
@@ -119,6 +119,38 @@ describe('SixDofJoint expresses the other joints', () => {
     expect(worst).toBeLessThan(0.5 * Math.PI / 180 + 1e-3);
     // Gravity pulls the horizontal limb down to its swing limit about Z (−0.5 rad).
     expect(j.getCoordinate(5)).toBeCloseTo(-0.5, 1);
+  });
+});
+
+describe('SixDofJoint with a swing cone', () => {
+  it("as a cone-twist (swingType 'cone', elliptical 0.5 / 0.8 rad, twist [−0.3, 0.6]) a thrown limb follows ConeTwistJoint within 5 mm over 3 s and stays in its cone", () => {
+    const make = (cone: boolean) => {
+      const world = new World({ gravity: { x: 0, y: -G, z: 0 } });
+      const torso = world.createBody({ type: 'static', shape: new Box({ x: 0.2, y: 0.2, z: 0.2 }), position: { x: 0, y: 3, z: 0 } });
+      const limb = world.createBody({ type: 'dynamic', shape: new Capsule(0.06, 0.3), position: { x: 0.4, y: 3, z: 0 }, rotation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 }, mass: 3, canSleep: false, angularDamping: 0 });
+      const anchor = { x: 0.05, y: 3, z: 0 }, axis = { x: 1, y: 0, z: 0 }, normal = { x: 0, y: 1, z: 0 };
+      const j = cone
+        ? new ConeTwistJoint({ bodyA: torso, bodyB: limb, anchor, twistAxis: axis, normalAxis: normal, swingLimitY: 0.5, swingLimitZ: 0.8, twistLower: -0.3, twistUpper: 0.6 })
+        : new SixDofJoint({ bodyA: torso, bodyB: limb, anchor, axis, normalAxis: normal, swingType: 'cone',
+          angularX: { mode: 'limited', min: -0.3, max: 0.6 }, angularY: { mode: 'limited', min: -0.5, max: 0.5 }, angularZ: { mode: 'limited', min: -0.8, max: 0.8 } });
+      world.addJoint(j);
+      limb.setAngularVelocity({ x: 4, y: 5, z: 2 });
+      return { world, limb, j };
+    };
+    const c = make(true), s = make(false);
+    const six = s.j as SixDofJoint;
+    let worst = 0, worstCone = -Infinity;
+    for (let i = 0; i < 180; i++) {
+      c.world.step(DT); s.world.step(DT);
+      worst = Math.max(worst, Math.hypot(c.limb.position.x - s.limb.position.x, c.limb.position.y - s.limb.position.y, c.limb.position.z - s.limb.position.z));
+      // The swing in the elliptical cone: (σ_y/0.5)² + (σ_z/0.8)² ≤ 1 (+ the projection's slop).
+      const sy = six.getCoordinate(4), sz = six.getCoordinate(5);
+      worstCone = Math.max(worstCone, Math.hypot(sy / 0.5, sz / 0.8));
+    }
+    console.log(`cone-twist vs six-dof cone: largest distance ${(worst * 1000).toFixed(3)} mm, largest (σ_y/l_y, σ_z/l_z) radius ${worstCone.toFixed(4)}`);
+    expect(worst).toBeLessThan(0.005);
+    expect(worstCone).toBeLessThan(1.02);
+    expect(worstCone).toBeGreaterThan(0.9);
   });
 });
 
