@@ -128,6 +128,7 @@ export function describeJoint(spec: FuzzWorldSpec, k: number): string {
   if (j.maxMotorTorque !== undefined) parts.push(j.kind === 'slider' ? `motor ${fmt(j.motorSpeed!, 3)} m/s, ≤ ${fmt(j.maxMotorTorque, 3)} N` : `motor ${fmt(j.motorSpeed!, 3)} rad/s, ≤ ${fmt(j.maxMotorTorque, 3)} N·m`);
   if (j.frictionForce) parts.push(`friction ${fmt(j.frictionForce, 3)} N`);
   if (j.axes) {
+    if (j.swingType === 'cone') parts.push('swing cone');
     parts.push('axes ' + j.axes.map((x) => x.mode === 'limited' ? `[${fmt(x.min, 3)}, ${fmt(x.max, 3)}]${x.limitHertz > 0 ? `@${fmt(x.limitHertz, 3)} Hz` : ''}` : x.mode)
       .map((t, k) => t + (j.axes![k]!.maxMotorForce > 0 ? ` motor ${fmt(j.axes![k]!.motorSpeed, 3)} ≤ ${fmt(j.axes![k]!.maxMotorForce, 3)}` : '') + (j.axes![k]!.friction > 0 ? ` μ ${fmt(j.axes![k]!.friction, 3)}` : '')).join(' / '));
   }

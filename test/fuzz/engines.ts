@@ -76,7 +76,7 @@ function footingJoint(j: JointSpec, a: RigidBody, b: RigidBody): Joint {
         ...(x.maxMotorForce > 0 ? { motor: 'velocity' as const, motorSpeed: x.motorSpeed, maxMotorForce: x.maxMotorForce } : {}),
       }));
       return new SixDofJoint({
-        ...base, anchor: j.anchor, axis: j.axis!,
+        ...base, anchor: j.anchor, axis: j.axis!, swingType: j.swingType,
         linearX: ax[0], linearY: ax[1], linearZ: ax[2], angularX: ax[3], angularY: ax[4], angularZ: ax[5],
       });
     }

@@ -78,8 +78,9 @@ export interface JointSpec {
   readonly lowerLimit?: number;
   readonly upperLimit?: number;
   readonly frictionForce?: number;
-  /** Six-dof: the six axes. */
+  /** Six-dof: the six axes, and how hard swing limits combine. */
   readonly axes?: readonly SixDofAxisSpec[];
+  readonly swingType?: 'pyramid' | 'cone';
   readonly swingLimit?: number;
   readonly twistLower?: number;
   readonly twistUpper?: number;
@@ -373,7 +374,7 @@ function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: numbe
           friction: mode !== 'locked' && rng.next() < 0.2 ? logUniform(rng, 0.01, 100) : 0,
         });
       }
-      return { ...base, axis: rng.unitVec3(), axes };
+      return { ...base, axis: rng.unitVec3(), axes, swingType: rng.next() < 0.5 ? 'cone' : 'pyramid' };
     }
     case 'distance': {
       // Anchors at the centres (A: the floor point for floor joints); rest length = their distance now, so a spring starts unstretched.

@@ -172,14 +172,14 @@ function buildJoltJoint(Jolt: JoltModule, j: JointSpec, a: JoltBody, b: JoltBody
       break;
     }
     case 'sixDof': {
-      // Jolt's swing limits are a pyramid here (per axis, like footing's); its swing coordinates differ from footing's.
+      // Jolt's swing limits as footing's swingType (pyramid: per axis; cone: elliptical); its swing coordinates differ from footing's.
       const s = new Jolt.SixDOFConstraintSettings();
       s.mSpace = Jolt.EConstraintSpace_WorldSpace;
       const n = perpendicular(j.axis!);
       s.mPosition1 = r(j.anchor); s.mPosition2 = r(j.anchor);
       s.mAxisX1 = v3(j.axis!); s.mAxisX2 = v3(j.axis!);
       s.mAxisY1 = v3(n); s.mAxisY2 = v3(n);
-      s.mSwingType = Jolt.ESwingType_Pyramid;
+      s.mSwingType = j.swingType === 'cone' ? Jolt.ESwingType_Cone : Jolt.ESwingType_Pyramid;
       const axes = [Jolt.SixDOFConstraintSettings_EAxis_TranslationX, Jolt.SixDOFConstraintSettings_EAxis_TranslationY, Jolt.SixDOFConstraintSettings_EAxis_TranslationZ,
         Jolt.SixDOFConstraintSettings_EAxis_RotationX, Jolt.SixDOFConstraintSettings_EAxis_RotationY, Jolt.SixDOFConstraintSettings_EAxis_RotationZ];
       j.axes!.forEach((a, k) => {
