@@ -8,8 +8,8 @@ const root = import.meta.dirname;
 // Both builds keep top-level `const` (Vite's default rewrites it to `var`).
 // V8 folds a module's immutable constants — the solver's row offsets, e.g.
 // R_N, ROW_STRIDE in src/dynamics/contact-solver.ts — into the code it
-// compiles, and must load a `var` from the module context at every use: the
-// contact sweep ran 25–30 % slower per point (pyramid-20: 40.9 against 29.8 ns).
+// compiles, and must load a `var` from the module context at every use
+// (measured in docs/benchmarks.md).
 //
 // One config, three jobs:
 //   `vite` / `vite build --mode demo`  the Babylon demo (root demo/)

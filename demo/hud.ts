@@ -61,11 +61,12 @@ export class Hud {
       if (b.isSleeping) asleep++; else awake++;
     }
     const p = walker.controller.position;
+    const counters = world.counters;
     this.text.textContent =
       `fps       ${engine.getFps().toFixed(1)}\n` +
       `physics   ${stats.msPerStep.toFixed(2)} ms/step  (${stats.stepsPerFrame.toFixed(1)} steps/frame)${stats.paused ? '  PAUSED' : ''}\n` +
       `bodies    ${awake} awake, ${asleep} asleep, ${bodies.length} total\n` +
-      `contacts  ${world.contactCount}   joints ${world.joints.length}\n` +
+      `contacts  ${counters.pairs} pairs, ${counters.touchingContacts} touching, ${counters.islands} islands   joints ${world.joints.length}\n` +
       `character ${walker.state}${walker.controller.result.steppedUp ? ' (step)' : ''}  ` +
       `(${p.x.toFixed(2)}, ${p.y.toFixed(2)}, ${p.z.toFixed(2)})\n` +
       `solver    ${solver.iterations} it (max ${solver.maxSolveIterations}/solve), ${solver.sweeps} sweeps, ` +

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: true });
   const { scene, camera } = createScene(engine);
 
-  const world = new World({ gravity: { x: 0, y: -9.81, z: 0 }, fixedTimeStep: FIXED_STEP, maxSubSteps: MAX_STEPS_PER_FRAME });
+  const world = new World({ gravity: { x: 0, y: -9.81, z: 0 }, fixedTimeStep: FIXED_STEP, maxStepsPerAdvance: MAX_STEPS_PER_FRAME });
   const level = buildLevel(world, scene);
   const verlet = new VerletProps(world, scene);
   const props = new Props(world, scene);

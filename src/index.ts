@@ -14,11 +14,13 @@ export { massFromDensity, massFromMass } from './shapes/mass';
 export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrowphase/manifold';
 export { TriangleMesh, MeshRayHit, type TriangleMeshOptions } from './shapes/triangle-mesh';
 export { RigidBody, type BodyDesc, type BodyType } from './dynamics/body';
+export { World, type WorldStepper, type WorldOptions } from './world/world';
 export {
-  World, OverlapCollector, QueryRegion, type WorldStepper,
-  type WorldOptions, type QueryOptions, type RaycastHit, type RaycastOptions, type ShapeCastHit, type ShapeCastOptions,
+  OverlapCollector, QueryRegion, type QueryOptions, type RaycastHit, type RaycastOptions, type ShapeCastHit, type ShapeCastOptions,
   type OverlapContact, type OverlapOptions,
-} from './world/world';
+} from './world/queries';
+export type { WorldCounters, StageTimes } from './world/counters';
+export type { DebugDrawSink, ContactView, ContactPointView, JointView } from './world/debug-draw';
 export { SnapshotError, SNAPSHOT_VERSION, snapshotTransferList, type WorldSnapshot, type StepperSnapshot } from './world/snapshot';
 export type { SolverSettings, SleepSettings, FrictionModel, PositionCorrection } from './world/settings';
 export type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './world/events';

@@ -33,7 +33,7 @@ const SCENE = params.get('scene') === 'heap' ? 'heap' : 'grid';
 const SHARED = params.has('shared') ? params.get('shared') === '1' : undefined;
 const H = 1 / 60;
 /** Steps per frame at most, on both threads: software WebGL renders at 5–15 fps. */
-const MAX_SUB_STEPS = 12;
+const MAX_STEPS_PER_TICK = 12;
 
 /** One simulation, in the worker or on this thread, behind the same few calls. */
 interface Simulation {
@@ -53,7 +53,7 @@ interface Simulation {
 
 function workerSimulation(bodies: BodyDescData[]): Simulation {
   const worker = new Worker(new URL('./physics.worker.ts', import.meta.url), { type: 'module' });
-  const client = new PhysicsClient(worker, { fixedTimeStep: H, maxSubSteps: MAX_SUB_STEPS }, { shared: SHARED });
+  const client = new PhysicsClient(worker, { fixedTimeStep: H, maxStepsPerAdvance: MAX_STEPS_PER_TICK }, { shared: SHARED });
   client.createBody(FLOOR);
   const handles = bodies.map((b) => client.createBody(b));
   const hero = client.createCharacter(HERO);
@@ -89,7 +89,7 @@ function mainThreadSimulation(descs: BodyDescData[]): Simulation {
     frame(seconds) {
       accumulator += seconds;
       let steps = 0;
-      while (accumulator >= H && steps < MAX_SUB_STEPS) {
+      while (accumulator >= H && steps < MAX_STEPS_PER_TICK) {
         const p = walker.controller.position;
         prevHero.x = p.x; prevHero.y = p.y; prevHero.z = p.z;
         world.step(H);

@@ -13,7 +13,7 @@ import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
-import type { Aabb, Quat, RigidBody, Shape, Vec3, World } from '../index';
+import type { Aabb, DebugDrawSink, Quat, RigidBody, Shape, Vec3, World } from '../index';
 import { LineBuffer } from './line-buffer';
 import { meshFromShape, type ShapeMeshOptions } from './shape-mesh';
 
@@ -85,8 +85,14 @@ export class PhysicsDebugView {
   private readonly entries: Entry[] = [];
   private readonly byBody = new Map<RigidBody, Entry>();
   /** Scratch for contact points and normals. */
-  private readonly point = { x: 0, y: 0, z: 0 };
-  private readonly normal = { x: 0, y: 0, z: 0 };
+  /** Draws each contact point as a cross and its normal (world.debugDraw). */
+  private readonly contactSink: DebugDrawSink = {
+    contactPoint: (c) => {
+      const p = c.point, n = c.normal, len = this.normalLength;
+      this.contactLines.cross(p.x, p.y, p.z, 0.04);
+      this.normalLines.add(p.x, p.y, p.z, p.x + n.x * len, p.y + n.y * len, p.z + n.z * len);
+    },
+  };
   private readonly contactLines: LineBuffer;
   private readonly normalLines: LineBuffer;
   private readonly jointLines: LineBuffer;
@@ -225,19 +231,7 @@ export class PhysicsDebugView {
     const normals = this.normalLines;
     points.begin();
     normals.begin();
-    if (this.showContacts) {
-      const contacts = this.world.contacts;
-      const len = this.normalLength;
-      for (let i = 0; i < contacts.length; i++) {
-        const c = contacts[i]!;
-        for (let k = 0; k < c.pointCount; k++) {
-          const p = c.pointPosition(k, this.point);
-          const n = c.pointNormal(k, this.normal);
-          points.cross(p.x, p.y, p.z, 0.04);
-          normals.add(p.x, p.y, p.z, p.x + n.x * len, p.y + n.y * len, p.z + n.z * len);
-        }
-      }
-    }
+    if (this.showContacts) this.world.debugDraw(this.contactSink);
     points.end();
     normals.end();
   }

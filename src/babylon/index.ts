@@ -15,3 +15,4 @@ export { LineBuffer } from './line-buffer';
 export { CharacterLink, type CharacterLinkOptions } from './character-link';
 export { FollowCamera, type FollowCameraOptions } from './follow-camera';
 export { meshFromShape, createRagdollMeshes, type ShapeMeshOptions, type RagdollMeshOptions } from './shape-mesh';
+export { FootingCharacterController, isFootingWorld, type FootingCharacterControllerOptions, type FootingCharacterControllerClass, type FootingCharacterCollisionEvent, type FootingWorldHost } from './character-controller/index';

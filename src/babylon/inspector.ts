@@ -126,7 +126,7 @@ export function exposeInspectorProperties<N extends Node, T extends CharacterIns
   if (targets.walker) sliders('walker', WALKER_SLIDERS, targets.walker.settings as unknown as Record<string, unknown>);
   const world = targets.world;
   if (world) {
-    sliders('solver', SOLVER_SLIDERS, world.solver as unknown as Record<string, unknown>);
+    sliders('solver', SOLVER_SLIDERS, world.solverSettings as unknown as Record<string, unknown>);
     const checkbox = (name: string, label: string, get: () => boolean, set: (v: boolean) => void): void => {
       const prop = inspectorPropertyName('solver', name);
       define(node, prop, get, (v) => set(Boolean(v)));
@@ -134,13 +134,13 @@ export function exposeInspectorProperties<N extends Node, T extends CharacterIns
     };
     const options = <T extends string>(name: 'positionCorrection' | 'frictionModel', label: string, values: readonly T[]): void => {
       const prop = inspectorPropertyName('solver', name);
-      define(node, prop, () => world.solver[name], (v) => {
-        if (values.includes(v as T)) (world.solver as unknown as Record<string, unknown>)[name] = v;
+      define(node, prop, () => world.solverSettings[name], (v) => {
+        if (values.includes(v as T)) (world.solverSettings as unknown as Record<string, unknown>)[name] = v;
       });
       added.push({ label, propertyName: prop, type: InspectableType.Options, options: values.map((c) => ({ label: c, value: c })) });
     };
-    checkbox('warmStarting', 'Warm starting', () => world.solver.warmStarting, (v) => { world.solver.warmStarting = v; });
-    checkbox('shockPropagation', 'Shock propagation (soft)', () => world.solver.shockPropagation, (v) => { world.solver.shockPropagation = v; });
+    checkbox('warmStarting', 'Warm starting', () => world.solverSettings.warmStarting, (v) => { world.solverSettings.warmStarting = v; });
+    checkbox('shockPropagation', 'Shock propagation (soft)', () => world.solverSettings.shockPropagation, (v) => { world.solverSettings.shockPropagation = v; });
     options<PositionCorrection>('positionCorrection', 'Position correction', ['soft', 'ngs', 'baumgarte']);
     options<FrictionModel>('frictionModel', 'Friction model', ['constant', 'catto2005', 'coulomb']);
     checkbox('sleeping', 'Sleeping', () => world.sleeping.enabled, (v) => { world.sleeping.enabled = v; });

@@ -10,7 +10,7 @@ import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ConvexShape, Shape, ShapeKind } from '../shapes/shape';
 import {
-  magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits, requireFinite,
+  magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits,
   requireFiniteQuat, requireFiniteVec, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
   MAX_GRAVITY_SCALE,
 } from '../math/validate';
@@ -126,13 +126,12 @@ export class RigidBody {
    * @internal metres: a running upper bound on how far any point of the shape
    * has moved since the body was made (each step's or set pose's translation
    * plus the turn's chord at the bounding radius). Pairs compare it with the
-   * gap they last measured (World.updateContacts).
+   * gap they last measured (ContactManager.update).
    */
   odometer = 0;
   /** @internal */ awake = true;
   /** @internal seconds spent below the sleep thresholds */ sleepTime = 0;
   /** @internal next member of this body's sleeping island (intrusive list) */ islandNext: RigidBody | null = null;
-  /** @internal union-find parent index during island building */ islandParent = -1;
   /** @internal solver slot during a step (-1: not in the solver) */ solverIndex = -1;
   /** @internal touching contact points this step (for the catto2005 m_c share) */ contactPointCount = 0;
   /** @internal accumulated force (N) and torque (N·m), cleared after each step */
@@ -148,7 +147,7 @@ export class RigidBody {
   /**
    * @internal boundingRadius over the shape's smallest half size (1 for a
    * sphere, 1.7 for a cube, 3-4 for a ragdoll's limbs, 40 for a 2.7 m stick
-   * 6 cm thick): which turning bodies split a step (World.turnSplit).
+   * 6 cm thick): which turning bodies split a step (stepParts, step-split.ts).
    */
   readonly elongation: number;
   /** @internal radius of the shape's rounded surface (sphere, capsule), 0 for flat-faced shapes: contact anchors sit at its centre */ readonly roundingRadius: number;

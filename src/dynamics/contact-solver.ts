@@ -1,5 +1,11 @@
 /**
- * The contact solver: sequential impulses over struct-of-arrays rows.
+ * The contact solver: the contact rows (one packed record per contact point,
+ * layout below) and the sequential-impulse sweeps over them. The layout and
+ * the sweeps share one module on purpose: V8 folds a module's own top-level
+ * constants into the code it compiles, while an imported constant is loaded
+ * at every use (under vitest's module transform, a getter call), which made
+ * the sweeps several times slower. The NGS position solve (ngs.ts) and shock
+ * propagation (shock.ts) read the layout from here.
  *
  * For a contact point with normal n (A→B), anchors rA = p − xA, rB = p − xB
  * and relative velocity at the point
@@ -9,7 +15,7 @@
  * and effective mass m_n = 1 / (mA⁻¹ + mB⁻¹ + (rA×n)·IA⁻¹(rA×n) + (rB×n)·IB⁻¹(rB×n)).
  * Each iteration: Δλ = ω m_n (target − n·v_rel); the ACCUMULATED impulse is
  * clamped, λ = max(λ_old + Δλ, 0), and only the clamped change is applied
- * (Catto, GDC 2005/2009 "Iterative Dynamics with Temporal Coherence", seed 001).
+ * (Catto, GDC 2005/2009 "Iterative Dynamics with Temporal Coherence").
  *
  * Friction: two tangent rows t1, t2 per point, each clamped to ±f. The bound f
  * depends on `frictionModel` (see settings.ts). t1 follows the sliding
@@ -18,23 +24,17 @@
  * would turn the friction force towards the diagonal).
  *
  * Positions: 'ngs' runs pseudo-impulse sweeps on the separation after the
- * position update (Box2D v2.4 / seed 004); 'baumgarte' biases the normal row
+ * position update (Box2D v2.4); 'baumgarte' biases the normal row
  * by β/dt·max(depth − slop, 0); 'soft' is Box2D v3's soft step (Catto 2024,
  * "Solver2D"): sub-steps with a spring-damper normal row, then a relax sweep
  * without the bias so the push-out leaves no velocity behind.
  */
-import type { RigidBody } from './body';
-import { FRICTION_IMPULSE, NORMAL_IMPULSE, PERSISTED, POINT_STRIDE, type Contact } from './contact';
-import type { SolverSettings } from '../world/settings';
+import { FRICTION_IMPULSE, NORMAL_IMPULSE, PERSISTED, POINT_DEPTH, POINT_NORMAL, POINT_STRIDE, type Contact } from './contact';
+import type { SolverSettings } from './solver-settings';
 import type { Vec3 } from '../math/vec3';
-
-/**
- * Shock propagation applies to a contact whose upper body, with everything
- * resting on it, outweighs the lower body this many times (or, on an
- * immovable body, carries this many times its own mass): ordinary stacks and
- * pyramids stay below it and are left to the iterations.
- */
-const SHOCK_LOAD_RATIO = 500;
+import { Softness } from './softness';
+import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
+import { SWEEP_BAUMGARTE, SWEEP_SOFT, type SweepMode } from './sweep-mode';
 
 /** Tangential speed (m/s) above which t1 follows the sliding direction. */
 const ALIGN_SPEED = 1e-3;
@@ -44,7 +44,6 @@ const FRICTION_COULOMB = 2;
 
 type F64 = Float64Array<ArrayBuffer>;
 type I32 = Int32Array<ArrayBuffer>;
-type U8 = Uint8Array<ArrayBuffer>;
 
 function grow(a: F64, n: number): F64 {
   if (a.length >= n) return a;
@@ -58,266 +57,13 @@ function growI(a: I32, n: number): I32 {
   b.set(a);
   return b;
 }
-function growU8(a: U8, n: number): U8 {
-  if (a.length >= n) return a;
-  const b = new Uint8Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
-
-/** Doubles per slot in `SolverBodies.vel`. */
-export const VELOCITY_STRIDE = 8;
-
-/** Source of `SolverBodies.poseVersion`: shared by every world, so a version never repeats. */
-let poseEpoch = 0;
-
-/** Per-body solver state (one slot per body taking part in the step). */
-export class SolverBodies {
-  count = 0;
-  /**
-   * Changes whenever any slot's pose moves or the slots are reassigned
-   * (`moveSlot`, `add`, `clear`). Sweeps that cache geometry measured at the
-   * current poses (joint anchors and effective masses, contact separations)
-   * keep the version they measured at and measure again only when it changed.
-   * Never repeats, across steps and worlds.
-   */
-  poseVersion = 0;
-  capacity = 0;
-  bodies: (RigidBody | null)[] = [];
-  /**
-   * Velocities, VELOCITY_STRIDE doubles a slot: linear x, y, z, angular x, y,
-   * z (two unused). One slot is one cache line: the sweeps visit bodies in
-   * contact order, effectively at random in a pile, and six separate arrays
-   * cost six cache misses per body where this costs one.
-   */
-  vel = new Float64Array(0) as F64;
-  px = new Float64Array(0) as F64; py = new Float64Array(0) as F64; pz = new Float64Array(0) as F64;
-  qx = new Float64Array(0) as F64; qy = new Float64Array(0) as F64; qz = new Float64Array(0) as F64; qw = new Float64Array(0) as F64;
-  /** Pose at the start of the step (soft step separation update). */
-  px0 = new Float64Array(0) as F64; py0 = new Float64Array(0) as F64; pz0 = new Float64Array(0) as F64;
-  /** Rotation vector accumulated since the start of the step (Σ h ω), for the linearised soft separation. */
-  thx = new Float64Array(0) as F64; thy = new Float64Array(0) as F64; thz = new Float64Array(0) as F64;
-  /** Displacement since the start of the step (x − x0), kept by the position integration. */
-  dpx = new Float64Array(0) as F64; dpy = new Float64Array(0) as F64; dpz = new Float64Array(0) as F64;
-  /** 1 once the slot has turned further than the linearised soft separation allows (|θ|² > LINEARISE_ANGLE_SQ). */
-  turned = new Uint8Array(0);
-  /** Argument of moveSlot. */
-  readonly delta = new Float64Array(6);
-  invMass = new Float64Array(0) as F64;
-  /** World inverse inertia, symmetric: xx, xy, xz, yy, yz, zz. */
-  ixx = new Float64Array(0) as F64; ixy = new Float64Array(0) as F64; ixz = new Float64Array(0) as F64;
-  iyy = new Float64Array(0) as F64; iyz = new Float64Array(0) as F64; izz = new Float64Array(0) as F64;
-  /** 1 when the solver integrates this slot's pose (dynamic and kinematic). */
-  moves = new Uint8Array(0);
-  /**
-   * The poseVersion at which the slot's pose last changed (add or moveSlot):
-   * per-body caches of geometry (the contact separations, the joint rows)
-   * compare it with the version they measured at.
-   */
-  slotVersion = new Float64Array(0) as F64;
-  /** 1 for a dynamic body's slot: the velocity integration applies gravity, forces and damping. */
-  dynamic = new Uint8Array(0);
-  /**
-   * Per slot, read from the body when it is added (the velocity integration
-   * then reads these arrays, not the bodies, every sub-step): the linear
-   * acceleration g·gravityScale + F/m, the angular one I⁻¹τ, and the linear
-   * and angular damping coefficients.
-   */
-  lax = new Float64Array(0) as F64; lay = new Float64Array(0) as F64; laz = new Float64Array(0) as F64;
-  aax = new Float64Array(0) as F64; aay = new Float64Array(0) as F64; aaz = new Float64Array(0) as F64;
-  linearDamping = new Float64Array(0) as F64; angularDamping = new Float64Array(0) as F64;
-  /** The world's gravity, for the accelerations (set by the world). */
-  gravity: Readonly<Vec3> = { x: 0, y: 0, z: 0 };
-  /** Principal inverse inertia in the body frame (0 for slots that do not turn under impulses). */
-  ilx = new Float64Array(0) as F64; ily = new Float64Array(0) as F64; ilz = new Float64Array(0) as F64;
-  /** The rotation at which ixx…izz were computed (see refreshInertia). */
-  rqx = new Float64Array(0) as F64; rqy = new Float64Array(0) as F64; rqz = new Float64Array(0) as F64; rqw = new Float64Array(0) as F64;
-  /** RigidBody.staleTurnCos, or −1 for a slot whose inertia is not used. */
-  staleCos = new Float64Array(0) as F64;
-  /** 1 for the slots whose inertia refreshInertia just recomputed (their contact rows follow). */
-  refreshed = new Uint8Array(0);
-
-  reserve(n: number): void {
-    if (n <= this.capacity) return;
-    const c = Math.max(n, this.capacity * 2, 16);
-    this.vel = grow(this.vel, c * VELOCITY_STRIDE);
-    this.px = grow(this.px, c); this.py = grow(this.py, c); this.pz = grow(this.pz, c);
-    this.qx = grow(this.qx, c); this.qy = grow(this.qy, c); this.qz = grow(this.qz, c); this.qw = grow(this.qw, c);
-    this.px0 = grow(this.px0, c); this.py0 = grow(this.py0, c); this.pz0 = grow(this.pz0, c);
-    this.thx = grow(this.thx, c); this.thy = grow(this.thy, c); this.thz = grow(this.thz, c);
-    this.dpx = grow(this.dpx, c); this.dpy = grow(this.dpy, c); this.dpz = grow(this.dpz, c);
-    this.turned = growU8(this.turned, c);
-    this.invMass = grow(this.invMass, c);
-    this.ixx = grow(this.ixx, c); this.ixy = grow(this.ixy, c); this.ixz = grow(this.ixz, c);
-    this.iyy = grow(this.iyy, c); this.iyz = grow(this.iyz, c); this.izz = grow(this.izz, c);
-    this.moves = growU8(this.moves, c);
-    this.dynamic = growU8(this.dynamic, c);
-    this.slotVersion = grow(this.slotVersion, c);
-    this.lax = grow(this.lax, c); this.lay = grow(this.lay, c); this.laz = grow(this.laz, c);
-    this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
-    this.linearDamping = grow(this.linearDamping, c); this.angularDamping = grow(this.angularDamping, c);
-    this.ilx = grow(this.ilx, c); this.ily = grow(this.ily, c); this.ilz = grow(this.ilz, c);
-    this.rqx = grow(this.rqx, c); this.rqy = grow(this.rqy, c); this.rqz = grow(this.rqz, c); this.rqw = grow(this.rqw, c);
-    this.staleCos = grow(this.staleCos, c);
-    this.refreshed = growU8(this.refreshed, c);
-    while (this.bodies.length < c) this.bodies.push(null);
-    this.capacity = c;
-  }
-
-  /** Adds a body and returns its slot. */
-  add(body: RigidBody): number {
-    this.poseVersion = ++poseEpoch;
-    const i = this.count++;
-    this.reserve(this.count);
-    this.bodies[i] = body;
-    body.solverIndex = i;
-    const v = body.linearVelocity, w = body.angularVelocity, p = body.position, q = body.rotation;
-    const vo = i * VELOCITY_STRIDE;
-    this.vel[vo] = v.x; this.vel[vo + 1] = v.y; this.vel[vo + 2] = v.z;
-    this.vel[vo + 3] = w.x; this.vel[vo + 4] = w.y; this.vel[vo + 5] = w.z;
-    this.px[i] = p.x; this.py[i] = p.y; this.pz[i] = p.z;
-    this.px0[i] = p.x; this.py0[i] = p.y; this.pz0[i] = p.z;
-    this.thx[i] = 0; this.thy[i] = 0; this.thz[i] = 0;
-    this.dpx[i] = 0; this.dpy[i] = 0; this.dpz[i] = 0;
-    this.turned[i] = 0;
-    this.qx[i] = q.x; this.qy[i] = q.y; this.qz[i] = q.z; this.qw[i] = q.w;
-    const dynamic = body.isDynamic;
-    this.invMass[i] = dynamic ? body.inverseMass : 0;
-    const I = body.inverseInertiaWorld;
-    this.rqx[i] = q.x; this.rqy[i] = q.y; this.rqz[i] = q.z; this.rqw[i] = q.w;
-    this.refreshed[i] = 0;
-    if (dynamic) {
-      this.ixx[i] = I.m00; this.ixy[i] = I.m01; this.ixz[i] = I.m02;
-      this.iyy[i] = I.m11; this.iyz[i] = I.m12; this.izz[i] = I.m22;
-      const il = body.inverseInertiaLocal;
-      this.ilx[i] = il.x; this.ily[i] = il.y; this.ilz[i] = il.z;
-      this.staleCos[i] = body.staleTurnCos;
-    } else {
-      this.ilx[i] = 0; this.ily[i] = 0; this.ilz[i] = 0;
-      this.staleCos[i] = -1;
-      this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
-    }
-    this.moves[i] = body.isStatic ? 0 : 1;
-    this.slotVersion[i] = this.poseVersion;
-    this.dynamic[i] = dynamic ? 1 : 0;
-    if (dynamic) {
-      const g = this.gravity, gs = body.gravityScale, im = body.inverseMass, f = body.force, t = body.torque;
-      this.lax[i] = g.x * gs + f.x * im; this.lay[i] = g.y * gs + f.y * im; this.laz[i] = g.z * gs + f.z * im;
-      this.aax[i] = I.m00 * t.x + I.m01 * t.y + I.m02 * t.z;
-      this.aay[i] = I.m01 * t.x + I.m11 * t.y + I.m12 * t.z;
-      this.aaz[i] = I.m02 * t.x + I.m12 * t.y + I.m22 * t.z;
-      this.linearDamping[i] = body.linearDamping;
-      this.angularDamping[i] = body.angularDamping;
-    }
-    return i;
-  }
-
-  /**
-   * Adds a body that the step must not move: a static body, or a sleeping
-   * one reached only through an awake neighbour (a speculative contact or a
-   * joint). A sleeping dynamic body is held fixed (zero inverse mass and
-   * inertia, zero velocity, not integrated): with its dynamic mass it would be
-   * pushed without being woken. Returns the slot.
-   */
-  addFixed(body: RigidBody): number {
-    const i = this.add(body);
-    if (body.awake || !body.isDynamic) return i;
-    this.invMass[i] = 0;
-    this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
-    this.ilx[i] = 0; this.ily[i] = 0; this.ilz[i] = 0;
-    this.staleCos[i] = -1;
-    this.aax[i] = 0; this.aay[i] = 0; this.aaz[i] = 0;
-    this.vel.fill(0, i * VELOCITY_STRIDE, i * VELOCITY_STRIDE + 6);
-    this.moves[i] = 0;
-    return i;
-  }
-
-  /**
-   * Pose change of a slot, in `delta`: [0..2] the translation, [3..5] half the
-   * rotation vector (½ Δθ). x += Δx; q ← normalise(q + (½ Δθ, 0) ⊗ q). Also
-   * keeps the step's displacement (dp), accumulated rotation (θ) and the
-   * `turned` flag current, which the soft separation update reads. The one
-   * place a solver pose moves: the position integrator, NGS contact
-   * pseudo-impulses and joint projections all go through it. (The pose change
-   * comes in a typed array: doubles passed to a call V8 does not inline are
-   * boxed.)
-   */
-  moveSlot(i: number): void {
-    this.poseVersion = ++poseEpoch;
-    this.slotVersion[i] = this.poseVersion;
-    const d = this.delta;
-    const px = this.px[i]! + d[0]!, py = this.py[i]! + d[1]!, pz = this.pz[i]! + d[2]!;
-    this.px[i] = px; this.py[i] = py; this.pz[i] = pz;
-    this.dpx[i] = px - this.px0[i]!; this.dpy[i] = py - this.py0[i]!; this.dpz[i] = pz - this.pz0[i]!;
-    const wx = d[3]!, wy = d[4]!, wz = d[5]!;
-    if (wx === 0 && wy === 0 && wz === 0) return;
-    const thx = this.thx[i]! + 2 * wx, thy = this.thy[i]! + 2 * wy, thz = this.thz[i]! + 2 * wz;
-    this.thx[i] = thx; this.thy[i] = thy; this.thz[i] = thz;
-    if (thx * thx + thy * thy + thz * thz > LINEARISE_ANGLE_SQ) this.turned[i] = 1;
-    const qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
-    const x = qx + (wx * qw + wy * qz - wz * qy);
-    const y = qy + (wy * qw + wz * qx - wx * qz);
-    const z = qz + (wz * qw + wx * qy - wy * qx);
-    const w = qw - (wx * qx + wy * qy + wz * qz);
-    const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-    this.qx[i] = x * inv; this.qy[i] = y * inv; this.qz[i] = z * inv; this.qw[i] = w * inv;
-  }
-
-  /**
-   * Recomputes I⁻¹_world = R diag(I⁻¹_local) Rᵀ of the slots that turned
-   * further than their θ_max since it was last computed, and flags them in
-   * `refreshed`; returns how many. The sweeps apply impulses through the
-   * world inertia: kept from the start of a step in which the body turns far,
-   * it answers for the body's old orientation. For a thin body the error is
-   * large: a rod's inertia about its own axis is a few hundred times smaller
-   * than across it, so an impulse meant for a rod across the axis spins it
-   * as if it were along it — energy from nowhere, which the next sweeps and
-   * warm starts multiply.
-   */
-  refreshInertia(): number {
-    let n = 0;
-    for (let i = 0; i < this.count; i++) {
-      this.refreshed[i] = 0;
-      const limit = this.staleCos[i]!;
-      if (limit < 0) continue;
-      const qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
-      const dot = qx * this.rqx[i]! + qy * this.rqy[i]! + qz * this.rqz[i]! + qw * this.rqw[i]!;
-      if (dot >= limit || -dot >= limit) continue;
-      this.rqx[i] = qx; this.rqy[i] = qy; this.rqz[i] = qz; this.rqw[i] = qw;
-      // Columns of R: the body axes in world space.
-      const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
-      const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
-      const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
-      const a = this.ilx[i]!, b = this.ily[i]!, c = this.ilz[i]!;
-      this.ixx[i] = r00 * r00 * a + r01 * r01 * b + r02 * r02 * c;
-      this.ixy[i] = r00 * r10 * a + r01 * r11 * b + r02 * r12 * c;
-      this.ixz[i] = r00 * r20 * a + r01 * r21 * b + r02 * r22 * c;
-      this.iyy[i] = r10 * r10 * a + r11 * r11 * b + r12 * r12 * c;
-      this.iyz[i] = r10 * r20 * a + r11 * r21 * b + r12 * r22 * c;
-      this.izz[i] = r20 * r20 * a + r21 * r21 * b + r22 * r22 * c;
-      this.refreshed[i] = 1;
-      n++;
-    }
-    return n;
-  }
-
-  clear(): void {
-    this.poseVersion = ++poseEpoch;
-    for (let i = 0; i < this.count; i++) {
-      const b = this.bodies[i]!;
-      b.solverIndex = -1;
-      this.bodies[i] = null;
-    }
-    this.count = 0;
-  }
-}
 
 // ---- Row layout. One contact point is one record of ROW_STRIDE doubles in
 // ContactSolver.rows (and one of INT_STRIDE ints in ContactSolver.ints): the
 // sweep reads a point's data from one array, in a few cache lines, instead of
 // from forty arrays (each one a separate pointer and length to load).
 /** Normal n (A→B), 3. */
-const R_N = 0;
+export const R_N = 0;
 /** Tangent t1, 3. */
 const R_T1 = 3;
 /** Tangent t2 = n × t1, 3. */
@@ -327,9 +73,9 @@ const R_RA = 9;
 /** Anchor rB = p − xB, 3. */
 const R_RB = 12;
 /** rA × n, 3 (angular Jacobian of the normal row on A). */
-const R_CA = 15;
+export const R_CA = 15;
 /** rB × n, 3. */
-const R_CB = 18;
+export const R_CB = 18;
 const R_NORMAL_MASS = 21;
 const R_TANGENT_MASS1 = 22;
 const R_TANGENT_MASS2 = 23;
@@ -339,12 +85,12 @@ const R_TANGENT_IMPULSE2 = 26;
 /** Largest normal impulse seen in the step (restitution applies only to points that pushed). */
 const R_MAX_NORMAL_IMPULSE = 27;
 /** Separation at the start of the step (−depth). */
-const R_SEPARATION = 28;
+export const R_SEPARATION = 28;
 /** The constant friction bound for the step ('constant' and 'catto2005'); −1 for 'coulomb'. */
 const R_FRICTION_BOUND = 29;
 const R_FRICTION = 30;
 /** Normal velocity before the solve (restitution, shock propagation). */
-const R_APPROACH = 31;
+export const R_APPROACH = 31;
 const R_RESTITUTION = 32;
 /**
  * Angular velocity change per unit impulse of each row on each body, fixed
@@ -352,8 +98,8 @@ const R_RESTITUTION = 32;
  * 3 each. Applying an impulse λ to a row is then ω_A −= λ·K_A, ω_B += λ·K_B:
  * no cross product and no inertia product in the sweep.
  */
-const R_KA_N = 33;
-const R_KB_N = 36;
+export const R_KA_N = 33;
+export const R_KB_N = 36;
 const R_KA_T1 = 39;
 const R_KB_T1 = 42;
 const R_KA_T2 = 45;
@@ -369,8 +115,8 @@ const R_SEP_CUR = 51;
  * shin hitting the floor at 24 rad/s (0.4 rad a step) would otherwise sink
  * a few millimetres more than the contact allows.
  */
-const R_LA = 52;
-const R_LB = 55;
+export const R_LA = 52;
+export const R_LB = 55;
 /** k_B − k_A, the anchors' offsets along n from the point (see R_LA), subtracted from the anchors' gap. */
 const R_ROUND_OFFSET = 58;
 /**
@@ -402,7 +148,7 @@ const R_ROUND_A = 63;
 const R_PUSHED = 64;
 /** Restitution: the bounce impulse applied so far, or −1 for a point that does not bounce (see applyRestitution). */
 const R_BOUNCE = 65;
-const ROW_STRIDE = 66;
+export const ROW_STRIDE = 66;
 /** Gauss-Seidel passes of the restitution over each manifold (see applyRestitution). */
 const RESTITUTION_PASSES = 4;
 /**
@@ -420,13 +166,13 @@ const IMPACT_SPEED = 2;
  */
 const JOINTED_FREE_APPROACH = 0.5;
 /** Solver slots of body A and body B, first row and row count of the point's manifold. */
-const I_A = 0;
-const I_B = 1;
+export const I_A = 0;
+export const I_B = 1;
 const I_FIRST = 2;
-const I_SIZE = 3;
+export const I_SIZE = 3;
 /** Sweeps over the manifold per sweep of the rows (first row only): 1, or IMPACT_PASSES / FAST_IMPACT_PASSES while a point is hit. */
 const I_PASSES = 4;
-const INT_STRIDE = 5;
+export const INT_STRIDE = 5;
 /**
  * Most Gauss-Seidel passes over a manifold in each sweep while one of its
  * points is being hit; they stop once converged (IMPACT_TOLERANCE). A sweep
@@ -458,23 +204,6 @@ export class ContactSolver {
   pointIndex = new Int32Array(0) as I32;
   rows = new Float64Array(0) as F64;
   ints = new Int32Array(0) as I32;
-
-  // ---- shock propagation (see buildShockOrder / solveShock)
-  /** Contact-graph level of each solver slot this step: 0 immovable, n = n touching contacts away from one, −1 unreached. */
-  private level = new Int32Array(0) as I32;
-  /** First row of each manifold block whose two bodies are on different levels, lower upper level first. */
-  private shockBlocks = new Int32Array(0) as I32;
-  private shockBlockCount = 0;
-  private shockBucket = new Int32Array(0) as I32;
-  private shockImpulse = new Float64Array(0) as F64;
-  private shockDt = 0;
-  private shockTouch = new Uint8Array(0);
-  private shockStart = new Int32Array(0) as I32;
-  private shockAdjacent = new Int32Array(0) as I32;
-  private shockQueue = new Int32Array(0) as I32;
-  private shockAbove = new Float64Array(0) as F64;
-  private shockSupports = new Int32Array(0) as I32;
-  private shockTarget = new Float64Array(0) as F64;
 
   private reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -558,7 +287,7 @@ export class ContactSolver {
       I[io + I_FIRST] = first;
       I[io + I_SIZE] = pointCount;
       I[io + I_PASSES] = 1;
-      const nx = cp[cb + c + 3]!, ny = cp[cb + c + 4]!, nz = cp[cb + c + 5]!;
+      const nx = cp[cb + c + POINT_NORMAL]!, ny = cp[cb + c + POINT_NORMAL + 1]!, nz = cp[cb + c + POINT_NORMAL + 2]!;
       R[o + R_N] = nx; R[o + R_N + 1] = ny; R[o + R_N + 2] = nz;
       const rax = px0 - pax, ray = py0 - pay, raz = pz0 - paz;
       const rbx = px0 - pbx, rby = py0 - pby, rbz = pz0 - pbz;
@@ -570,7 +299,7 @@ export class ContactSolver {
       R[o + R_CB] = cbx; R[o + R_CB + 1] = cby; R[o + R_CB + 2] = cbz;
       // Local anchors: q* r q, at the rounded surfaces' centres (see R_LA):
       // the point is midway between the surfaces, depth apart along n (A → B).
-      const depth = cp[cb + c + 6]!;
+      const depth = cp[cb + c + POINT_DEPTH]!;
       const ka = roundA > 0 ? 0.5 * depth - roundA : 0, kb = roundB > 0 ? roundB - 0.5 * depth : 0;
       {
         const rx = rax + ka * nx, ry = ray + ka * ny, rz = raz + ka * nz;
@@ -666,8 +395,8 @@ export class ContactSolver {
         R[o + R_NORMAL_IMPULSE] = 0;
       }
       R[o + R_MAX_NORMAL_IMPULSE] = 0;
-      R[o + R_SEPARATION] = -cp[cb + c + 6]!;
-      R[o + R_SEP_CUR] = -cp[cb + c + 6]!;
+      R[o + R_SEPARATION] = -cp[cb + c + POINT_DEPTH]!;
+      R[o + R_SEP_CUR] = -cp[cb + c + POINT_DEPTH]!;
       R[o + R_FRICTION] = contact.friction;
       R[o + R_SPEC_RATE] = specRate;
       R[o + R_IMPACT] = 0;
@@ -845,12 +574,12 @@ export class ContactSolver {
 
   /**
    * One sweep of the velocity rows.
-   * mode 0: rigid rows (targets: speculative approach, restitution handled after).
-   * mode 1: 'baumgarte' bias; mode 2: soft with bias; mode 3: soft relax (no bias).
+   * SWEEP_RIGID: rigid rows (targets: speculative approach, restitution handled after);
+   * SWEEP_BAUMGARTE: 'baumgarte' bias; SWEEP_SOFT: soft rows with bias; SWEEP_RELAX: soft relax (no bias).
    * Rows read the separation in R_SEP_CUR: the step's start separation, or
    * in 'soft' the one `measureSeparations` took after the poses last moved.
    */
-  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: number, softness: Softness, reverse: boolean, rotation: number): void {
+  solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: SweepMode, softness: Softness, reverse: boolean, rotation: number): void {
     const inv = 1 / h;
     const omega = settings.relaxation;
     const slop = settings.linearSlop;
@@ -862,13 +591,13 @@ export class ContactSolver {
     // tilt freely within it, and the column then buckles; the soft spring
     // itself keeps resting contacts alive) and the soft mass and impulse
     // scales; rigid and relax sweeps none.
-    const pushRate = mode === 1 ? beta * inv : mode === 2 ? softness.biasRate : 0;
-    const pushSlop = mode === 1 ? slop : 0;
-    const modeMassScale = mode === 2 ? softness.massScale : 1;
-    const modeImpulseScale = mode === 2 ? softness.impulseScale : 0;
+    const pushRate = mode === SWEEP_BAUMGARTE ? beta * inv : mode === SWEEP_SOFT ? softness.biasRate : 0;
+    const pushSlop = mode === SWEEP_BAUMGARTE ? slop : 0;
+    const modeMassScale = mode === SWEEP_SOFT ? softness.massScale : 1;
+    const modeImpulseScale = mode === SWEEP_SOFT ? softness.impulseScale : 0;
     // Restitution asks whether a point pushed during the step: the sweeps that
     // end a sub-step (relax) or the step (rigid modes) see every impulse that lasts.
-    const trackMax = mode !== 2;
+    const trackMax = mode !== SWEEP_SOFT;
     const R = this.rows, I = this.ints;
     const V = B.vel;
     // Alternate the sweep direction (symmetric Gauss-Seidel): a fixed order
@@ -926,16 +655,13 @@ export class ContactSolver {
           // / R_CB). The full rows below would do the same, except that they
           // would also clear friction left from an earlier sweep in which
           // the point pushed; here it stays for the rest of the step unless
-          // the point pushes again. (Making that exact changed which
-          // trajectories the spinning-landing test saw, and exposed the
-          // broadphase's then missing turn prediction there.)
+          // the point pushes again.
           if (old === 0 && s > 0) {
             const vn0 = nx * (vbx - vax) + ny * (vby - vay) + nz * (vbz - vaz) +
               wbx * R[o + R_CB]! + wby * R[o + R_CB + 1]! + wbz * R[o + R_CB + 2]! -
               wax * R[o + R_CA]! - way * R[o + R_CA + 1]! - waz * R[o + R_CA + 2]!;
             // The normal row's speculative target below, written out again:
-            // computed once above both, it cost 1–2 % of a ragdoll step (every
-            // speculative row would pay for it, not only the idle ones).
+            // computed once above both, every speculative row would pay for it.
             if (vn0 >= -Math.min(s * inv, Math.max(s * R[o + R_SPEC_RATE]!, JOINTED_FREE_APPROACH))) continue;
           }
           bound = R[o + R_FRICTION]! * old;
@@ -1073,250 +799,6 @@ export class ContactSolver {
     }
   }
 
-  /**
-   * Nonlinear Gauss-Seidel on positions (seed 004; Box2D v2.4
-   * b2ContactSolver::SolvePositionConstraints): for C = s + slop ≤ 0 with the
-   * separation s re-measured from the moved anchors, apply the pseudo-impulse
-   * P = −clamp(β C, −maxCorrection, 0) / K along n directly to the poses.
-   * Returns the largest penetration seen (for early exit).
-   */
-  solvePositions(B: SolverBodies, settings: SolverSettings): number {
-    const slop = settings.linearSlop;
-    const beta = settings.baumgarte;
-    const maxCorrection = 0.2;
-    const R = this.rows, I = this.ints;
-    let worst = 0;
-    for (let i = 0; i < this.count; i++) {
-      const o = i * ROW_STRIDE;
-      const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
-      anchorWorld(0, R, o + R_LA, B, ia);
-      anchorWorld(3, R, o + R_LB, B, ib);
-      const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
-      currentSeparationFromAnchors(this, B, i);
-      const s = RESULT[0]!;
-      if (-s > worst) worst = -s;
-      const C = Math.max(-maxCorrection, Math.min(beta * (s + slop), 0));
-      if (C >= 0) continue;
-      const rax = ANCHOR[0]!, ray = ANCHOR[1]!, raz = ANCHOR[2]!, rbx = ANCHOR[3]!, rby = ANCHOR[4]!, rbz = ANCHOR[5]!;
-      ARGS[0] = rax; ARGS[1] = ray; ARGS[2] = raz; ARGS[3] = rbx; ARGS[4] = rby; ARGS[5] = rbz; ARGS[6] = nx; ARGS[7] = ny; ARGS[8] = nz;
-      effectiveMass(B, ia, ib);
-      const K = 1 / RESULT[0]!;
-      if (!(K > 0) || !Number.isFinite(K)) continue;
-      const impulse = -C / K;
-      const px = impulse * nx, py = impulse * ny, pz = impulse * nz;
-      movePose(B, ia, rax, ray, raz, -px, -py, -pz);
-      movePose(B, ib, rbx, rby, rbz, px, py, pz);
-    }
-    return worst;
-  }
-
-  /**
-   * Shock propagation (Guendelman et al. 2003, "Nonconvex rigid bodies with
-   * stacking"), set-up once per step: levels by breadth over touching
-   * contacts from the immovable slots (static, kinematic, fixed), and the
-   * manifolds joining two levels sorted bottom-up. Returns the block count.
-   */
-  buildShockOrder(B: SolverBodies, touchDistance: number, dt: number): number {
-    this.shockDt = dt;
-    const n = B.count;
-    const I = this.ints;
-    // No body can carry more than all the movable mass, nor be lighter than
-    // the lightest: when even that ratio is below SHOCK_LOAD_RATIO no block
-    // can qualify (a pyramid of equal boxes, the 10:1 tower), so skip the set-up.
-    let total = 0, maxInvMass = 0;
-    for (let i = 0; i < n; i++) {
-      const im = B.invMass[i]!;
-      if (im > 0) {
-        total += 1 / im;
-        if (im > maxInvMass) maxInvMass = im;
-      }
-    }
-    if (total * maxInvMass * (1 + 1e-9) <= SHOCK_LOAD_RATIO) {
-      this.shockBlockCount = 0;
-      return 0;
-    }
-    if (this.level.length < n) this.level = new Int32Array(Math.max(n, 2 * this.level.length)) as I32;
-    const L = this.level;
-    for (let i = 0; i < n; i++) L[i] = B.invMass[i] === 0 ? 0 : -1;
-    // Which manifolds touch (or close this step), once: the search and the
-    // sort below read it repeatedly.
-    if (this.shockTouch.length < this.count) this.shockTouch = new Uint8Array(this.capacity);
-    const touch = this.shockTouch;
-    // Breadth-first search from the immovable bodies over the touching
-    // blocks (edges in compressed rows: start[i] .. start[i + 1] in adjacent).
-    if (this.shockStart.length < n + 1) this.shockStart = new Int32Array(Math.max(n + 1, 2 * this.shockStart.length)) as I32;
-    const start = this.shockStart;
-    for (let i = 0; i <= n; i++) start[i] = 0;
-    let edges = 0;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      const t = this.blockTouches(i, touchDistance) ? 1 : 0;
-      touch[i] = t;
-      if (t === 0) continue;
-      start[I[i * INT_STRIDE + I_A]! + 1]!++;
-      start[I[i * INT_STRIDE + I_B]! + 1]!++;
-      edges += 2;
-    }
-    for (let i = 0; i < n; i++) start[i + 1] = start[i + 1]! + start[i]!;
-    if (this.shockAdjacent.length < edges) this.shockAdjacent = new Int32Array(Math.max(edges, 2 * this.shockAdjacent.length)) as I32;
-    if (this.shockQueue.length < n) this.shockQueue = new Int32Array(Math.max(n, 2 * this.shockQueue.length)) as I32;
-    const adjacent = this.shockAdjacent, queue = this.shockQueue;
-    // Fill with a moving cursor per body (queue doubles as the cursor array until the search).
-    for (let i = 0; i < n; i++) queue[i] = start[i]!;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      if (touch[i] === 0) continue;
-      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-      adjacent[queue[a]!] = b; queue[a]!++;
-      adjacent[queue[b]!] = a; queue[b]!++;
-    }
-    let tail = 0;
-    for (let i = 0; i < n; i++) if (L[i] === 0) queue[tail++] = i;
-    let maxLevel = 0;
-    for (let head = 0; head < tail; head++) {
-      const u = queue[head]!;
-      const next = L[u]! + 1;
-      for (let e = start[u]!; e < start[u + 1]!; e++) {
-        const v = adjacent[e]!;
-        if (L[v] !== -1) continue;
-        L[v] = next;
-        if (next > maxLevel) maxLevel = next;
-        queue[tail++] = v;
-      }
-    }
-    // Counting sort of the blocks that join two reached levels, by the upper one.
-    if (this.shockBucket.length < maxLevel + 2) this.shockBucket = new Int32Array(2 * (maxLevel + 2)) as I32;
-    const bucket = this.shockBucket;
-    for (let k = 0; k <= maxLevel + 1; k++) bucket[k] = 0;
-    let blocks = 0;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      const la = L[I[i * INT_STRIDE + I_A]!]!, lb = L[I[i * INT_STRIDE + I_B]!]!;
-      if (la < 0 || lb < 0 || la === lb || touch[i] === 0) continue;
-      bucket[(la > lb ? la : lb) + 1]!++;
-      blocks++;
-    }
-    for (let k = 1; k <= maxLevel + 1; k++) bucket[k] = bucket[k]! + bucket[k - 1]!;
-    if (this.shockBlocks.length < blocks) this.shockBlocks = new Int32Array(Math.max(blocks, 2 * this.shockBlocks.length)) as I32;
-    for (let i = 0; i < this.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      const la = L[I[i * INT_STRIDE + I_A]!]!, lb = L[I[i * INT_STRIDE + I_B]!]!;
-      if (la < 0 || lb < 0 || la === lb || touch[i] === 0) continue;
-      const k = la > lb ? la : lb;
-      this.shockBlocks[bucket[k]!] = i;
-      bucket[k] = bucket[k]! + 1;
-    }
-    // Weight resting on each body: its supporters share each body's own mass
-    // plus what rests on it, top level first.
-    if (this.shockAbove.length < n) {
-      this.shockAbove = new Float64Array(Math.max(n, 2 * this.shockAbove.length)) as F64;
-      this.shockSupports = new Int32Array(Math.max(n, 2 * this.shockSupports.length)) as I32;
-    }
-    const above = this.shockAbove, supports = this.shockSupports;
-    for (let i = 0; i < n; i++) { above[i] = 0; supports[i] = 0; }
-    const list = this.shockBlocks;
-    for (let k = 0; k < blocks; k++) {
-      const i = list[k]!;
-      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-      const up = L[a]! > L[b]! ? a : b;
-      supports[up]!++;
-    }
-    for (let k = blocks - 1; k >= 0; k--) {
-      const i = list[k]!;
-      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-      const aUp = L[a]! > L[b]!;
-      const up = aUp ? a : b, lo = aUp ? b : a;
-      above[lo] = above[lo]! + (1 / B.invMass[up]! + above[up]!) / supports[up]!;
-    }
-    // Keep (in order) only the blocks under a load the iterations cannot
-    // carry: more than SHOCK_LOAD_RATIO times the lighter side's own mass.
-    let kept = 0;
-    for (let k = 0; k < blocks; k++) {
-      const i = list[k]!;
-      const a = I[i * INT_STRIDE + I_A]!, b = I[i * INT_STRIDE + I_B]!;
-      const aUp = L[a]! > L[b]!;
-      const up = aUp ? a : b, lo = aUp ? b : a;
-      const load = 1 / B.invMass[up]! + above[up]!;
-      const imLo = B.invMass[lo]!;
-      const heavy = imLo === 0 ? above[up]! * B.invMass[up]! > SHOCK_LOAD_RATIO : load * imLo > SHOCK_LOAD_RATIO;
-      if (heavy) list[kept++] = i;
-    }
-    this.shockBlockCount = kept;
-    return kept;
-  }
-
-  /** Touching now, or closing the gap within this step at the approach speed it started with. */
-  private blockTouches(first: number, touchDistance: number): boolean {
-    const end = first + this.ints[first * INT_STRIDE + I_SIZE]!;
-    const dt = this.shockDt;
-    const R = this.rows;
-    for (let i = first; i < end; i++) {
-      const v = R[i * ROW_STRIDE + R_APPROACH]!;
-      if (R[i * ROW_STRIDE + R_SEPARATION]! + (v < 0 ? v * dt : 0) <= touchDistance) return true;
-    }
-    return false;
-  }
-
-  /**
-   * One bottom-up sweep over the blocks of buildShockOrder: the body on the
-   * lower level is treated as immovable, and the upper body alone gets the
-   * impulse that stops it approaching (no bias, nothing accumulated). Run
-   * before the positions move, so a heavy body cannot crush a light one under
-   * it however far the iterations are from convergence: the light body has
-   * just been stopped by its own support. Momentum is not conserved by this
-   * sweep (the lower body feels no reaction); the sweeps before it carry the
-   * load.
-   */
-  solveShock(B: SolverBodies, h: number, iterations: number): void {
-    const L = this.level;
-    const R = this.rows, I = this.ints;
-    const inv = 1 / h;
-    if (this.shockImpulse.length < this.count) {
-      this.shockImpulse = new Float64Array(this.capacity) as F64;
-      this.shockTarget = new Float64Array(this.capacity) as F64;
-    }
-    const acc = this.shockImpulse;
-    for (let k = 0; k < this.shockBlockCount; k++) {
-      const first = this.shockBlocks[k]!;
-      const end = first + I[first * INT_STRIDE + I_SIZE]!;
-      const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
-      const upperIsB = L[ib]! > L[ia]!;
-      const u = upperIsB ? ib : ia;
-      const im = B.invMass[u]!;
-      const V = B.vel, ou = u * VELOCITY_STRIDE;
-      // Targets of this pass: no approach (or close a speculative gap).
-      for (let i = first; i < end; i++) {
-        acc[i] = 0;
-        currentSeparation(this, B, i);
-        const sep = RESULT[0]!;
-        this.shockTarget[i] = sep > 0 ? -sep * inv : 0;
-      }
-      // A small projected Gauss-Seidel of the upper body alone against the
-      // immovable lower one, with accumulated impulses clamped ≥ 0, so points
-      // can give back what an earlier point over-pushed (a single push per
-      // point would spin the body, and stacks would topple).
-      for (let it = 0; it < iterations; it++) {
-        for (let i = first; i < end; i++) {
-          const o = i * ROW_STRIDE;
-          normalVelocity(this, B, i, ia, ib);
-          const vn = RESULT[0]!;
-          // One-sided effective mass 1 / (m⁻¹ + (r × n)ᵀ I⁻¹ (r × n)), from
-          // the row's r × n and its K = I⁻¹(r × n) on the upper body.
-          const c = upperIsB ? o + R_CB : o + R_CA, kv = upperIsB ? o + R_KB_N : o + R_KA_N;
-          const kk = im + R[c]! * R[kv]! + R[c + 1]! * R[kv + 1]! + R[c + 2]! * R[kv + 2]!;
-          if (!(kk > 0)) continue;
-          const old = acc[i]!;
-          let l = old + (this.shockTarget[i]! - vn) / kk;
-          if (l < 0) l = 0;
-          const dl = l - old;
-          if (dl === 0) continue;
-          acc[i] = l;
-          // +dl n on B raises vn; on A the same rise needs −dl n.
-          const sg = upperIsB ? dl : -dl;
-          const sm = sg * im;
-          V[ou] = V[ou]! + sm * R[o + R_N]!; V[ou + 1] = V[ou + 1]! + sm * R[o + R_N + 1]!; V[ou + 2] = V[ou + 2]! + sm * R[o + R_N + 2]!;
-          V[ou + 3] = V[ou + 3]! + sg * R[kv]!; V[ou + 4] = V[ou + 4]! + sg * R[kv + 1]!; V[ou + 5] = V[ou + 5]! + sg * R[kv + 2]!;
-        }
-      }
-    }
-  }
-
   /** Adds each row's normal impulse of the (sub-)step just solved to R_PUSHED. */
   endSubStep(): void {
     const R = this.rows;
@@ -1348,52 +830,16 @@ export class ContactSolver {
   }
 }
 
-/** Soft-constraint coefficients (Box2D v3 b2MakeSoft). */
-export class Softness {
-  biasRate = 0;
-  massScale = 1;
-  impulseScale = 0;
-  /**
-   * For a spring of `hertz` and damping ratio ζ over step h:
-   *   ω = 2π hertz, a1 = 2ζ + hω, a2 = hω a1, a3 = 1 / (1 + a2)
-   *   biasRate = ω / a1, massScale = a2 a3, impulseScale = a3.
-   */
-  set(hertz: number, zeta: number, h: number): void {
-    if (hertz <= 0) {
-      this.biasRate = 0;
-      this.massScale = 1;
-      this.impulseScale = 0;
-      return;
-    }
-    const omega = 2 * Math.PI * hertz;
-    const a1 = 2 * zeta + h * omega;
-    const a2 = h * omega * a1;
-    const a3 = 1 / (1 + a2);
-    this.biasRate = omega / a1;
-    this.massScale = a2 * a3;
-    this.impulseScale = a3;
-  }
-}
-
 /**
  * Numeric results of the helpers below. A non-inlined function returning a
  * double makes V8 box it on the heap; writing into a typed array does not.
  */
-const RESULT = new Float64Array(1);
-/**
- * Arguments of the helpers below. Calling a function that V8 does not inline
- * with double arguments boxes each one on the heap (measured: 2 MB per step
- * in warmStart on a 500-body pile); ints and typed-array slots are free.
- */
-const ARGS = new Float64Array(9);
-/** Squared rotation (rad²) below which the soft separation update is linearised. */
-const LINEARISE_ANGLE_SQ = 1e-4;
-
+export const RESULT = new Float64Array(1);
 /** Largest manifold (points per block). */
 const MAX_BLOCK = 4;
 /** rotation mod s for s = 1..MAX_BLOCK, set per sweep. */
 const ROTATION_MOD = new Int32Array(MAX_BLOCK + 1);
-const ANCHOR = new Float64Array(6);
+export const ANCHOR = new Float64Array(6);
 
 /**
  * From row o's anchors, normal and tangents: r × n, the K vectors I⁻¹(r × d)
@@ -1442,7 +888,7 @@ function rowMasses(R: F64, o: number, B: SolverBodies, ia: number, ib: number): 
  * of doubles into plain object fields can allocate heap numbers, which showed
  * up as megabytes per step in the inner loop.
  */
-function anchorWorld(offset: number, R: F64, ro: number, B: SolverBodies, slot: number): void {
+export function anchorWorld(offset: number, R: F64, ro: number, B: SolverBodies, slot: number): void {
   const rx = R[ro]!, ry = R[ro + 1]!, rz = R[ro + 2]!;
   const qx = B.qx[slot]!, qy = B.qy[slot]!, qz = B.qz[slot]!, qw = B.qw[slot]!;
   const tx = 2 * (qy * rz - qz * ry), ty = 2 * (qz * rx - qx * rz), tz = 2 * (qx * ry - qy * rx);
@@ -1457,7 +903,7 @@ function anchorWorld(offset: number, R: F64, ro: number, B: SolverBodies, slot: 
  * moved apart along n; they start k_A and k_B along n from the same point p0
  * (see R_LA), so their start gap along n is k_B − k_A.
  */
-function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: number): void {
+export function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: number): void {
   const R = S.rows, o = i * ROW_STRIDE;
   const ia = S.slotA(i), ib = S.slotB(i);
   const dx = (B.px[ib]! + ANCHOR[3]!) - (B.px[ia]! + ANCHOR[0]!);
@@ -1467,7 +913,7 @@ function currentSeparationFromAnchors(S: ContactSolver, B: SolverBodies, i: numb
 }
 
 /** Separation of row i now, from its anchors moved with the bodies, into RESULT[0]. */
-function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
+export function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
   const ia = S.slotA(i), ib = S.slotB(i);
   const o = i * ROW_STRIDE;
   if (B.moves[ia] === 0 && B.moves[ib] === 0) {
@@ -1483,7 +929,7 @@ function currentSeparation(S: ContactSolver, B: SolverBodies, i: number): void {
  * Relative normal velocity n·v_rel of row i, into RESULT[0]:
  * n·(v_B − v_A) + ω_B·(r_B × n) − ω_A·(r_A × n), from the row's r × n.
  */
-function normalVelocity(S: ContactSolver, B: SolverBodies, i: number, ia: number, ib: number): void {
+export function normalVelocity(S: ContactSolver, B: SolverBodies, i: number, ia: number, ib: number): void {
   const R = S.rows, o = i * ROW_STRIDE;
   const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
   RESULT[0] = R[o + R_N]! * (V[ob]! - V[oa]!) + R[o + R_N + 1]! * (V[ob + 1]! - V[oa + 1]!) + R[o + R_N + 2]! * (V[ob + 2]! - V[oa + 2]!) +
@@ -1491,31 +937,3 @@ function normalVelocity(S: ContactSolver, B: SolverBodies, i: number, ia: number
     R[o + R_CA]! * V[oa + 3]! - R[o + R_CA + 1]! * V[oa + 4]! - R[o + R_CA + 2]! * V[oa + 5]!;
 }
 
-/** 1 / (J M⁻¹ Jᵀ) for anchors rA = ARGS[0..2], rB = ARGS[3..5] and direction ARGS[6..8]; result in RESULT[0]. */
-function effectiveMass(B: SolverBodies, ia: number, ib: number): void {
-  const rax = ARGS[0]!, ray = ARGS[1]!, raz = ARGS[2]!, rbx = ARGS[3]!, rby = ARGS[4]!, rbz = ARGS[5]!, nx = ARGS[6]!, ny = ARGS[7]!, nz = ARGS[8]!;
-  // (r × n)ᵀ I⁻¹ (r × n) for each body, plus the inverse masses.
-  const ax = ray * nz - raz * ny, ay = raz * nx - rax * nz, az = rax * ny - ray * nx;
-  const bx = rby * nz - rbz * ny, by = rbz * nx - rbx * nz, bz = rbx * ny - rby * nx;
-  const ka = ax * (B.ixx[ia]! * ax + B.ixy[ia]! * ay + B.ixz[ia]! * az) +
-    ay * (B.ixy[ia]! * ax + B.iyy[ia]! * ay + B.iyz[ia]! * az) +
-    az * (B.ixz[ia]! * ax + B.iyz[ia]! * ay + B.izz[ia]! * az);
-  const kb = bx * (B.ixx[ib]! * bx + B.ixy[ib]! * by + B.ixz[ib]! * bz) +
-    by * (B.ixy[ib]! * bx + B.iyy[ib]! * by + B.iyz[ib]! * bz) +
-    bz * (B.ixz[ib]! * bx + B.iyz[ib]! * by + B.izz[ib]! * bz);
-  const k = B.invMass[ia]! + B.invMass[ib]! + ka + kb;
-  RESULT[0] = k > 0 ? 1 / k : 0;
-}
-
-/** Pseudo-impulse P at anchor r moves the pose: Δx = m⁻¹P, ½Δθ = ½ I⁻¹(r × P). */
-function movePose(B: SolverBodies, slot: number, rx: number, ry: number, rz: number, px: number, py: number, pz: number): void {
-  const im = B.invMass[slot]!;
-  if (im === 0) return;
-  const tx = ry * pz - rz * py, ty = rz * px - rx * pz, tz = rx * py - ry * px;
-  const d = B.delta;
-  d[0] = px * im; d[1] = py * im; d[2] = pz * im;
-  d[3] = 0.5 * (B.ixx[slot]! * tx + B.ixy[slot]! * ty + B.ixz[slot]! * tz);
-  d[4] = 0.5 * (B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz);
-  d[5] = 0.5 * (B.ixz[slot]! * tx + B.iyz[slot]! * ty + B.izz[slot]! * tz);
-  B.moveSlot(slot);
-}

@@ -11,7 +11,12 @@ import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ShapeKind } from '../shapes/shape';
 
-/** Doubles per point at the start of a contact's block (ContactStore). */
+/**
+ * A point's record at the start of a contact's block (ContactStore):
+ * position x, y, z, normal x, y, z (A towards B), depth, feature id.
+ */
+export const POINT_POSITION = 0, POINT_NORMAL = 3, POINT_DEPTH = 6, POINT_ID = 7;
+/** Doubles per point at the start of a contact's block. */
 export const POINT_STRIDE = 8;
 /** Offsets in a contact's block. */
 export const NORMAL_IMPULSE = POINT_STRIDE * MAX_MANIFOLD_POINTS;
@@ -90,9 +95,7 @@ export class ContactStore {
  * bounding sphere by turning, and the last manifold still be used as it is.
  * Depths are re-measured on reuse, so only where the points sit on the
  * faces can be stale, by about this much (1/400 of the speculative
- * distance). Chosen on the pyramids (sleep off): at 5e-5 m the base-40
- * pyramid drifts 1.2 cm in its test (1.2 cm without reuse) and steps 9 %
- * faster than at 1e-5 m, which was 7–9 % faster than no reuse.
+ * distance). Chosen on the pyramids (docs/world.md).
  */
 export const MANIFOLD_REUSE_DISTANCE = 5e-5;
 /**
@@ -273,8 +276,8 @@ export class Contact {
       const bx = b.position.x + L.x, by = b.position.y + L.y, bz = b.position.z + L.z;
       const p = this.base + k * POINT_STRIDE;
       d[p] = 0.5 * (ax + bx); d[p + 1] = 0.5 * (ay + by); d[p + 2] = 0.5 * (az + bz);
-      d[p + 3] = nx; d[p + 4] = ny; d[p + 5] = nz;
-      d[p + 6] = (ax - bx) * nx + (ay - by) * ny + (az - bz) * nz;
+      d[p + POINT_NORMAL] = nx; d[p + POINT_NORMAL + 1] = ny; d[p + POINT_NORMAL + 2] = nz;
+      d[p + POINT_DEPTH] = (ax - bx) * nx + (ay - by) * ny + (az - bz) * nz;
     }
     return true;
   }
@@ -289,33 +292,23 @@ export class Contact {
   /** Normal of point k (from A towards B), into `out`. */
   pointNormal(k: number, out: Vec3): Vec3 {
     const d = this.store.data, o = this.base + k * POINT_STRIDE;
-    out.x = d[o + 3]!; out.y = d[o + 4]!; out.z = d[o + 5]!;
+    out.x = d[o + POINT_NORMAL]!; out.y = d[o + POINT_NORMAL + 1]!; out.z = d[o + POINT_NORMAL + 2]!;
     return out;
   }
 
   /** Penetration depth of point k (negative: a speculative point that far apart). */
   pointDepth(k: number): number {
-    return this.store.data[this.base + k * POINT_STRIDE + 6]!;
+    return this.store.data[this.base + k * POINT_STRIDE + POINT_DEPTH]!;
   }
 
   /** Feature id of point k. */
   pointId(k: number): number {
-    return this.store.data[this.base + k * POINT_STRIDE + 7]!;
+    return this.store.data[this.base + k * POINT_STRIDE + POINT_ID]!;
   }
 
   /** Accumulated normal impulse of point k (last step's, for warm starting). */
   normalImpulse(k: number): number {
     return this.store.data[this.base + NORMAL_IMPULSE + k]!;
-  }
-
-  /** Component `axis` (0 x, 1 y, 2 z) of point k's accumulated friction impulse, a world vector. */
-  frictionImpulse(k: number, axis: number): number {
-    return this.store.data[this.base + FRICTION_IMPULSE + 3 * k + axis]!;
-  }
-
-  /** 1 when point k matched a point of the previous step. */
-  persisted(k: number): number {
-    return this.store.data[this.base + PERSISTED + k]!;
   }
 
   /** `store`: the world's (which sets `index` before `reset`), or one of the contact's own (index 0). */
@@ -332,8 +325,8 @@ export class Contact {
       const p = m.points[k]!;
       const o = this.base + k * POINT_STRIDE;
       d[o] = p.position.x; d[o + 1] = p.position.y; d[o + 2] = p.position.z;
-      d[o + 3] = p.normal.x; d[o + 4] = p.normal.y; d[o + 5] = p.normal.z;
-      d[o + 6] = p.depth; d[o + 7] = p.id;
+      d[o + POINT_NORMAL] = p.normal.x; d[o + POINT_NORMAL + 1] = p.normal.y; d[o + POINT_NORMAL + 2] = p.normal.z;
+      d[o + POINT_DEPTH] = p.depth; d[o + POINT_ID] = p.id;
     }
   }
 }

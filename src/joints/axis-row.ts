@@ -26,10 +26,11 @@
  * Doubles reach the per-sweep code through the row's fields, not as
  * arguments (rows.ts on V8 boxing).
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
-import { Softness, VELOCITY_STRIDE } from '../dynamics/contact-solver';
+import { Softness } from '../dynamics/softness';
+import { VELOCITY_STRIDE, type SolverBodies } from '../dynamics/solver-bodies';
+import { SWEEP_SOFT } from '../dynamics/sweep-mode';
 import type { Vec3 } from '../math/vec3';
-import { LIMIT, limitBias, MODE_SOFT, moveAngular, moveLinear, type JointStepContext } from './rows';
+import { LIMIT, limitBias, moveAngular, moveLinear, type JointStepContext } from './rows';
 
 export class AxisRow {
   /** Accumulated impulse (N·s or N·m·s per sub-step). */
@@ -252,5 +253,5 @@ export class AxisRow {
  * with jointHertz = 0 both sweeps solve them).
  */
 export function springSweep(ctx: JointStepContext): boolean {
-  return !(ctx.mode === MODE_SOFT && ctx.biasRate === 0 && ctx.softness.biasRate > 0);
+  return !(ctx.mode === SWEEP_SOFT && ctx.biasRate === 0 && ctx.softness.biasRate > 0);
 }

@@ -2,7 +2,7 @@
  * Ball (spherical) joint: the two anchors coincide, rotation is free.
  * One 3×3 point block (rows.ts `PointRow`).
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Vec3 } from '../math/vec3';
 import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
 import { AngularFriction3, PointRow, type JointStepContext } from './rows';

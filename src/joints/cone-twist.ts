@@ -11,7 +11,7 @@
  * Ċ ≈ −u_w·(ω_B − ω_A), u_w = Q_A u. The twist rows use the half-way axis
  * (a_A + a_B)/|a_A + a_B|, whose rate is the twist rate to first order.
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';

@@ -8,8 +8,8 @@
  * - limits (minLength < maxLength): C = |d| − min ≥ 0 and max − |d| ≥ 0,
  *   one-sided rows, speculative while inside the range.
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
-import { Softness } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
+import { Softness } from '../dynamics/softness';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireFiniteVec, requireInRange } from '../math/validate';

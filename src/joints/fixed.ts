@@ -3,7 +3,7 @@
  * `AngularLock3`). The relative rotation error is the rotation vector
  * C = 2 Q_A·vec(q), q = conj(Q_A)·Q_B (w ≥ 0), valid for small errors.
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ANGULAR_ERROR_LENGTH, Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';

@@ -11,7 +11,7 @@
  * `motorHertz` and `motorDampingRatio` on C = θ − targetAngle (the short way
  * round), its impulse bounded by the same maxMotorTorque·h (axis-row.ts).
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';

@@ -3,10 +3,10 @@
  * step (after the contact rows are built):
  *
  *   prepare(joints, B, settings, h, dt)
- *   'soft':      per sub-step: warmStart; solveVelocities(useBias = true);
- *                integrate positions; solveVelocities(useBias = false) (relax)
- *   'baumgarte': warmStart; iterations × solveVelocities(useBias = true)
- *   'ngs':       warmStart; iterations × solveVelocities(useBias = false);
+ *   'soft':      per sub-step: warmStart; solveVelocitiesAndProject(useBias = true);
+ *                integrate positions; solveVelocitiesAndProject(useBias = false) (projection, relax)
+ *   'baumgarte': warmStart; iterations × solveVelocitiesAndProject(useBias = true)
+ *   'ngs':       warmStart; iterations × solveVelocitiesAndProject(useBias = false);
  *                integrate; iterations × solvePositions
  *   storeImpulses()
  *
@@ -26,11 +26,12 @@
  * union). A ragdoll scene has hundreds of joints, not tens of thousands of
  * rows, so the virtual call per joint is noise next to the row math.
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
-import type { SolverSettings } from '../world/settings';
+import type { SolverBodies } from '../dynamics/solver-bodies';
+import type { SolverSettings } from '../dynamics/solver-settings';
 import type { Joint } from './joint';
-import { JointStepContext, MODE_BAUMGARTE, MODE_NGS, MODE_SOFT } from './rows';
-import { VELOCITY_STRIDE } from '../dynamics/contact-solver';
+import { JointStepContext } from './rows';
+import { SWEEP_BAUMGARTE, SWEEP_RIGID, SWEEP_SOFT } from '../dynamics/sweep-mode';
+import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
 
 /** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
 const WARM_START_ENERGY_GROWTH = 1;
@@ -171,7 +172,7 @@ export class JointSolver {
     const active = this.active;
     let n = 0;
     const pc = settings.positionCorrection;
-    ctx.mode = pc === 'soft' ? MODE_SOFT : pc === 'baumgarte' ? MODE_BAUMGARTE : MODE_NGS;
+    ctx.mode = pc === 'soft' ? SWEEP_SOFT : pc === 'baumgarte' ? SWEEP_BAUMGARTE : SWEEP_RIGID;
     ctx.h = h;
     ctx.invH = 1 / h;
     ctx.stepScale = dt / h;
@@ -332,14 +333,14 @@ export class JointSolver {
    * the pair's kinetic energy relative to its centre of mass
    * (payFromRelativeMotion): unpaid, a lift every sub-step is a pump.
    */
-  solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
+  solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
     const ctx = this.context;
     ctx.h = h;
     ctx.invH = 1 / h;
     ctx.setBias(useBias);
     const active = this.active, n = this.activeCount;
-    if (!useBias && ctx.mode === MODE_SOFT && this.settings.projection) {
+    if (!useBias && ctx.mode === SWEEP_SOFT && this.settings.projection) {
       for (let i = 0; i < n; i++) {
         const j = active[i]!;
         const ia = j.slotA, ib = j.slotB;

@@ -7,7 +7,7 @@
  * the joint's angles read 0 in the pose it was created in.
  */
 import type { RigidBody } from '../dynamics/body';
-import type { SolverBodies } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';

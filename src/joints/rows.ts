@@ -24,18 +24,18 @@
  * sub-steps and projections move the bodies between sweeps, and a Jacobian
  * frozen at the start of the step drifts for fast-spinning ragdoll limbs.
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
-import { Softness, VELOCITY_STRIDE } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
+import { Softness } from '../dynamics/softness';
+import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
+import { SWEEP_BAUMGARTE, SWEEP_SOFT, type SweepMode } from '../dynamics/sweep-mode';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 
-export const MODE_NGS = 0;
-export const MODE_BAUMGARTE = 1;
-export const MODE_SOFT = 2;
 
 /** Step-wide coefficients shared by every row (owned by the JointSolver). */
 export class JointStepContext {
-  mode = MODE_SOFT;
+  /** The biased sweep of the step's position correction: SWEEP_SOFT, SWEEP_BAUMGARTE or SWEEP_RIGID ('ngs'). */
+  mode: SweepMode = SWEEP_SOFT;
   h = 1 / 60;
   invH = 60;
   /** Full step / (sub)step: turns a per-sub-step impulse into the step's impulse. */
@@ -51,11 +51,11 @@ export class JointStepContext {
 
   /** Position bias rate of the rows for this sweep (they are rigid: no mass or impulse scaling). */
   setBias(useBias: boolean): void {
-    if (useBias && this.mode === MODE_SOFT) {
+    if (useBias && this.mode === SWEEP_SOFT) {
       // Rigid rows with the spring's bias rate (see joint-solver.ts): the soft
       // mass scaling makes a joint's stiffness proportional to its lighter body.
       this.biasRate = this.softness.biasRate;
-    } else if (useBias && this.mode === MODE_BAUMGARTE) {
+    } else if (useBias && this.mode === SWEEP_BAUMGARTE) {
       this.biasRate = this.beta * this.invH;
     } else {
       this.biasRate = 0;
@@ -229,6 +229,11 @@ function movePoseF(B: SolverBodies, s: number): void {
   turnSpin(B, s);
   B.moveSlot(s);
 }
+
+/** Metres a joint projection may translate a body per pass. */
+const MAX_PROJECTION = 0.05;
+/** Metres a joint projection may move a grounded body into its ground per pass (SolverBodies.grounded). */
+const PROJECTION_SINK = 0.005;
 
 /**
  * ω ← dq ω dq⁻¹ for the turn dq = normalize(delta[3..5], 1) that `moveSlot`
@@ -503,9 +508,21 @@ export class PointRow {
     const cx = s[P_C]!, cy = s[P_C + 1]!, cz = s[P_C + 2]!;
     const err2 = cx * cx + cy * cy + cz * cz;
     if (err2 <= slop * slop) return;
-    const f = 1 - slop / Math.sqrt(err2);
+    const err = Math.sqrt(err2);
+    // At most MAX_PROJECTION per pass: a longer teleport can carry B past a surface no contact saw coming.
+    const f = Math.min(err - slop, MAX_PROJECTION) / err;
     const d = B.delta;
-    d[0] = -f * cx; d[1] = -f * cy; d[2] = -f * cz; d[3] = 0; d[4] = 0; d[5] = 0;
+    let dx = -f * cx, dy = -f * cy, dz = -f * cz;
+    // Nor into what holds B up, beyond PROJECTION_SINK: the contact wins and the rest of the gap is left to the sweeps.
+    if (B.grounded[ib] === 1) {
+      const nx = B.gnx[ib]!, ny = B.gny[ib]!, nz = B.gnz[ib]!;
+      const into = dx * nx + dy * ny + dz * nz;
+      if (into < -PROJECTION_SINK) {
+        const cut = into + PROJECTION_SINK;
+        dx -= cut * nx; dy -= cut * ny; dz -= cut * nz;
+      }
+    }
+    d[0] = dx; d[1] = dy; d[2] = dz; d[3] = 0; d[4] = 0; d[5] = 0;
     B.moveSlot(ib);
   }
 

@@ -33,7 +33,7 @@
  * ball joint's point block, locked Y and Z rotations the hinge's 2×2 lock,
  * three locked rotations the weld's 3×3 lock.
  */
-import type { SolverBodies } from '../dynamics/contact-solver';
+import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';

@@ -6,11 +6,10 @@
  *
  * Cost model: the broadphase is asked once per system per step, with the
  * system's bounds (after integration, grown by a skin) as a box query through
- * `world.overlap`; its filter records each candidate body and rejects it, so
- * no narrowphase runs. Per particle and relaxation iteration only the
- * candidates whose bounds touch the particle are tested, with closed-form
- * projections for spheres, boxes and capsules and the narrowphase's
- * sphere–mesh routine for triangle meshes. Rejected: one `world.overlap`
+ * `world.fillQueryRegion`, so no narrowphase runs. Per particle and
+ * relaxation iteration only the candidates whose bounds touch the particle
+ * are tested, with closed-form projections for spheres, boxes and capsules
+ * and the narrowphase's sphere–mesh routine for triangle meshes. Rejected: one `world.overlap`
  * per particle, a tree walk per particle per iteration.
  */
 import { aabb, type Aabb } from '../collision/aabb';
@@ -21,33 +20,12 @@ import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { Box } from '../shapes/box';
 import type { Capsule } from '../shapes/capsule';
-import { ConvexShape, ShapeKind, type MassProperties } from '../shapes/shape';
+import { ShapeKind } from '../shapes/shape';
 import { Sphere } from '../shapes/sphere';
-import type { OverlapCollector, OverlapOptions, World } from '../world/world';
 import { resizedFloat64 } from '../math/typed-arrays';
+import { QueryRegion } from '../world/queries';
+import type { World } from '../world/world';
 
-/**
- * An axis-aligned box with mutable half extents, used only as the system's
- * broadphase query shape (the library's Box freezes its extents).
- */
-class QueryBox extends ConvexShape {
-  readonly kind = ShapeKind.Box;
-  readonly halfExtents: Vec3 = { x: 1, y: 1, z: 1 };
-  readonly coreRadius = 0;
-  coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {
-    const h = this.halfExtents;
-    out.x = d.x < 0 ? -h.x : h.x; out.y = d.y < 0 ? -h.y : h.y; out.z = d.z < 0 ? -h.z : h.z;
-    return out;
-  }
-  computeAabb(out: Aabb, p: Readonly<Vec3>): Aabb {
-    const h = this.halfExtents;
-    out.min.x = p.x - h.x; out.min.y = p.y - h.y; out.min.z = p.z - h.z;
-    out.max.x = p.x + h.x; out.max.y = p.y + h.y; out.max.z = p.z + h.z;
-    return out;
-  }
-  volume(): number { const h = this.halfExtents; return 8 * h.x * h.y * h.z; }
-  massProperties(): MassProperties { throw new Error('QueryBox has no mass'); }
-}
 
 const IDENTITY: Readonly<Quat> = Object.freeze({ x: 0, y: 0, z: 0, w: 1 });
 
@@ -59,9 +37,11 @@ export class ParticleCollider {
   /** Bounds of each candidate (min xyz, max xyz). */
   candidateBounds: Float64Array = new Float64Array(6 * 8);
 
-  readonly queryBox = new QueryBox();
-  readonly queryCenter: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly queryOptions: OverlapOptions;
+  /** The system's collision bits, for the gather (as a query's collisionGroup / collisionMask). */
+  collisionGroup = -1;
+  collisionMask = -1;
+  private readonly queryBounds: Aabb = aabb();
+  private readonly region = new QueryRegion();
   private readonly shapeBounds: Aabb = aabb();
   private readonly manifold = new Manifold();
   private particleSphere: Sphere;
@@ -70,15 +50,8 @@ export class ParticleCollider {
   /** Output of `project`: the push-out normal of the deepest handled contact. */
   readonly normal: Vec3 = { x: 0, y: 1, z: 0 };
 
-  constructor(collector: OverlapCollector, radius: number) {
+  constructor(radius: number) {
     this.particleSphere = new Sphere(Math.max(radius, 1e-4));
-    // Created once: records each body the broadphase proposes and rejects it,
-    // so world.overlap does no narrowphase work for the system's box.
-    const filter = (body: RigidBody): boolean => {
-      this.addCandidate(body);
-      return false;
-    };
-    this.queryOptions = { collector, filter, collisionGroup: -1, collisionMask: -1, exclude: null, includeSensors: false };
   }
 
   setRadius(radius: number): void {
@@ -96,13 +69,24 @@ export class ParticleCollider {
     this.candidateCount = n + 1;
   }
 
-  /** Gathers the bodies whose broadphase boxes touch [min, max]. */
+  /**
+   * Gathers the bodies whose broadphase boxes touch [min, max] (at least 2 µm
+   * wide on each axis), filtered like a query: sensors left out, and bodies
+   * whose collision bits and the system's do not match.
+   */
   gather(world: World, minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number): void {
     this.candidateCount = 0;
-    const h = this.queryBox.halfExtents, c = this.queryCenter;
-    c.x = 0.5 * (minX + maxX); c.y = 0.5 * (minY + maxY); c.z = 0.5 * (minZ + maxZ);
-    h.x = Math.max(0.5 * (maxX - minX), 1e-6); h.y = Math.max(0.5 * (maxY - minY), 1e-6); h.z = Math.max(0.5 * (maxZ - minZ), 1e-6);
-    world.overlap(this.queryBox, c, IDENTITY, this.queryOptions);
+    const cx = 0.5 * (minX + maxX), cy = 0.5 * (minY + maxY), cz = 0.5 * (minZ + maxZ);
+    const hx = Math.max(0.5 * (maxX - minX), 1e-6), hy = Math.max(0.5 * (maxY - minY), 1e-6), hz = Math.max(0.5 * (maxZ - minZ), 1e-6);
+    const q = this.queryBounds;
+    q.min.x = cx - hx; q.min.y = cy - hy; q.min.z = cz - hz;
+    q.max.x = cx + hx; q.max.y = cy + hy; q.max.z = cz + hz;
+    const region = world.fillQueryRegion(q, this.region);
+    for (let i = 0; i < region.count; i++) {
+      const body = region.bodies[i]!;
+      if (body.isSensor || (this.collisionGroup & body.collisionMask) === 0 || (body.collisionGroup & this.collisionMask) === 0) continue;
+      this.addCandidate(body);
+    }
     // Drop references beyond the count so removed bodies can be collected.
     for (let i = this.candidateCount; i < this.candidates.length; i++) this.candidates[i] = this.candidates[0]!;
   }

@@ -17,7 +17,7 @@
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
 import { MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFinite, requireFiniteVec, requireInRange, requireInteger, requirePosition } from '../math/validate';
-import { OverlapCollector, type World, type WorldStepper } from '../world/world';
+import type { World, WorldStepper } from '../world/world';
 import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
 import { DistanceConstraints, PinConstraints, solveBounds, solveDistanceConstraints } from './constraints';
@@ -129,7 +129,7 @@ export class ParticleSystem implements WorldStepper {
     this.bounds = options.bounds ?? null;
     this.radiusValue = options.radius ?? 0.02;
     requireInRange(this.radiusValue, 0, 1e6, 'radius');
-    this.collider = new ParticleCollider(new OverlapCollector(), this.radiusValue);
+    this.collider = new ParticleCollider(this.radiusValue);
   }
 
   /** Collision radius of every particle, metres, in [0, 1e6]. */
@@ -449,9 +449,8 @@ export class ParticleSystem implements WorldStepper {
     collider.candidateCount = 0;
     if (colliding) {
       const m = this.radiusValue + QUERY_SKIN;
-      const o = collider.queryOptions;
-      o.collisionGroup = this.collisionGroup;
-      o.collisionMask = this.collisionMask;
+      collider.collisionGroup = this.collisionGroup;
+      collider.collisionMask = this.collisionMask;
       collider.gather(world, minX - m, minY - m, minZ - m, maxX + m, maxY + m, maxZ + m);
     }
     const hasBodies = collider.candidateCount > 0;

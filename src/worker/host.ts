@@ -60,7 +60,7 @@ export class PhysicsHost {
   private slotCount = 0;
   private inputSeq = 0;
   private fixedTimeStep = 1 / 60;
-  private maxSubSteps = 4;
+  private maxStepsPerAdvance = 4;
   private accumulator = 0;
   // transfer mode
   private readonly spare: Float32Array[] = [];
@@ -151,7 +151,7 @@ export class PhysicsHost {
     }
   }
 
-  /** Steps whole fixed steps covering `seconds` (at most maxSubSteps; the rest is dropped) and publishes the poses. */
+  /** Steps whole fixed steps covering `seconds` (at most maxStepsPerAdvance; the rest is dropped) and publishes the poses. */
   tick(seconds: number): number {
     if (typeof seconds !== 'number' || !(seconds >= 0 && seconds < Infinity)) throw new RangeError(`tick: seconds must be a finite number ≥ 0 (got ${String(seconds)})`);
     const world = this.worldValue;
@@ -159,7 +159,7 @@ export class PhysicsHost {
     const h = this.fixedTimeStep;
     this.accumulator += seconds;
     let steps = 0;
-    while (this.accumulator >= h && steps < this.maxSubSteps) {
+    while (this.accumulator >= h && steps < this.maxStepsPerAdvance) {
       world.step(h);
       for (let i = 0; i < this.slotCount; i++) {
         const w = this.walkers[i];
@@ -317,9 +317,9 @@ export class PhysicsHost {
 
   private init(desc: ClientMessageInit['world'], shared: boolean, autoStart: boolean): void {
     if (this.worldValue) throw new Error('init: the host already has a world');
-    const world = new World({ gravity: desc.gravity, fixedTimeStep: desc.fixedTimeStep, maxSubSteps: desc.maxSubSteps, solver: desc.solver, sleeping: desc.sleeping });
+    const world = new World({ gravity: desc.gravity, fixedTimeStep: desc.fixedTimeStep, maxStepsPerAdvance: desc.maxStepsPerAdvance, solverSettings: desc.solver, sleeping: desc.sleeping });
     this.fixedTimeStep = world.fixedTimeStep;
-    this.maxSubSteps = world.maxSubSteps;
+    this.maxStepsPerAdvance = world.maxStepsPerAdvance;
     this.worldValue = world;
     if (shared && typeof SharedArrayBuffer === 'function') this.growShared(64);
     this.options.onWorld?.(world, this);

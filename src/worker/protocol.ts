@@ -55,7 +55,7 @@ export interface WorldDescData {
   /** The worker's fixed step, seconds. Default 1/60. */
   fixedTimeStep?: number;
   /** Most steps per tick; time beyond them is dropped. Default 4. */
-  maxSubSteps?: number;
+  maxStepsPerAdvance?: number;
   solver?: Partial<SolverSettings>;
   sleeping?: Partial<SleepSettings>;
 }

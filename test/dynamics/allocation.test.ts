@@ -61,7 +61,7 @@ for (let i = 0; i < 500; i++) {
 // Warm-up: the pile lands and settles, and the per-step code gets optimised.
 for (let i = 0; i < 1500; i++) world.step(1 / 60);
 const kinds = new Set();
-for (const c of world.contacts) { const ka = c.bodyA.shape.kind, kb = c.bodyB.shape.kind; kinds.add(Math.min(ka, kb) + '-' + Math.max(ka, kb)); }
+world.debugDraw({ contact: (c) => { const ka = c.bodyA.shape.kind, kb = c.bodyB.shape.kind; kinds.add(Math.min(ka, kb) + '-' + Math.max(ka, kb)); } });
 
 ${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, kinds: kinds.size, contacts: world.contactCount }));

@@ -13,21 +13,30 @@
  * - 1020, body 27 alone: a capsule (r 3.5 cm) landing on the floor box at
  *   134 m/s, set rolling by friction within the impact step, turned 0.12 m
  *   into the floor (the same split by relative motion); 1.68 before.
+ *
+ * Jointed:
+ * - 2013, body 14 alone: a thin capsule (r 5 cm, 66 m/s) on a cone-twist
+ *   to a point on the floor box 30 m away, with collision; its swing meets
+ *   the terrain, the contact holds it, the anchor gap opens to 13 m, and the
+ *   joint projection teleported it 2 m through the terrain in one pass
+ *   (rows.ts PointRow.projectB now moves ≤ 5 cm per pass and ≤ 5 mm into a
+ *   body's ground); 20.9 before.
  */
 import { describe, expect, it } from 'vitest';
 import { formatFailure, runWorld } from './run';
 
-const CASES: readonly { seed: number; keep: number[]; before: number }[] = [
+const CASES: readonly { seed: number; keep: number[]; before: number; joints?: boolean }[] = [
   { seed: 1002, keep: [6, 47, 50, 83], before: 2.01 },
   { seed: 1005, keep: [31], before: 5.27 },
   { seed: 1020, keep: [27], before: 1.68 },
+  { seed: 2013, keep: [14], before: 20.9, joints: true },
 ];
 
-describe('fuzz tunnelling repros (joint-free, minimized)', () => {
+describe('fuzz tunnelling repros (minimized)', () => {
   for (const c of CASES) {
     it(`seed ${c.seed} bodies ${c.keep.join(',')}: no lowest point deeper than the body's smallest size (was ${c.before}×)`, async () => {
-      const r = await runWorld(c.seed, false, {}, undefined, { keep: c.keep, extras: false });
-      console.log(`[fuzz repro] seed=${c.seed} keep=${c.keep.join(',')}: max depth/size ${r.maxDepthRatio.toFixed(3)} (${r.maxDepth.toFixed(4)} m), ${r.failures.length} failure(s)`);
+      const r = await runWorld(c.seed, c.joints === true, {}, undefined, { keep: c.keep, extras: false });
+      console.log(`[fuzz repro] seed=${c.seed}${c.joints ? ' joints' : ''} keep=${c.keep.join(',')}: max depth/size ${r.maxDepthRatio.toFixed(3)} (${r.maxDepth.toFixed(4)} m), ${r.failures.length} failure(s)`);
       expect(r.failures.map((f) => formatFailure(r, f)).join('\n')).toBe('');
       expect(r.maxDepthRatio).toBeLessThan(1);
       expect(r.stepsRun).toBe(600);

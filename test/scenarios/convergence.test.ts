@@ -16,11 +16,13 @@ function sweepsNeeded(ratio: number): number {
     world.step(DT);
     const g = 9.81;
     let bottom = 0, top = 0;
-    for (const c of world.contacts) {
-      const sum = c.normalImpulse(0);
-      if (c.bodyA!.isStatic || c.bodyB!.isStatic) bottom = sum;
-      else top = sum;
-    }
+    world.debugDraw({
+      contactPoint: (c) => {
+        if (c.index !== 0) return;
+        if (c.bodyA.isStatic || c.bodyB.isStatic) bottom = c.normalImpulse;
+        else top = c.normalImpulse;
+      },
+    });
     if (bottom >= 0.95 * (1 + ratio) * g * DT && top >= 0.95 * ratio * g * DT) return k;
   }
   return Infinity;

@@ -1,0 +1,611 @@
+/**
+ * FootingCharacterController: the public API of Babylon's
+ * PhysicsCharacterController (Physics V2) on footing's CharacterController,
+ * so that a scene written for Havok's controller runs by swapping the class
+ * name. How to swap and what differs from Havok: docs/babylon-character.md.
+ *
+ * Babylon's controller is velocity-level: the game sets a velocity, and
+ * `integrate(dt, …)` moves the capsule by velocity·dt through the geometry,
+ * leaving the velocity with the part that pointed into what it touched
+ * removed. Here the move is one `CharacterController.move(velocity·dt)` (the
+ * plane solver, step up, ground probe and snap of footing's controller) and
+ * the velocity is clipped against the planes of that move. The pushes on
+ * dynamic bodies follow Babylon's model rather than footing's (impulse that
+ * stops the approach, capped by characterStrength·dt, plus the character's
+ * weight), because `onTriggerCollisionObservable` reports each of them.
+ */
+import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Observable } from '@babylonjs/core/Misc/observable';
+import type { Scene } from '@babylonjs/core/scene';
+import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
+import type { CharacterShapeOptions, CharacterSupportedState, CharacterSurfaceInfo } from '@babylonjs/core/Physics/v2/characterController';
+import { MIN_SHAPE_SIZE, quat, type Capsule, type RigidBody, type Vec3, type World } from '../../index';
+import { CharacterController, type CharacterSettings } from '../../../character/index';
+import { resolveFootingWorld, type FootingWorldHost } from './world-host';
+
+// Babylon's CharacterSupportedState values (a numeric enum; imported as a type only, so that
+// this module does not load Babylon's Havok-bound controller).
+const UNSUPPORTED = 0 as CharacterSupportedState;
+const SLIDING = 1 as CharacterSupportedState;
+const SUPPORTED = 2 as CharacterSupportedState;
+
+/** Babylon's capsule defaults (PhysicsCharacterController): 1.8 m tall, 0.6 m radius. */
+const DEFAULT_CAPSULE_HEIGHT = 1.8;
+const DEFAULT_CAPSULE_RADIUS = 0.6;
+/** Babylon's damping of the approach speed a push removes, and the share of a penetration it recovers per second. */
+const PUSH_DAMPING = 0.9;
+const PUSH_RECOVERY = 0.4;
+/** A plane counts towards support along a direction d when n · d̂ is below this (Babylon's threshold). */
+const SUPPORT_FACING = -0.08;
+/** Largest push force footing accepts (CharacterSettings.pushStrength bound); Babylon's default 1e38 means "unbounded". */
+const MAX_FOOTING_FORCE = 1e6;
+
+/** Collision event of `onTriggerCollisionObservable` (one reused object: copy what you keep). */
+export interface FootingCharacterCollisionEvent {
+  /** The Babylon body hit, when the world's host (FootingPlugin) maps footing bodies to Babylon's; else null. */
+  collider: PhysicsBody | null;
+  /** Instance index of the collider (0: footing bodies are not instanced). */
+  colliderIndex: number;
+  /** The footing body hit. */
+  body: RigidBody;
+  /** Impulse given to the body, N·s. */
+  impulse: Vector3;
+  /** World point where it was applied. */
+  impulsePosition: Vector3;
+}
+
+/** Options beyond Babylon's three constructor arguments. */
+export interface FootingCharacterControllerOptions {
+  /** The footing world (or an object holding one); default: the scene's physics plugin's `world`. */
+  world?: World | FootingWorldHost;
+  /** Settings of the underlying footing controller that Babylon's API does not name (snapDistance, minStepForward, …). */
+  settings?: Partial<Pick<CharacterSettings, 'snapDistance' | 'minStepForward' | 'maxIterations' | 'tolerance' | 'slop' | 'collisionMask'>>;
+  /** Membership bits of the character's own body. Default 1. */
+  collisionGroup?: number;
+}
+
+/** A class with Babylon's constructor signature (what `FootingCharacterController.forWorld` returns). */
+export type FootingCharacterControllerClass = new (position: Vector3, characterShapeOptions: CharacterShapeOptions, scene: Scene) => FootingCharacterController;
+
+function requireFinite(name: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`FootingCharacterController: ${name} must be a finite number (got ${String(value)})`);
+}
+
+function requireRange(name: string, value: number, lo: number, hi: number): void {
+  if (typeof value !== 'number' || !(value >= lo && value <= hi)) throw new RangeError(`FootingCharacterController: ${name} must be a number in [${lo}, ${hi}] (got ${String(value)})`);
+}
+
+function requireVector(name: string, v: Vector3): void {
+  if (v === null || typeof v !== 'object') throw new TypeError(`FootingCharacterController: ${name} must be a Vector3 (got ${String(v)})`);
+  if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) {
+    throw new RangeError(`FootingCharacterController: ${name} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+  }
+}
+
+/** Footing's capsule for Babylon's (total height h, radius r): segment half-length h/2 − r, at least MIN_SHAPE_SIZE (h ≤ 2r is a sphere). */
+function capsuleOf(options: CharacterShapeOptions): { radius: number; halfHeight: number; height: number } {
+  if (options === null || typeof options !== 'object') throw new TypeError('FootingCharacterController: characterShapeOptions must be an object');
+  if (options.shape !== undefined) {
+    throw new TypeError('FootingCharacterController: characterShapeOptions.shape is not supported (footing\'s character is a capsule): give capsuleHeight and capsuleRadius');
+  }
+  const radius = options.capsuleRadius ?? DEFAULT_CAPSULE_RADIUS;
+  const height = options.capsuleHeight ?? DEFAULT_CAPSULE_HEIGHT;
+  if (!(radius > 0) || !Number.isFinite(radius)) throw new RangeError(`FootingCharacterController: capsuleRadius must be a finite number > 0 (got ${String(radius)})`);
+  if (!(height > 0) || !Number.isFinite(height)) throw new RangeError(`FootingCharacterController: capsuleHeight must be a finite number > 0 (got ${String(height)})`);
+  return { radius, halfHeight: Math.max(height / 2 - radius, MIN_SHAPE_SIZE), height };
+}
+
+export class FootingCharacterController {
+  /**
+   * A class with Babylon's three-argument constructor bound to `world`: for
+   * scenes whose physics plugin is not FootingPlugin (a footing world
+   * stepped by hand). `new (FootingCharacterController.forWorld(world))(position, shape, scene)`.
+   */
+  static forWorld(world: World | FootingWorldHost): FootingCharacterControllerClass {
+    return class extends FootingCharacterController {
+      constructor(position: Vector3, characterShapeOptions: CharacterShapeOptions, scene: Scene) {
+        super(position, characterShapeOptions, scene, { world });
+      }
+    };
+  }
+
+  /** The footing world the character moves in. */
+  readonly world: World;
+  /** Up vector (unit); a new value or direction takes effect at the next call (the capsule is rebuilt along it). */
+  up: Vector3 = new Vector3(0, 1, 0);
+  /** Distance from `getPosition()` down to the feet along `up`, metres; setShapeOptions keeps the feet there. Default: half the capsule height. */
+  footOffset: number;
+  /** Babylon's gain towards the desired velocity per calculateMovement call, in [0, 1]. Default 0.05. */
+  acceleration = 0.05;
+  /** Largest velocity change of calculateMovement per second, m/s². Default 50. */
+  maxAcceleration = 50;
+  /** Babylon's penetration recovery speed; accepted for compatibility (footing's solver recovers by projection, at most one radius per move). Default 1. */
+  penetrationRecoverySpeed = 1;
+  /** Babylon's simplex solver speed bound; accepted for compatibility (footing's solver works on positions). Default 10. */
+  maxCharacterSpeedForSolver = 10;
+  /** Collision events: one per touching dynamic body per integrate, with the impulse the character gave it. */
+  readonly onTriggerCollisionObservable = new Observable<FootingCharacterCollisionEvent>();
+
+  private readonly scene: Scene;
+  private readonly host: FootingWorldHost | null;
+  private controllerValue: CharacterController;
+  private shapeOptionsValue: CharacterShapeOptions;
+  private heightValue: number;
+  private readonly positionValue: Vector3;
+  private readonly velocityValue = new Vector3(0, 0, 0);
+  private readonly collisionGroup: number;
+  private strength = 1e38;
+  private mass = 0;
+  private staticFrictionValue = 0;
+  private dynamicFrictionValue = 1;
+  private maxSlopeCosineValue = 0.5;
+  private disposed = false;
+  /** The time step and gravity of the move in progress (fields, not arguments: doubles passed to calls get boxed). */
+  private stepDt = 1 / 60;
+  private readonly stepGravity: Vec3 = { x: 0, y: 0, z: 0 };
+  // scratch owned by this controller
+  private readonly disp: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly clip: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly inVel: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly pointVel: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly arm: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly impulse: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly event: FootingCharacterCollisionEvent;
+
+  /**
+   * Babylon's signature; `options.world` (or the static `forWorld`) names
+   * the footing world when the scene's physics plugin is not FootingPlugin.
+   */
+  constructor(position: Vector3, characterShapeOptions: CharacterShapeOptions, scene: Scene, options: FootingCharacterControllerOptions = {}) {
+    requireVector('position', position);
+    const capsule = capsuleOf(characterShapeOptions);
+    const { world, host } = resolveFootingWorld(scene, options.world);
+    this.world = world;
+    this.host = host;
+    this.scene = scene;
+    this.shapeOptionsValue = characterShapeOptions;
+    this.heightValue = capsule.height;
+    this.footOffset = capsule.height / 2;
+    this.positionValue = new Vector3(position.x, position.y, position.z);
+    this.collisionGroup = options.collisionGroup ?? 1;
+    this.controllerValue = new CharacterController(world, {
+      ...options.settings,
+      radius: capsule.radius, halfHeight: capsule.halfHeight, position, collisionGroup: this.collisionGroup,
+      // Babylon's defaults for the settings its API names (keepDistance, keepContactTolerance, maxCastIterations, maxSlopeCosine, maxStepHeight).
+      skinWidth: 0.05, gatherDistance: 0.1, maxSweeps: 10, maxSlopeDegrees: 60, stepHeight: 0,
+      // Pushing is done here, Babylon's way (see pushBodies).
+      pushStrength: 0,
+    });
+    this.event = {
+      collider: null, colliderIndex: 0, body: null as unknown as RigidBody, impulse: new Vector3(), impulsePosition: new Vector3(),
+    };
+  }
+
+  /** The footing controller underneath (rebuilt when the radius or `up` changes). Its settings are live. */
+  get controller(): CharacterController { return this.controllerValue; }
+  /** The collision capsule (footing's Capsule; Babylon returns a PhysicsShape). */
+  get shape(): Capsule { return this.controllerValue.capsule; }
+  /** The options the capsule was last built from. */
+  get shapeOptions(): CharacterShapeOptions { return this.shapeOptionsValue; }
+
+  /** Gap kept between the capsule and what it touches, metres ≥ 0 (footing's skinWidth). Default 0.05. */
+  get keepDistance(): number { return this.controllerValue.settings.skinWidth; }
+  set keepDistance(v: number) { requireRange('keepDistance', v, 0, 1000); this.controllerValue.settings.skinWidth = v; }
+  /** How far beyond keepDistance surfaces are gathered as contacts, metres ≥ 0 (footing's gatherDistance). Default 0.1. */
+  get keepContactTolerance(): number { return this.controllerValue.settings.gatherDistance; }
+  set keepContactTolerance(v: number) { requireRange('keepContactTolerance', v, 0, 1000); this.controllerValue.settings.gatherDistance = v; }
+  /** Shape casts per move, integer in [1, 100] (footing's maxSweeps). Default 10. */
+  get maxCastIterations(): number { return this.controllerValue.settings.maxSweeps; }
+  set maxCastIterations(v: number) {
+    if (!Number.isInteger(v) || v < 1 || v > 100) throw new RangeError(`FootingCharacterController: maxCastIterations must be an integer in [1, 100] (got ${String(v)})`);
+    this.controllerValue.settings.maxSweeps = v;
+  }
+  /** Cosine of the steepest walkable slope, in [0, 1] (footing's maxSlopeDegrees = acos). Default 0.5 (60°). */
+  get maxSlopeCosine(): number { return this.maxSlopeCosineValue; }
+  set maxSlopeCosine(v: number) {
+    requireRange('maxSlopeCosine', v, 0, 1);
+    this.maxSlopeCosineValue = v;
+    this.controllerValue.settings.maxSlopeDegrees = Math.acos(v) * 180 / Math.PI;
+  }
+  /** Highest step climbed by walking into it, metres ≥ 0 (footing's stepHeight); 0: only what the capsule's rounded bottom rolls over. Default 0. */
+  get maxStepHeight(): number { return this.controllerValue.settings.stepHeight; }
+  set maxStepHeight(v: number) { requireRange('maxStepHeight', v, 0, 1000); this.controllerValue.settings.stepHeight = v; }
+  /** Largest force the character pushes dynamic bodies with, N ≥ 0. Default 1e38 (unbounded). */
+  get characterStrength(): number { return this.strength; }
+  set characterStrength(v: number) { requireRange('characterStrength', v, 0, Number.MAX_VALUE); this.strength = v; }
+  /** Mass whose weight (gravity passed to integrate) presses on dynamic bodies below, kg ≥ 0. Default 0. */
+  get characterMass(): number { return this.mass; }
+  set characterMass(v: number) { requireRange('characterMass', v, 0, MAX_FOOTING_FORCE); this.mass = v; }
+  /** Friction against surfaces: the velocity stops when its part into them is at least 1/√(1+μ²) of it. Default 0. */
+  get staticFriction(): number { return this.staticFrictionValue; }
+  set staticFriction(v: number) { requireRange('staticFriction', v, 0, 1e6); this.staticFrictionValue = v; }
+  /** 1: the velocity loses its part into surfaces; 0: it keeps its speed along them. Default 1. */
+  get dynamicFriction(): number { return this.dynamicFrictionValue; }
+  set dynamicFriction(v: number) { requireRange('dynamicFriction', v, 0, 1); this.dynamicFrictionValue = v; }
+
+  /** Capsule centre (the controller's own vector: read it, move with setPosition). */
+  getPosition(): Vector3 { return this.positionValue; }
+
+  /** Teleports the character (no collision); it is unsupported until its next move. */
+  setPosition(position: Vector3): void {
+    requireVector('position', position);
+    this.controllerValue.setPosition(position);
+    // x/y/z, not copyFrom: that reads Vector3's private fields, and a plain { x, y, z } would write NaN
+    this.positionValue.set(position.x, position.y, position.z);
+  }
+
+  /** Velocity, m/s (the controller's own vector). */
+  getVelocity(): Vector3 { return this.velocityValue; }
+
+  setVelocity(velocity: Vector3): void {
+    requireVector('velocity', velocity);
+    this.velocityValue.set(velocity.x, velocity.y, velocity.z);
+  }
+
+  /**
+   * Rebuilds the capsule from new options (`capsuleHeight`, `capsuleRadius`;
+   * Babylon's defaults 1.8 and 0.6 for the ones left out). With
+   * `preserveFootPosition` the feet stay where they are (crouch: the centre
+   * goes down). Returns false and changes nothing when a taller capsule would
+   * overlap geometry (standing up under a low ceiling); Babylon grows into it.
+   */
+  setShapeOptions(characterShapeOptions: CharacterShapeOptions, preserveFootPosition = true): boolean {
+    const capsule = capsuleOf(characterShapeOptions);
+    const ctl = this.controllerValue;
+    const up = ctl.up;
+    const old = this.positionValue;
+    const ox = old.x, oy = old.y, oz = old.z;
+    if (capsule.radius === ctl.radius) {
+      // footing keeps the feet (centre − up·(halfHeight + radius)) and refuses to grow into geometry
+      if (!ctl.setHalfHeight(capsule.halfHeight)) return false;
+    } else {
+      const grown = capsule.radius > ctl.radius || capsule.halfHeight > ctl.halfHeight;
+      const dh = capsule.halfHeight + capsule.radius - ctl.halfHeight - ctl.radius;
+      const next = this.rebuild(capsule.radius, capsule.halfHeight, ox + up.x * dh, oy + up.y * dh, oz + up.z * dh);
+      if (grown && this.overlaps(next)) {
+        next.dispose();
+        return false;
+      }
+      ctl.dispose();
+      this.controllerValue = next;
+    }
+    const c = this.controllerValue;
+    let px = c.position.x, py = c.position.y, pz = c.position.z;
+    if (!preserveFootPosition) {
+      px = ox; py = oy; pz = oz;
+    } else if (this.footOffset !== this.heightValue / 2) {
+      // a footOffset set by hand: the feet are at centre − up·footOffset
+      const k = capsule.height / 2 - this.footOffset;
+      px = ox + up.x * k; py = oy + up.y * k; pz = oz + up.z * k;
+    }
+    if (px !== c.position.x || py !== c.position.y || pz !== c.position.z) c.setPosition({ x: px, y: py, z: pz });
+    this.positionValue.set(px, py, pz);
+    this.shapeOptionsValue = characterShapeOptions;
+    this.heightValue = capsule.height;
+    this.footOffset = capsule.height / 2;
+    return true;
+  }
+
+  /** Support along `direction` (usually gravity's): a new object (checkSupportToRef fills one). */
+  checkSupport(deltaTime: number, direction: Vector3): CharacterSurfaceInfo {
+    const info: CharacterSurfaceInfo = {
+      isSurfaceDynamic: false, supportedState: UNSUPPORTED, averageSurfaceNormal: new Vector3(), averageSurfaceVelocity: new Vector3(),
+      averageAngularSurfaceVelocity: new Vector3(),
+    };
+    this.checkSupportToRef(deltaTime, direction, info);
+    return info;
+  }
+
+  /**
+   * Support along `direction` from the planes and the ground the last move
+   * ended on (as Babylon reads the contacts its last integrate gathered):
+   * SUPPORTED on walkable ground, SLIDING on ground steeper than
+   * maxSlopeCosine, else UNSUPPORTED; with the ground's normal, its velocity
+   * at the contact now and its angular velocity. `deltaTime` is checked and
+   * otherwise unused.
+   */
+  checkSupportToRef(deltaTime: number, direction: Vector3, surfaceInfo: CharacterSurfaceInfo): void {
+    requireFinite('deltaTime', deltaTime);
+    requireVector('direction', direction);
+    this.syncUp();
+    const ctl = this.controllerValue;
+    const r = ctl.result;
+    const up = ctl.up;
+    const n = surfaceInfo.averageSurfaceNormal, v = surfaceInfo.averageSurfaceVelocity, w = surfaceInfo.averageAngularSurfaceVelocity;
+    n.set(0, 0, 0); v.set(0, 0, 0); w.set(0, 0, 0);
+    surfaceInfo.isSurfaceDynamic = false;
+    surfaceInfo.supportedState = UNSUPPORTED;
+    const len = direction.length();
+    if (!(len > 1e-12)) return;
+    const dx = direction.x / len, dy = direction.y / len, dz = direction.z / len;
+    if (-(dx * up.x + dy * up.y + dz * up.z) > 0.999) {
+      // along −up: the ground probe of the last move (walkable normals, step edges, snap)
+      if (!r.grounded && !r.sliding) return;
+      surfaceInfo.supportedState = r.grounded ? SUPPORTED : SLIDING;
+      n.set(r.groundNormal.x, r.groundNormal.y, r.groundNormal.z);
+      const body = r.groundBody;
+      if (r.grounded && body !== null && !body.isStatic) {
+        body.getPointVelocity(this.pointVel, r.groundPoint);
+        v.set(this.pointVel.x, this.pointVel.y, this.pointVel.z);
+        w.set(body.angularVelocity.x, body.angularVelocity.y, body.angularVelocity.z);
+        surfaceInfo.isSurfaceDynamic = body.isDynamic;
+      }
+      return;
+    }
+    // any other direction: the touching planes of the last move that face against it
+    const s = ctl.settings, p = ctl.position;
+    let count = 0;
+    for (let i = 0; i < r.planeCount; i++) {
+      const q = r.planes[i]!;
+      if (q.flattened) continue;
+      const qn = q.normal;
+      if (q.push <= 0 && qn.x * p.x + qn.y * p.y + qn.z * p.z - q.distance > 2 * s.slop) continue;
+      if (qn.x * dx + qn.y * dy + qn.z * dz >= SUPPORT_FACING) continue;
+      n.x += qn.x; n.y += qn.y; n.z += qn.z;
+      if (q.body !== null && !q.body.isStatic) {
+        q.body.getPointVelocity(this.pointVel, q.point);
+        v.x += this.pointVel.x; v.y += this.pointVel.y; v.z += this.pointVel.z;
+        const qa = q.body.angularVelocity;
+        w.x += qa.x; w.y += qa.y; w.z += qa.z;
+        if (q.body.isDynamic) surfaceInfo.isSurfaceDynamic = true;
+      }
+      count++;
+    }
+    if (count === 0) return;
+    n.normalize();
+    v.scaleInPlace(1 / count);
+    w.scaleInPlace(1 / count);
+    surfaceInfo.supportedState = -(n.x * dx + n.y * dy + n.z * dz) >= this.maxSlopeCosineValue ? SUPPORTED : SLIDING;
+    if (surfaceInfo.supportedState !== SUPPORTED) surfaceInfo.isSurfaceDynamic = false;
+  }
+
+  /**
+   * Moves the character by its velocity over `deltaTime` seconds through the
+   * geometry, then removes from the velocity the part pointing into what it
+   * touched (kept whole after a step up). `gravity` is not added to the
+   * velocity (the game does that, as with Babylon's); it gives the weight of
+   * `characterMass` on dynamic bodies below. `surfaceInfo` is checked and
+   * otherwise unused (footing's solver gathers its own contacts).
+   */
+  integrate(deltaTime: number, surfaceInfo: CharacterSurfaceInfo, gravity: Vector3): void {
+    if (!(deltaTime > 0) || !Number.isFinite(deltaTime)) throw new RangeError(`FootingCharacterController.integrate: deltaTime must be a finite number > 0 (got ${String(deltaTime)})`);
+    if (surfaceInfo === null || typeof surfaceInfo !== 'object') throw new TypeError('FootingCharacterController.integrate: surfaceInfo must be a CharacterSurfaceInfo (from checkSupport)');
+    requireVector('gravity', gravity);
+    this.stepDt = deltaTime;
+    const g = this.stepGravity;
+    g.x = gravity.x; g.y = gravity.y; g.z = gravity.z;
+    this.step(deltaTime);
+  }
+
+  /**
+   * Moves by `displacement` through the geometry over the scene's last frame
+   * time (scene.deltaTime; nothing happens before the first frame), and sets
+   * the velocity to the displacement over that time, clipped.
+   */
+  moveWithCollisions(displacement: Vector3): void {
+    requireVector('displacement', displacement);
+    const ms = this.scene.deltaTime;
+    if (ms === undefined || !(ms > 0)) return;
+    const dt = ms / 1000;
+    this.velocityValue.set(displacement.x / dt, displacement.y / dt, displacement.z / dt);
+    this.stepDt = dt;
+    const g = this.stepGravity;
+    g.x = 0; g.y = 0; g.z = 0;
+    this.step(dt);
+  }
+
+  /**
+   * Babylon's helper: the velocity that moves `currentVelocity` towards
+   * `desiredVelocity` in the frame of the surface (tangent, binormal,
+   * normal), by `acceleration` of the difference and at most
+   * maxAcceleration·deltaTime, plus `surfaceVelocity`. `forwardWorld` and
+   * `desiredVelocity` give the wish: its forward part runs along the
+   * surface's tangent, its sideways part (up × forward) along the binormal.
+   * Returns false (result untouched) when forward is parallel to up.
+   */
+  calculateMovementToRef(
+    deltaTime: number, forwardWorld: Vector3, surfaceNormal: Vector3, currentVelocity: Vector3, surfaceVelocity: Vector3,
+    desiredVelocity: Vector3, upWorld: Vector3, result: Vector3,
+  ): boolean {
+    const fx = forwardWorld.x, fy = forwardWorld.y, fz = forwardWorld.z;
+    const ux = upWorld.x, uy = upWorld.y, uz = upWorld.z;
+    const nx = surfaceNormal.x, ny = surfaceNormal.y, nz = surfaceNormal.z;
+    // b = forward × up, unit
+    let bx = fy * uz - fz * uy, by = fz * ux - fx * uz, bz = fx * uy - fy * ux;
+    let l2 = bx * bx + by * by + bz * bz;
+    if (l2 < 1e-5) return false;
+    let l = Math.sqrt(l2);
+    bx /= l; by /= l; bz /= l;
+    // t = b × n, unit: the surface's tangent (−forward on flat ground)
+    let tx = by * nz - bz * ny, ty = bz * nx - bx * nz, tz = bx * ny - by * nx;
+    l = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    if (l > 0) { tx /= l; ty /= l; tz /= l; }
+    // b = t × n, unit: the binormal (up × forward on flat ground)
+    bx = ty * nz - tz * ny; by = tz * nx - tx * nz; bz = tx * ny - ty * nx;
+    l = Math.sqrt(bx * bx + by * by + bz * bz);
+    if (l > 0) { bx /= l; by /= l; bz /= l; }
+    // the velocity relative to the surface, in the frame (t, b, n): rows orthogonal, so the inverse divides by |row|²
+    const rx0 = currentVelocity.x - surfaceVelocity.x, ry0 = currentVelocity.y - surfaceVelocity.y, rz0 = currentVelocity.z - surfaceVelocity.z;
+    const n2 = nx * nx + ny * ny + nz * nz;
+    let a = rx0 * tx + ry0 * ty + rz0 * tz;
+    let b = rx0 * bx + ry0 * by + rz0 * bz;
+    let c = n2 > 0 ? (rx0 * nx + ry0 * ny + rz0 * nz) / n2 : 0;
+    // the wish in the same frame: forward along −t, sideways along b, keeping its length
+    const sx = uy * fz - uz * fy, sy = uz * fx - ux * fz, sz = ux * fy - uy * fx;
+    const fwd = desiredVelocity.x * fx + desiredVelocity.y * fy + desiredVelocity.z * fz;
+    const side = desiredVelocity.x * sx + desiredVelocity.y * sy + desiredVelocity.z * sz;
+    const len = Math.sqrt(desiredVelocity.x * desiredVelocity.x + desiredVelocity.y * desiredVelocity.y + desiredVelocity.z * desiredVelocity.z);
+    let wa = -fwd, wb = side;
+    l = Math.sqrt(wa * wa + wb * wb);
+    if (l > 0) { wa = wa / l * len; wb = wb / l * len; }
+    // step towards it: gain `acceleration`, at most maxAcceleration·dt
+    const da = wa - a, db = wb - b, dc = -c;
+    l2 = da * da + db * db + dc * dc;
+    const maxDelta = this.maxAcceleration * deltaTime;
+    const k = l2 * this.acceleration * this.acceleration > maxDelta * maxDelta ? maxDelta / Math.sqrt(l2) : this.acceleration;
+    a += da * k; b += db * k; c += dc * k;
+    result.set(
+      a * tx + b * bx + c * nx + surfaceVelocity.x,
+      a * ty + b * by + c * ny + surfaceVelocity.y,
+      a * tz + b * bz + c * nz + surfaceVelocity.z,
+    );
+    return true;
+  }
+
+  /** calculateMovementToRef into a new vector (zero when forward is parallel to up). */
+  calculateMovement(
+    deltaTime: number, forwardWorld: Vector3, surfaceNormal: Vector3, currentVelocity: Vector3, surfaceVelocity: Vector3,
+    desiredVelocity: Vector3, upWorld: Vector3,
+  ): Vector3 {
+    const result = new Vector3(0, 0, 0);
+    this.calculateMovementToRef(deltaTime, forwardWorld, surfaceNormal, currentVelocity, surfaceVelocity, desiredVelocity, upWorld, result);
+    return result;
+  }
+
+  /** Removes the character's body from the world and the observers. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.controllerValue.dispose();
+    this.onTriggerCollisionObservable.clear();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  /** One move by velocity·dt, the velocity clipped after it, then the pushes. `dt` is the caller's own number, handed on unboxed. */
+  private step(dt: number): void {
+    if (this.disposed) throw new Error('FootingCharacterController: used after dispose()');
+    const vel = this.velocityValue;
+    requireVector('velocity', vel);
+    this.syncUp();
+    const ctl = this.controllerValue;
+    const pos = this.positionValue;
+    // getPosition() hands out the vector itself: honour a write to it as a teleport
+    if (pos.x !== ctl.position.x || pos.y !== ctl.position.y || pos.z !== ctl.position.z) this.setPosition(pos);
+    const inVel = this.inVel;
+    inVel.x = vel.x; inVel.y = vel.y; inVel.z = vel.z;
+    const d = this.disp;
+    d.x = vel.x * dt; d.y = vel.y * dt; d.z = vel.z * dt;
+    const r = ctl.move(d, dt);
+    pos.set(r.position.x, r.position.y, r.position.z);
+    if (!r.steppedUp) this.clipVelocity();
+    this.pushBodies();
+  }
+
+  /**
+   * The velocity after a move: without the part into the planes it touched
+   * (footing's clipVelocity), then Babylon's frictions: it stops when the
+   * removed part is at least 1/√(1+μs²) of it, and dynamicFriction < 1 gives
+   * back a share of the speed lost along the surface.
+   */
+  private clipVelocity(): void {
+    const vel = this.velocityValue;
+    const c = this.clip;
+    c.x = vel.x; c.y = vel.y; c.z = vel.z;
+    this.controllerValue.clipVelocity(c);
+    const v02 = vel.x * vel.x + vel.y * vel.y + vel.z * vel.z;
+    const v12 = c.x * c.x + c.y * c.y + c.z * c.z;
+    const removed2 = Math.max(0, v02 - v12);
+    if (removed2 > 0) {
+      const fs = this.staticFrictionValue;
+      if (fs > 0 && removed2 * (1 + fs * fs) >= v02) {
+        c.x = 0; c.y = 0; c.z = 0;
+      } else {
+        const fd = this.dynamicFrictionValue;
+        if (fd < 1 && v12 >= 1e-5 && v12 > 1e-4 * v02) {
+          const k = fd + (1 - fd) * Math.sqrt(v02 / v12);
+          c.x *= k; c.y *= k; c.z *= k;
+        }
+      }
+    }
+    vel.set(c.x, c.y, c.z);
+  }
+
+  /**
+   * Babylon's push on each touching dynamic body: the impulse that removes
+   * PUSH_DAMPING of the approach speed u = (v_char − v_body(point)) · (−n)
+   * along the plane normal n, plus PUSH_RECOVERY of a penetration per second,
+   *   J = −Δv / (1/m + (r × n) · I⁻¹ (r × n)),  |J| ≤ characterStrength · dt,
+   * and the weight characterMass · (g · n) dt where gravity presses into it.
+   */
+  private pushBodies(): void {
+    const dt = this.stepDt;
+    const gx = this.stepGravity.x, gy = this.stepGravity.y, gz = this.stepGravity.z;
+    const ctl = this.controllerValue;
+    const r = ctl.result;
+    const s = ctl.settings;
+    const p = ctl.position;
+    const vel = this.inVel;
+    const maxImpulse = this.strength * dt;
+    for (let i = 0; i < r.planeCount; i++) {
+      const q = r.planes[i]!;
+      const body = q.body;
+      if (body === null || !body.isDynamic || q.flattened) continue;
+      const n = q.normal;
+      const separation = n.x * p.x + n.y * p.y + n.z * p.z - q.distance;
+      if (q.push <= 0 && separation > s.slop) continue;
+      const pv = body.getPointVelocity(this.pointVel, q.point);
+      const approach = (pv.x - vel.x) * n.x + (pv.y - vel.y) * n.y + (pv.z - vel.z) * n.z;
+      let dv = -approach * PUSH_DAMPING;
+      const gap = separation + s.skinWidth;
+      if (gap < 0) dv += gap * PUSH_RECOVERY / dt;
+      let j = 0;
+      if (dv < 0) {
+        // (r × n) in the body's frame, where the inertia is diagonal
+        const a = this.arm;
+        const rx = q.point.x - body.position.x, ry = q.point.y - body.position.y, rz = q.point.z - body.position.z;
+        a.x = ry * n.z - rz * n.y; a.y = rz * n.x - rx * n.z; a.z = rx * n.y - ry * n.x;
+        quat.inverseRotate(a, body.rotation, a);
+        const I = body.inertia;
+        const invMass = body.inverseMass + (I.x > 0 ? a.x * a.x / I.x : 0) + (I.y > 0 ? a.y * a.y / I.y : 0) + (I.z > 0 ? a.z * a.z / I.z : 0);
+        if (invMass > 0) j = Math.max(dv / invMass, -maxImpulse);
+      }
+      let weight = (gx * n.x + gy * n.y + gz * n.z) * dt;
+      if (approach < 0) weight -= approach;
+      if (weight < -1e-12) j += this.mass * weight;
+      const e = this.event;
+      e.collider = this.host?.getPhysicsBody?.(body) ?? null;
+      e.colliderIndex = 0;
+      e.body = body;
+      e.impulse.set(n.x * j, n.y * j, n.z * j);
+      e.impulsePosition.set(q.point.x, q.point.y, q.point.z);
+      if (this.onTriggerCollisionObservable.hasObservers()) this.onTriggerCollisionObservable.notifyObservers(e);
+      if (j !== 0) {
+        const imp = this.impulse;
+        imp.x = e.impulse.x; imp.y = e.impulse.y; imp.z = e.impulse.z;
+        body.applyImpulseClamped(imp, q.point);
+      }
+    }
+  }
+
+  /** Rebuilds the footing controller when `up` was given a new direction. */
+  private syncUp(): void {
+    const u = this.up;
+    requireVector('up', u);
+    const l = u.length();
+    if (!(l > 1e-9)) throw new RangeError('FootingCharacterController: up must be a non-zero vector');
+    const cu = this.controllerValue.up;
+    if (Math.abs(u.x / l - cu.x) < 1e-9 && Math.abs(u.y / l - cu.y) < 1e-9 && Math.abs(u.z / l - cu.z) < 1e-9) return;
+    const old = this.controllerValue;
+    const p = old.position;
+    this.controllerValue = this.rebuild(old.radius, old.halfHeight, p.x, p.y, p.z);
+    old.dispose();
+  }
+
+  /** A new footing controller with the current settings, capsule and up, at (x, y, z); the old one is left to the caller. */
+  private rebuild(radius: number, halfHeight: number, x: number, y: number, z: number): CharacterController {
+    const old = this.controllerValue;
+    const l = this.up.length();
+    return new CharacterController(this.world, {
+      ...old.settings, radius, halfHeight, position: { x, y, z }, collisionGroup: this.collisionGroup,
+      up: { x: this.up.x / l, y: this.up.y / l, z: this.up.z / l },
+    });
+  }
+
+  /** The controller's capsule overlaps geometry (by more than 0.1 mm) where it stands. */
+  private overlaps(c: CharacterController): boolean {
+    const contacts = this.world.overlap(c.capsule, c.position, c.rotation, { exclude: c.body, collisionMask: c.settings.collisionMask });
+    for (let i = 0; i < contacts.length; i++) if (contacts[i]!.depth > 1e-4 && contacts[i]!.body !== this.controllerValue.body) return true;
+    return false;
+  }
+}

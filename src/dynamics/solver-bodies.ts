@@ -1,0 +1,284 @@
+/**
+ * The solver's body store: one slot per body taking part in the step, struct
+ * of arrays (velocities, poses, inverse mass and world inverse inertia), shared
+ * by the contact solver, the joints and the integrator.
+ */
+import type { RigidBody } from './body';
+import type { Vec3 } from '../math/vec3';
+
+type F64 = Float64Array<ArrayBuffer>;
+type U8 = Uint8Array<ArrayBuffer>;
+
+function grow(a: F64, n: number): F64 {
+  if (a.length >= n) return a;
+  const b = new Float64Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+function growU8(a: U8, n: number): U8 {
+  if (a.length >= n) return a;
+  const b = new Uint8Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** Squared rotation (rad²) below which the soft separation update is linearised. */
+const LINEARISE_ANGLE_SQ = 1e-4;
+
+/** Doubles per slot in `SolverBodies.vel`. */
+export const VELOCITY_STRIDE = 8;
+
+/** Source of `SolverBodies.poseVersion`: shared by every world, so a version never repeats. */
+let poseEpoch = 0;
+
+/** Per-body solver state (one slot per body taking part in the step). */
+export class SolverBodies {
+  count = 0;
+  /**
+   * Changes whenever any slot's pose moves or the slots are reassigned
+   * (`moveSlot`, `add`, `clear`). Sweeps that cache geometry measured at the
+   * current poses (joint anchors and effective masses, contact separations)
+   * keep the version they measured at and measure again only when it changed.
+   * Never repeats, across steps and worlds.
+   */
+  poseVersion = 0;
+  capacity = 0;
+  bodies: (RigidBody | null)[] = [];
+  /**
+   * Velocities, VELOCITY_STRIDE doubles a slot: linear x, y, z, angular x, y,
+   * z (two unused). One slot is one cache line: the sweeps visit bodies in
+   * contact order, effectively at random in a pile, and six separate arrays
+   * cost six cache misses per body where this costs one.
+   */
+  vel = new Float64Array(0) as F64;
+  px = new Float64Array(0) as F64; py = new Float64Array(0) as F64; pz = new Float64Array(0) as F64;
+  qx = new Float64Array(0) as F64; qy = new Float64Array(0) as F64; qz = new Float64Array(0) as F64; qw = new Float64Array(0) as F64;
+  /** Pose at the start of the step (soft step separation update). */
+  px0 = new Float64Array(0) as F64; py0 = new Float64Array(0) as F64; pz0 = new Float64Array(0) as F64;
+  /** Rotation vector accumulated since the start of the step (Σ h ω), for the linearised soft separation. */
+  thx = new Float64Array(0) as F64; thy = new Float64Array(0) as F64; thz = new Float64Array(0) as F64;
+  /** Displacement since the start of the step (x − x0), kept by the position integration. */
+  dpx = new Float64Array(0) as F64; dpy = new Float64Array(0) as F64; dpz = new Float64Array(0) as F64;
+  /** 1 once the slot has turned further than the linearised soft separation allows (|θ|² > LINEARISE_ANGLE_SQ). */
+  turned = new Uint8Array(0);
+  /** Argument of moveSlot. */
+  readonly delta = new Float64Array(6);
+  invMass = new Float64Array(0) as F64;
+  /** World inverse inertia, symmetric: xx, xy, xz, yy, yz, zz. */
+  ixx = new Float64Array(0) as F64; ixy = new Float64Array(0) as F64; ixz = new Float64Array(0) as F64;
+  iyy = new Float64Array(0) as F64; iyz = new Float64Array(0) as F64; izz = new Float64Array(0) as F64;
+  /** 1 when the solver integrates this slot's pose (dynamic and kinematic). */
+  moves = new Uint8Array(0);
+  /**
+   * The poseVersion at which the slot's pose last changed (add or moveSlot):
+   * per-body caches of geometry (the contact separations, the joint rows)
+   * compare it with the version they measured at.
+   */
+  slotVersion = new Float64Array(0) as F64;
+  /** 1 for a dynamic body's slot: the velocity integration applies gravity, forces and damping. */
+  dynamic = new Uint8Array(0);
+  /**
+   * Per slot, read from the body when it is added (the velocity integration
+   * then reads these arrays, not the bodies, every sub-step): the linear
+   * acceleration g·gravityScale + F/m, the angular one I⁻¹τ, and the linear
+   * and angular damping coefficients.
+   */
+  lax = new Float64Array(0) as F64; lay = new Float64Array(0) as F64; laz = new Float64Array(0) as F64;
+  aax = new Float64Array(0) as F64; aay = new Float64Array(0) as F64; aaz = new Float64Array(0) as F64;
+  linearDamping = new Float64Array(0) as F64; angularDamping = new Float64Array(0) as F64;
+  /** The world's gravity, for the accelerations (set by the world). */
+  gravity: Readonly<Vec3> = { x: 0, y: 0, z: 0 };
+  /** Principal inverse inertia in the body frame (0 for slots that do not turn under impulses). */
+  ilx = new Float64Array(0) as F64; ily = new Float64Array(0) as F64; ilz = new Float64Array(0) as F64;
+  /** The rotation at which ixx…izz were computed (see refreshInertia). */
+  rqx = new Float64Array(0) as F64; rqy = new Float64Array(0) as F64; rqz = new Float64Array(0) as F64; rqw = new Float64Array(0) as F64;
+  /** RigidBody.staleTurnCos, or −1 for a slot whose inertia is not used. */
+  staleCos = new Float64Array(0) as F64;
+  /** 1 for the slots whose inertia refreshInertia just recomputed (their contact rows follow). */
+  refreshed = new Uint8Array(0);
+  /**
+   * 1 for the slots with a contact against a body the step cannot move
+   * (static, kinematic or held asleep), with that contact's normal pointing
+   * away from it in gnx/gny/gnz: a joint projection may not teleport the
+   * slot into it (joints/rows.ts PointRow.projectB).
+   */
+  grounded = new Uint8Array(0);
+  gnx = new Float64Array(0) as F64; gny = new Float64Array(0) as F64; gnz = new Float64Array(0) as F64;
+
+  reserve(n: number): void {
+    if (n <= this.capacity) return;
+    const c = Math.max(n, this.capacity * 2, 16);
+    this.vel = grow(this.vel, c * VELOCITY_STRIDE);
+    this.px = grow(this.px, c); this.py = grow(this.py, c); this.pz = grow(this.pz, c);
+    this.qx = grow(this.qx, c); this.qy = grow(this.qy, c); this.qz = grow(this.qz, c); this.qw = grow(this.qw, c);
+    this.px0 = grow(this.px0, c); this.py0 = grow(this.py0, c); this.pz0 = grow(this.pz0, c);
+    this.thx = grow(this.thx, c); this.thy = grow(this.thy, c); this.thz = grow(this.thz, c);
+    this.dpx = grow(this.dpx, c); this.dpy = grow(this.dpy, c); this.dpz = grow(this.dpz, c);
+    this.turned = growU8(this.turned, c);
+    this.invMass = grow(this.invMass, c);
+    this.ixx = grow(this.ixx, c); this.ixy = grow(this.ixy, c); this.ixz = grow(this.ixz, c);
+    this.iyy = grow(this.iyy, c); this.iyz = grow(this.iyz, c); this.izz = grow(this.izz, c);
+    this.moves = growU8(this.moves, c);
+    this.dynamic = growU8(this.dynamic, c);
+    this.slotVersion = grow(this.slotVersion, c);
+    this.lax = grow(this.lax, c); this.lay = grow(this.lay, c); this.laz = grow(this.laz, c);
+    this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
+    this.linearDamping = grow(this.linearDamping, c); this.angularDamping = grow(this.angularDamping, c);
+    this.ilx = grow(this.ilx, c); this.ily = grow(this.ily, c); this.ilz = grow(this.ilz, c);
+    this.rqx = grow(this.rqx, c); this.rqy = grow(this.rqy, c); this.rqz = grow(this.rqz, c); this.rqw = grow(this.rqw, c);
+    this.staleCos = grow(this.staleCos, c);
+    this.refreshed = growU8(this.refreshed, c);
+    this.grounded = growU8(this.grounded, c);
+    this.gnx = grow(this.gnx, c); this.gny = grow(this.gny, c); this.gnz = grow(this.gnz, c);
+    while (this.bodies.length < c) this.bodies.push(null);
+    this.capacity = c;
+  }
+
+  /** Adds a body and returns its slot. */
+  add(body: RigidBody): number {
+    this.poseVersion = ++poseEpoch;
+    const i = this.count++;
+    this.reserve(this.count);
+    this.bodies[i] = body;
+    body.solverIndex = i;
+    const v = body.linearVelocity, w = body.angularVelocity, p = body.position, q = body.rotation;
+    const vo = i * VELOCITY_STRIDE;
+    this.vel[vo] = v.x; this.vel[vo + 1] = v.y; this.vel[vo + 2] = v.z;
+    this.vel[vo + 3] = w.x; this.vel[vo + 4] = w.y; this.vel[vo + 5] = w.z;
+    this.px[i] = p.x; this.py[i] = p.y; this.pz[i] = p.z;
+    this.px0[i] = p.x; this.py0[i] = p.y; this.pz0[i] = p.z;
+    this.thx[i] = 0; this.thy[i] = 0; this.thz[i] = 0;
+    this.dpx[i] = 0; this.dpy[i] = 0; this.dpz[i] = 0;
+    this.turned[i] = 0;
+    this.qx[i] = q.x; this.qy[i] = q.y; this.qz[i] = q.z; this.qw[i] = q.w;
+    const dynamic = body.isDynamic;
+    this.invMass[i] = dynamic ? body.inverseMass : 0;
+    const I = body.inverseInertiaWorld;
+    this.rqx[i] = q.x; this.rqy[i] = q.y; this.rqz[i] = q.z; this.rqw[i] = q.w;
+    this.refreshed[i] = 0;
+    this.grounded[i] = 0;
+    if (dynamic) {
+      this.ixx[i] = I.m00; this.ixy[i] = I.m01; this.ixz[i] = I.m02;
+      this.iyy[i] = I.m11; this.iyz[i] = I.m12; this.izz[i] = I.m22;
+      const il = body.inverseInertiaLocal;
+      this.ilx[i] = il.x; this.ily[i] = il.y; this.ilz[i] = il.z;
+      this.staleCos[i] = body.staleTurnCos;
+    } else {
+      this.ilx[i] = 0; this.ily[i] = 0; this.ilz[i] = 0;
+      this.staleCos[i] = -1;
+      this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
+    }
+    this.moves[i] = body.isStatic ? 0 : 1;
+    this.slotVersion[i] = this.poseVersion;
+    this.dynamic[i] = dynamic ? 1 : 0;
+    if (dynamic) {
+      const g = this.gravity, gs = body.gravityScale, im = body.inverseMass, f = body.force, t = body.torque;
+      this.lax[i] = g.x * gs + f.x * im; this.lay[i] = g.y * gs + f.y * im; this.laz[i] = g.z * gs + f.z * im;
+      this.aax[i] = I.m00 * t.x + I.m01 * t.y + I.m02 * t.z;
+      this.aay[i] = I.m01 * t.x + I.m11 * t.y + I.m12 * t.z;
+      this.aaz[i] = I.m02 * t.x + I.m12 * t.y + I.m22 * t.z;
+      this.linearDamping[i] = body.linearDamping;
+      this.angularDamping[i] = body.angularDamping;
+    }
+    return i;
+  }
+
+  /**
+   * Adds a body that the step must not move: a static body, or a sleeping
+   * one reached only through an awake neighbour (a speculative contact or a
+   * joint). A sleeping dynamic body is held fixed (zero inverse mass and
+   * inertia, zero velocity, not integrated): with its dynamic mass it would be
+   * pushed without being woken. Returns the slot.
+   */
+  addFixed(body: RigidBody): number {
+    const i = this.add(body);
+    if (body.awake || !body.isDynamic) return i;
+    this.invMass[i] = 0;
+    this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
+    this.ilx[i] = 0; this.ily[i] = 0; this.ilz[i] = 0;
+    this.staleCos[i] = -1;
+    this.aax[i] = 0; this.aay[i] = 0; this.aaz[i] = 0;
+    this.vel.fill(0, i * VELOCITY_STRIDE, i * VELOCITY_STRIDE + 6);
+    this.moves[i] = 0;
+    return i;
+  }
+
+  /**
+   * Pose change of a slot, in `delta`: [0..2] the translation, [3..5] half the
+   * rotation vector (½ Δθ). x += Δx; q ← normalise(q + (½ Δθ, 0) ⊗ q). Also
+   * keeps the step's displacement (dp), accumulated rotation (θ) and the
+   * `turned` flag current, which the soft separation update reads. The one
+   * place a solver pose moves: the position integrator, NGS contact
+   * pseudo-impulses and joint projections all go through it. (The pose change
+   * comes in a typed array: doubles passed to a call V8 does not inline are
+   * boxed.)
+   */
+  moveSlot(i: number): void {
+    this.poseVersion = ++poseEpoch;
+    this.slotVersion[i] = this.poseVersion;
+    const d = this.delta;
+    const px = this.px[i]! + d[0]!, py = this.py[i]! + d[1]!, pz = this.pz[i]! + d[2]!;
+    this.px[i] = px; this.py[i] = py; this.pz[i] = pz;
+    this.dpx[i] = px - this.px0[i]!; this.dpy[i] = py - this.py0[i]!; this.dpz[i] = pz - this.pz0[i]!;
+    const wx = d[3]!, wy = d[4]!, wz = d[5]!;
+    if (wx === 0 && wy === 0 && wz === 0) return;
+    const thx = this.thx[i]! + 2 * wx, thy = this.thy[i]! + 2 * wy, thz = this.thz[i]! + 2 * wz;
+    this.thx[i] = thx; this.thy[i] = thy; this.thz[i] = thz;
+    if (thx * thx + thy * thy + thz * thz > LINEARISE_ANGLE_SQ) this.turned[i] = 1;
+    const qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
+    const x = qx + (wx * qw + wy * qz - wz * qy);
+    const y = qy + (wy * qw + wz * qx - wx * qz);
+    const z = qz + (wz * qw + wx * qy - wy * qx);
+    const w = qw - (wx * qx + wy * qy + wz * qz);
+    const inv = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+    this.qx[i] = x * inv; this.qy[i] = y * inv; this.qz[i] = z * inv; this.qw[i] = w * inv;
+  }
+
+  /**
+   * Recomputes I⁻¹_world = R diag(I⁻¹_local) Rᵀ of the slots that turned
+   * further than their θ_max since it was last computed, and flags them in
+   * `refreshed`; returns how many. The sweeps apply impulses through the
+   * world inertia: kept from the start of a step in which the body turns far,
+   * it answers for the body's old orientation. For a thin body the error is
+   * large: a rod's inertia about its own axis is a few hundred times smaller
+   * than across it, so an impulse meant for a rod across the axis spins it
+   * as if it were along it — energy from nowhere, which the next sweeps and
+   * warm starts multiply.
+   */
+  refreshInertia(): number {
+    let n = 0;
+    for (let i = 0; i < this.count; i++) {
+      this.refreshed[i] = 0;
+      const limit = this.staleCos[i]!;
+      if (limit < 0) continue;
+      const qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
+      const dot = qx * this.rqx[i]! + qy * this.rqy[i]! + qz * this.rqz[i]! + qw * this.rqw[i]!;
+      if (dot >= limit || -dot >= limit) continue;
+      this.rqx[i] = qx; this.rqy[i] = qy; this.rqz[i] = qz; this.rqw[i] = qw;
+      // Columns of R: the body axes in world space.
+      const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
+      const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+      const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+      const a = this.ilx[i]!, b = this.ily[i]!, c = this.ilz[i]!;
+      this.ixx[i] = r00 * r00 * a + r01 * r01 * b + r02 * r02 * c;
+      this.ixy[i] = r00 * r10 * a + r01 * r11 * b + r02 * r12 * c;
+      this.ixz[i] = r00 * r20 * a + r01 * r21 * b + r02 * r22 * c;
+      this.iyy[i] = r10 * r10 * a + r11 * r11 * b + r12 * r12 * c;
+      this.iyz[i] = r10 * r20 * a + r11 * r21 * b + r12 * r22 * c;
+      this.izz[i] = r20 * r20 * a + r21 * r21 * b + r22 * r22 * c;
+      this.refreshed[i] = 1;
+      n++;
+    }
+    return n;
+  }
+
+  clear(): void {
+    this.poseVersion = ++poseEpoch;
+    for (let i = 0; i < this.count; i++) {
+      const b = this.bodies[i]!;
+      b.solverIndex = -1;
+      this.bodies[i] = null;
+    }
+    this.count = 0;
+  }
+}
