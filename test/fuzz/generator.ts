@@ -317,9 +317,10 @@ function lerp(a: Vec3, b: Vec3, t: number): Vec3 {
   return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t };
 }
 
-function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: number, pair: JointSpec['pair'], floorTop: Vec3 | null): JointSpec {
-  const kinds: JointKindName[] = ['ball', 'hinge', 'coneTwist', 'fixed', 'distance', 'slider', 'sixDof'];
-  const kind = kinds[rng.int(0, 7)]!;
+/** `kind`: drawn from the first five (the kinds of the first fuzz rounds) when not given. */
+function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: number, pair: JointSpec['pair'], floorTop: Vec3 | null, kind?: JointKindName): JointSpec {
+  const kinds: JointKindName[] = ['ball', 'hinge', 'coneTwist', 'fixed', 'distance'];
+  kind ??= kinds[rng.int(0, 5)]!;
   const pa = a >= 0 ? bodies[a]!.position : floorTop!;
   const pb = bodies[b]!.position;
   const anchor = pair === 'floor' ? pa : lerp(pa, pb, rng.range(0, 1));
@@ -476,6 +477,25 @@ export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorl
       const b = rng.int(0, count);
       const top: Vec3 = { x: bodies[b]!.position.x, y: 0, z: Math.min(-0.5, bodies[b]!.position.z) };
       jointSpecs.push(makeJoint(rng, bodies, -1, b, 'floor', top));
+    }
+    // Sliders and six-dofs on top, from a stream of their own, so that the
+    // worlds (and the minimized repros) of the first five kinds stay as they were.
+    const extra = new Random((seed ^ 0x5bd1e995) >>> 0);
+    const extraJoints = extra.int(1, 2 + Math.round(count / 10));
+    for (let k = 0; k < extraJoints; k++) {
+      const i = extra.int(0, count);
+      let j = extra.int(0, count - 1);
+      if (j >= i) j++;
+      if (extra.next() < 0.5) {
+        // Half of them between neighbours.
+        let bestD = Infinity;
+        for (let m = 0; m < count; m++) {
+          if (m === i) continue;
+          const d = dist(bodies[i]!.position, bodies[m]!.position);
+          if (d < bestD) { bestD = d; j = m; }
+        }
+      }
+      jointSpecs.push(makeJoint(extra, bodies, i, j, 'random', null, extra.next() < 0.5 ? 'slider' : 'sixDof'));
     }
   }
   if (options.rigidStart && jointSpecs.length > 0) rigidStart(bodies, jointSpecs);
