@@ -672,9 +672,10 @@ export class CharacterController {
    * Refuses, before anything changes, a move whose reach (the displacement
    * plus the capsule, a step's height, the snap and the skin) could take the
    * character beyond ±MAX_POSITION, where its body's setPosition would throw
-   * half-way through the move.
+   * half-way through the move. (The Walker calls it before it changes its own state.)
+   * @internal
    */
-  private checkReach(d: Readonly<Vec3>): void {
+  checkReach(d: Readonly<Vec3>): void {
     const s = this.settings, p = this.pos;
     const reach = Math.sqrt(d.x * d.x + d.y * d.y + d.z * d.z) + this.radiusValue + this.halfHeightValue +
       s.stepHeight + s.snapDistance + s.skinWidth + s.minStepForward + 0.1;

@@ -293,7 +293,6 @@ export class Walker {
     if (this.jumpRequested && !this.jumpUsed && (wasGrounded || this.airTime <= s.coyoteTime)) {
       vu = s.jumpSpeed;
       jumped = true;
-      this.jumpUsed = true;
       if (wasGrounded) {
         // Leave with the platform's velocity (relative → absolute), its
         // horizontal part into h and its part along up into vu.
@@ -303,11 +302,14 @@ export class Walker {
         vu += gu;
       }
     }
-    this.jumpRequested = false;
-
-    v.x = hx + vu * up.x; v.y = hy + vu * up.y; v.z = hz + vu * up.z;
+    const vx = hx + vu * up.x, vy = hy + vu * up.y, vz = hz + vu * up.z;
     const d = this.disp;
-    d.x = v.x * dt; d.y = v.y * dt; d.z = v.z * dt;
+    d.x = vx * dt; d.y = vy * dt; d.z = vz * dt;
+    // A move the controller would refuse (beyond MAX_POSITION) is refused before the walker's state changes.
+    c.checkReach(d);
+    if (jumped) this.jumpUsed = true;
+    this.jumpRequested = false;
+    v.x = vx; v.y = vy; v.z = vz;
 
     const fallSpeed = -vu;
     const r = c.move(d, dt);

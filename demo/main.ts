@@ -68,12 +68,8 @@ async function main(): Promise<void> {
     const body = level.platforms.slider.userData === mesh.name ? level.platforms.slider : level.platforms.turntable;
     props.links.add(mesh, body);
   }
-  // Kinematic platforms take the poses for the coming step. The world has
-  // steppers after each step only, so after step k this sets the targets of
-  // step k + 1 (and once here for the first step).
-  // During step k (stepCount k, every part of a split step) the next step ends at (k + 2)·h.
-  level.platforms.update(FIXED_STEP);
-  const platformStepper: WorldStepper = { postStep: (w) => level.platforms.update((w.stepCount + 2) * FIXED_STEP) };
+  // Kinematic platforms take the poses for the coming step: step k (stepCount k) ends at (k + 1)·h.
+  const platformStepper: WorldStepper = { preStep: (w) => level.platforms.update((w.stepCount + 1) * FIXED_STEP), postStep: () => {} };
   world.addStepper(platformStepper);
   // The character link steps the walker inside world.advance (after the platforms' stepper: added later).
   const player = new Player(world, scene, level.landmarks.spawn, material(scene, 'playerMat', 0.85, 0.3, 0.2), camera);

@@ -13,6 +13,8 @@ export { Capsule } from './shapes/capsule';
 export { massFromDensity, massFromMass } from './shapes/mass';
 export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrowphase/manifold';
 export { TriangleMesh, MeshRayHit, type TriangleMeshOptions } from './shapes/triangle-mesh';
+export { Compound, MAX_COMPOUND_CHILDREN, type CompoundChild, type CompoundChildDesc } from './shapes/compound';
+export { HeightField, type HeightFieldOptions } from './shapes/height-field';
 export { RigidBody, type BodyDesc, type BodyType } from './dynamics/body';
 export { World, type WorldStepper, type WorldOptions } from './world/world';
 export {

@@ -11,13 +11,16 @@
  * - `createStaticMeshCollider(world, root)` does that for a node and all its
  *   descendant meshes in one call (a loaded glTF level).
  *
+ * - `heightFieldFromGround(ground)` bakes a Babylon ground grid into a
+ *   HeightField (memory per sample instead of per triangle).
+ *
  * All of this runs once at load time, so it may allocate freely.
  */
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import type { Node } from '@babylonjs/core/node';
-import { Box, Capsule, Sphere, TriangleMesh, type TriangleMeshOptions, type BodyDesc, type ConvexShape, type Quat, type RigidBody, type Vec3, type World } from '../index';
+import { Box, Capsule, HeightField, Sphere, TriangleMesh, type HeightFieldOptions, type TriangleMeshOptions, type BodyDesc, type ConvexShape, type Quat, type RigidBody, type Vec3, type World } from '../index';
 
 export type PrimitiveKind = 'box' | 'sphere' | 'capsule';
 
@@ -200,4 +203,72 @@ export function createStaticMeshCollider(world: World, root: Node | readonly Abs
 
 function isMesh(node: Node): node is AbstractMesh {
   return typeof (node as unknown as Partial<AbstractMesh>).getVerticesData === 'function';
+}
+
+/** A HeightField baked from a ground mesh, and the pose to create its static body at. */
+export interface GroundHeightField extends MeshCollider<HeightField> {
+  /** Babylon's ground grid spacing along its local X and Z (metres, world scale). */
+  spacing: { x: number; z: number };
+}
+
+/**
+ * Bakes a Babylon ground (CreateGround, CreateGroundFromHeightMap, or any
+ * mesh whose vertices form a regular grid in its local X–Z plane, one vertex
+ * per grid point) into a HeightField with the same triangles: its vertex
+ * heights become the samples (the mesh's current positions, so edits such as
+ * updateCoordinateHeights are included) and the mesh's world scaling the
+ * scale; the body goes at the grid centre with the mesh's world rotation.
+ * Babylon splits each cell along the other diagonal from HeightField's
+ * (height-field.ts), so the field's columns run along the ground's −Z and its
+ * rows along +X (a quarter turn about Y, folded into `rotation`): the same
+ * triangles, so a body rests at the height Babylon draws.
+ * Throws when the vertices do not form a full regular grid.
+ */
+export function heightFieldFromGround(ground: AbstractMesh, options: HeightFieldOptions = {}): GroundHeightField {
+  const positions = ground.getVerticesData(VertexBuffer.PositionKind);
+  if (!positions || positions.length < 12) throw new TypeError(`heightFieldFromGround: ${ground.name} has no vertex positions`);
+  const count = positions.length / 3;
+  const xs = uniqueSorted(positions, 0), zs = uniqueSorted(positions, 2);
+  const nx = xs.length, nz = zs.length;
+  if (nx < 2 || nz < 2 || nx * nz !== count) {
+    throw new RangeError(`heightFieldFromGround: ${ground.name}'s ${count} vertices do not form a grid (${nx} distinct x × ${nz} distinct z)`);
+  }
+  const x0 = xs[0]!, z0 = zs[0]!;
+  const sx = (xs[nx - 1]! - x0) / (nx - 1), sz = (zs[nz - 1]! - z0) / (nz - 1);
+  for (let i = 0; i < nx; i++) if (Math.abs(xs[i]! - (x0 + i * sx)) > 1e-4 * sx) throw new RangeError(`heightFieldFromGround: ${ground.name}'s x spacing is not uniform`);
+  for (let i = 0; i < nz; i++) if (Math.abs(zs[i]! - (z0 + i * sz)) > 1e-4 * sz) throw new RangeError(`heightFieldFromGround: ${ground.name}'s z spacing is not uniform`);
+  const world = ground.computeWorldMatrix(true);
+  const scale = new Vector3(), rotation = new Quaternion(), translation = new Vector3();
+  world.decompose(scale, rotation, translation);
+  if (!(scale.x > 0 && scale.y > 0 && scale.z > 0)) throw new RangeError(`heightFieldFromGround: ${ground.name} has a mirrored or zero world scaling (${scale.x}, ${scale.y}, ${scale.z})`);
+  // Field row r ↔ ground x index r; field column c ↔ ground z index nz − 1 − c.
+  const rows = nx, columns = nz;
+  const samples = new Float64Array(rows * columns).fill(NaN);
+  for (let v = 0; v < count; v++) {
+    const ix = Math.round((positions[3 * v]! - x0) / sx), iz = Math.round((positions[3 * v + 2]! - z0) / sz);
+    samples[ix * columns + (nz - 1 - iz)] = positions[3 * v + 1]!;
+  }
+  for (let i = 0; i < samples.length; i++) if (Number.isNaN(samples[i]!)) throw new RangeError(`heightFieldFromGround: ${ground.name} has two vertices on one grid point`);
+  const shape = new HeightField(samples, rows, columns, { x: sz * scale.z, y: scale.y, z: sx * scale.x }, options);
+  const centre = Vector3.TransformCoordinates(new Vector3(0.5 * (x0 + xs[nx - 1]!), 0, 0.5 * (z0 + zs[nz - 1]!)), world);
+  // The field's frame is the ground's turned +90° about Y: x_ground = z_field, z_ground = −x_field.
+  const quarter = Quaternion.RotationAxis(new Vector3(0, 1, 0), Math.PI / 2);
+  const q = rotation.multiply(quarter);
+  return {
+    shape,
+    position: { x: centre.x, y: centre.y, z: centre.z },
+    rotation: { x: q.x, y: q.y, z: q.z, w: q.w },
+    spacing: { x: sx * scale.x, z: sz * scale.z },
+  };
+}
+
+/** Distinct values of component `k` of the xyz triples, sorted, merging values within 1e-6 of the range. */
+function uniqueSorted(positions: ArrayLike<number>, k: number): number[] {
+  const values: number[] = [];
+  for (let i = k; i < positions.length; i += 3) values.push(positions[i]!);
+  values.sort((a, b) => a - b);
+  const eps = 1e-6 * Math.max(1e-9, values[values.length - 1]! - values[0]!);
+  const out: number[] = [];
+  for (const v of values) if (out.length === 0 || v - out[out.length - 1]! > eps) out.push(v);
+  return out;
 }

@@ -15,7 +15,7 @@ import type { Scene } from '@babylonjs/core/scene';
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { Aabb, DebugDrawSink, Quat, RigidBody, Shape, Vec3, World } from '../index';
 import { LineBuffer } from './line-buffer';
-import { meshFromShape, type ShapeMeshOptions } from './shape-mesh';
+import { meshFromShape, setMeshMaterial, type ShapeMeshOptions } from './shape-mesh';
 
 /** Wireframes need fewer segments than solid meshes. */
 const WIREFRAME_DETAIL: ShapeMeshOptions = { segments: 8, tessellation: 10, subdivisions: 2 };
@@ -172,7 +172,7 @@ export class PhysicsDebugView {
       const sleeping = body.isSleeping && !body.isStatic;
       if (sleeping !== e.sleeping) {
         e.sleeping = sleeping;
-        e.mesh.material = sleeping ? this.sleepingMaterial : this.awakeMaterial;
+        setMeshMaterial(e.mesh, sleeping ? this.sleepingMaterial : this.awakeMaterial);
       }
       if (onUpdate) onUpdate(body, e.mesh, body.shape);
     }
@@ -200,7 +200,7 @@ export class PhysicsDebugView {
   private createEntry(body: RigidBody): Entry {
     const mesh = meshFromShape(body.shape, `footingDebug#${body.id}`, this.scene, WIREFRAME_DETAIL);
     mesh.isPickable = false;
-    mesh.material = this.awakeMaterial;
+    setMeshMaterial(mesh, this.awakeMaterial);
     mesh.rotationQuaternion = new Quaternion();
     mesh.scaling.setAll(this.scale);
     mesh.setEnabled(this.enabledValue);

@@ -12,7 +12,8 @@ import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import type { Scene } from '@babylonjs/core/scene';
-import { ShapeKind, type Box, type Capsule, type Ragdoll, type Shape, type Sphere, type TriangleMesh } from '../index';
+import { Quaternion } from '@babylonjs/core/Maths/math.vector';
+import { ShapeKind, type Box, type Capsule, type Compound, type HeightField, type Ragdoll, type Shape, type Sphere, type TriangleMesh } from '../index';
 import { syncNodeToBody, type BodyLinks } from './link';
 
 export interface ShapeMeshOptions {
@@ -45,7 +46,33 @@ function capsuleMesh(shape: Shape, name: string, scene: Scene, o: ShapeMeshOptio
 
 function triangleMeshMesh(shape: Shape, name: string, scene: Scene): Mesh {
   const m = shape as TriangleMesh;
-  const src = m.indices;
+  return meshFromTriangles(m.vertices, m.indices, name, scene);
+}
+
+/** The solid cells of a height field as a ground mesh (one vertex per sample; holes left open). */
+function heightFieldMesh(shape: Shape, name: string, scene: Scene): Mesh {
+  const { positions, indices } = (shape as HeightField).triangleData();
+  return meshFromTriangles(positions, indices, name, scene);
+}
+
+/**
+ * A compound: an empty parent in the body's frame (the compound's centre of
+ * mass and principal axes) with one child mesh per part at the part's pose.
+ */
+function compoundMesh(shape: Shape, name: string, scene: Scene, o: ShapeMeshOptions): Mesh {
+  const parent = new Mesh(name, scene);
+  const children = (shape as Compound).children;
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i]!;
+    const mesh = meshFromShape(c.shape, `${name}/${i}`, scene, o);
+    mesh.parent = parent;
+    mesh.position.set(c.position.x, c.position.y, c.position.z);
+    mesh.rotationQuaternion = new Quaternion(c.rotation.x, c.rotation.y, c.rotation.z, c.rotation.w);
+  }
+  return parent;
+}
+
+function meshFromTriangles(vertices: ArrayLike<number>, src: ArrayLike<number>, name: string, scene: Scene): Mesh {
   // footing's front side is where (b − a) × (c − a) points; a new Babylon
   // mesh shows the other side as its front (see colliders.ts,
   // frontIsStoredWinding): b and c swap places.
@@ -55,7 +82,7 @@ function triangleMeshMesh(shape: Shape, name: string, scene: Scene): Mesh {
     indices[t + 1] = src[t + 2]!;
     indices[t + 2] = src[t + 1]!;
   }
-  const positions = Float32Array.from(m.vertices);
+  const positions = Float32Array.from(vertices);
   const normals = new Float32Array(positions.length);
   VertexData.ComputeNormals(positions, indices, normals);
   const data = new VertexData();
@@ -72,19 +99,28 @@ const SHAPE_MESH_BUILDERS: Readonly<Record<number, ShapeMeshBuilder>> = {
   [ShapeKind.Box]: boxMesh,
   [ShapeKind.Capsule]: capsuleMesh,
   [ShapeKind.TriangleMesh]: triangleMeshMesh,
+  [ShapeKind.Compound]: compoundMesh,
+  [ShapeKind.HeightField]: heightFieldMesh,
 };
 
 /**
- * A Babylon mesh of `shape` (sphere, box, capsule, triangle mesh), centred
- * like the shape in its body's frame. Throws a TypeError for a shape kind
- * without a builder.
+ * A Babylon mesh of `shape` (sphere, box, capsule, triangle mesh, height
+ * field; a compound is a parent with a mesh per part), centred like the shape
+ * in its body's frame. Throws a TypeError for a shape kind without a builder.
  */
 export function meshFromShape(shape: Shape, name: string, scene: Scene, options: ShapeMeshOptions = {}): Mesh {
   const build = shape && typeof shape === 'object' ? SHAPE_MESH_BUILDERS[shape.kind] : undefined;
   if (build === undefined) throw new TypeError(`meshFromShape: no mesh for shape kind ${String(shape?.kind)}`);
   const mesh = build(shape, name, scene, options);
-  if (options.material) mesh.material = options.material;
+  if (options.material) setMeshMaterial(mesh, options.material);
   return mesh;
+}
+
+/** Gives `material` to `mesh` and to every mesh under it (a compound's parts). */
+export function setMeshMaterial(mesh: Mesh, material: Material | null): void {
+  mesh.material = material;
+  const children = mesh.getChildMeshes(false);
+  for (let i = 0; i < children.length; i++) children[i]!.material = material;
 }
 
 export interface RagdollMeshOptions extends ShapeMeshOptions {

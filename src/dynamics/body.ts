@@ -163,8 +163,8 @@ export class RigidBody {
     }
     if (!(desc.shape instanceof Shape)) throw new TypeError(`shape must be a footing Shape (Sphere, Box, Capsule or TriangleMesh; got ${String(desc.shape)})`);
     const shape = desc.shape;
-    if (type === 'dynamic' && !(shape instanceof ConvexShape)) {
-      throw new TypeError('shape: a TriangleMesh body must be static (dynamic bodies need a convex shape)');
+    if (type === 'dynamic' && !(shape instanceof ConvexShape) && shape.kind !== ShapeKind.Compound) {
+      throw new TypeError('shape: a TriangleMesh or HeightField body must be static (dynamic bodies need a convex shape or a Compound)');
     }
     const p = desc.position ?? { x: 0, y: 0, z: 0 };
     const q = desc.rotation ?? { x: 0, y: 0, z: 0, w: 1 };
@@ -195,6 +195,7 @@ export class RigidBody {
     let mass = 0;
     const inertia = { x: 0, y: 0, z: 0 };
     if (type === 'dynamic') {
+      // A Compound has the same massProperties (centre of mass at its origin, compound.ts).
       const convex = shape as ConvexShape;
       if (desc.mass !== undefined) {
         if (typeof desc.mass !== 'number' || !Number.isFinite(desc.mass) || desc.mass <= 0) {
@@ -261,12 +262,12 @@ export class RigidBody {
     this.isSensor = isSensor;
     this.canSleepValue = canSleep;
     this.userData = desc.userData;
-    const sh = shape as Shape & { radius?: number; halfHeight?: number; halfExtents?: Vec3 };
-    this.boundingRadius = sh.halfExtents
+    const sh = shape as Shape & { radius?: number; halfHeight?: number; halfExtents?: Vec3; boundingRadius?: number; thinnestHalfSize?: number };
+    this.boundingRadius = sh.boundingRadius !== undefined ? sh.boundingRadius : sh.halfExtents
       ? Math.sqrt(sh.halfExtents.x ** 2 + sh.halfExtents.y ** 2 + sh.halfExtents.z ** 2)
       : (sh.radius ?? 0) + (sh.halfHeight ?? 0);
     this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule ? sh.radius! : 0;
-    const thinnest = sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
+    const thinnest = sh.thinnestHalfSize !== undefined ? sh.thinnestHalfSize : sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
     this.elongation = shape.kind === ShapeKind.Sphere || !(thinnest > 0) ? 1 : this.boundingRadius / thinnest;
     this.updateInertia();
   }

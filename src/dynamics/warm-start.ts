@@ -12,7 +12,7 @@ const MATCH_RADIUS = 0.02;
 
 /** Matches one contact's old points to its new manifold; scratch for at most four points, owned by the contact manager. */
 export class PointMatcher {
-  private readonly oldIds = new Int32Array(4);
+  private readonly oldIds = new Float64Array(4); // ids reach 2^52 (compound parts, collide-compound.ts)
   private readonly oldNormal = new Float64Array(4);
   private readonly oldFriction = new Float64Array(12);
   private readonly oldPosition = new Float64Array(12);

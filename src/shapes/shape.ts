@@ -14,6 +14,9 @@ export const ShapeKind = {
   Box: 1,
   Capsule: 2,
   TriangleMesh: 3,
+  // 4 and 5 are left for Cylinder and ConvexHull (issue 19).
+  Compound: 6,
+  HeightField: 7,
 } as const;
 export type ShapeKind = (typeof ShapeKind)[keyof typeof ShapeKind];
 
@@ -26,7 +29,7 @@ export interface MassProperties {
 
 export abstract class Shape {
   abstract readonly kind: ShapeKind;
-  /** True for Sphere, Box and Capsule; false for TriangleMesh. */
+  /** True for Sphere, Box and Capsule; false for TriangleMesh, Compound and HeightField. */
   abstract readonly isConvex: boolean;
 
   /** World-space bounds of the shape placed at (position, rotation). */

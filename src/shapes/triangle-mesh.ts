@@ -64,7 +64,22 @@ export const EDGE_ACTIVE_SHIFT = 0;
 /** Bit 3 + k of `featureFlags` marks corner k active. */
 export const VERTEX_ACTIVE_SHIFT = 3;
 
-export class TriangleMesh extends Shape {
+/**
+ * What the convex-vs-mesh colliders and the mesh shape cast read: triangle
+ * slots (corners, unit normals, active-feature flags) found by a box query.
+ * A TriangleMesh's slots are its triangles; a HeightField hands out a patch
+ * of triangles made for the query (height-field.ts).
+ */
+export interface MeshTriangles {
+  readonly corners: Float64Array;
+  readonly normals: Float64Array;
+  readonly featureFlags: Uint8Array;
+  readonly doubleSided: boolean;
+  /** Writes the slots overlapping bounds = [min xyz, max xyz] (local) to out[start…]; returns their count. */
+  queryBoundsFrom(bounds: Float64Array, out: number[], start: number): number;
+}
+
+export class TriangleMesh extends Shape implements MeshTriangles {
   readonly kind = ShapeKind.TriangleMesh;
   readonly isConvex = false;
   /** Vertex positions (x, y, z per vertex), local frame, metres. */

@@ -11,6 +11,7 @@
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
 import { resizedFloat64, resizedInt32 } from '../math/typed-arrays';
+import { requirePosition } from '../math/validate';
 
 
 /**
@@ -26,8 +27,13 @@ export class DistanceConstraints {
   /** Fraction of the violation removed per projection, (0, 1]. 1 = rigid. */
   stiffness: Float64Array = new Float64Array(16);
 
+  /** Particles of the owning system: indices must be below it (kept by ParticleSystem). */
+  particleCount = 0;
+
   /** Adds a constraint; returns its index. */
   add(a: number, b: number, minLength: number, maxLength: number, stiffness: number): number {
+    checkParticle(a, this.particleCount, 'distance constraint: a');
+    checkParticle(b, this.particleCount, 'distance constraint: b');
     if (!(minLength >= 0) || !(maxLength >= minLength) || !Number.isFinite(maxLength)) {
       throw new RangeError(`distance constraint: need 0 ≤ minLength ≤ maxLength < ∞ (got ${minLength}, ${maxLength})`);
     }
@@ -120,8 +126,14 @@ export class PinConstraints {
   freeInverseMass: Float64Array = new Float64Array(8);
   readonly body: (RigidBody | null)[] = [];
 
+  /** Particles of the owning system: indices must be below it (kept by ParticleSystem). */
+  particleCount = 0;
+
   /** `freeInverseMass` is kept from the first pin when the particle is pinned again. */
   add(particle: number, body: RigidBody | null, point: Readonly<Vec3>, freeInverseMass = 0): number {
+    checkParticle(particle, this.particleCount, 'pin: particle');
+    requirePosition(point, 'pin: point');
+    if (!(freeInverseMass >= 0 && freeInverseMass < Infinity)) throw new RangeError(`pin: freeInverseMass must be finite and ≥ 0 (got ${String(freeInverseMass)})`);
     for (let i = 0; i < this.count; i++) {
       if (this.particle[i] === particle) { this.set(i, body, point); return i; }
     }
@@ -204,4 +216,8 @@ export function solveBounds(x: Float64Array, count: number, min: Readonly<Vec3>,
     x[i + 1] = py < y0 ? y0 : py > y1 ? y1 : py;
     x[i + 2] = pz < z0 ? z0 : pz > z1 ? z1 : pz;
   }
+}
+
+function checkParticle(i: number, count: number, what: string): void {
+  if (!Number.isInteger(i) || i < 0 || i >= count) throw new RangeError(`${what}: particle index ${String(i)} out of range [0, ${count})`);
 }

@@ -200,6 +200,8 @@ export class ParticleSystem implements WorldStepper {
     this.inverseMassArray[i] = inverseMass;
     this.contactBody[i] = -1;
     this.countValue = i + 1;
+    this.sticks.particleCount = i + 1;
+    this.pins.particleCount = i + 1;
     return i;
   }
 

@@ -6,7 +6,7 @@
  */
 import type { Vec3 } from '../math/vec3';
 import type { Quat } from '../math/quat';
-import type { BodyType } from '../dynamics/body';
+import type { BodyDesc, BodyType } from '../dynamics/body';
 import type { SleepSettings, SolverSettings } from '../world/settings';
 import type { CharacterSettings } from '../../character/controller';
 import type { WalkerSettings } from '../../character/walker';
@@ -19,24 +19,8 @@ export type ShapeDesc =
   | { kind: 'mesh'; positions: Float32Array | Float64Array | number[]; indices: Uint32Array | Uint16Array | number[]; doubleSided?: boolean };
 
 /** `BodyDesc` with the shape as data; `userData` must be structured-cloneable and stays in the worker. */
-export interface BodyDescData {
-  type: BodyType;
+export interface BodyDescData extends Omit<BodyDesc, 'shape' | 'userData'> {
   shape: ShapeDesc;
-  position?: Vec3;
-  rotation?: Quat;
-  linearVelocity?: Vec3;
-  angularVelocity?: Vec3;
-  mass?: number;
-  density?: number;
-  friction?: number;
-  restitution?: number;
-  linearDamping?: number;
-  angularDamping?: number;
-  gravityScale?: number;
-  collisionGroup?: number;
-  collisionMask?: number;
-  isSensor?: boolean;
-  canSleep?: boolean;
 }
 
 /** A character controller with a Walker, built in the worker. */

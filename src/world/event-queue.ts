@@ -10,6 +10,7 @@ import { EVENT_BEGIN, EVENT_END, EVENT_SENSOR_ENTER, type ContactEventSink } fro
 import type { JointBreakSink } from '../dynamics/solver';
 import type { Joint } from '../joints/joint';
 import type { Vec3 } from '../math/vec3';
+import { contactChildA, contactChildB } from '../collision/narrowphase/collide-compound';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventName, WorldListener } from './events';
 
 const EVENT_JOINT_BREAK = 4;
@@ -22,6 +23,8 @@ class QueuedEvent {
   readonly normal: Vec3 = { x: 0, y: 0, z: 0 };
   impulse = 0;
   joint: Joint | null = null;
+  childA = -1;
+  childB = -1;
 }
 
 /** Removes one of its bodies at once (the world, which owns them). */
@@ -40,7 +43,7 @@ export class EventQueue implements ContactEventSink, JointBreakSink {
   private readonly listeners: { [K in WorldEventName]: WorldListener<K>[] } = {
     contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [], jointBreak: [],
   };
-  private readonly contactEvent: ContactEvent = { bodyA: null as unknown as RigidBody, bodyB: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0 };
+  private readonly contactEvent: ContactEvent = { bodyA: null as unknown as RigidBody, bodyB: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0, childA: -1, childB: -1 };
   private readonly jointEvent: JointBreakEvent = { joint: null as unknown as Joint, impulse: 0 };
   private readonly sensorEvent: SensorEvent = { sensor: null as unknown as RigidBody, body: null as unknown as RigidBody };
   /** Errors thrown by listeners during the current dispatch (null when none: no allocation in steady state). */
@@ -109,9 +112,13 @@ export class EventQueue implements ContactEventSink, JointBreakSink {
     e.type = type;
     e.bodyA = c.bodyA;
     e.bodyB = c.bodyB;
+    e.childA = -1;
+    e.childB = -1;
     if (c.pointCount > 0) {
       c.pointPosition(0, e.point);
       c.pointNormal(0, e.normal);
+      e.childA = contactChildA(c.pointId(0));
+      e.childB = contactChildB(c.pointId(0));
     }
     e.impulse = c.totalNormalImpulse;
   }
@@ -143,6 +150,8 @@ export class EventQueue implements ContactEventSink, JointBreakSink {
             ev.point.x = e.point.x; ev.point.y = e.point.y; ev.point.z = e.point.z;
             ev.normal.x = e.normal.x; ev.normal.y = e.normal.y; ev.normal.z = e.normal.z;
             ev.impulse = e.impulse;
+            ev.childA = e.childA;
+            ev.childB = e.childB;
             this.deliver(e.type === EVENT_BEGIN ? 'contactBegin' : 'contactEnd', ev);
           } else {
             const ev = this.sensorEvent;

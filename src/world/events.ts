@@ -15,6 +15,10 @@ export interface ContactEvent {
   normal: Vec3;
   /** Total normal impulse (N·s) of the manifold in the step the event refers to. */
   impulse: number;
+  /** When bodyA's shape is a Compound, the index of its child at `point`; else −1. */
+  childA: number;
+  /** When bodyB's shape is a Compound, the index of its child at `point`; else −1. */
+  childB: number;
 }
 
 export interface SensorEvent {

@@ -5,6 +5,7 @@
  */
 import { aabb, aabbContains, aabbOverlaps, aabbRayEntry, type Aabb } from '../collision/aabb';
 import { IdList, type BroadPhase, type BroadPhaseRayCallback } from '../collision/broadphase/broadphase';
+import { pointChildB } from '../collision/narrowphase/collide-compound';
 import { collide } from '../collision/narrowphase/dispatch';
 import { Manifold } from '../collision/narrowphase/manifold';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
@@ -43,8 +44,10 @@ export interface RaycastHit {
   distance: number;
   /** distance / |to − from|, in [0, 1]. */
   fraction: number;
-  /** Triangle index for TriangleMesh hits, else −1. */
+  /** Triangle index for TriangleMesh and HeightField hits, else −1. */
   triangle: number;
+  /** Index of the Compound child hit, else −1 (always written by the query; optional in an `out` you build). */
+  child?: number;
 }
 
 /**
@@ -81,6 +84,8 @@ export interface ShapeCastHit {
   normal: Vec3;
   body: RigidBody;
   triangle: number;
+  /** Index of the Compound child hit, else −1 (always written by the query; optional in an `out` you build). */
+  child?: number;
 }
 
 export interface ShapeCastOptions extends QueryOptions {
@@ -97,6 +102,8 @@ export interface OverlapContact {
   normal: Vec3;
   /** Penetration depth, metres (> 0). */
   depth: number;
+  /** Index of the body's Compound child touched, else −1. */
+  child: number;
 }
 
 export interface OverlapOptions extends QueryOptions {
@@ -117,7 +124,7 @@ export class OverlapCollector {
     const n = this.contacts.length;
     let c = this.pool[n];
     if (!c) {
-      c = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, depth: 0 };
+      c = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, depth: 0, child: -1 };
       this.pool.push(c);
     }
     this.contacts.push(c);
@@ -145,6 +152,7 @@ class RayQuery implements BroadPhaseRayCallback {
       b.point.x = h.point.x; b.point.y = h.point.y; b.point.z = h.point.z;
       b.normal.x = h.normal.x; b.normal.y = h.normal.y; b.normal.z = h.normal.z;
       b.triangle = h.triangle;
+      b.child = h.child;
       this.bestBody = body;
       return h.distance;
     }
@@ -264,13 +272,14 @@ export class SceneQueries {
     const body = q.bestBody as RigidBody | null;
     if (body === null) return null;
     q.bestBody = null;
-    const out = options?.out ?? { body, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1 };
+    const out = options?.out ?? { body, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, distance: 0, fraction: 0, triangle: -1, child: -1 };
     out.body = body;
     out.point.x = q.best.point.x; out.point.y = q.best.point.y; out.point.z = q.best.point.z;
     out.normal.x = q.best.normal.x; out.normal.y = q.best.normal.y; out.normal.z = q.best.normal.z;
     out.distance = q.best.distance;
     out.fraction = q.best.distance / len;
     out.triangle = q.best.triangle;
+    out.child = q.best.child;
     return out;
   }
 
@@ -308,12 +317,13 @@ export class SceneQueries {
       if (hit.fraction < bestFraction || (hit.fraction === bestFraction && bestBody !== null && body.id < bestBody.id)) {
         bestFraction = hit.fraction;
         bestBody = body;
-        if (out === null) out = options?.out ?? { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body, triangle: -1 };
+        if (out === null) out = options?.out ?? { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body, triangle: -1, child: -1 };
         out.fraction = hit.fraction;
         out.point.x = hit.point.x; out.point.y = hit.point.y; out.point.z = hit.point.z;
         out.normal.x = hit.normal.x; out.normal.y = hit.normal.y; out.normal.z = hit.normal.z;
         out.body = body;
         out.triangle = hit.triangle;
+        out.child = hit.child;
       }
     }
     return out;
@@ -405,6 +415,7 @@ export class SceneQueries {
         c.point.x = p.position.x; c.point.y = p.position.y; c.point.z = p.position.z;
         c.normal.x = -p.normal.x; c.normal.y = -p.normal.y; c.normal.z = -p.normal.z;
         c.depth = p.depth;
+        c.child = pointChildB(p);
       }
     }
     return collector.contacts;

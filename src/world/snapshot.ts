@@ -35,7 +35,8 @@ export interface StepperSnapshot {
  *   time, odometer, kinematic target position 3 and rotation 4, friction,
  *   restitution, linear and angular damping, gravity scale, mass, and three
  *   shape parameters (sphere radius; capsule radius, half height; box half
- *   extents; mesh triangle and vertex counts) that restore compares.
+ *   extents; mesh triangle and vertex counts; compound child count, volume
+ *   and bounding radius; height field rows, columns and scale.x) that restore compares.
  *   `bodyInts` (BODY_INTS): id, type code, shape kind, flags (BODY_*), the
  *   id of the next body of its sleeping island (−1 none), broadphase handle,
  *   collision group and mask.
@@ -101,6 +102,8 @@ export function shapeParams(shape: Shape, out: Float64Array, o: number): void {
   if (shape.kind === ShapeKind.Sphere) out[o] = s.radius!;
   else if (shape.kind === ShapeKind.Capsule) { out[o] = s.radius!; out[o + 1] = s.halfHeight!; }
   else if (shape.kind === ShapeKind.Box) { out[o] = s.halfExtents!.x; out[o + 1] = s.halfExtents!.y; out[o + 2] = s.halfExtents!.z; }
+  else if (shape.kind === ShapeKind.Compound) { const c = shape as Shape & { children: readonly unknown[]; boundingRadius: number }; out[o] = c.children.length; out[o + 1] = shape.volume(); out[o + 2] = c.boundingRadius; }
+  else if (shape.kind === ShapeKind.HeightField) { const f = shape as Shape & { rows: number; columns: number; scale: { x: number } }; out[o] = f.rows; out[o + 1] = f.columns; out[o + 2] = f.scale.x; }
   else { out[o] = s.triangleCount ?? 0; out[o + 1] = s.vertices ? s.vertices.length / 3 : 0; }
 }
 

@@ -55,6 +55,13 @@ import { restoreSnapshot, takeSnapshot, type SnapshotHost } from './world-snapsh
  * it removes is removed at the end of the step (see `removeBody`).
  */
 export interface WorldStepper {
+  /**
+   * Optional: runs once at the start of every step, before anything moves,
+   * with the whole step's dt — the place to set kinematic targets or read
+   * input for the step about to run.
+   */
+  preStep?(world: World, dt: number): void;
+  /** Runs after the rigid bodies moved, once per part of a split step (dt is the part's). */
   postStep(world: World, dt: number): void;
   /**
    * Optional, for `World.snapshot`: the stepper's state as typed arrays (its
@@ -320,6 +327,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
    */
   addStepper(stepper: WorldStepper): void {
     if (!stepper || typeof stepper.postStep !== 'function') throw new TypeError('addStepper: stepper must have a postStep(world, dt) method');
+    if (stepper.preStep !== undefined && typeof stepper.preStep !== 'function') throw new TypeError('addStepper: stepper.preStep must be a function when given');
     if (this.steppers.indexOf(stepper) < 0) this.steppers = this.steppers.concat(stepper);
   }
 
@@ -468,6 +476,12 @@ export class World implements BodyOwner, SnapshotHost<World> {
     this.contactManager.resetCounters();
     try {
       // (Events queued between steps by removeBody or addJoint stay queued: they are delivered below.)
+      const before = this.steppers;
+      for (let i = 0; i < before.length; i++) {
+        const s = before[i]!;
+        if (s.preStep === undefined || (this.steppers !== before && this.steppers.indexOf(s) < 0)) continue;
+        s.preStep(this, dt);
+      }
       prepareKinematicTargets(this.bodyList, dt, ctx);
       refitStaleProxies(this.bodyList, dt, ctx, this.broadphase);
       this.contactManager.findNewContacts();

@@ -187,6 +187,22 @@ describe('character positions within MAX_POSITION (its body refuses positions be
     expect(Math.abs(c.position.x - (1e6 - 5))).toBeLessThan(1e-6);
     expect(body.position.x).toBe(c.position.x);
   });
+
+  it('a walker whose move would cross ±1e6 m is refused with its velocity, jump and position unchanged (it used to update its velocity first)', () => {
+    const { world } = flatWorld();
+    const c = new CharacterController(world, { position: { x: 1e6 - 3, y: 5, z: 0 } });
+    const w = new Walker(c);
+    w.velocity.x = 100;
+    w.jump();
+    const before = [w.velocity.x, w.velocity.y, w.velocity.z, c.position.x, c.position.y, w.yaw];
+    expect(() => w.update(DT)).toThrow(/^CharacterController\.move: the move could take the character from \(999997, 5, 0\) beyond ±1000000 m/);
+    expect([w.velocity.x, w.velocity.y, w.velocity.z, c.position.x, c.position.y, w.yaw]).toEqual(before);
+    // Slowed down, the same walker moves on.
+    w.velocity.x = 0;
+    w.update(DT);
+    expect(c.position.x).toBe(1e6 - 3);
+    expect(Number.isFinite(c.position.y) && c.position.y !== 5).toBe(true);
+  });
 });
 
 describe('pushing a very light body', () => {

@@ -134,7 +134,67 @@ ${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, events: events - before }));
 `;
 
+// Compounds (tables and dumbbells) and plain shapes on a HeightField, kept
+// moving by a kinematic sweeper, with a contactBegin listener reading the
+// child index. (world.raycast and world.shapeCast are left out: they
+// allocate about 7 and 15 KB per 100 calls with any shapes, see docs/shapes.md.)
+const COMPOUND_SCENARIO = `
+import { World, Box, Sphere, Capsule, Compound, HeightField } from './footing.js';
+${MEASURE_SOURCE}
+const world = new World({ sleeping: { enabled: false } });
+const n = 41, samples = new Float64Array(n * n);
+for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) samples[r * n + c] = 0.15 * Math.sin(0.5 * c) * Math.cos(0.4 * r);
+world.createBody({ type: 'static', shape: new HeightField(samples, n, n, { x: 0.5, y: 1, z: 0.5 }) });
+for (const [x, z, hx, hz] of [[-6, 0, 0.5, 6], [6, 0, 0.5, 6], [0, -6, 6, 0.5], [0, 6, 6, 0.5]]) {
+  world.createBody({ type: 'static', shape: new Box({ x: hx, y: 2, z: hz }), position: { x, y: 1.5, z } });
+}
+const parts = [{ shape: new Box({ x: 0.4, y: 0.03, z: 0.3 }), position: { x: 0, y: 0.5, z: 0 } }];
+for (const sx of [-1, 1]) for (const sz of [-1, 1]) parts.push({ shape: new Box({ x: 0.03, y: 0.24, z: 0.03 }), position: { x: sx * 0.35, y: 0.24, z: sz * 0.25 } });
+const table = new Compound(parts);
+const bell = new Compound([{ shape: new Sphere(0.15), position: { x: -0.3, y: 0, z: 0 } }, { shape: new Capsule(0.04, 0.25), rotation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 } }, { shape: new Sphere(0.15), position: { x: 0.3, y: 0, z: 0 } }]);
+for (let i = 0; i < 120; i++) {
+  const k = i % 4;
+  const shape = k === 0 ? table : k === 1 ? bell : k === 2 ? new Box({ x: 0.2, y: 0.2, z: 0.2 }) : new Sphere(0.2);
+  world.createBody({ type: 'dynamic', shape, position: { x: ((i * 7) % 9) - 4, y: 1 + 0.25 * i, z: ((i * 5) % 9) - 4 } });
+}
+const sweeper = world.createBody({ type: 'kinematic', shape: new Box({ x: 0.2, y: 0.6, z: 4.5 }), position: { x: 0, y: 0.8, z: 0 } });
+let childHits = 0;
+world.on('contactBegin', (e) => { if (e.childA >= 0 || e.childB >= 0) childHits++; });
+let t = 0;
+const vel = { x: 0, y: 0, z: 0 };
+function frame() {
+  t += 1 / 60;
+  vel.x = 3 * Math.cos(t);
+  sweeper.setLinearVelocity(vel);
+  world.step(1 / 60);
+}
+for (let i = 0; i < 1500; i++) frame();
+const overhead = emptyWindow();
+let bytes = 0, windows = 0;
+for (let attempt = 0; attempt < 40 && windows < 4; attempt++) {
+  const before = newSpace();
+  for (let i = 0; i < 25; i++) frame();
+  const after = newSpace();
+  if (after < before) continue;
+  bytes += Math.max(0, after - before - overhead);
+  windows++;
+}
+let compoundContacts = 0;
+for (const c of world.contacts) if (c.bodyA.shape.kind === 6 || c.bodyB.shape.kind === 6) compoundContacts++;
+console.log(JSON.stringify({ bytes, overhead, windows, childHits, compoundContacts }));
+`;
+
 describe('steady-state allocation', () => {
+  it('world.step with Compound bodies on a HeightField and child-index events allocates < 16 KB per 100 steps', async () => {
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; childHits: number; compoundContacts: number }>(dir, 'compound', COMPOUND_SCENARIO);
+    console.log(`[allocation] 60 compounds + 60 shapes on a height field: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B overhead per window removed), ${r.compoundContacts} compound contacts, ${r.childHits} child events`);
+    expect(r.compoundContacts).toBeGreaterThan(60);
+    expect(r.childHits).toBeGreaterThan(0);
+    expect(r.windows).toBe(4);
+    expect(r.bytes).toBeLessThan(16 * 1024);
+  });
+
   it('world.step delivering contact and sensor events every step allocates < 16 KB per 100 steps', async () => {
     const dir = await buildLibrary();
     const r = runScenario<{ bytes: number; overhead: number; windows: number; events: number }>(dir, 'events', EVENTS_SCENARIO);

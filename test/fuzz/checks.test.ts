@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { TriangleMesh, World, type ConvexShape, type Vec3 } from '../../src/index';
 import { seeded } from '../helpers/random';
-import { footingShape } from './engines';
+import { footingCompound, footingShape, terrainHeightField } from './engines';
 import { lowestPoint } from './checks';
 import { generateWorld, groundHeight, GROUND_HALF, type ShapeSpec } from './generator';
 
@@ -30,6 +30,50 @@ describe('fuzz checks', () => {
     expect(worst).toBeLessThan(1e-9);
     expect(groundHeight(spec, 3, -2)).toBe(0);
     expect(groundHeight(spec, GROUND_HALF + 1, -2)).toBeNaN();
+  });
+
+  it('the --new-shapes terrain HeightField is the same surface as groundHeight', () => {
+    const rng = seeded(79, 'fuzz height-field terrain');
+    const spec = generateWorld(5, { joints: false, newShapes: true });
+    expect(spec.terrainAsHeightField).toBe(true);
+    const world = new World();
+    const f = terrainHeightField(spec.terrain);
+    world.createBody({ type: 'static', shape: f.shape, position: f.position, rotation: f.rotation });
+    let worst = 0;
+    for (let k = 0; k < 300; k++) {
+      const x = rng.range(-GROUND_HALF, GROUND_HALF), z = rng.range(0.01, GROUND_HALF - 0.01);
+      const hit = world.raycast({ x, y: 20, z }, { x, y: -20, z });
+      expect(hit).not.toBeNull();
+      worst = Math.max(worst, Math.abs(hit!.point.y - groundHeight(spec, x, z)));
+    }
+    console.log(`[fuzz height-field terrain] 300 rays, worst |Δy| = ${worst.toExponential(2)} m`);
+    expect(worst).toBeLessThan(1e-9);
+    const compounds = spec.bodies.filter((b) => b.shape.kind === 'compound').length;
+    console.log(`[fuzz new shapes] seed 5: ${compounds} of ${spec.bodies.length} bodies are compounds`);
+    expect(compounds).toBeGreaterThan(0);
+  });
+
+  it('lowestPoint of a compound is the lowest support of its parts at the body pose', () => {
+    const rng = seeded(80, 'fuzz compound lowestPoint');
+    const spec = generateWorld(5, { joints: false, newShapes: true });
+    const s = spec.bodies.find((b) => b.shape.kind === 'compound')!.shape as ShapeSpec & { kind: 'compound' };
+    const c = footingCompound(s);
+    const st = new Float64Array(13), out = new Float64Array(2);
+    const world = new World();
+    let worst = 0;
+    for (let k = 0; k < 100; k++) {
+      const p = rng.vec3(-5, 5), q = rng.quat();
+      st.set([p.x, p.y, p.z, q.x, q.y, q.z, q.w]);
+      const y = lowestPoint(s, st, 0, out);
+      // Reference: a ray up from far below the lowest point's (x, z) reaches the body at y (within the lowest point's tangent plane).
+      const body = world.createBody({ type: 'static', shape: c, position: p, rotation: q });
+      const hit = world.raycast({ x: out[0]!, y: y - 10, z: out[1]! }, { x: out[0]!, y: y + 10, z: out[1]! });
+      world.removeBody(body);
+      expect(hit).not.toBeNull();
+      worst = Math.max(worst, Math.abs(hit!.point.y - y));
+    }
+    console.log(`[fuzz compound lowestPoint] worst deviation ${worst.toExponential(2)} m`);
+    expect(worst).toBeLessThan(1e-9);
   });
 
   it('lowestPoint is the shape\'s support point in −y (box, sphere, capsule)', () => {

@@ -52,7 +52,7 @@
  * and particle at rest at the terrain's lowest height); tol covers the
  * position correction of resting contacts and joint drift.
  */
-import { BODY_STRIDE, type FuzzInstance } from './engines';
+import { BODY_STRIDE, footingCompound, type FuzzInstance } from './engines';
 import { GRAVITY, groundHeight, smallestSize, describeShape, type FuzzWorldSpec, type ShapeSpec } from './generator';
 
 /** Share of the releasable energy the total may exceed E(0) + W(t) by. */
@@ -76,10 +76,32 @@ export interface Failure {
 }
 
 /** Lowest point of a shape at (position, rotation): writes its x, z into out[0], out[1] and returns its y. */
+const partPose = new Float64Array(7);
+const partOut = new Float64Array(2);
+
 export function lowestPoint(s: ShapeSpec, st: Float64Array, o: number, out: Float64Array): number {
   const px = st[o]!, py = st[o + 1]!, pz = st[o + 2]!;
   const qx = st[o + 3]!, qy = st[o + 4]!, qz = st[o + 5]!, qw = st[o + 6]!;
   switch (s.kind) {
+    case 'compound': {
+      // The body's pose is the compound's frame (centre of mass, principal axes): its parts at p + q c_i, q q_i.
+      const parts = footingCompound(s).children;
+      let low = Infinity;
+      for (let i = 0; i < parts.length; i++) {
+        const c = parts[i]!, v = c.position, r = c.rotation;
+        const tx = 2 * (qy * v.z - qz * v.y), ty = 2 * (qz * v.x - qx * v.z), tz = 2 * (qx * v.y - qy * v.x);
+        partPose[0] = px + v.x + qw * tx + (qy * tz - qz * ty);
+        partPose[1] = py + v.y + qw * ty + (qz * tx - qx * tz);
+        partPose[2] = pz + v.z + qw * tz + (qx * ty - qy * tx);
+        partPose[3] = qw * r.x + qx * r.w + qy * r.z - qz * r.y;
+        partPose[4] = qw * r.y - qx * r.z + qy * r.w + qz * r.x;
+        partPose[5] = qw * r.z + qx * r.y - qy * r.x + qz * r.w;
+        partPose[6] = qw * r.w - qx * r.x - qy * r.y - qz * r.z;
+        const y = lowestPoint(s.children[i]!.shape, partPose, 0, partOut);
+        if (y < low) { low = y; out[0] = partOut[0]!; out[1] = partOut[1]!; }
+      }
+      return low;
+    }
     case 'sphere':
       out[0] = px; out[1] = pz;
       return py - s.radius;

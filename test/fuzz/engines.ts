@@ -5,7 +5,7 @@
  * the joints.
  */
 import {
-  BallJoint, Box, Capsule, ConeTwistJoint, DistanceJoint, FixedJoint, HingeJoint, SixDofJoint, SliderJoint, Sphere, TriangleMesh, World,
+  BallJoint, Box, Capsule, Compound, ConeTwistJoint, HeightField, DistanceJoint, FixedJoint, HingeJoint, SixDofJoint, SliderJoint, Sphere, TriangleMesh, World,
   createCloth, createRope, type Joint, type ParticleSystem, type RigidBody, type Shape, type Vec3,
 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
@@ -43,8 +43,35 @@ export interface FuzzInstance {
 export const CHARACTER_GROUP = 2;
 export const DYNAMIC_GROUP = 4;
 
+const compounds = new WeakMap<ShapeSpec, Compound>();
+
+/** The Compound of a compound spec (one per spec, so the checks read the same parts the world uses). */
+export function footingCompound(s: ShapeSpec & { kind: 'compound' }): Compound {
+  let c = compounds.get(s);
+  if (!c) {
+    c = new Compound(s.children.map((k) => ({ shape: footingShape(k.shape) as Box | Sphere | Capsule, position: k.position, rotation: k.rotation })));
+    compounds.set(s, c);
+  }
+  return c;
+}
+
+/**
+ * The fuzz terrain as a HeightField with the same triangles: the spec's grid
+ * splits its cells along the other diagonal, so the field's rows run along
+ * +X and its columns along −Z (a quarter turn about Y), as heightFieldFromGround does.
+ */
+export function terrainHeightField(t: FuzzWorldSpec['terrain']): { shape: HeightField; position: Vec3; rotation: { x: number; y: number; z: number; w: number } } {
+  const rows = t.columns, columns = t.rows;
+  const samples = new Float64Array(rows * columns);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) samples[r * columns + c] = t.positions[3 * ((t.rows - 1 - c) * t.columns + r) + 1]!;
+  const shape = new HeightField(samples, rows, columns, { x: t.cell, y: 1, z: t.cell });
+  const position = { x: t.x0 + 0.5 * (t.columns - 1) * t.cell, y: 0, z: t.z0 + 0.5 * (t.rows - 1) * t.cell };
+  return { shape, position, rotation: { x: 0, y: Math.SQRT1_2, z: 0, w: Math.SQRT1_2 } };
+}
+
 export function footingShape(s: ShapeSpec): Shape {
   switch (s.kind) {
+    case 'compound': return footingCompound(s);
     case 'sphere': return new Sphere(s.radius);
     case 'box': return new Box(s.halfExtents);
     case 'capsule': return new Capsule(s.radius, s.halfHeight);
@@ -105,14 +132,26 @@ export function buildFooting(spec: FuzzWorldSpec): FuzzInstance {
     friction: spec.floor.friction, restitution: spec.floor.restitution,
   });
   const t = spec.terrain;
-  world.createBody({ type: 'static', shape: new TriangleMesh(t.positions, t.indices), friction: t.friction, restitution: t.restitution });
+  if (spec.terrainAsHeightField) {
+    const f = terrainHeightField(t);
+    world.createBody({ type: 'static', shape: f.shape, position: f.position, rotation: f.rotation, friction: t.friction, restitution: t.restitution });
+  } else {
+    world.createBody({ type: 'static', shape: new TriangleMesh(t.positions, t.indices), friction: t.friction, restitution: t.restitution });
+  }
   const bodies: RigidBody[] = [];
   const n = spec.bodies.length;
   const inertia = new Float64Array(3 * n), masses = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const s = spec.bodies[i]!;
+    const shape = footingShape(s.shape);
+    let position = s.position, rotation = s.rotation;
+    if (shape instanceof Compound) {
+      // The spec places the parts' modelling frame; the body sits at their centre of mass.
+      position = { x: 0, y: 0, z: 0 }; rotation = { x: 0, y: 0, z: 0, w: 1 };
+      shape.bodyPose(s.position, s.rotation, position, rotation);
+    }
     const b = world.createBody({
-      type: 'dynamic', shape: footingShape(s.shape), mass: s.mass, position: s.position, rotation: s.rotation,
+      type: 'dynamic', shape, mass: s.mass, position, rotation,
       linearVelocity: s.linearVelocity, angularVelocity: s.angularVelocity, friction: s.friction, restitution: s.restitution,
       collisionGroup: DYNAMIC_GROUP,
     });

@@ -41,4 +41,11 @@ describe('fuzz worlds', () => {
       expect(r.stepsRun).toBe(600);
     }, 60_000);
   }
+  it('seed 109 with --new-shapes (compound bodies, height-field terrain): every check', async () => {
+    const r = await runWorld(109, false, {}, undefined, { newShapes: true });
+    console.log(`[fuzz] seed=109 new shapes: ${r.bodies} bodies, ${r.stepsRun} steps, max energy excess ${(r.maxEnergyExcessRatio * 100).toFixed(3)} % ` +
+      `of the releasable energy, max depth/size ${r.maxDepthRatio.toFixed(3)}, ${r.failures.length} failure(s)`);
+    expect(r.failures.map((f) => formatFailure(r, f)).slice(0, 5).join('\n')).toBe('');
+    expect(r.stepsRun).toBe(600);
+  }, 60_000);
 });

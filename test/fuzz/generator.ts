@@ -23,10 +23,13 @@ export const GROUND_HALF = 25;
 /** Terrain grid cell, metres. */
 const TERRAIN_CELL = 2.5;
 
-export type ShapeSpec =
+export type ConvexSpec =
   | { readonly kind: 'sphere'; readonly radius: number }
   | { readonly kind: 'box'; readonly halfExtents: Vec3 }
   | { readonly kind: 'capsule'; readonly radius: number; readonly halfHeight: number };
+/** A Compound's part, at its pose in the body's modelling frame (the spec position is that frame's origin). */
+export interface CompoundChildSpec { readonly shape: ConvexSpec; readonly position: Vec3; readonly rotation: Quat }
+export type ShapeSpec = ConvexSpec | { readonly kind: 'compound'; readonly children: readonly CompoundChildSpec[] };
 
 export interface BodySpec {
   readonly shape: ShapeSpec;
@@ -145,6 +148,8 @@ export interface FuzzWorldSpec {
   /** null: left out (subsetWorld). */
   readonly cloth: ClothSpec | null;
   readonly rope: RopeSpec | null;
+  /** The terrain is built as a HeightField instead of a TriangleMesh (same triangles; newShapes). */
+  readonly terrainAsHeightField?: boolean;
 }
 
 export interface GeneratorOptions {
@@ -160,6 +165,13 @@ export interface GeneratorOptions {
    * the joints must reconcile them in the first step).
    */
   readonly rigidStart?: boolean;
+  /**
+   * Issue 19's shapes: one body in five becomes a Compound of 2–4 parts
+   * within the bounding sphere of the shape it replaces, and the terrain is a
+   * HeightField. Drawn from a second random stream, so every other draw, and
+   * the world without them, stays the same. Default false.
+   */
+  readonly newShapes?: boolean;
 }
 
 /**
@@ -247,6 +259,7 @@ function highestGround(t: TerrainSpec, x: number, z: number, r: number): number 
 /** Radius of a sphere about the centre that holds the shape. */
 export function boundingRadius(s: ShapeSpec): number {
   switch (s.kind) {
+    case 'compound': return Math.max(...s.children.map((c) => Math.hypot(c.position.x, c.position.y, c.position.z) + boundingRadius(c.shape)));
     case 'sphere': return s.radius;
     case 'box': return Math.hypot(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return s.radius + s.halfHeight;
@@ -256,6 +269,7 @@ export function boundingRadius(s: ShapeSpec): number {
 /** The shape's smallest full extent (diameter, thinnest side), metres. */
 export function smallestSize(s: ShapeSpec): number {
   switch (s.kind) {
+    case 'compound': return Math.min(...s.children.map((c) => smallestSize(c.shape)));
     case 'sphere': return 2 * s.radius;
     case 'box': return 2 * Math.min(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return 2 * s.radius;
@@ -265,6 +279,7 @@ export function smallestSize(s: ShapeSpec): number {
 export function describeShape(s: ShapeSpec): string {
   const f = (v: number): string => v.toPrecision(3);
   switch (s.kind) {
+    case 'compound': return `compound [${s.children.map((c) => describeShape(c.shape)).join(', ')}]`;
     case 'sphere': return `sphere r=${f(s.radius)}`;
     case 'box': return `box ${f(2 * s.halfExtents.x)}×${f(2 * s.halfExtents.y)}×${f(2 * s.halfExtents.z)}`;
     case 'capsule': return `capsule r=${f(s.radius)} hh=${f(s.halfHeight)}`;
@@ -273,6 +288,34 @@ export function describeShape(s: ShapeSpec): string {
 
 function logUniform(rng: Random, lo: number, hi: number): number {
   return Math.exp(rng.range(Math.log(lo), Math.log(hi)));
+}
+
+/**
+ * 2–4 parts (boxes, spheres, capsules) that fit in a sphere of radius `reach`
+ * about the origin, none thinner than the generator's thinnest part (0.025 m
+ * half size): under 0.1 m of reach, two spheres.
+ */
+function makeCompound(rng: Random, reach: number): ShapeSpec {
+  const children: CompoundChildSpec[] = [];
+  const MIN = 0.025;
+  if (reach < 0.1) {
+    const r = Math.max(MIN, 0.5 * reach), dir = rng.unitVec3();
+    for (const s of [-1, 1]) children.push({ shape: { kind: 'sphere', radius: r }, position: { x: s * dir.x * r, y: s * dir.y * r, z: s * dir.z * r }, rotation: rng.quat() });
+    return { kind: 'compound', children };
+  }
+  const n = rng.int(2, 5);
+  for (let k = 0; k < n; k++) {
+    // Part size up to half the reach, centre within the rest.
+    const size = Math.max(MIN / 0.3, rng.range(0.15, 0.5) * reach);
+    const kind = rng.int(0, 3);
+    const shape: ConvexSpec = kind === 0 ? { kind: 'sphere', radius: size }
+      : kind === 1 ? { kind: 'box', halfExtents: { x: Math.max(MIN, size * rng.range(0.2, 0.6)), y: Math.max(MIN, size * rng.range(0.2, 0.6)), z: Math.max(MIN, size * rng.range(0.2, 0.6)) } }
+        : { kind: 'capsule', radius: 0.3 * size, halfHeight: 0.7 * size };
+    const dir = rng.unitVec3();
+    const d = rng.range(0, Math.max(0, reach - boundingRadius(shape)));
+    children.push({ shape, position: { x: dir.x * d, y: dir.y * d, z: dir.z * d }, rotation: rng.quat() });
+  }
+  return { kind: 'compound', children };
 }
 
 function makeShape(rng: Random, thin: boolean): ShapeSpec {
@@ -499,6 +542,14 @@ export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorl
     }
   }
   if (options.rigidStart && jointSpecs.length > 0) rigidStart(bodies, jointSpecs);
+  if (options.newShapes) {
+    const extra = new Random((seed ^ 0x5eed19) >>> 0);
+    for (let i = 0; i < bodies.length; i++) {
+      if (extra.next() >= 0.2) continue;
+      const b = bodies[i]!;
+      bodies[i] = { ...b, shape: makeCompound(extra, Math.max(0.05, boundingRadius(b.shape))), thin: false };
+    }
+  }
   const characters: CharacterSpec[] = [];
   const characterCount = rng.int(1, 4);
   for (let k = 0; k < characterCount; k++) {
@@ -534,5 +585,6 @@ export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorl
     },
     terrain: { ...terrain, friction: rng.next(), restitution: rng.next() },
     bodies, jointSpecs, characters, cloth, rope,
+    terrainAsHeightField: options.newShapes ?? false,
   };
 }

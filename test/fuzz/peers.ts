@@ -31,6 +31,7 @@ function rapierCollider(s: ShapeSpec): RAPIER.ColliderDesc {
     case 'sphere': return RAPIER.ColliderDesc.ball(s.radius);
     case 'box': return RAPIER.ColliderDesc.cuboid(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return RAPIER.ColliderDesc.capsule(s.halfHeight, s.radius);
+    case 'compound': throw new Error('fuzz: the Rapier peer has no compound builder (--new-shapes is footing only)');
   }
 }
 
@@ -304,6 +305,7 @@ export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
     let shape: InstanceType<JoltModule['Shape']>;
     if (s.shape.kind === 'sphere') shape = new Jolt.SphereShape(s.shape.radius);
     else if (s.shape.kind === 'capsule') shape = new Jolt.CapsuleShape(s.shape.halfHeight, s.shape.radius);
+    else if (s.shape.kind === 'compound') throw new Error('fuzz: the Jolt peer has no compound builder (--new-shapes is footing only)');
     else {
       const h = new Jolt.Vec3(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z);
       // The convex radius must not exceed the thinnest half extent (Jolt's default is 0.05 m).

@@ -54,15 +54,17 @@ export interface Subset {
   readonly extras?: boolean;
   /** GeneratorOptions.rigidStart. */
   readonly rigidStart?: boolean;
+  /** GeneratorOptions.newShapes. */
+  readonly newShapes?: boolean;
 }
 
 export function reproduction(seed: number, joints: boolean, engine: EngineName, subset: Subset = {}): string {
   return `npm run fuzz -- --seed ${seed} --worlds 1${joints ? ' --joints' : ''}${engine !== 'footing' ? ` --engine ${engine}` : ''}` +
-    `${subset.keep ? ` --keep ${subset.keep.join(',')}` : ''}${subset.extras === false ? ' --bodies-only' : ''}${subset.rigidStart ? ' --rigid-start' : ''} --verbose`;
+    `${subset.keep ? ` --keep ${subset.keep.join(',')}` : ''}${subset.extras === false ? ' --bodies-only' : ''}${subset.rigidStart ? ' --rigid-start' : ''}${subset.newShapes ? ' --new-shapes' : ''} --verbose`;
 }
 
 export function worldSpec(seed: number, joints: boolean, subset: Subset = {}): FuzzWorldSpec {
-  const spec = generateWorld(seed, { joints, rigidStart: subset.rigidStart });
+  const spec = generateWorld(seed, { joints, rigidStart: subset.rigidStart, newShapes: subset.newShapes });
   if (!subset.keep && subset.extras !== false) return spec;
   const bad = subset.keep?.find((k) => k >= spec.bodies.length);
   if (bad !== undefined) throw new Error(`--keep ${bad}: seed ${seed} has ${spec.bodies.length} bodies (0–${spec.bodies.length - 1})`);
@@ -167,15 +169,15 @@ export function countByCheck(results: readonly WorldResult[]): Record<CheckName,
 
 interface CliArgs {
   worlds: number; seed: number; joints: boolean; both: boolean; engine: EngineName; verbose: boolean; steps?: number;
-  keep?: number[]; extras: boolean; minimize: boolean; target?: CheckName; rigidStart: boolean;
+  keep?: number[]; extras: boolean; minimize: boolean; target?: CheckName; rigidStart: boolean; newShapes: boolean;
 }
 
 const USAGE = '--worlds N --seed S [--joints | --both] [--engine footing|rapier|jolt] [--steps N] [--verbose] ' +
   '[--keep i,j,... (only these bodies)] [--bodies-only (no characters, cloth, rope)] [--minimize (smallest body set that fails) [--target check]] ' +
-  '[--rigid-start (jointed bodies start in a motion their joints allow)]';
+  '[--rigid-start (jointed bodies start in a motion their joints allow)] [--new-shapes (compound bodies, height-field terrain; footing only)]';
 
 function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { worlds: 10, seed: 1, joints: false, both: false, engine: 'footing', verbose: false, extras: true, minimize: false, rigidStart: false };
+  const out: CliArgs = { worlds: 10, seed: 1, joints: false, both: false, engine: 'footing', verbose: false, extras: true, minimize: false, rigidStart: false, newShapes: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = (): string => {
@@ -194,6 +196,7 @@ function parseArgs(argv: readonly string[]): CliArgs {
     else if (a === '--bodies-only') out.extras = false;
     else if (a === '--minimize') out.minimize = true;
     else if (a === '--rigid-start') out.rigidStart = true;
+    else if (a === '--new-shapes') out.newShapes = true;
     else if (a === '--target') out.target = next() as CheckName;
     else throw new Error(`unknown argument ${a} (use ${USAGE})`);
   }
@@ -201,6 +204,7 @@ function parseArgs(argv: readonly string[]): CliArgs {
   if (!Number.isInteger(out.seed)) throw new Error('--seed must be an integer');
   if (!['footing', 'rapier', 'jolt'].includes(out.engine)) throw new Error('--engine must be footing, rapier or jolt');
   if (out.keep && !out.keep.every((k) => Number.isInteger(k) && k >= 0)) throw new Error('--keep takes body indices i,j,...');
+  if (out.newShapes && out.engine !== 'footing') throw new Error('--new-shapes runs on footing only (the peers have no compound or height-field builder here)');
   if (out.engine === 'rapier' && (out.joints || out.both)) throw new Error('the Rapier peer runs joint-free worlds only (see test/fuzz/peers.ts)');
   return out;
 }
@@ -250,7 +254,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     for (let k = 0; k < args.worlds; k++) {
       const seed = args.seed + k;
       const history: Float64Array[] | undefined = args.verbose ? [] : undefined;
-      const subset: Subset = { keep: args.keep, extras: args.extras, rigidStart: args.rigidStart };
+      const subset: Subset = { keep: args.keep, extras: args.extras, rigidStart: args.rigidStart, newShapes: args.newShapes };
       const r = await runWorld(seed, joints, { engine: args.engine, steps: args.steps }, history, subset);
       results.push(r);
       const status = r.failures.length === 0 ? 'ok' : `FAIL (${[...new Set(r.failures.map((f) => f.check))].join(', ')})`;

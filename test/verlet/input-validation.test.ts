@@ -88,6 +88,19 @@ describe('particle calls', () => {
 });
 
 describe('builders name the bad field', () => {
+  it('sticks.add and pins.add refuse particle indices outside the system, and the world steps on unchanged', () => {
+    const r = build(), ref = build();
+    const sys = r.rope.system, n = sys.count, sticks = sys.sticks.count, pins = sys.pins.count;
+    expect(() => sys.sticks.add(0, n, 0, 1, 1)).toThrow(/distance constraint: b: particle index 11 out of range \[0, 11\)/);
+    expect(() => sys.sticks.add(-1, 2, 0, 1, 1)).toThrow(/distance constraint: a/);
+    expect(() => sys.sticks.add(0.5, 2, 0, 1, 1)).toThrow(/particle index 0.5/);
+    expect(() => sys.pins.add(n + 5, null, { x: 0, y: 0, z: 0 })).toThrow(/pin: particle: particle index 16/);
+    expect(() => sys.pins.add(1, null, { x: NaN, y: 0, z: 0 })).toThrow(/pin: point\.x/);
+    expect(sys.sticks.count).toBe(sticks);
+    expect(sys.pins.count).toBe(pins);
+    steps(r, 30); steps(ref, 30);
+    expect(state(r)).toEqual(state(ref));
+  });
   it('createCloth with a NaN position reports the position, not a distance constraint', () => {
     expect(() => createCloth(null, { width: 1, height: 1, segments: 4, position: { x: 0, y: NaN, z: 0 } })).toThrow(/createCloth: position\.y must be a finite number/);
     expect(() => createCloth(null, { width: 1, height: 1, segments: 4, rotation: { x: NaN, y: 0, z: 0, w: 1 } })).toThrow(/createCloth: rotation\.x/);

@@ -23,7 +23,7 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Box } from '../../shapes/box';
-import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import type { MeshTriangles } from '../../shapes/triangle-mesh';
 import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
@@ -59,7 +59,7 @@ const CODE_EDGE = 64;
 /** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function boxMeshContacts(
   a: Box, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+  mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
   collector.enterMeshFrame(posA, rotA, posB, rotB);
@@ -89,7 +89,7 @@ export function boxMeshContacts(
 }
 
 /** SAT of the box (`frame`, `axes`, `half`) against triangle t; adds its candidates. */
-function boxTriangle(mesh: TriangleMesh, t: number): void {
+function boxTriangle(mesh: MeshTriangles, t: number): void {
   const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
   const h0 = half[0]!, h1 = half[1]!, h2 = half[2]!;
   const P = mesh.corners;
@@ -220,7 +220,7 @@ const quad = new Float64Array(12);
  * Triangle face is the reference: clip the incident box face against the
  * triangle's prism. `side` −1: the back of a double-sided triangle is the front.
  */
-function faceContact(mesh: TriangleMesh, t: number, isBack: boolean, side: number): void {
+function faceContact(mesh: MeshTriangles, t: number, isBack: boolean, side: number): void {
   const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
   const nx = side * mesh.normals[3 * t]!, ny = side * mesh.normals[3 * t + 1]!, nz = side * mesh.normals[3 * t + 2]!;
   // Incident face: the box face whose outward normal is most aligned with N = −n.
@@ -283,7 +283,7 @@ function faceContact(mesh: TriangleMesh, t: number, isBack: boolean, side: numbe
 }
 
 /** Box face i (outward normal sign·u_i) is the reference: clip the triangle against its side planes. */
-function boxFaceContact(mesh: TriangleMesh, t: number, i: number, sign: number): void {
+function boxFaceContact(mesh: MeshTriangles, t: number, i: number, sign: number): void {
   const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
   const C = collector;
   const P = mesh.corners;
@@ -313,7 +313,7 @@ function boxFaceContact(mesh: TriangleMesh, t: number, i: number, sign: number):
 }
 
 /** Box edge along u_i against triangle edge j, normal N = edgeNormal (box → triangle). */
-function edgeContact(mesh: TriangleMesh, t: number, i: number, j: number): void {
+function edgeContact(mesh: MeshTriangles, t: number, i: number, j: number): void {
   const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
   const Nx = edgeNormal[0]!, Ny = edgeNormal[1]!, Nz = edgeNormal[2]!;
   // The box edge parallel to u_i that supports the box along N.

@@ -27,7 +27,7 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Capsule } from '../../shapes/capsule';
-import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import type { MeshTriangles } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { capsuleLineExtent, lineArgs } from './collide-capsule-capsule';
 import { narrowphaseMargin } from './margin';
@@ -48,7 +48,7 @@ const CODE_PIERCE = 103;
 /** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function capsuleMeshContacts(
   a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+  mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
   collector.enterMeshFrame(posA, rotA, posB, rotB);

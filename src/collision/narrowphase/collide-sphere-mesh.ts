@@ -13,7 +13,7 @@
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Sphere } from '../../shapes/sphere';
-import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import type { MeshTriangles } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { closestPointOnTriangle, isFeatureActive, MeshContactCollector, projectsInside } from './triangle-contact';
@@ -28,7 +28,7 @@ const SPHERE_CODE = 110;
 /** The dispatch-table entry (dispatch.ts): contacts within the margin in narrowphaseMargin[0]. */
 export function sphereMeshContacts(
   a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+  mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
   const margin = narrowphaseMargin[0]!;
   collector.enterMeshFrame(posA, rotA, posB, rotB);

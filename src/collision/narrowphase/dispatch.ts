@@ -16,6 +16,8 @@ import { boxCapsuleContacts } from './collide-box-capsule';
 import { boxMeshContacts } from './collide-box-mesh';
 import { capsuleMeshContacts } from './collide-capsule-mesh';
 import { capsuleCapsuleContacts } from './collide-capsule-capsule';
+import { compoundFirst, compoundSecond, setCompoundTable } from './collide-compound';
+import { fieldFirst, fieldSecond } from './collide-height-field';
 import { sphereBoxContacts } from './collide-sphere-box';
 import { sphereCapsuleContacts } from './collide-sphere-capsule';
 import { sphereMeshContacts } from './collide-sphere-mesh';
@@ -92,7 +94,7 @@ function missing(a: Shape, _pa: P, _qa: Q, b: Shape, _pb: P, _qb: Q, _m: Manifol
   throw new Error(`no collision routine for shape kinds ${a.kind} and ${b.kind}`);
 }
 
-const KIND_COUNT = 4;
+const KIND_COUNT = 8;
 
 function buildTable(): CollideFunction[][] {
   const table: CollideFunction[][] = [];
@@ -119,6 +121,18 @@ function buildTable(): CollideFunction[][] {
   table[C]![M] = capsuleMesh;
   table[M]![C] = meshCapsule;
   // Mesh–mesh stays `missing`: meshes are static and never collide with each other.
+  // A HeightField takes every convex kind's mesh routine (collide-height-field.ts).
+  const H = ShapeKind.HeightField, K = ShapeKind.Compound;
+  for (let k = 0; k < KIND_COUNT; k++) {
+    if (table[k]![M] !== missing && k !== M) table[k]![H] = fieldSecond(table[k]![M]!);
+    if (table[M]![k] !== missing && k !== M) table[H]![k] = fieldFirst(table[M]![k]!);
+  }
+  // A Compound meets everything through its children (collide-compound.ts).
+  for (let k = 0; k < KIND_COUNT; k++) {
+    table[K]![k] = compoundFirst;
+    if (k !== K) table[k]![K] = compoundSecond;
+  }
+  setCompoundTable(table);
   return table;
 }
 

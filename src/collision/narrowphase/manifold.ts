@@ -8,7 +8,8 @@
  * - `position` is the midpoint between the two surfaces: the deepest point of
  *   A is `position + normal·depth/2`, that of B `position - normal·depth/2`.
  * - `id` is a 32-bit feature key (e.g. face/edge/vertex indices packed) that
- *   stays the same while the shapes rest, so the solver can warm-start.
+ *   stays the same while the shapes rest, so the solver can warm-start; a
+ *   Compound adds its part indices above bit 32 (collide-compound.ts).
  */
 import type { Vec3 } from '../../math/vec3';
 

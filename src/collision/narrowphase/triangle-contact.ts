@@ -30,7 +30,7 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT, type TriangleMesh } from '../../shapes/triangle-mesh';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT, type MeshTriangles } from '../../shapes/triangle-mesh';
 import type { Manifold } from './manifold';
 
 /** Closest-feature codes returned by closestPointOnTriangle. */
@@ -199,7 +199,7 @@ export class MeshContactCollector {
    * go to `triangles` (their count is returned), and the candidate buffer is
    * emptied.
    */
-  gatherTriangles(mesh: TriangleMesh): number {
+  gatherTriangles(mesh: MeshTriangles): number {
     const b = this.bounds, c = this.localPos;
     const ex = b[0]!, ey = b[1]!, ez = b[2]!;
     b[0] = c.x - ex; b[1] = c.y - ey; b[2] = c.z - ez;

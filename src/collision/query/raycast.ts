@@ -16,6 +16,8 @@ import type { Capsule } from '../../shapes/capsule';
 import { type Shape, ShapeKind } from '../../shapes/shape';
 import type { Sphere } from '../../shapes/sphere';
 import { MeshRayHit, type TriangleMesh } from '../../shapes/triangle-mesh';
+import type { Compound } from '../../shapes/compound';
+import type { HeightField } from '../../shapes/height-field';
 
 /** A ray hit on one shape (world space). */
 export class ShapeRayHit {
@@ -24,8 +26,10 @@ export class ShapeRayHit {
   readonly point: Vec3 = { x: 0, y: 0, z: 0 };
   /** Unit surface normal at the hit (−direction when the ray starts inside). */
   readonly normal: Vec3 = { x: 0, y: 1, z: 0 };
-  /** Triangle index for a TriangleMesh, −1 otherwise. */
+  /** Triangle index for a TriangleMesh or HeightField, −1 otherwise. */
   triangle = -1;
+  /** Child index for a Compound, −1 otherwise. */
+  child = -1;
 }
 
 const localOrigin: Vec3 = { x: 0, y: 0, z: 0 };
@@ -54,18 +58,19 @@ export function raycastShape(
   inverseRotate(localDir, rotation, direction);
   let t = -1;
   out.triangle = -1;
+  out.child = -1;
   switch (shape.kind) {
-    case ShapeKind.Sphere:
-      t = raySphere(o, localDir, (shape as Sphere).radius, maxDistance, localNormal);
+    case ShapeKind.Compound:
+      RAY_IO[0] = maxDistance;
+      t = rayCompound(shape as Compound, o, localDir, localNormal, out) ? RAY_IO[1]! : -1;
       break;
-    case ShapeKind.Box:
-      t = rayBox(o, localDir, (shape as Box).halfExtents, maxDistance, localNormal);
+    case ShapeKind.HeightField:
+      if ((shape as HeightField).raycastLocal(o, localDir, maxDistance, meshHit)) {
+        t = meshHit.t;
+        out.triangle = meshHit.triangle;
+        localNormal.x = meshHit.normal.x; localNormal.y = meshHit.normal.y; localNormal.z = meshHit.normal.z;
+      }
       break;
-    case ShapeKind.Capsule: {
-      const c = shape as Capsule;
-      t = rayCapsule(o, localDir, c.radius, c.halfHeight, maxDistance, localNormal);
-      break;
-    }
     case ShapeKind.TriangleMesh: {
       const mesh = shape as TriangleMesh;
       if (mesh.raycastLocal(o, localDir, maxDistance, meshHit)) {
@@ -81,14 +86,15 @@ export function raycastShape(
       break;
     }
     default:
-      t = -1;
+      RAY_IO[0] = maxDistance;
+      t = rayConvexLocal(shape, o, localDir, localNormal) ? RAY_IO[1]! : -1;
   }
   if (t < 0) return false;
   out.distance = t;
   out.point.x = origin.x + direction.x * t;
   out.point.y = origin.y + direction.y * t;
   out.point.z = origin.z + direction.z * t;
-  if (t === 0 && shape.kind !== ShapeKind.TriangleMesh) {
+  if (t === 0 && shape.kind !== ShapeKind.TriangleMesh && shape.kind !== ShapeKind.HeightField) {
     out.normal.x = -direction.x;
     out.normal.y = -direction.y;
     out.normal.z = -direction.z;
@@ -96,6 +102,73 @@ export function raycastShape(
     rotate(out.normal, rotation, localNormal);
   }
   return true;
+}
+
+/**
+ * Doubles in and out of rayConvexLocal: [0] the largest t (in), [1] the hit t
+ * (out). A double passed to or returned from a call V8 does not inline is boxed.
+ */
+const RAY_IO = new Float64Array(2);
+
+/** Ray against a convex shape in its local frame, up to RAY_IO[0]: true with the entry t (0 inside) in RAY_IO[1] and the normal in `n`. */
+function rayConvexLocal(shape: Shape, o: Readonly<Vec3>, d: Readonly<Vec3>, n: Vec3): boolean {
+  const maxT = RAY_IO[0]!;
+  let t = -1;
+  switch (shape.kind) {
+    case ShapeKind.Sphere:
+      t = raySphere(o, d, (shape as Sphere).radius, maxT, n);
+      break;
+    case ShapeKind.Box:
+      t = rayBox(o, d, (shape as Box).halfExtents, maxT, n);
+      break;
+    case ShapeKind.Capsule: {
+      const c = shape as Capsule;
+      t = rayCapsule(o, d, c.radius, c.halfHeight, maxT, n);
+      break;
+    }
+    default:
+      t = -1;
+  }
+  RAY_IO[1] = t;
+  return t >= 0;
+}
+
+const childOrigin: Vec3 = { x: 0, y: 0, z: 0 };
+const childDir: Vec3 = { x: 0, y: 0, z: 0 };
+const childNormal: Vec3 = { x: 0, y: 0, z: 0 };
+const childList: number[] = [];
+const rayBounds = new Float64Array(6);
+
+/**
+ * Ray against a Compound (its frame): the children whose boxes meet the
+ * segment's box, each in its own frame; the nearest entry wins (a ray
+ * starting inside any child hits at 0). Sets out.child.
+ */
+function rayCompound(compound: Compound, o: Readonly<Vec3>, d: Readonly<Vec3>, n: Vec3, out: ShapeRayHit): boolean {
+  const maxT = RAY_IO[0]!;
+  const ex = o.x + d.x * maxT, ey = o.y + d.y * maxT, ez = o.z + d.z * maxT;
+  rayBounds[0] = Math.min(o.x, ex); rayBounds[1] = Math.min(o.y, ey); rayBounds[2] = Math.min(o.z, ez);
+  rayBounds[3] = Math.max(o.x, ex); rayBounds[4] = Math.max(o.y, ey); rayBounds[5] = Math.max(o.z, ez);
+  const count = compound.queryBoundsFrom(rayBounds, childList, 0);
+  let best = -1;
+  let limit = maxT;
+  for (let k = 0; k < count; k++) {
+    const i = childList[k]!;
+    const child = compound.children[i]!;
+    childOrigin.x = o.x - child.position.x; childOrigin.y = o.y - child.position.y; childOrigin.z = o.z - child.position.z;
+    inverseRotate(childOrigin, child.rotation, childOrigin);
+    inverseRotate(childDir, child.rotation, d);
+    RAY_IO[0] = limit;
+    if (!rayConvexLocal(child.shape, childOrigin, childDir, childNormal)) continue;
+    const t = RAY_IO[1]!;
+    if (best >= 0 && t >= best) continue;
+    best = t;
+    limit = t;
+    out.child = i;
+    rotate(n, child.rotation, childNormal);
+  }
+  RAY_IO[1] = best;
+  return best >= 0;
 }
 
 /**

@@ -24,13 +24,15 @@
  */
 import type { Aabb } from '../aabb';
 import type { Quat } from '../../math/quat';
-import { inverseRotate, multiplyConjugateA, rotate } from '../../math/quat';
+import { inverseRotate, multiply as multiplyQuat, multiplyConjugateA, rotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { epaPenetration } from '../narrowphase/epa';
 import { fillSeparatedResult, gjkCore, GjkResult, Simplex } from '../narrowphase/gjk';
 import { MinkowskiPair } from '../narrowphase/minkowski-pair';
 import { ConvexShape, type MassProperties, type Shape, ShapeKind } from '../../shapes/shape';
-import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import type { MeshTriangles } from '../../shapes/triangle-mesh';
+import type { Compound } from '../../shapes/compound';
+import type { HeightField } from '../../shapes/height-field';
 
 /** Result of shapeCastPair (world space). */
 export class ShapeCastPairHit {
@@ -40,8 +42,10 @@ export class ShapeCastPairHit {
   readonly point: Vec3 = { x: 0, y: 0, z: 0 };
   /** Unit surface normal of the target at the contact, pointing towards the cast shape. */
   readonly normal: Vec3 = { x: 0, y: 1, z: 0 };
-  /** Triangle index when the target is a TriangleMesh, −1 otherwise. */
+  /** Triangle index when the target is a TriangleMesh or HeightField, −1 otherwise. */
   triangle = -1;
+  /** Child index when the target is a Compound, −1 otherwise. */
+  child = -1;
 }
 
 /** Separation (metres) the advancement aims for at impact. */
@@ -141,12 +145,91 @@ export function shapeCastPair(
   targetRotation: Readonly<Quat>,
   out: ShapeCastPairHit,
 ): boolean {
-  if (target.kind !== ShapeKind.TriangleMesh) {
-    out.triangle = -1;
-    CAST_IO[0] = 1;
-    return castConvex(cast, position, rotation, translation, target as ConvexShape, targetPosition, targetRotation, out);
+  out.child = -1;
+  if (target.kind === ShapeKind.TriangleMesh) {
+    return castMesh(cast, position, rotation, translation, target as unknown as MeshTriangles, null, targetPosition, targetRotation, out);
   }
-  return castMesh(cast, position, rotation, translation, target as TriangleMesh, targetPosition, targetRotation, out);
+  if (target.kind === ShapeKind.HeightField) {
+    const field = target as HeightField;
+    return castMesh(cast, position, rotation, translation, field.patch, field.patch.triangleIds, targetPosition, targetRotation, out);
+  }
+  if (target.kind === ShapeKind.Compound) {
+    return castCompound(cast, position, rotation, translation, target as Compound, targetPosition, targetRotation, out);
+  }
+  out.triangle = -1;
+  CAST_IO[0] = 1;
+  return castConvex(cast, position, rotation, translation, target as ConvexShape, targetPosition, targetRotation, out);
+}
+
+const childPos: Vec3 = { x: 0, y: 0, z: 0 };
+const childRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+const childHit = new ShapeCastPairHit();
+const childList: number[] = [];
+const sweepBounds = new Float64Array(6);
+
+/**
+ * Against a Compound: the children whose boxes meet the sweep's box (in the
+ * compound's frame), each swept against at its world pose with the best
+ * fraction so far as the limit; the earliest wins (the deepest among several
+ * overlapped at the start).
+ */
+function castCompound(
+  cast: ConvexShape,
+  position: Readonly<Vec3>,
+  rotation: Readonly<Quat>,
+  translation: Readonly<Vec3>,
+  compound: Compound,
+  compoundPosition: Readonly<Vec3>,
+  compoundRotation: Readonly<Quat>,
+  out: ShapeCastPairHit,
+): boolean {
+  meshPos.x = position.x - compoundPosition.x;
+  meshPos.y = position.y - compoundPosition.y;
+  meshPos.z = position.z - compoundPosition.z;
+  inverseRotate(meshPos, compoundRotation, meshPos);
+  multiplyConjugateA(meshRot, compoundRotation, rotation);
+  inverseRotate(meshTrans, compoundRotation, translation);
+  sweptBox(cast);
+  const b = sweepBounds, box = meshBox;
+  b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
+  const count = compound.queryBoundsFrom(b, childList, 0);
+  let bestFraction = Infinity;
+  let bestDepth = 0;
+  let bestChild = -1;
+  for (let k = 0; k < count; k++) {
+    const i = childList[k]!;
+    const child = compound.children[i]!;
+    rotate(childPos, compoundRotation, child.position);
+    childPos.x += compoundPosition.x; childPos.y += compoundPosition.y; childPos.z += compoundPosition.z;
+    multiplyQuat(childRot, compoundRotation, child.rotation);
+    CAST_IO[0] = bestFraction < 1 ? bestFraction : 1;
+    if (!castConvex(cast, position, rotation, translation, child.shape, childPos, childRot, childHit)) continue;
+    const depth = CAST_IO[1]!;
+    if (childHit.fraction < bestFraction || (childHit.fraction === 0 && bestFraction === 0 && depth > bestDepth)) {
+      bestFraction = childHit.fraction;
+      bestDepth = depth;
+      bestChild = i;
+      out.point.x = childHit.point.x; out.point.y = childHit.point.y; out.point.z = childHit.point.z;
+      out.normal.x = childHit.normal.x; out.normal.y = childHit.normal.y; out.normal.z = childHit.normal.z;
+    }
+  }
+  if (bestChild < 0) return false;
+  out.fraction = bestFraction;
+  out.triangle = -1;
+  out.child = bestChild;
+  return true;
+}
+
+/** meshBox = the bounds of `cast` at meshPos/meshRot swept by meshTrans, widened by the cast tolerance. */
+function sweptBox(cast: ConvexShape): void {
+  const box = cast.computeAabb(meshBox, meshPos, meshRot);
+  const t = meshTrans;
+  if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
+  if (t.y < 0) box.min.y += t.y; else box.max.y += t.y;
+  if (t.z < 0) box.min.z += t.z; else box.max.z += t.z;
+  const margin = CAST_TARGET + CAST_TOLERANCE;
+  box.min.x -= margin; box.min.y -= margin; box.min.z -= margin;
+  box.max.x += margin; box.max.y += margin; box.max.z += margin;
 }
 
 /**
@@ -163,7 +246,8 @@ function castMesh(
   position: Readonly<Vec3>,
   rotation: Readonly<Quat>,
   translation: Readonly<Vec3>,
-  mesh: TriangleMesh,
+  mesh: MeshTriangles,
+  slotIds: Int32Array | null,
   meshPosition: Readonly<Vec3>,
   meshRotation: Readonly<Quat>,
   out: ShapeCastPairHit,
@@ -174,27 +258,25 @@ function castMesh(
   inverseRotate(meshPos, meshRotation, meshPos);
   multiplyConjugateA(meshRot, meshRotation, rotation);
   inverseRotate(meshTrans, meshRotation, translation);
-  const box = cast.computeAabb(meshBox, meshPos, meshRot);
+  sweptBox(cast);
   const t = meshTrans;
-  if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
-  if (t.y < 0) box.min.y += t.y; else box.max.y += t.y;
-  if (t.z < 0) box.min.z += t.z; else box.max.z += t.z;
-  const margin = CAST_TARGET + CAST_TOLERANCE;
-  box.min.x -= margin; box.min.y -= margin; box.min.z -= margin;
-  box.max.x += margin; box.max.y += margin; box.max.z += margin;
+  const box = meshBox, b = sweepBounds;
+  b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
   const list = meshCandidates;
-  // pop() keeps the backing store; `length = 0` drops it and the next push reallocates.
-  while (list.length > 0) list.pop();
-  mesh.queryAabb(box, list);
+  const count = mesh.queryBoundsFrom(b, list, 0);
   let bestFraction = Infinity;
   let bestDepth = 0;
   let bestTriangle = -1;
   const hit = meshHit;
   const normals = mesh.normals;
   const oneSided = !mesh.doubleSided;
-  for (let i = 0; i < list.length; i++) {
+  const P = mesh.corners;
+  for (let i = 0; i < count; i++) {
     const tri = list[i]!;
-    mesh.getTriangle(tri, triangle.a, triangle.b, triangle.c);
+    const o = 9 * tri;
+    triangle.a.x = P[o]!; triangle.a.y = P[o + 1]!; triangle.a.z = P[o + 2]!;
+    triangle.b.x = P[o + 3]!; triangle.b.y = P[o + 4]!; triangle.b.z = P[o + 5]!;
+    triangle.c.x = P[o + 6]!; triangle.c.y = P[o + 7]!; triangle.c.z = P[o + 8]!;
     const limit = bestFraction < 1 ? bestFraction : 1;
     CAST_IO[0] = limit;
     if (!castConvex(cast, meshPos, meshRot, meshTrans, triangle, origin, identity, hit)) continue;
@@ -212,10 +294,9 @@ function castMesh(
       bestNormal.x = hit.normal.x; bestNormal.y = hit.normal.y; bestNormal.z = hit.normal.z;
     }
   }
-  while (list.length > 0) list.pop();
   if (bestTriangle < 0) return false;
   out.fraction = bestFraction;
-  out.triangle = bestTriangle;
+  out.triangle = slotIds !== null ? slotIds[bestTriangle]! : bestTriangle;
   rotate(out.point, meshRotation, bestPoint);
   out.point.x += meshPosition.x;
   out.point.y += meshPosition.y;

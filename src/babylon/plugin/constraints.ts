@@ -1,0 +1,237 @@
+// Babylon's PhysicsConstraint types to footing joints. Pivots and axes come
+// in each node's frame; footing joints take them in the body's frame, which
+// differs by the shape's offset (see shapes.ts).
+import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import {
+  PhysicsConstraintAxis, PhysicsConstraintAxisLimitMode, PhysicsConstraintMotorType, PhysicsConstraintType, type PhysicsConstraintParameters,
+} from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import type { PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
+import { BallJoint, DistanceJoint, FixedJoint, HingeJoint, MAX_JOINT_TORQUE, type Joint, type Quat, type Vec3, type World } from '../../index';
+import { FootingPluginUnsupportedError, type ShapeGeometry } from './shapes';
+import type { BodyData } from './body-data';
+
+/** What Babylon set on one constraint axis (read back as set; null until set). */
+export interface AxisSettings {
+  mode: PhysicsConstraintAxisLimitMode | null;
+  minLimit: number | null;
+  maxLimit: number | null;
+  friction: number | null;
+  motorType: PhysicsConstraintMotorType | null;
+  motorTarget: number | null;
+  motorMaxForce: number | null;
+}
+
+interface JointInput {
+  a: BodyData;
+  b: BodyData;
+  options: PhysicsConstraintParameters;
+  collide: boolean;
+  axes: Map<PhysicsConstraintAxis, AxisSettings>;
+}
+
+/** A point in the node's frame into the footing body's frame: inverse(offset) · p. */
+function toBodyPoint(p: Vector3 | undefined, g: ShapeGeometry | null | undefined): Vec3 {
+  const v = p ? p.clone() : Vector3.Zero();
+  if (!g) return { x: v.x, y: v.y, z: v.z };
+  v.subtractFromFloatsToRef(g.offsetPosition.x, g.offsetPosition.y, g.offsetPosition.z, v);
+  v.applyRotationQuaternionInPlace(new Quaternion(-g.offsetRotation.x, -g.offsetRotation.y, -g.offsetRotation.z, g.offsetRotation.w));
+  return { x: v.x, y: v.y, z: v.z };
+}
+
+function toBodyDirection(d: Vector3, g: ShapeGeometry | null | undefined): Vector3 {
+  const v = d.normalizeToNew();
+  if (g) v.applyRotationQuaternionInPlace(new Quaternion(-g.offsetRotation.x, -g.offsetRotation.y, -g.offsetRotation.z, g.offsetRotation.w));
+  return v;
+}
+
+/** The constraint frame in a body: x = axis, y = perpendicular axis (Havok's convention). */
+function bodyFrame(axis: Vector3 | undefined, perp: Vector3 | undefined, g: ShapeGeometry | null | undefined): Quat {
+  const x = toBodyDirection(axis ?? new Vector3(1, 0, 0), g);
+  let y: Vector3;
+  if (perp) y = toBodyDirection(perp, g);
+  else { y = new Vector3(); x.getNormalToRef(y); y.normalize(); }
+  const z = Vector3.Cross(x, y).normalize();
+  y = Vector3.Cross(z, x).normalize();
+  const q = Quaternion.RotationQuaternionFromAxis(x, y, z);
+  return { x: q.x, y: q.y, z: q.z, w: q.w };
+}
+
+function anchors(j: JointInput): { localAnchorA: Vec3; localAnchorB: Vec3 } {
+  return { localAnchorA: toBodyPoint(j.options.pivotA, j.a.shape?.geometry), localAnchorB: toBodyPoint(j.options.pivotB, j.b.shape?.geometry) };
+}
+
+function ball(j: JointInput): Joint {
+  return new BallJoint({ bodyA: j.a.rigid!, bodyB: j.b.rigid!, collideConnected: j.collide, ...anchors(j) });
+}
+
+/** Havok's DISTANCE is a rod of length maxDistance; LINEAR_DISTANCE limits widen it to a rope or a range. */
+function distance(j: JointInput): Joint {
+  const length = j.options.maxDistance ?? 0;
+  const ax = j.axes.get(PhysicsConstraintAxis.LINEAR_DISTANCE);
+  const free = ax?.mode === PhysicsConstraintAxisLimitMode.FREE;
+  const minLength = free ? 0 : ax?.minLimit ?? length;
+  const maxLength = free ? Infinity : ax?.maxLimit ?? length;
+  return new DistanceJoint({ bodyA: j.a.rigid!, bodyB: j.b.rigid!, collideConnected: j.collide, ...anchors(j), length: Math.min(Math.max(length, minLength), maxLength), minLength, maxLength });
+}
+
+function hinge(j: JointInput): Joint {
+  const ga = j.a.shape?.geometry, gb = j.b.shape?.geometry;
+  const axisA = toBodyDirection(j.options.axisA ?? new Vector3(1, 0, 0), ga);
+  const axisB = toBodyDirection(j.options.axisB ?? new Vector3(1, 0, 0), gb);
+  const joint = new HingeJoint({
+    bodyA: j.a.rigid!, bodyB: j.b.rigid!, collideConnected: j.collide, ...anchors(j),
+    localAxisA: { x: axisA.x, y: axisA.y, z: axisA.z }, localAxisB: { x: axisB.x, y: axisB.y, z: axisB.z },
+  });
+  applyHingeAxis(joint, j.axes.get(PhysicsConstraintAxis.ANGULAR_X));
+  return joint;
+}
+
+function lock(j: JointInput): Joint {
+  const ga = j.a.shape?.geometry, gb = j.b.shape?.geometry;
+  return new FixedJoint({
+    bodyA: j.a.rigid!, bodyB: j.b.rigid!, collideConnected: j.collide, ...anchors(j),
+    localFrameA: bodyFrame(j.options.axisA, j.options.perpAxisA, ga), localFrameB: bodyFrame(j.options.axisB, j.options.perpAxisB, gb),
+  });
+}
+
+function slider(): Joint {
+  throw new FootingPluginUnsupportedError('PhysicsConstraintType.SLIDER', 'SliderJoint (src/joints/slider.ts)');
+}
+function prismatic(): Joint {
+  throw new FootingPluginUnsupportedError('PhysicsConstraintType.PRISMATIC', 'SliderJoint (src/joints/slider.ts)');
+}
+function sixDof(): Joint {
+  throw new FootingPluginUnsupportedError('PhysicsConstraintType.SIX_DOF', 'SixDofJoint (src/joints/six-dof.ts)');
+}
+
+/** One small builder per Babylon constraint type; a new core joint is one entry here. */
+const BUILDERS: Record<PhysicsConstraintType, (j: JointInput) => Joint> = {
+  [PhysicsConstraintType.BALL_AND_SOCKET]: ball,
+  [PhysicsConstraintType.DISTANCE]: distance,
+  [PhysicsConstraintType.HINGE]: hinge,
+  [PhysicsConstraintType.SLIDER]: slider,
+  [PhysicsConstraintType.LOCK]: lock,
+  [PhysicsConstraintType.PRISMATIC]: prismatic,
+  [PhysicsConstraintType.SIX_DOF]: sixDof,
+};
+
+/** The hinge's free axis (ANGULAR_X): limits, a velocity or position motor, friction. */
+function applyHingeAxis(joint: HingeJoint, s: AxisSettings | undefined): void {
+  if (!s) return;
+  const clampAngle = (v: number): number => Math.min(Math.max(v, -Math.PI), Math.PI);
+  if (s.mode === PhysicsConstraintAxisLimitMode.LOCKED) joint.setLimits(0, 0);
+  else if (s.mode === PhysicsConstraintAxisLimitMode.LIMITED) joint.setLimits(s.minLimit === null ? -Infinity : clampAngle(s.minLimit), s.maxLimit === null ? Infinity : clampAngle(s.maxLimit));
+  else joint.setLimits(-Infinity, Infinity);
+  if (s.friction !== null) joint.frictionTorque = s.friction;
+  if (s.motorType === PhysicsConstraintMotorType.VELOCITY) {
+    joint.motorSpeed = s.motorTarget ?? 0;
+    joint.maxMotorTorque = s.motorMaxForce ?? MAX_JOINT_TORQUE;
+  } else if (s.motorType !== PhysicsConstraintMotorType.POSITION) {
+    joint.maxMotorTorque = 0;
+  }
+}
+
+/** The plugin's data behind one Babylon PhysicsConstraint: a footing joint per body pair. */
+export class ConstraintData {
+  enabled = true;
+  collisions: boolean;
+  readonly pairs: { a: BodyData; b: BodyData; joint: Joint | null }[] = [];
+  readonly axes = new Map<PhysicsConstraintAxis, AxisSettings>();
+  constructor(private readonly world: World, readonly constraint: PhysicsConstraint) {
+    this.collisions = !!constraint.options.collision;
+    if (!BUILDERS[constraint.type]) throw new TypeError(`FootingPlugin: unknown constraint type ${String(constraint.type)}`);
+    // Fail now, not at the first rebuild, for a type the core lacks.
+    if (constraint.type === PhysicsConstraintType.SLIDER) slider();
+    if (constraint.type === PhysicsConstraintType.PRISMATIC) prismatic();
+    if (constraint.type === PhysicsConstraintType.SIX_DOF) sixDof();
+  }
+
+  addPair(a: BodyData, b: BodyData): void {
+    this.pairs.push({ a, b, joint: null });
+    a.constraints.add(this);
+    b.constraints.add(this);
+    this.rebuild();
+  }
+
+  /** Replaces the joints (after a body was rebuilt, or a setting footing fixes at creation changed). */
+  rebuild(): void {
+    for (const p of this.pairs) {
+      if (p.joint && this.world.joints.includes(p.joint)) this.world.removeJoint(p.joint);
+      p.joint = null;
+      if (!this.enabled || !p.a.rigid || !p.b.rigid || p.a.rigid.world !== this.world || p.b.rigid.world !== this.world) continue;
+      p.joint = this.world.addJoint(BUILDERS[this.constraint.type]({ a: p.a, b: p.b, options: this.constraint.options, collide: this.collisions, axes: this.axes }));
+    }
+  }
+
+  /** Drops the pairs that use a body being disposed. */
+  detach(d: BodyData): void {
+    for (let i = this.pairs.length - 1; i >= 0; i--) {
+      const p = this.pairs[i]!;
+      if (p.a !== d && p.b !== d) continue;
+      if (p.joint && this.world.joints.includes(p.joint)) this.world.removeJoint(p.joint);
+      this.pairs.splice(i, 1);
+      (p.a === d ? p.b : p.a).constraints.delete(this);
+    }
+    d.constraints.delete(this);
+  }
+
+  setEnabled(v: boolean): void {
+    if (this.enabled === !!v) return;
+    this.enabled = !!v;
+    this.rebuild();
+  }
+
+  setCollisions(v: boolean): void {
+    if (this.collisions === !!v) return;
+    this.collisions = !!v;
+    this.rebuild();
+  }
+
+  axis(axis: PhysicsConstraintAxis): AxisSettings {
+    let s = this.axes.get(axis);
+    if (!s) {
+      s = { mode: null, minLimit: null, maxLimit: null, friction: null, motorType: null, motorTarget: null, motorMaxForce: null };
+      this.axes.set(axis, s);
+    }
+    return s;
+  }
+
+  setAxis<K extends keyof AxisSettings>(axis: PhysicsConstraintAxis, key: K, value: AxisSettings[K]): void {
+    if (typeof value === 'number' && Number.isNaN(value)) throw new RangeError(`FootingPlugin: constraint axis ${key} must be a number (got NaN)`);
+    const s = this.axis(axis);
+    const old = s[key];
+    s[key] = value;
+    try {
+      if (this.constraint.type === PhysicsConstraintType.HINGE && axis === PhysicsConstraintAxis.ANGULAR_X) {
+        for (const p of this.pairs) if (p.joint instanceof HingeJoint) applyHingeAxis(p.joint, s);
+      } else if (this.constraint.type === PhysicsConstraintType.DISTANCE && axis === PhysicsConstraintAxis.LINEAR_DISTANCE) {
+        this.rebuild();
+      }
+    } catch (e) {
+      s[key] = old;
+      throw e;
+    }
+  }
+
+  /** Position motors on hinges: a velocity towards the target angle, reached in about four steps. */
+  prestep(dt: number): void {
+    if (this.constraint.type !== PhysicsConstraintType.HINGE) return;
+    const s = this.axes.get(PhysicsConstraintAxis.ANGULAR_X);
+    if (!s || s.motorType !== PhysicsConstraintMotorType.POSITION) return;
+    for (const p of this.pairs) {
+      if (!(p.joint instanceof HingeJoint)) continue;
+      const error = (s.motorTarget ?? 0) - p.joint.angle;
+      p.joint.motorSpeed = Math.max(-1000, Math.min(1000, error / (4 * dt)));
+      p.joint.maxMotorTorque = s.motorMaxForce ?? MAX_JOINT_TORQUE;
+    }
+  }
+
+  dispose(): void {
+    for (const p of this.pairs) {
+      if (p.joint && this.world.joints.includes(p.joint)) this.world.removeJoint(p.joint);
+      p.a.constraints.delete(this);
+      p.b.constraints.delete(this);
+    }
+    this.pairs.length = 0;
+  }
+}

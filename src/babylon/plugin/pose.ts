@@ -1,0 +1,102 @@
+// Pose conversions between Babylon nodes and footing bodies, argument checks
+// and mass properties for the plugin. Each function keeps its own scratch.
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import type { PhysicsMassProperties } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
+import { ConvexShape, type Quat, type RigidBody, type Vec3 } from '../../index';
+import { ShapeData, type ShapeGeometry } from './shapes';
+
+export function shapeDataOf(shape: PhysicsShape): ShapeData {
+  const d = shape._pluginData as ShapeData | undefined;
+  if (!(d instanceof ShapeData)) throw new TypeError('FootingPlugin: the shape was not created by this plugin (initShape)');
+  return d;
+}
+
+export function requireVector(v: Vector3, field: string): void {
+  if (!v || !Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) {
+    throw new RangeError(`FootingPlugin.${field} must be a vector of finite numbers (got ${v ? `${v.x}, ${v.y}, ${v.z}` : String(v)})`);
+  }
+}
+
+export function requireNonNegative(v: number, field: string): void {
+  if (typeof v !== 'number' || !(v >= 0 && v < Infinity)) throw new RangeError(`FootingPlugin.${field} must be a finite number ≥ 0 (got ${String(v)})`);
+}
+
+export function requireFinite(v: number, field: string): void {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`FootingPlugin.${field} must be a finite number (got ${String(v)})`);
+}
+
+
+export function copyVec(out: Vec3, v: Readonly<Vec3>): void { out.x = v.x; out.y = v.y; out.z = v.z; }
+
+/** Footing body pose = node pose ⊗ shape offset. */
+const nodeToFootingQ = new Quaternion();
+export function nodeToFooting(p: Readonly<Vec3>, q: Readonly<Quat>, g: ShapeGeometry | null | undefined, outP: Vector3, outQ: Quaternion): void {
+  outQ.set(q.x, q.y, q.z, q.w);
+  if (!g) { outP.set(p.x, p.y, p.z); outQ.normalize(); return; }
+  const o = g.offsetPosition;
+  outP.set(o.x, o.y, o.z).applyRotationQuaternionInPlace(outQ).addInPlaceFromFloats(p.x, p.y, p.z);
+  const r = g.offsetRotation;
+  nodeToFootingQ.set(r.x, r.y, r.z, r.w);
+  outQ.multiplyInPlace(nodeToFootingQ).normalize();
+}
+
+/** Node pose = footing body pose ⊗ inverse(shape offset). */
+const footingToNodeQ = new Quaternion();
+export function footingToNode(p: Readonly<Vec3>, q: Readonly<Quat>, g: ShapeGeometry | null | undefined, outP: Vector3, outQ: Quaternion): void {
+  outQ.set(q.x, q.y, q.z, q.w);
+  if (!g) { outP.set(p.x, p.y, p.z); return; }
+  const r = g.offsetRotation;
+  footingToNodeQ.set(-r.x, -r.y, -r.z, r.w);
+  outQ.multiplyInPlace(footingToNodeQ).normalize();
+  const o = g.offsetPosition;
+  outP.set(-o.x, -o.y, -o.z).applyRotationQuaternionInPlace(outQ).addInPlaceFromFloats(p.x, p.y, p.z);
+}
+
+const instanceMatrix = new Matrix();
+const instanceScale = new Vector3();
+const instanceRotation = new Quaternion();
+const instancePosition = new Vector3();
+export function instancePose(matrices: Float32Array, i: number, outP: Vec3, outQ: Quat): void {
+  Matrix.FromArrayToRef(matrices, i * 16, instanceMatrix);
+  instanceMatrix.decompose(instanceScale, instanceRotation, instancePosition);
+  outP.x = instancePosition.x; outP.y = instancePosition.y; outP.z = instancePosition.z;
+  outQ.x = instanceRotation.x; outQ.y = instanceRotation.y; outQ.z = instanceRotation.z; outQ.w = instanceRotation.w;
+}
+
+/** Float32 node matrices round poses: compare with a tolerance. */
+export function samePose(sp: Vector3, sq: Quaternion, p: Readonly<Vec3>, q: Readonly<Quat>): boolean {
+  const e = 1e-5;
+  return Math.abs(sp.x - p.x) <= e && Math.abs(sp.y - p.y) <= e && Math.abs(sp.z - p.z) <= e &&
+    Math.abs(Math.abs(sq.x * q.x + sq.y * q.y + sq.z * q.z + sq.w * q.w) - 1) <= 1e-6;
+}
+
+/** A dynamic body driven to a pose: the velocities that reach it in dt (HavokPlugin's target transform on a dynamic body). */
+const driveTurn = new Quaternion();
+const driveInverse = new Quaternion();
+export function driveToPose(r: RigidBody, p: Readonly<Vec3>, q: Readonly<Quat>, dt: number): void {
+  const inv = 1 / dt;
+  r.setLinearVelocity({ x: (p.x - r.position.x) * inv, y: (p.y - r.position.y) * inv, z: (p.z - r.position.z) * inv });
+  driveTurn.set(q.x, q.y, q.z, q.w);
+  driveInverse.set(-r.rotation.x, -r.rotation.y, -r.rotation.z, r.rotation.w);
+  driveTurn.multiplyInPlace(driveInverse);
+  if (driveTurn.w < 0) driveTurn.scaleInPlace(-1);
+  const s = Math.hypot(driveTurn.x, driveTurn.y, driveTurn.z);
+  const k = s < 1e-12 ? 0 : (2 * Math.atan2(s, driveTurn.w) / s) * inv;
+  r.setAngularVelocity({ x: driveTurn.x * k, y: driveTurn.y * k, z: driveTurn.z * k });
+}
+
+/** Mass properties of a shape at its density, in the node's frame (Havok's computeMassProperties). */
+export function shapeMass(s: ShapeData | null): PhysicsMassProperties {
+  const g = s?.geometry;
+  if (!s || !g || !(g.core instanceof ConvexShape)) {
+    return { centerOfMass: Vector3.Zero(), mass: 0, inertia: Vector3.Zero(), inertiaOrientation: Quaternion.Identity() };
+  }
+  const m = g.core.massProperties(s.density);
+  const o = g.offsetPosition, r = g.offsetRotation;
+  return {
+    centerOfMass: new Vector3(o.x, o.y, o.z), mass: m.mass,
+    inertia: new Vector3(m.inertia.x, m.inertia.y, m.inertia.z), inertiaOrientation: new Quaternion(r.x, r.y, r.z, r.w),
+  };
+}
+

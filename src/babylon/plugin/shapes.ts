@@ -1,0 +1,198 @@
+// Babylon's PhysicsShape parameters to footing shapes. A footing shape sits at
+// its body's origin, so a Babylon shape with a centre or a rotation becomes a
+// footing shape plus an offset frame: the footing body is placed at
+// node ⊗ offset, and the node is recovered from the body with the inverse.
+import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { PhysicsShapeType, type PhysicsShapeParameters } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
+import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
+import type { PhysicsMaterial } from '@babylonjs/core/Physics/v2/physicsMaterial';
+import { Box, Capsule, Sphere, TriangleMesh, type Quat, type Shape, type Vec3 } from '../../index';
+
+/**
+ * Thrown for a Babylon shape or constraint type whose footing counterpart is
+ * not in the core yet; `missing` names the core class it needs.
+ */
+export class FootingPluginUnsupportedError extends Error {
+  constructor(readonly feature: string, readonly missing: string) {
+    super(`FootingPlugin: ${feature} needs footing's ${missing}, which this build of footing does not have yet`);
+    this.name = 'FootingPluginUnsupportedError';
+  }
+}
+
+/** A footing shape and where it sits in the Babylon body's frame. */
+export interface ShapeGeometry {
+  core: Shape | null;
+  offsetPosition: Vec3;
+  offsetRotation: Quat;
+  /** Triangles in the body frame, for getBodyGeometry (PhysicsViewer). Filled for MESH. */
+  meshPositions: Float32Array | null;
+  meshIndices: Uint32Array | null;
+}
+
+/** The plugin's data behind one Babylon PhysicsShape (its `_pluginData`). */
+export class ShapeData {
+  geometry: ShapeGeometry;
+  density = 1000;
+  isTrigger = false;
+  /** Signed 32-bit masks, read back as Havok does (~0 = −1: all groups). */
+  membership = -1;
+  collideWith = -1;
+  material: PhysicsMaterial = { friction: 0.5, staticFriction: 0.5, restitution: 0, frictionCombine: 1, restitutionCombine: 2 };
+  readonly children: { shape: PhysicsShape; translation: Vec3; rotation: Quat; scale: Vec3 }[] = [];
+  /** Body data records using this shape (rebuilt when a property footing fixes at creation changes). */
+  readonly users = new Set<{ rebuild(): void }>();
+  constructor(readonly type: PhysicsShapeType, readonly options: PhysicsShapeParameters, geometry: ShapeGeometry) {
+    this.geometry = geometry;
+  }
+}
+
+function frame(core: Shape | null, p: Vec3, q: Quat): ShapeGeometry {
+  return { core, offsetPosition: p, offsetRotation: q, meshPositions: null, meshIndices: null };
+}
+
+function vec(v: Vector3 | undefined, x: number, y: number, z: number): Vec3 {
+  return v ? { x: v.x, y: v.y, z: v.z } : { x, y, z };
+}
+
+/** The rotation taking +Y onto the unit direction d (a capsule's or cylinder's axis). */
+function rotationFromY(d: Vec3): Quat {
+  // q = (y × d, 1 + y·d) normalised; opposite vectors turn about X.
+  const w = 1 + d.y;
+  if (w < 1e-9) return { x: 1, y: 0, z: 0, w: 0 };
+  const x = d.z, z = -d.x;
+  const n = Math.sqrt(x * x + w * w + z * z);
+  return { x: x / n, y: 0, z: z / n, w: w / n };
+}
+
+function sphere(o: PhysicsShapeParameters): ShapeGeometry {
+  return frame(new Sphere(o.radius || 1), vec(o.center, 0, 0, 0), { x: 0, y: 0, z: 0, w: 1 });
+}
+
+function box(o: PhysicsShapeParameters): ShapeGeometry {
+  const e = vec(o.extents, 1, 1, 1);
+  const r = o.rotation;
+  return frame(new Box({ x: e.x / 2, y: e.y / 2, z: e.z / 2 }), vec(o.center, 0, 0, 0), r ? { x: r.x, y: r.y, z: r.z, w: r.w } : { x: 0, y: 0, z: 0, w: 1 });
+}
+
+/** A segment A→B becomes a centre, an axis rotation and a half length. */
+function segment(o: PhysicsShapeParameters): { centre: Vec3; rotation: Quat; halfLength: number; radius: number } {
+  const a = vec(o.pointA, 0, 0, 0), b = vec(o.pointB, 0, 1, 0);
+  const dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+  const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  const rotation = len > 0 ? rotationFromY({ x: dx / len, y: dy / len, z: dz / len }) : { x: 0, y: 0, z: 0, w: 1 };
+  return { centre: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, z: (a.z + b.z) / 2 }, rotation, halfLength: len / 2, radius: o.radius || 0 };
+}
+
+function capsule(o: PhysicsShapeParameters): ShapeGeometry {
+  const s = segment(o);
+  // A capsule with coincident points is a sphere (footing's Capsule needs a length).
+  const core = s.halfLength > 0 ? new Capsule(s.radius, s.halfLength) : new Sphere(s.radius);
+  return frame(core, s.centre, s.rotation);
+}
+
+function cylinder(_o: PhysicsShapeParameters): ShapeGeometry {
+  throw new FootingPluginUnsupportedError('PhysicsShapeType.CYLINDER', 'Cylinder shape (src/shapes/cylinder.ts)');
+}
+
+function convexHull(_o: PhysicsShapeParameters): ShapeGeometry {
+  throw new FootingPluginUnsupportedError('PhysicsShapeType.CONVEX_HULL', 'ConvexHull shape (src/shapes/convex-hull.ts)');
+}
+
+function heightField(_o: PhysicsShapeParameters): ShapeGeometry {
+  throw new FootingPluginUnsupportedError('PhysicsShapeType.HEIGHTFIELD', 'HeightField shape (src/shapes/height-field.ts)');
+}
+
+/** An empty container: no collider until a child is added (see containerGeometry). */
+function container(_o: PhysicsShapeParameters): ShapeGeometry {
+  return frame(null, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
+}
+
+/**
+ * The mesh's triangles in its own frame, scaled by its absolute scaling (a
+ * footing body has no scale), with child meshes when asked.
+ */
+function mesh(o: PhysicsShapeParameters): ShapeGeometry {
+  const root = o.mesh;
+  if (!root) throw new TypeError('FootingPlugin.initShape: options.mesh is required for a MESH shape');
+  root.computeWorldMatrix(true);
+  const rootScale = new Vector3(), rootRot = new Quaternion(), rootPos = new Vector3();
+  root.getWorldMatrix().decompose(rootScale, rootRot, rootPos);
+  const rootInv = Matrix.Compose(Vector3.One(), rootRot, rootPos).invert();
+  const meshes: AbstractMesh[] = [root];
+  if (o.includeChildMeshes) meshes.push(...root.getChildMeshes(false));
+  const positions: number[] = [];
+  const indices: number[] = [];
+  const p = new Vector3();
+  for (const m of meshes) {
+    const data = m.getVerticesData('position');
+    if (!data) continue;
+    m.computeWorldMatrix(true);
+    const toRoot = m.getWorldMatrix().multiply(rootInv);
+    const base = positions.length / 3;
+    for (let i = 0; i < data.length; i += 3) {
+      Vector3.TransformCoordinatesFromFloatsToRef(data[i]!, data[i + 1]!, data[i + 2]!, toRoot, p);
+      positions.push(p.x, p.y, p.z);
+    }
+    const ind = m.getIndices();
+    if (ind) for (let i = 0; i < ind.length; i++) indices.push(base + ind[i]!);
+    else for (let i = 0; i < data.length / 3; i++) indices.push(base + i);
+  }
+  if (indices.length < 3) throw new TypeError(`FootingPlugin.initShape: mesh '${root.name}' has no triangles for a MESH shape`);
+  // Both sides collide: which side Babylon draws as the front depends on the mesh's side orientation.
+  const g = frame(new TriangleMesh(positions, indices, { doubleSided: true }), { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
+  g.meshPositions = new Float32Array(positions);
+  g.meshIndices = new Uint32Array(indices);
+  return g;
+}
+
+/** One small builder per Babylon shape type; a new core shape is one entry here. */
+const BUILDERS: Record<PhysicsShapeType, (o: PhysicsShapeParameters) => ShapeGeometry> = {
+  [PhysicsShapeType.SPHERE]: sphere,
+  [PhysicsShapeType.CAPSULE]: capsule,
+  [PhysicsShapeType.CYLINDER]: cylinder,
+  [PhysicsShapeType.BOX]: box,
+  [PhysicsShapeType.CONVEX_HULL]: convexHull,
+  [PhysicsShapeType.CONTAINER]: container,
+  [PhysicsShapeType.MESH]: mesh,
+  [PhysicsShapeType.HEIGHTFIELD]: heightField,
+};
+
+export function buildShapeGeometry(type: PhysicsShapeType, options: PhysicsShapeParameters): ShapeGeometry {
+  const build = BUILDERS[type];
+  if (!build) throw new TypeError(`FootingPlugin.initShape: unknown shape type ${String(type)}`);
+  return build(options ?? {});
+}
+
+/** The child's options scaled (sphere, box and capsule scale their sizes and centres). */
+function scaledOptions(o: PhysicsShapeParameters, s: Vec3): PhysicsShapeParameters {
+  const mul = (v: Vector3 | undefined): Vector3 | undefined => (v ? new Vector3(v.x * s.x, v.y * s.y, v.z * s.z) : undefined);
+  const r = o.radius === undefined ? undefined : o.radius * Math.max(Math.abs(s.x), Math.abs(s.y), Math.abs(s.z));
+  return { ...o, center: mul(o.center), pointA: mul(o.pointA ?? new Vector3(0, 0, 0)), pointB: mul(o.pointB ?? new Vector3(0, 1, 0)), extents: mul(o.extents ?? new Vector3(1, 1, 1)), radius: r };
+}
+
+/**
+ * A CONTAINER's collider. Footing has no compound shape yet, so a container
+ * collides as its only child (placed by the child's translation, rotation
+ * and scale); two or more children need the core's Compound.
+ */
+export function containerGeometry(data: ShapeData): ShapeGeometry {
+  if (data.children.length === 0) return frame(null, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
+  if (data.children.length > 1) throw new FootingPluginUnsupportedError('a CONTAINER shape with more than one child', 'Compound shape (src/shapes/compound.ts)');
+  const child = data.children[0]!;
+  const cd = child.shape._pluginData as ShapeData;
+  const s = child.scale;
+  const unit = s.x === 1 && s.y === 1 && s.z === 1;
+  const g = cd.type === PhysicsShapeType.CONTAINER ? containerGeometry(cd) : unit ? cd.geometry : buildShapeGeometry(cd.type, scaledOptions(cd.options, s));
+  // offset = child transform ⊗ the child's own offset
+  const cq = new Quaternion(child.rotation.x, child.rotation.y, child.rotation.z, child.rotation.w);
+  const p = new Vector3(g.offsetPosition.x, g.offsetPosition.y, g.offsetPosition.z).applyRotationQuaternion(cq);
+  const q = cq.multiply(new Quaternion(g.offsetRotation.x, g.offsetRotation.y, g.offsetRotation.z, g.offsetRotation.w));
+  return {
+    core: g.core,
+    offsetPosition: { x: p.x + child.translation.x, y: p.y + child.translation.y, z: p.z + child.translation.z },
+    offsetRotation: { x: q.x, y: q.y, z: q.z, w: q.w },
+    meshPositions: g.meshPositions, meshIndices: g.meshIndices,
+  };
+}
+

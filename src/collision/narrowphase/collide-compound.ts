@@ -1,0 +1,226 @@
+/**
+ * A Compound against any shape (a Compound too): each child whose box meets
+ * the other shape's box (the compound's child tree, compound.ts) is collided
+ * at its composed pose P + Q p_i, Q q_i through the dispatch table, and the
+ * points of all children are reduced to one ≤ 4-point manifold by the mesh
+ * colliders' reduction (deepest, farthest, largest triangle, largest quad,
+ * triangle-contact.ts). With four points or fewer in all they are kept as
+ * they are, so a compound touching with one child behaves as that child.
+ *
+ * Feature ids: the child's 32-bit id plus, above bit 32, the child index of
+ * each side (10 bits each, +1 so that 0 means "not a compound"); a double
+ * holds the 52 bits exactly, and the contacts store ids as doubles. The
+ * events and queries read the child back with {@link contactChildA} / B.
+ */
+import type { Quat } from '../../math/quat';
+import type { Vec3 } from '../../math/vec3';
+import type { Compound } from '../../shapes/compound';
+import { ShapeKind, type Shape } from '../../shapes/shape';
+import type { CollideFunction } from './dispatch';
+import { Manifold, type ManifoldPoint } from './manifold';
+import { narrowphaseGap, narrowphaseMargin } from './margin';
+import { MeshContactCollector } from './triangle-contact';
+
+const TWO_32 = 4294967296;
+const CHILD_SLOTS = 1024;
+/** Candidates kept per pair (past this, further child points are dropped). */
+const CAPACITY = 256;
+
+/** Child index of shape A in a contact point's feature id (−1 when A is not a compound). */
+export function contactChildA(id: number): number {
+  const high = Math.floor(id / TWO_32);
+  return (high % CHILD_SLOTS) - 1;
+}
+
+/** Child index of shape B at a manifold point (−1 when B is not a compound); reads the id itself, so no double crosses the call. */
+export function pointChildB(p: ManifoldPoint): number {
+  const high = Math.floor(p.id / TWO_32);
+  return Math.floor(high / CHILD_SLOTS) - 1;
+}
+
+/** Child index of shape B in a contact point's feature id (−1 when B is not a compound). */
+export function contactChildB(id: number): number {
+  const high = Math.floor(id / TWO_32);
+  return Math.floor(high / CHILD_SLOTS) - 1;
+}
+
+/**
+ * Scratch of the compound routines: one per table (the routines never call
+ * one another: a compound holds no compound).
+ */
+class CompoundScratch {
+  readonly child = new Manifold();
+  readonly collector = new MeshContactCollector();
+  readonly ids = new Float64Array(CAPACITY);
+  readonly points = new Float64Array(7 * CAPACITY);
+  readonly listA: number[] = [];
+  readonly listB: number[] = [];
+  readonly bounds = new Float64Array(6);
+  readonly posA: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly rotA: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  readonly posB: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly rotB: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  readonly box = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
+  readonly origin: Vec3 = { x: 0, y: 0, z: 0 };
+  readonly identity: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  count = 0;
+}
+
+const S = new CompoundScratch();
+let table: readonly (readonly CollideFunction[])[] = [];
+
+/** Called once by dispatch.ts with the finished table (the child pairs are looked up there). */
+export function setCompoundTable(t: readonly (readonly CollideFunction[])[]): void {
+  table = t;
+}
+
+/** out = p + q·v (a child's world position). */
+function composePosition(out: Vec3, p: Readonly<Vec3>, q: Readonly<Quat>, v: Readonly<Vec3>): void {
+  const tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);
+  out.x = p.x + v.x + q.w * tx + (q.y * tz - q.z * ty);
+  out.y = p.y + v.y + q.w * ty + (q.z * tx - q.x * tz);
+  out.z = p.z + v.z + q.w * tz + (q.x * ty - q.y * tx);
+}
+
+/** out = a ⊗ b. */
+function composeRotation(out: Quat, a: Readonly<Quat>, b: Readonly<Quat>): void {
+  const x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
+  const y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
+  const z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
+  const w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+  out.x = x; out.y = y; out.z = z; out.w = w;
+}
+
+/**
+ * S.bounds = the box of `shape` at (p, q) seen in the frame (pc, qc),
+ * widened by the margin: the world box's centre taken into the frame and its
+ * half extents through |Rᵀ|.
+ */
+function boundsInFrame(shape: Shape, p: Readonly<Vec3>, q: Readonly<Quat>, pc: Readonly<Vec3>, qc: Readonly<Quat>, margin: Float64Array): void {
+  const box = shape.computeAabb(S.box, p, q);
+  const cx = 0.5 * (box.min.x + box.max.x) - pc.x, cy = 0.5 * (box.min.y + box.max.y) - pc.y, cz = 0.5 * (box.min.z + box.max.z) - pc.z;
+  const hx = 0.5 * (box.max.x - box.min.x), hy = 0.5 * (box.max.y - box.min.y), hz = 0.5 * (box.max.z - box.min.z);
+  const x2 = qc.x + qc.x, y2 = qc.y + qc.y, z2 = qc.z + qc.z;
+  const xx = qc.x * x2, xy = qc.x * y2, xz = qc.x * z2;
+  const yy = qc.y * y2, yz = qc.y * z2, zz = qc.z * z2;
+  const wx = qc.w * x2, wy = qc.w * y2, wz = qc.w * z2;
+  // R of qc; the frame's coordinates are Rᵀ (x − pc).
+  const r00 = 1 - (yy + zz), r01 = xy - wz, r02 = xz + wy;
+  const r10 = xy + wz, r11 = 1 - (xx + zz), r12 = yz - wx;
+  const r20 = xz - wy, r21 = yz + wx, r22 = 1 - (xx + yy);
+  const lx = r00 * cx + r10 * cy + r20 * cz, ly = r01 * cx + r11 * cy + r21 * cz, lz = r02 * cx + r12 * cy + r22 * cz;
+  const m = margin[0]!;
+  const ex = Math.abs(r00) * hx + Math.abs(r10) * hy + Math.abs(r20) * hz + m;
+  const ey = Math.abs(r01) * hx + Math.abs(r11) * hy + Math.abs(r21) * hz + m;
+  const ez = Math.abs(r02) * hx + Math.abs(r12) * hy + Math.abs(r22) * hz + m;
+  const b = S.bounds;
+  b[0] = lx - ex; b[1] = ly - ey; b[2] = lz - ez; b[3] = lx + ex; b[4] = ly + ey; b[5] = lz + ez;
+}
+
+/** Adds the child manifold's points with ids tagged by (childA, childB). */
+function gather(childA: number, childB: number): void {
+  const m = S.child;
+  const high = (childA + 1) + CHILD_SLOTS * (childB + 1);
+  for (let k = 0; k < m.pointCount && S.count < CAPACITY; k++) {
+    const p = m.points[k]!;
+    const i = S.count++;
+    const o = 7 * i;
+    const d = S.points;
+    d[o] = p.position.x; d[o + 1] = p.position.y; d[o + 2] = p.position.z;
+    d[o + 3] = p.normal.x; d[o + 4] = p.normal.y; d[o + 5] = p.normal.z;
+    d[o + 6] = p.depth;
+    S.ids[i] = high * TWO_32 + (p.id >>> 0);
+  }
+}
+
+/** Writes the gathered points to `m`: as they are when ≤ 4, else reduced. */
+function finish(m: Manifold): void {
+  m.pointCount = 0;
+  const n = S.count;
+  if (n <= 4) {
+    // The id is stored after the call: an id above 2³¹ passed as an argument would be boxed.
+    for (let i = 0; i < n; i++) m.points[m.addPointFrom(S.points, 7 * i, 0)]!.id = S.ids[i]!;
+  } else {
+    const C = S.collector;
+    C.begin();
+    const cand = C.cand;
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < 7; k++) cand[k] = S.points[7 * i + k]!;
+      C.push(i, 0, false);
+    }
+    C.finish(m, S.origin, S.identity);
+    for (let i = 0; i < m.pointCount; i++) {
+      const p = m.points[i]!;
+      p.id = S.ids[p.id >>> 7]!;
+    }
+  }
+  // Some children were not tested (their boxes missed): no distance bound.
+  narrowphaseGap[0] = 0;
+}
+
+/** Compound A against any shape B (a Compound included). */
+export function compoundFirst(a: Shape, pa: Readonly<Vec3>, qa: Readonly<Quat>, b: Shape, pb: Readonly<Vec3>, qb: Readonly<Quat>, m: Manifold): void {
+  const compound = a as Compound;
+  S.count = 0;
+  if (b.kind === ShapeKind.Compound) {
+    compoundPair(compound, pa, qa, b as Compound, pb, qb);
+    finish(m);
+    return;
+  }
+  boundsInFrame(b, pb, qb, pa, qa, narrowphaseMargin);
+  const list = S.listA;
+  const count = compound.queryBoundsFrom(S.bounds, list, 0);
+  for (let k = 0; k < count; k++) {
+    const i = list[k]!;
+    const child = compound.children[i]!;
+    composePosition(S.posA, pa, qa, child.position);
+    composeRotation(S.rotA, qa, child.rotation);
+    S.child.reset();
+    table[child.shape.kind]![b.kind]!(child.shape, S.posA, S.rotA, b, pb, qb, S.child);
+    gather(i, -1);
+  }
+  finish(m);
+}
+
+/** Any non-compound shape A against Compound B. */
+export function compoundSecond(a: Shape, pa: Readonly<Vec3>, qa: Readonly<Quat>, b: Shape, pb: Readonly<Vec3>, qb: Readonly<Quat>, m: Manifold): void {
+  const compound = b as Compound;
+  S.count = 0;
+  boundsInFrame(a, pa, qa, pb, qb, narrowphaseMargin);
+  const list = S.listB;
+  const count = compound.queryBoundsFrom(S.bounds, list, 0);
+  for (let k = 0; k < count; k++) {
+    const i = list[k]!;
+    const child = compound.children[i]!;
+    composePosition(S.posB, pb, qb, child.position);
+    composeRotation(S.rotB, qb, child.rotation);
+    S.child.reset();
+    table[a.kind]![child.shape.kind]!(a, pa, qa, child.shape, S.posB, S.rotB, S.child);
+    gather(-1, i);
+  }
+  finish(m);
+}
+
+/** Child pairs of two compounds: A's children near B, then B's children near each. */
+function compoundPair(a: Compound, pa: Readonly<Vec3>, qa: Readonly<Quat>, b: Compound, pb: Readonly<Vec3>, qb: Readonly<Quat>): void {
+  boundsInFrame(b, pb, qb, pa, qa, narrowphaseMargin);
+  const listA = S.listA, listB = S.listB;
+  const countA = a.queryBoundsFrom(S.bounds, listA, 0);
+  for (let k = 0; k < countA; k++) {
+    const i = listA[k]!;
+    const ca = a.children[i]!;
+    composePosition(S.posA, pa, qa, ca.position);
+    composeRotation(S.rotA, qa, ca.rotation);
+    boundsInFrame(ca.shape, S.posA, S.rotA, pb, qb, narrowphaseMargin);
+    const countB = b.queryBoundsFrom(S.bounds, listB, 0);
+    for (let l = 0; l < countB; l++) {
+      const j = listB[l]!;
+      const cb = b.children[j]!;
+      composePosition(S.posB, pb, qb, cb.position);
+      composeRotation(S.rotB, qb, cb.rotation);
+      S.child.reset();
+      table[ca.shape.kind]![cb.shape.kind]!(ca.shape, S.posA, S.rotA, cb.shape, S.posB, S.rotB, S.child);
+      gather(i, j);
+    }
+  }
+}
