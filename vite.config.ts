@@ -66,6 +66,8 @@ export default defineConfig(({ mode }) => {
     base: './',
     server: { host: '127.0.0.1' },
     preview: { host: '127.0.0.1' },
+    // The demo's ?worker mode loads demo/physics.worker.ts as a module worker.
+    worker: { format: 'es' as const, rolldownOptions: { output: { topLevelVar: false } } },
     build: {
       outDir: resolve(root, 'dist/demo'),
       emptyOutDir: true,

@@ -3,21 +3,17 @@
 // Babylon.js through footing/babylon. Deep imports keep the bundle to the
 // Babylon modules actually used; the Inspector is loaded only on F3.
 import '@babylonjs/core/Culling/ray';
-import { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
 import { Engine } from '@babylonjs/core/Engines/engine';
-import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
-import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
-import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
-import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { Scene } from '@babylonjs/core/scene';
+import { Matrix } from '@babylonjs/core/Maths/math.vector';
 import { World, type WorldStepper } from '../src/index';
 import { CharacterDebugView, PhysicsDebugView, exposeInspectorProperties } from '../src/babylon/index';
 import { Hud } from './hud';
+import { createScene, isTyping } from './scene-setup';
 import { buildLevel, material, platformMeshes } from './level';
 import { VerletProps } from './verlet-props';
 import { Player } from './player';
 import { Props } from './props';
-import { StepTimer } from './step-timer';
+import { FrameTimer, StepTimer } from './step-timer';
 import type { FootingDemoHandle } from './types';
 
 /** Rendered frames before the page reports ready. */
@@ -32,27 +28,12 @@ const FIXED_STEP = 1 / 60;
 const MAX_STEPS_PER_FRAME = 12;
 const THROW_SPEED = 14;
 
-function createScene(engine: Engine): { scene: Scene; camera: TargetCamera } {
-  const scene = new Scene(engine);
-  scene.clearColor = new Color4(0.62, 0.74, 0.86, 1);
-  const camera = new TargetCamera('camera', new Vector3(0, 3, -6), scene);
-  camera.minZ = 0.05;
-  camera.maxZ = 200;
-  camera.fov = 1.0;
-  const sky = new HemisphericLight('sky', new Vector3(0, 1, 0), scene);
-  sky.intensity = 0.7;
-  sky.groundColor = new Color3(0.3, 0.3, 0.35);
-  const sun = new DirectionalLight('sun', new Vector3(-0.4, -1, 0.5), scene);
-  sun.intensity = 0.65;
-  return { scene, camera };
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
-}
-
 async function main(): Promise<void> {
+  // ?worker: the same level with its physics in a Web Worker (worker-mode.ts, loaded only then).
+  if (new URLSearchParams(location.search).has('worker')) {
+    const { runWorkerMode } = await import('./worker-mode');
+    return runWorkerMode();
+  }
   const canvas = document.getElementById('renderCanvas') as HTMLCanvasElement;
   const hud = new Hud(document.getElementById('hud') as HTMLElement, document.getElementById('plot') as HTMLCanvasElement);
   // preserveDrawingBuffer lets tests read the rendered pixels back between frames.
@@ -64,12 +45,13 @@ async function main(): Promise<void> {
   const verlet = new VerletProps(world, scene);
   const props = new Props(world, scene);
   props.populate();
+  const platforms = level.platforms!;
   for (const mesh of platformMeshes(level)) {
-    const body = level.platforms.slider.userData === mesh.name ? level.platforms.slider : level.platforms.turntable;
+    const body = platforms.slider.userData === mesh.name ? platforms.slider : platforms.turntable;
     props.links.add(mesh, body);
   }
   // Kinematic platforms take the poses for the coming step: step k (stepCount k) ends at (k + 1)·h.
-  const platformStepper: WorldStepper = { preStep: (w) => level.platforms.update((w.stepCount + 1) * FIXED_STEP), postStep: () => {} };
+  const platformStepper: WorldStepper = { preStep: (w) => platforms.update((w.stepCount + 1) * FIXED_STEP), postStep: () => {} };
   world.addStepper(platformStepper);
   // The character link steps the walker inside world.advance (after the platforms' stepper: added later).
   const player = new Player(world, scene, level.landmarks.spawn, material(scene, 'playerMat', 0.85, 0.3, 0.2), camera);
@@ -79,6 +61,7 @@ async function main(): Promise<void> {
   player.link.afterStep = (result) => characterView.record(result);
   exposeInspectorProperties(player.mesh, { controller: player.controller, walker: player.walker, world });
   const timer = new StepTimer();
+  const frameTimer = new FrameTimer();
   let debugView: PhysicsDebugView | null = null;
 
   let paused = false;
@@ -177,7 +160,7 @@ async function main(): Promise<void> {
   const handle: FootingDemoHandle = {
     ready: false, world, character: player.controller, walker: player.walker, scene, engine,
     characterMesh: player.mesh, characterLink: player.link, followCamera: player.camera, landmarks: level.landmarks, props, stats: timer.stats,
-    debugView: null, characterView,
+    debugView: null, characterView, mode: 'main', frameMs: () => frameTimer.summary(), resetFrameMs: () => frameTimer.reset(),
     teleport: (x, y, z) => player.teleport({ x, y, z }),
     setCameraYaw: (yaw) => { player.yaw = yaw; },
     showInspector,
@@ -188,6 +171,7 @@ async function main(): Promise<void> {
   scene.onBeforeRenderObservable.add(() => {
     // The loop: world.advance (rigid bodies, then the steppers: platforms,
     // character) → every link's sync(alpha) → the debug views' update.
+    const frameStart = performance.now();
     const frameSeconds = Math.min(engine.getDeltaTime() / 1000, 0.25);
     const steps0 = world.stepCount;
     const t0 = performance.now();
@@ -206,6 +190,7 @@ async function main(): Promise<void> {
     debugView?.update(alpha);
     characterView.update();
     hud.sample(characterView.stats.iterations);
+    frameTimer.add(performance.now() - frameStart);
   });
   scene.onAfterRenderObservable.add(() => {
     timer.stats.frames++;

@@ -20,6 +20,20 @@ const RUN_SPEED = 7;
 const CROUCH_SPEED = 2;
 const CAMERA_PROBE_RADIUS = 0.2;
 
+/** The character's shape (also what the worker mode creates its character with). */
+export const PLAYER_SHAPE = { radius: RADIUS, halfHeight: STAND_HALF_HEIGHT, walkSpeed: WALK_SPEED } as const;
+
+/** The visible capsule, with a visor so that the facing direction shows. */
+export function createPlayerMesh(scene: Scene, mat: StandardMaterial): Mesh {
+  const mesh = CreateCapsule('player', { radius: RADIUS, height: 2 * (STAND_HALF_HEIGHT + RADIUS), tessellation: 16 }, scene);
+  mesh.material = mat;
+  const visor = CreateBox('playerVisor', { width: 0.3, height: 0.1, depth: 0.12 }, scene);
+  visor.parent = mesh;
+  visor.position.set(0, 0.45, 0.27);
+  visor.material = mat;
+  return mesh;
+}
+
 /** Which movement keys are held (set by the demo's keyboard handler). */
 export interface MoveKeys {
   forward: boolean; back: boolean; left: boolean; right: boolean; run: boolean; crouch: boolean;
@@ -38,13 +52,7 @@ export class Player {
   constructor(world: World, scene: Scene, spawn: Vec3, mat: StandardMaterial, camera: TargetCamera) {
     this.controller = new CharacterController(world, { position: spawn, radius: RADIUS, halfHeight: STAND_HALF_HEIGHT });
     this.walker = new Walker(this.controller, { speed: WALK_SPEED });
-    this.mesh = CreateCapsule('player', { radius: RADIUS, height: 2 * (STAND_HALF_HEIGHT + RADIUS), tessellation: 16 }, scene);
-    this.mesh.material = mat;
-    // a visor so that the facing direction shows
-    const visor = CreateBox('playerVisor', { width: 0.3, height: 0.1, depth: 0.12 }, scene);
-    visor.parent = this.mesh;
-    visor.position.set(0, 0.45, 0.27);
-    visor.material = mat;
+    this.mesh = createPlayerMesh(scene, mat);
     this.link = new CharacterLink(world, this.walker, this.mesh, { beforeStep: () => this.readInput() });
     this.camera = new FollowCamera(world, camera, this.mesh, { distance: 6, pitch: 0.35, radius: CAMERA_PROBE_RADIUS, exclude: this.controller.body });
   }

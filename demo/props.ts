@@ -1,19 +1,32 @@
-// Dynamic things: a box pyramid, a crate stack, a seesaw on a hinge, ragdolls,
+// Dynamic things (laid out in level-data.ts): a box pyramid, a crate stack, a seesaw on a hinge, ragdolls,
 // thrown balls. Each body gets a Babylon mesh that follows it through the
 // adapter's BodyLinks.
 import type { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import type { Scene } from '@babylonjs/core/scene';
 import {
-  Box, HingeJoint, Sphere, createRagdoll,
-  type Capsule, type Quat, type Ragdoll, type RigidBody, type Vec3, type World,
+  Sphere, createRagdoll,
+  type Box, type Capsule, type Quat, type Ragdoll, type RigidBody, type Vec3, type World,
 } from '../src/index';
 import { BodyLinks, createRagdollMeshes, meshFromShape } from '../src/babylon/index';
 import { material } from './level';
+import { RAGDOLL_SPAWNS, createPropBodies, ragdollRotation, type PropMaterial } from './level-data';
 
 /** Mesh detail of the props (software WebGL draws every triangle). */
-const MESH_DETAIL = { segments: 10, tessellation: 10, subdivisions: 1 };
-const MAX_BALLS = 20;
+export const MESH_DETAIL = { segments: 10, tessellation: 10, subdivisions: 1 };
+export const MAX_BALLS = 20;
 const MAX_RAGDOLLS = 6;
+
+/** The props' materials, by the names level-data.ts uses. */
+export function propMaterials(scene: Scene): Record<PropMaterial, StandardMaterial> {
+  return {
+    box: material(scene, 'pyramidMat', 0.3, 0.55, 0.85),
+    crate: material(scene, 'crateMat', 0.72, 0.5, 0.26),
+    plank: material(scene, 'plankMat', 0.55, 0.38, 0.22),
+    ball: material(scene, 'ballMat', 0.85, 0.25, 0.3),
+    ragdoll: material(scene, 'ragdollMat', 0.9, 0.78, 0.62),
+    pivot: material(scene, 'pivotMat', 0.4, 0.4, 0.45),
+  };
+}
 
 export class Props {
   readonly links = new BodyLinks({ disposeRemoved: true });
@@ -21,53 +34,23 @@ export class Props {
   readonly balls: RigidBody[] = [];
   private readonly world: World;
   private readonly scene: Scene;
-  private readonly mats: Record<'box' | 'crate' | 'plank' | 'ball' | 'ragdoll' | 'pivot', StandardMaterial>;
+  private readonly mats: Record<PropMaterial, StandardMaterial>;
 
   constructor(world: World, scene: Scene) {
     this.world = world;
     this.scene = scene;
-    this.mats = {
-      box: material(scene, 'pyramidMat', 0.3, 0.55, 0.85),
-      crate: material(scene, 'crateMat', 0.72, 0.5, 0.26),
-      plank: material(scene, 'plankMat', 0.55, 0.38, 0.22),
-      ball: material(scene, 'ballMat', 0.85, 0.25, 0.3),
-      ragdoll: material(scene, 'ragdollMat', 0.9, 0.78, 0.62),
-      pivot: material(scene, 'pivotMat', 0.4, 0.4, 0.45),
-    };
+    this.mats = propMaterials(scene);
   }
 
-  /** The initial props of the level. */
+  /** The initial props of the level (laid out in level-data.ts, shared with the worker mode). */
   populate(): void {
-    // Box pyramid, base 5 (15 boxes of 0.5 m), left of the start.
-    const s = 0.5;
-    for (let row = 0; row < 5; row++) {
-      for (let i = 0; i < 5 - row; i++) {
-        this.addBody(new Box({ x: s / 2, y: s / 2, z: s / 2 }), { x: -5 + (i - (4 - row) / 2) * (s + 0.01), y: s / 2 + row * s, z: 11 }, null, this.mats.box, 300);
-      }
+    for (const { body, material } of createPropBodies(this.world)) {
+      const mesh = meshFromShape(body.shape, body.isDynamic ? `body${body.id}` : 'seesawPivot', this.scene, MESH_DETAIL);
+      mesh.material = this.mats[material];
+      if (body.isDynamic) this.links.add(mesh, body);
+      else { mesh.position.set(body.position.x, body.position.y, body.position.z); mesh.freezeWorldMatrix(); }
     }
-    // A stack of crates.
-    for (let k = 0; k < 4; k++) {
-      this.addBody(new Box({ x: 0.3, y: 0.3, z: 0.3 }), { x: -1.6, y: 0.3 + 0.6 * k, z: 13 }, null, this.mats.crate, 200);
-    }
-    this.addBody(new Box({ x: 0.3, y: 0.3, z: 0.3 }), { x: -0.9, y: 0.3, z: 13.2 }, null, this.mats.crate, 200);
-    this.seesaw({ x: 3.5, y: 0, z: 12 });
-    this.spawnRagdoll({ x: 1, y: 1.3, z: 17 }, 0.3);
-    this.spawnRagdoll({ x: 4, y: 1.3, z: 18 }, -0.4);
-  }
-
-  /** A plank on a hinge about z over a static pivot block, with a crate on one end. */
-  private seesaw(at: Vec3): void {
-    const pivotHeight = 0.5;
-    const pivot = this.world.createBody({ type: 'static', shape: new Box({ x: 0.15, y: pivotHeight / 2, z: 0.5 }), position: { x: at.x, y: pivotHeight / 2, z: at.z } });
-    const pivotMesh = meshFromShape(pivot.shape, 'seesawPivot', this.scene);
-    pivotMesh.material = this.mats.pivot;
-    pivotMesh.position.set(at.x, pivotHeight / 2, at.z);
-    const plank = this.addBody(new Box({ x: 2, y: 0.06, z: 0.5 }), { x: at.x, y: pivotHeight + 0.08, z: at.z }, null, this.mats.plank, 400);
-    this.world.addJoint(new HingeJoint({
-      bodyA: pivot, bodyB: plank, anchor: { x: at.x, y: pivotHeight, z: at.z }, axis: { x: 0, y: 0, z: 1 },
-      lowerAngle: -0.3, upperAngle: 0.3,
-    }));
-    this.addBody(new Box({ x: 0.25, y: 0.25, z: 0.25 }), { x: at.x + 1.6, y: pivotHeight + 0.5, z: at.z }, null, this.mats.crate, 200);
+    for (const { at, yaw } of RAGDOLL_SPAWNS) this.spawnRagdoll(at, yaw);
   }
 
   addBody(shape: Box | Sphere | Capsule, position: Vec3, rotation: Quat | null, mat: StandardMaterial, density: number, velocity?: Vec3): RigidBody {
@@ -90,11 +73,7 @@ export class Props {
 
   /** A humanoid ragdoll with its pelvis at `at`, turned by `yaw` and tipped a little so it falls. */
   spawnRagdoll(at: Vec3, yaw: number): Ragdoll {
-    const tilt = 0.25;
-    // yaw about y, then a small tilt about x: q = q_y · q_x
-    const cy = Math.cos(yaw / 2), sy = Math.sin(yaw / 2), cx = Math.cos(tilt / 2), sx = Math.sin(tilt / 2);
-    const rotation = { x: cy * sx, y: sy * cx, z: -sy * sx, w: cy * cx };
-    const ragdoll = createRagdoll(this.world, { position: at, rotation });
+    const ragdoll = createRagdoll(this.world, { position: at, rotation: ragdollRotation(yaw) });
     createRagdollMeshes(ragdoll, this.scene, { ...MESH_DETAIL, material: this.mats.ragdoll, links: this.links, namePrefix: `ragdoll${ragdoll.bodies[0]!.id}-` });
     this.ragdolls.push(ragdoll);
     if (this.ragdolls.length > MAX_RAGDOLLS) this.ragdolls.shift()!.remove();

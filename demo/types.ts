@@ -4,7 +4,7 @@ import type { Scene } from '@babylonjs/core/scene';
 import type { World } from '../src/index';
 import type { CharacterController, Walker } from '../character/index';
 import type { CharacterDebugView, CharacterLink, FollowCamera, PhysicsDebugView } from '../src/babylon/index';
-import type { Landmarks } from './level';
+import type { Landmarks } from './level-data';
 import type { Props } from './props';
 
 /** Timing of the physics, refreshed every frame. */
@@ -49,6 +49,10 @@ export interface FootingDemoHandle {
   setCameraYaw(yaw: number): void;
   /** Opens the Babylon Inspector (F3) and resolves once it is shown. */
   showInspector(): Promise<void>;
+  mode: 'main';
+  /** Main-thread ms of each frame's JS work before rendering, since the last reset. */
+  frameMs(): { frames: number; mean: number; p95: number };
+  resetFrameMs(): void;
 }
 
 declare global {

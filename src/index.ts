@@ -10,6 +10,8 @@ export { Shape, ConvexShape, ShapeKind, type MassProperties } from './shapes/sha
 export { Sphere } from './shapes/sphere';
 export { Box } from './shapes/box';
 export { Capsule } from './shapes/capsule';
+export { Cylinder } from './shapes/cylinder';
+export { ConvexHull, DEFAULT_HULL_VERTICES, MAX_HULL_VERTICES, type ConvexHullOptions } from './shapes/convex-hull';
 export { massFromDensity, massFromMass } from './shapes/mass';
 export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrowphase/manifold';
 export { TriangleMesh, MeshRayHit, type TriangleMeshOptions } from './shapes/triangle-mesh';
@@ -32,6 +34,8 @@ export * as quat from './math/quat';
 export { Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, MAX_JOINT_LENGTH, type JointDescBase } from './joints/joint';
 export { BallJoint, type BallJointDesc } from './joints/ball';
 export { HingeJoint, type HingeJointDesc } from './joints/hinge';
+export { SliderJoint, type SliderJointDesc } from './joints/slider';
+export { SixDofJoint, SixDofAxis, SixDofAxisIndex, MAX_SWING_LIMIT, type SixDofJointDesc, type SixDofAxisDesc, type SixDofAxisMode, type JointMotorMode } from './joints/six-dof';
 export { ConeTwistJoint, type ConeTwistJointDesc } from './joints/cone-twist';
 export { FixedJoint, type FixedJointDesc } from './joints/fixed';
 export { DistanceJoint, type DistanceJointDesc } from './joints/distance';

@@ -10,16 +10,17 @@ import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
+import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import type { Scene } from '@babylonjs/core/scene';
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
-import { ShapeKind, type Box, type Capsule, type Compound, type HeightField, type Ragdoll, type Shape, type Sphere, type TriangleMesh } from '../index';
+import { ShapeKind, type Box, type Capsule, type Compound, type ConvexHull, type Cylinder, type HeightField, type Ragdoll, type Shape, type Sphere, type TriangleMesh } from '../index';
 import { syncNodeToBody, type BodyLinks } from './link';
 
 export interface ShapeMeshOptions {
   /** Sphere segments. Default 12. */
   segments?: number;
-  /** Capsule tessellation (sides around the axis). Default 16. */
+  /** Capsule and cylinder tessellation (sides around the axis). Default 16. */
   tessellation?: number;
   /** Capsule subdivisions along the axis. Default 2. */
   subdivisions?: number;
@@ -94,19 +95,53 @@ function meshFromTriangles(vertices: ArrayLike<number>, src: ArrayLike<number>, 
   return mesh;
 }
 
+function cylinderMesh(shape: Shape, name: string, scene: Scene, o: ShapeMeshOptions): Mesh {
+  const c = shape as Cylinder;
+  return CreateCylinder(name, { diameter: 2 * c.radius, height: 2 * c.halfHeight, tessellation: o.tessellation ?? 16 }, scene);
+}
+
+/** Flat-shaded: each face gets its own vertices (so its own normal), fanned from its first corner. */
+function convexHullMesh(shape: Shape, name: string, scene: Scene): Mesh {
+  const h = shape as ConvexHull;
+  const positions: number[] = [];
+  const indices: number[] = [];
+  for (let f = 0; f < h.faceCount; f++) {
+    const start = h.faceStart[f]!, end = h.faceStart[f + 1]!;
+    const base = positions.length / 3;
+    for (let k = start; k < end; k++) {
+      const v = 3 * h.faceVertices[k]!;
+      positions.push(h.vertices[v]!, h.vertices[v + 1]!, h.vertices[v + 2]!);
+    }
+    // footing's faces run counter-clockwise seen from outside; Babylon's front is the other winding (see triangleMeshMesh).
+    for (let k = 1; k + 1 < end - start; k++) indices.push(base, base + k + 1, base + k);
+  }
+  const normals = new Float32Array(positions.length);
+  VertexData.ComputeNormals(positions, indices, normals);
+  const data = new VertexData();
+  data.positions = Float32Array.from(positions);
+  data.indices = Uint32Array.from(indices);
+  data.normals = normals;
+  const mesh = new Mesh(name, scene);
+  data.applyToMesh(mesh, false);
+  return mesh;
+}
+
 const SHAPE_MESH_BUILDERS: Readonly<Record<number, ShapeMeshBuilder>> = {
   [ShapeKind.Sphere]: sphereMesh,
   [ShapeKind.Box]: boxMesh,
   [ShapeKind.Capsule]: capsuleMesh,
   [ShapeKind.TriangleMesh]: triangleMeshMesh,
+  [ShapeKind.Cylinder]: cylinderMesh,
+  [ShapeKind.ConvexHull]: convexHullMesh,
   [ShapeKind.Compound]: compoundMesh,
   [ShapeKind.HeightField]: heightFieldMesh,
 };
 
 /**
- * A Babylon mesh of `shape` (sphere, box, capsule, triangle mesh, height
- * field; a compound is a parent with a mesh per part), centred like the shape
- * in its body's frame. Throws a TypeError for a shape kind without a builder.
+ * A Babylon mesh of `shape` (sphere, box, capsule, cylinder, convex hull,
+ * triangle mesh, height field; a compound is a parent with a mesh per part),
+ * centred like the shape in its body's frame. Throws a TypeError for a shape
+ * kind without a builder.
  */
 export function meshFromShape(shape: Shape, name: string, scene: Scene, options: ShapeMeshOptions = {}): Mesh {
   const build = shape && typeof shape === 'object' ? SHAPE_MESH_BUILDERS[shape.kind] : undefined;

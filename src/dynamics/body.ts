@@ -161,7 +161,7 @@ export class RigidBody {
     if (type !== 'static' && type !== 'dynamic' && type !== 'kinematic') {
       throw new TypeError(`type must be 'static', 'dynamic' or 'kinematic' (got ${String(type)})`);
     }
-    if (!(desc.shape instanceof Shape)) throw new TypeError(`shape must be a footing Shape (Sphere, Box, Capsule or TriangleMesh; got ${String(desc.shape)})`);
+    if (!(desc.shape instanceof Shape)) throw new TypeError(`shape must be a footing Shape (Sphere, Box, Capsule, Cylinder, ConvexHull, Compound, TriangleMesh or HeightField; got ${String(desc.shape)})`);
     const shape = desc.shape;
     if (type === 'dynamic' && !(shape instanceof ConvexShape) && shape.kind !== ShapeKind.Compound) {
       throw new TypeError('shape: a TriangleMesh or HeightField body must be static (dynamic bodies need a convex shape or a Compound)');
@@ -266,7 +266,7 @@ export class RigidBody {
     this.boundingRadius = sh.boundingRadius !== undefined ? sh.boundingRadius : sh.halfExtents
       ? Math.sqrt(sh.halfExtents.x ** 2 + sh.halfExtents.y ** 2 + sh.halfExtents.z ** 2)
       : (sh.radius ?? 0) + (sh.halfHeight ?? 0);
-    this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule ? sh.radius! : 0;
+    this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule || shape.kind === ShapeKind.Cylinder ? sh.radius! : 0;
     const thinnest = sh.thinnestHalfSize !== undefined ? sh.thinnestHalfSize : sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
     this.elongation = shape.kind === ShapeKind.Sphere || !(thinnest > 0) ? 1 : this.boundingRadius / thinnest;
     this.updateInertia();
@@ -418,16 +418,17 @@ export class RigidBody {
     if (this.typeCode !== BodyTypeCode.Dynamic) return;
     const im = this.inverseMass;
     const v = this.linearVelocity as Vec3, w = this.angularVelocity as Vec3;
-    const dvx = impulse.x * im, dvy = impulse.y * im, dvz = impulse.z * im;
-    let dwx = 0, dwy = 0, dwz = 0;
+    const dv = clampDv, dw = clampDw;
+    dv.x = impulse.x * im; dv.y = impulse.y * im; dv.z = impulse.z * im;
+    dw.x = 0; dw.y = 0; dw.z = 0;
     if (worldPoint) {
       const d = this.impulseSpin(impulse, worldPoint);
-      dwx = d.x; dwy = d.y; dwz = d.z;
+      dw.x = d.x; dw.y = d.y; dw.z = d.z;
     }
-    const k = Math.min(scaleWithin(v, dvx, dvy, dvz, MAX_LINEAR_SPEED), scaleWithin(w, dwx, dwy, dwz, MAX_ANGULAR_SPEED));
+    const k = Math.min(scaleWithin(v, dv, MAX_LINEAR_SPEED), scaleWithin(w, dw, MAX_ANGULAR_SPEED));
     if (k === 0) return;
-    v.x += k * dvx; v.y += k * dvy; v.z += k * dvz;
-    w.x += k * dwx; w.y += k * dwy; w.z += k * dwz;
+    v.x += k * dv.x; v.y += k * dv.y; v.z += k * dv.z;
+    w.x += k * dw.x; w.y += k * dw.y; w.z += k * dw.z;
     this.wakeUp();
   }
 
@@ -547,14 +548,34 @@ export class RigidBody {
   }
 }
 
+// applyImpulseClamped's scratch: its doubles cross calls through fields and a
+// typed array, not arguments (CONTRIBUTING.md, hot path).
+const clampDv: Vec3 = { x: 0, y: 0, z: 0 };
+const clampDw: Vec3 = { x: 0, y: 0, z: 0 };
+const clampSum: Vec3 = { x: 0, y: 0, z: 0 };
+const clampLengths = new Float64Array(2);
+
+/** magnitude(v.x, v.y, v.z) into clampLengths[i]. */
+function magnitudeInto(v: Readonly<Vec3>, i: number): void {
+  const x = v.x, y = v.y, z = v.z;
+  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  if (m === 0 || m === Infinity) { clampLengths[i] = m; return; }
+  const a = x / m, b = y / m, c = z / m;
+  clampLengths[i] = m * Math.sqrt(a * a + b * b + c * c);
+}
+
 /**
  * Largest k in [0, 1] with |v + k d| ≤ max, or 1 when the whole change does
  * not speed the body up (as checkSpeedChange accepts it): the root of
  * |d|² k² + 2 (v·d) k + |v|² − max² = 0. A change that overflows gives 0.
  */
-function scaleWithin(v: Readonly<Vec3>, dx: number, dy: number, dz: number, max: number): number {
-  const after = magnitude(v.x + dx, v.y + dy, v.z + dz);
-  const before = magnitude(v.x, v.y, v.z);
+function scaleWithin(v: Readonly<Vec3>, d: Readonly<Vec3>, max: number): number {
+  const dx = d.x, dy = d.y, dz = d.z;
+  const sum = clampSum;
+  sum.x = v.x + dx; sum.y = v.y + dy; sum.z = v.z + dz;
+  magnitudeInto(sum, 0);
+  magnitudeInto(v, 1);
+  const after = clampLengths[0]!, before = clampLengths[1]!;
   if (after <= max || after <= before) return 1;
   if (!(before < max)) return 0;
   const a = dx * dx + dy * dy + dz * dz, b = v.x * dx + v.y * dy + v.z * dz, c = before * before - max * max;

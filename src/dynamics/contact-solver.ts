@@ -746,7 +746,9 @@ export class ContactSolver {
    * elsewhere and slower — the Newton target alone would throw it off with
    * energy it never brought in.
    */
-  applyRestitution(B: SolverBodies, threshold: number): void {
+  applyRestitution(B: SolverBodies, settings: Readonly<SolverSettings>): void {
+    // The threshold is read here, not passed: a double argument is boxed (CONTRIBUTING.md, hot path).
+    const threshold = settings.restitutionThreshold;
     const R = this.rows, I = this.ints;
     const V = B.vel;
     for (let first = 0; first < this.count;) {

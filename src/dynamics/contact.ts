@@ -196,7 +196,8 @@ export class Contact {
     this.restitution = Math.max(bodyA.restitution, bodyB.restitution);
     this.isSensor = bodyA.isSensor || bodyB.isSensor;
     const ka = bodyA.shape.kind, kb = bodyB.shape.kind;
-    this.reusesManifold = ka !== ShapeKind.Sphere && kb !== ShapeKind.Sphere;
+    // Not for shapes that roll: anchors fixed on a rolling body walk off the contact line and push it on.
+    this.reusesManifold = ka !== ShapeKind.Sphere && kb !== ShapeKind.Sphere && ka !== ShapeKind.Cylinder && kb !== ShapeKind.Cylinder;
     this.touching = false;
     this.wasTouching = false;
     this.totalNormalImpulse = 0;

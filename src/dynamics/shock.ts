@@ -7,6 +7,7 @@
  */
 import { currentSeparation, INT_STRIDE, I_A, I_B, I_SIZE, normalVelocity, R_APPROACH, R_CA, R_CB, R_KA_N, R_KB_N, R_N, R_SEPARATION, RESULT, ROW_STRIDE, type ContactSolver } from './contact-solver';
 import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
+import type { SolverSettings } from './solver-settings';
 
 type F64 = Float64Array<ArrayBuffer>;
 type I32 = Int32Array<ArrayBuffer>;
@@ -28,6 +29,7 @@ export class ShockPropagation {
   private shockBucket = new Int32Array(0) as I32;
   private shockImpulse = new Float64Array(0) as F64;
   private shockDt = 0;
+  private shockTouchDistance = 0;
   private shockTouch = new Uint8Array(0);
   private shockStart = new Int32Array(0) as I32;
   private shockAdjacent = new Int32Array(0) as I32;
@@ -42,7 +44,9 @@ export class ShockPropagation {
    * contacts from the immovable slots (static, kinematic, fixed), and the
    * manifolds joining two levels sorted bottom-up. Returns the block count.
    */
-  build(S: ContactSolver, B: SolverBodies, touchDistance: number, dt: number): number {
+  build(S: ContactSolver, B: SolverBodies, settings: Readonly<SolverSettings>, dt: number): number {
+    // linearSlop is read here, not passed: a double argument is boxed (CONTRIBUTING.md, hot path).
+    this.shockTouchDistance = settings.linearSlop;
     this.shockDt = dt;
     const n = B.count;
     const I = S.ints;
@@ -75,7 +79,7 @@ export class ShockPropagation {
     for (let i = 0; i <= n; i++) start[i] = 0;
     let edges = 0;
     for (let i = 0; i < S.count; i += I[i * INT_STRIDE + I_SIZE]!) {
-      const t = this.blockTouches(S, i, touchDistance) ? 1 : 0;
+      const t = this.blockTouches(S, i) ? 1 : 0;
       touch[i] = t;
       if (t === 0) continue;
       start[I[i * INT_STRIDE + I_A]! + 1]!++;
@@ -168,7 +172,8 @@ export class ShockPropagation {
   }
 
   /** Touching now, or closing the gap within this step at the approach speed it started with. */
-  private blockTouches(S: ContactSolver, first: number, touchDistance: number): boolean {
+  private blockTouches(S: ContactSolver, first: number): boolean {
+    const touchDistance = this.shockTouchDistance;
     const end = first + S.ints[first * INT_STRIDE + I_SIZE]!;
     const dt = this.shockDt;
     const R = S.rows;

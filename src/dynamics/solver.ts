@@ -46,6 +46,11 @@ export class StepSolver<J> {
   readonly contacts = new ContactSolver();
   private readonly softness = new Softness();
   private readonly shock = new ShockPropagation();
+  // Starts out null so that V8 keeps the field tagged: a double field is
+  // boxed anew on every read passed to a call.
+  private hBoxed: number | null = null;
+  private hDt = 0;
+  private hSubSteps = 0;
 
   constructor(
     private readonly ctx: StepContext,
@@ -85,7 +90,12 @@ export class StepSolver<J> {
     }
     const soft = S.positionCorrection === 'soft';
     const subSteps = soft ? S.subSteps : 1;
-    const h = dt / subSteps;
+    // h crosses many calls V8 may not inline: computed once per change of
+    // dt and kept as one heap number (CONTRIBUTING.md, hot path).
+    if (this.hDt !== dt || this.hSubSteps !== subSteps) {
+      this.hBoxed = dt / subSteps; this.hDt = dt; this.hSubSteps = subSteps;
+    }
+    const h = this.hBoxed!;
     for (let i = 0; i < listCount; i++) {
       const c = list[i]!;
       if (c.bodyA!.solverIndex < 0 || c.bodyB!.solverIndex < 0) continue;
@@ -103,7 +113,7 @@ export class StepSolver<J> {
     const J = this.jointSolver;
     J.prepare(this.jointList, B, S, h, dt);
 
-    const shock = soft && S.shockPropagation && this.shock.build(C, B, S.linearSlop, dt) > 0;
+    const shock = soft && S.shockPropagation && this.shock.build(C, B, S, dt) > 0;
     if (soft) {
       // One softness for every contact (Box2D v3 doubles the hertz against
       // static bodies; not here: docs/solver.md).
@@ -141,7 +151,7 @@ export class StepSolver<J> {
         }
         C.endSubStep();
       }
-      C.applyRestitution(B, S.restitutionThreshold);
+      C.applyRestitution(B, S);
     } else {
       integrateVelocities(B, h);
       if (S.warmStarting) J.warmStart(B);
@@ -152,7 +162,7 @@ export class StepSolver<J> {
         J.solveVelocitiesAndProject(B, h, mode === SWEEP_BAUMGARTE);
       }
       C.endSubStep();
-      C.applyRestitution(B, S.restitutionThreshold);
+      C.applyRestitution(B, S);
       integratePositions(B, h);
       if (S.positionCorrection === 'ngs') {
         for (let it = 0; it < S.positionIterations; it++) {

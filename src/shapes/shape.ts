@@ -14,7 +14,8 @@ export const ShapeKind = {
   Box: 1,
   Capsule: 2,
   TriangleMesh: 3,
-  // 4 and 5 are left for Cylinder and ConvexHull (issue 19).
+  Cylinder: 4,
+  ConvexHull: 5,
   Compound: 6,
   HeightField: 7,
 } as const;

@@ -10,6 +10,8 @@ import type { Shape } from '../shapes/shape';
 import { Box } from '../shapes/box';
 import { Sphere } from '../shapes/sphere';
 import { Capsule } from '../shapes/capsule';
+import { Cylinder } from '../shapes/cylinder';
+import { ConvexHull } from '../shapes/convex-hull';
 import { TriangleMesh } from '../shapes/triangle-mesh';
 import type { RaycastOptions } from '../world/world';
 import { CharacterController } from '../../character/controller';
@@ -29,8 +31,10 @@ export function shapeFromDesc(desc: ShapeDesc): Shape {
     case 'box': return new Box(desc.halfExtents);
     case 'sphere': return new Sphere(desc.radius);
     case 'capsule': return new Capsule(desc.radius, desc.halfHeight);
+    case 'cylinder': return new Cylinder(desc.radius, desc.halfHeight);
+    case 'hull': return new ConvexHull(desc.points, { maxVertices: desc.maxVertices });
     case 'mesh': return new TriangleMesh(desc.positions, desc.indices, { doubleSided: desc.doubleSided ?? false });
-    default: throw new TypeError(`shape.kind must be 'box', 'sphere', 'capsule' or 'mesh' (got ${String((desc as { kind: unknown }).kind)})`);
+    default: throw new TypeError(`shape.kind must be 'box', 'sphere', 'capsule', 'cylinder', 'hull' or 'mesh' (got ${String((desc as { kind: unknown }).kind)})`);
   }
 }
 

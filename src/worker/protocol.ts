@@ -16,6 +16,9 @@ export type ShapeDesc =
   | { kind: 'box'; halfExtents: Vec3 }
   | { kind: 'sphere'; radius: number }
   | { kind: 'capsule'; radius: number; halfHeight: number }
+  | { kind: 'cylinder'; radius: number; halfHeight: number }
+  /** Points (flat x, y, z or objects) of a ConvexHull; a described hull gives its local vertices. */
+  | { kind: 'hull'; points: Float64Array | number[] | Vec3[]; maxVertices?: number }
   | { kind: 'mesh'; positions: Float32Array | Float64Array | number[]; indices: Uint32Array | Uint16Array | number[]; doubleSided?: boolean };
 
 /** `BodyDesc` with the shape as data; `userData` must be structured-cloneable and stays in the worker. */

@@ -288,7 +288,7 @@ export class SceneQueries {
    * first impact (never later than the true one), or null.
    */
   shapeCast(shape: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>, options?: ShapeCastOptions): ShapeCastHit | null {
-    if (!shape || shape.isConvex !== true) throw new TypeError('shapeCast: shape must be a Sphere, Box or Capsule');
+    if (!shape || shape.isConvex !== true) throw new TypeError('shapeCast: shape must be a convex shape (Sphere, Box, Capsule, Cylinder or ConvexHull)');
     validate.requireFiniteVec(position, 'position');
     validate.requireFiniteQuat(rotation, 'rotation');
     validate.requireFiniteVec(translation, 'translation');
@@ -388,7 +388,7 @@ export class SceneQueries {
    * give several).
    */
   overlap(shape: Shape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options?: OverlapOptions): readonly OverlapContact[] {
-    if (!shape || shape.isConvex !== true) throw new TypeError('overlap: shape must be a Sphere, Box or Capsule');
+    if (!shape || shape.isConvex !== true) throw new TypeError('overlap: shape must be a convex shape (Sphere, Box, Capsule, Cylinder or ConvexHull)');
     validate.requireFiniteVec(position, 'position');
     validate.requireFiniteQuat(rotation, 'rotation');
     checkQueryOptions(options, 'overlap');

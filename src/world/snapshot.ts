@@ -34,9 +34,10 @@ export interface StepperSnapshot {
  *   position 3 and rotation 4, accumulated force and torque 3 + 3, sleep
  *   time, odometer, kinematic target position 3 and rotation 4, friction,
  *   restitution, linear and angular damping, gravity scale, mass, and three
- *   shape parameters (sphere radius; capsule radius, half height; box half
- *   extents; mesh triangle and vertex counts; compound child count, volume
- *   and bounding radius; height field rows, columns and scale.x) that restore compares.
+ *   shape parameters (sphere radius; capsule and cylinder radius, half
+ *   height; box half extents; hull vertex and face counts, volume; mesh
+ *   triangle and vertex counts; compound child count, volume and bounding
+ *   radius; height field rows, columns and scale.x) that restore compares.
  *   `bodyInts` (BODY_INTS): id, type code, shape kind, flags (BODY_*), the
  *   id of the next body of its sleeping island (−1 none), broadphase handle,
  *   collision group and mask.
@@ -104,6 +105,8 @@ export function shapeParams(shape: Shape, out: Float64Array, o: number): void {
   else if (shape.kind === ShapeKind.Box) { out[o] = s.halfExtents!.x; out[o + 1] = s.halfExtents!.y; out[o + 2] = s.halfExtents!.z; }
   else if (shape.kind === ShapeKind.Compound) { const c = shape as Shape & { children: readonly unknown[]; boundingRadius: number }; out[o] = c.children.length; out[o + 1] = shape.volume(); out[o + 2] = c.boundingRadius; }
   else if (shape.kind === ShapeKind.HeightField) { const f = shape as Shape & { rows: number; columns: number; scale: { x: number } }; out[o] = f.rows; out[o + 1] = f.columns; out[o + 2] = f.scale.x; }
+  else if (shape.kind === ShapeKind.Cylinder) { out[o] = s.radius!; out[o + 1] = s.halfHeight!; }
+  else if (shape.kind === ShapeKind.ConvexHull) { const h = shape as Shape & { vertexCount: number; faceCount: number }; out[o] = h.vertexCount; out[o + 1] = h.faceCount; out[o + 2] = shape.volume(); }
   else { out[o] = s.triangleCount ?? 0; out[o + 1] = s.vertices ? s.vertices.length / 3 : 0; }
 }
 

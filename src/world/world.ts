@@ -104,7 +104,10 @@ export class World implements BodyOwner, SnapshotHost<World> {
   readonly sleeping: SleepSettings;
   /** m/s², live; checked at the start of every step (a non-finite component throws there, before anything moves). */
   readonly gravity: Vec3;
-  private fixedTimeStepValue = 1 / 60;
+  // null until the constructor sets it, so that V8 keeps the field tagged and
+  // advance hands one heap number to every step(h) (a double field is boxed
+  // anew on each read passed to a call; CONTRIBUTING.md, hot path).
+  private fixedTimeStepValue: number | null = null;
   private maxStepsValue = 4;
   /** Time `advance` dropped on its last call because of maxStepsPerAdvance (s). */
   droppedTime = 0;
@@ -152,7 +155,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
   }
 
   /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP]. */
-  get fixedTimeStep(): number { return this.fixedTimeStepValue; }
+  get fixedTimeStep(): number { return this.fixedTimeStepValue!; }
   set fixedTimeStep(h: number) {
     checkTimeStep(h, 'fixedTimeStep');
     this.fixedTimeStepValue = h;

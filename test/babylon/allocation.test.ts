@@ -6,8 +6,10 @@
  * with steps and walls. The same wander runs a second time, in a process of
  * its own, moving footing's CharacterController directly (move, then
  * clipVelocity) instead of calling integrate: what the wrapper adds is the
- * difference. (Both measure the world's step and footing's move too, which in
- * this level allocate about 50 B per frame between them.)
+ * difference. (Both measure the world's step and footing's move too: after
+ * this warm-up some of move's functions still run as baseline code, about
+ * 20 B per frame; test/character/allocation.test.ts measures this level after
+ * a longer one.)
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Scene } from '@babylonjs/core/scene';
-import { Box, Capsule, createRagdoll, Sphere, TriangleMesh, World, type Shape } from '../../src/index';
+import { Box, Capsule, ConvexHull, createRagdoll, Cylinder, Sphere, TriangleMesh, World, type Shape } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
 import { BodyLinks, CharacterDebugView, createRagdollMeshes, meshFromShape } from '../../src/babylon/index';
 
@@ -52,6 +52,26 @@ describe('meshFromShape', () => {
     expect(mesh.getIndices()!.length).toBe(6);
     const normals = mesh.getVerticesData(VertexBuffer.NormalKind)!;
     for (let i = 0; i < 4; i++) expect(normals[3 * i + 1]).toBeCloseTo(1, 6);
+  });
+
+  it('sizes a cylinder mesh like the shape and draws a hull with its faces, outward normals, in the hull frame', () => {
+    const s = scene();
+    const cyl = halfExtents(meshFromShape(new Cylinder(0.4, 0.9), 'cy', s));
+    expect(cyl.y).toBeCloseTo(0.9, 6);
+    expect(cyl.x).toBeLessThanOrEqual(0.4 + 1e-6);
+    expect(cyl.x).toBeGreaterThan(0.4 * Math.cos(Math.PI / 16) - 1e-6);
+    const hull = new ConvexHull([-1, 1].flatMap((x) => [-1, 1].flatMap((y) => [-1, 1].map((z) => ({ x: 0.5 * x + 2, y: y * 1.5, z })))));
+    const mesh = meshFromShape(hull, 'h', s);
+    const he = halfExtents(mesh);
+    expect(he.x).toBeCloseTo(0.5, 6);
+    expect(he.y).toBeCloseTo(1.5, 6);
+    expect(mesh.getTotalVertices()).toBe(24); // 6 faces × 4 corners, flat shaded
+    expect(mesh.getIndices()!.length).toBe(36);
+    // Every vertex normal points away from the centre (outward), and Babylon's
+    // winding (clockwise seen from the front) agrees with it.
+    const pos = mesh.getVerticesData(VertexBuffer.PositionKind)!;
+    const nor = mesh.getVerticesData(VertexBuffer.NormalKind)!;
+    for (let i = 0; i < 24; i++) expect(pos[3 * i]! * nor[3 * i]! + pos[3 * i + 1]! * nor[3 * i + 1]! + pos[3 * i + 2]! * nor[3 * i + 2]!).toBeGreaterThan(0);
   });
 
   it('names the shape kind it cannot draw', () => {

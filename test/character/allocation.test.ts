@@ -220,3 +220,107 @@ describe('CharacterController allocation', () => {
     expect(Math.abs(r.x - (0.25 + 0.91))).toBeLessThan(1e-3);
   });
 });
+
+// The level of test/babylon/allocation.test.ts (floor, four steps, two walls)
+// with the character FootingCharacterController builds there (radius 0.6 m,
+// skin 0.05, 10 sweeps, 60°) and a 0.3 m step height, moved and stepped at
+// 60 Hz; with `crate`, a 20 kg crate it chases every other 5 s and pushes.
+// Some of move's branches are first taken late in the wander (an edge probe,
+// a cast that starts touching): V8 drops the optimised code there and the
+// baseline code that runs until it optimises again boxes every double, so the
+// warm-up is long (test/helpers/built-library.ts).
+const babylonLevel = (crate: boolean, warmUp: number): string => `${COMMON}
+const world = new World();
+const box = (hx, hy, hz, x, y, z) => world.createBody({ type: 'static', shape: new Box({ x: hx, y: hy, z: hz }), position: { x, y, z } });
+box(20, 0.5, 20, 0, -0.5, 0);
+for (let k = 0; k < 4; k++) box(1, (k + 1) * 0.1, 3, 3 + k * 0.5, (k + 1) * 0.1, 0);
+box(0.2, 2, 8, -5, 2, 0);
+box(8, 2, 0.2, 0, 2, 5);
+const crate = ${crate ? "world.createBody({ type: 'dynamic', shape: new Box({ x: 0.4, y: 0.4, z: 0.4 }), position: { x: 1.5, y: 0.4, z: 1 }, mass: 20 })" : 'null'};
+const c = new CharacterController(world, { radius: 0.6, halfHeight: 0.3, position: { x: 0, y: 0.95, z: 0 }, skinWidth: 0.05, gatherDistance: 0.1, maxSweeps: 10, maxSlopeDegrees: 60, stepHeight: 0.3 });
+const d = { x: 0, y: 0, z: 0 };
+const clock = { t: 0, vy: 0, grounded: 0, pushed: 0 };
+const run = (n) => {
+  for (let i = 0; i < n; i++) {
+    clock.t += DT;
+    const t = clock.t;
+    world.step(DT);
+    if (crate !== null) { const v = crate.linearVelocity; if (Math.abs(v.x) + Math.abs(v.z) > 0.05) clock.pushed++; }
+    const p = c.position;
+    // wander, pulled back towards the middle of the level; or chase the crate
+    let tx = 6 * Math.cos(t * 0.7) - 0.8 * p.x, tz = 6 * Math.sin(t * 1.3) - 0.8 * p.z;
+    if (crate !== null && i % 600 < 300) { const q = crate.position; tx = 3 * (q.x - p.x); tz = 3 * (q.z - p.z); }
+    const s = Math.min(Math.sqrt(tx * tx + tz * tz), 4) / (Math.sqrt(tx * tx + tz * tz) + 1e-9);
+    if (c.result.grounded) { clock.grounded++; clock.vy = i % 97 === 0 ? 6 : 0; } else clock.vy -= 18 * DT;
+    d.x = tx * s * DT; d.y = clock.vy * DT; d.z = tz * s * DT;
+    c.move(d, DT);
+  }
+  return clock.grounded;
+};
+run(${warmUp});
+const m = measure(run);
+console.log(JSON.stringify({ ...m, planes: run(0), x: crate === null ? c.position.x : clock.pushed }));
+`;
+
+// The same level stepped by world.advance at 144 Hz (60 Hz frames: 2 or 3
+// steps each), the walker updated by a world stepper as CharacterLink does.
+const advanceLevel = (warmUp: number): string => `${COMMON}
+const world = new World({ fixedTimeStep: 1 / 144 });
+const box = (hx, hy, hz, x, y, z) => world.createBody({ type: 'static', shape: new Box({ x: hx, y: hy, z: hz }), position: { x, y, z } });
+box(20, 0.5, 20, 0, -0.5, 0);
+for (let k = 0; k < 4; k++) box(1, (k + 1) * 0.1, 3, 3 + k * 0.5, (k + 1) * 0.1, 0);
+box(0.2, 2, 8, -5, 2, 0);
+box(8, 2, 0.2, 0, 2, 5);
+const c = new CharacterController(world, { position: { x: 0, y: 0.91, z: 0 } });
+const w = new Walker(c);
+const clock = { t: 0, steps: 0, alpha: 0 };
+world.addStepper({ postStep(_world, dt) { clock.steps++; w.update(dt); } });
+const run = (n) => {
+  for (let i = 0; i < n; i++) {
+    clock.t += DT;
+    const t = clock.t, p = c.position;
+    w.setInput(Math.cos(t * 0.7) - 0.15 * p.x, 0, Math.sin(t * 1.3) - 0.15 * p.z);
+    if (i % 97 === 0) w.jump();
+    clock.alpha += world.advance(DT);
+  }
+  return clock.steps;
+};
+run(${warmUp});
+const steps = clock.steps;
+const m = measure(run);
+console.log(JSON.stringify({ ...m, planes: clock.steps - steps, x: c.position.x }));
+`;
+
+describe('CharacterController allocation in the Babylon test level', () => {
+  let dir: Promise<string> | undefined;
+  const built = (): Promise<string> => (dir ??= buildLibrary());
+
+  it('move + world.step walking: < 8 KB of new space over 2000 frames after 40000 warm-up', async () => {
+    const r = runScenario<Result>(await built(), 'babylon-level', babylonLevel(false, 40000));
+    console.log(`[allocation] Babylon level, walking: ${r.bytes} B over 2000 frames (${(r.bytes / 2000).toFixed(2)} B/frame; ${r.overhead} B window overhead removed); grounded in ${r.planes} moves`);
+    expect(r.windows).toBe(8);
+    // One boxed double per frame would be 32 KB.
+    expect(r.bytes).toBeLessThan(8192);
+    expect(r.planes).toBeGreaterThan(20000);
+    expect(Math.abs(r.x)).toBeLessThan(5);
+  });
+
+  it('move + world.step pushing a 20 kg crate: < 8 KB of new space over 2000 frames after 40000 warm-up', async () => {
+    const r = runScenario<Result>(await built(), 'babylon-level-crate', babylonLevel(true, 40000));
+    // x: frames in which the crate slid at more than 5 cm/s
+    console.log(`[allocation] Babylon level, pushing a crate: ${r.bytes} B over 2000 frames (${(r.bytes / 2000).toFixed(2)} B/frame; ${r.overhead} B window overhead removed); grounded in ${r.planes} moves; the crate moving in ${r.x} frames`);
+    expect(r.windows).toBe(8);
+    expect(r.bytes).toBeLessThan(8192);
+    expect(r.planes).toBeGreaterThan(20000);
+    expect(r.x).toBeGreaterThan(200);
+  });
+
+  it('world.advance at 144 Hz with a walker updated per step: < 8 KB of new space over 2000 frames after 40000 warm-up', async () => {
+    const r = runScenario<Result>(await built(), 'babylon-level-advance', advanceLevel(40000));
+    console.log(`[allocation] Babylon level, advance at 144 Hz: ${r.bytes} B over 2000 frames of 2.4 steps (${(r.bytes / 4800).toFixed(2)} B/step; ${r.overhead} B window overhead removed); ${r.planes} steps taken while measuring`);
+    expect(r.windows).toBe(8);
+    // 2.4 steps a frame (more when a window with a scavenge is measured again)
+    expect(r.planes).toBeGreaterThanOrEqual(4790);
+    expect(r.bytes).toBeLessThan(8192);
+  });
+});

@@ -67,6 +67,17 @@ ${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, kinds: kinds.size, contacts: world.contactCount }));
 `;
 
+// The general convex shapes: cylinders and hulls among boxes, spheres and
+// capsules on the same floor and mesh tiles (GJK/EPA, face clipping and the
+// convex-vs-mesh routine every step).
+const CONVEX_SCENARIO = SCENARIO
+  .replace("import { World, Box, Sphere, Capsule, TriangleMesh } from './footing.js';",
+    "import { World, Box, Sphere, Capsule, TriangleMesh, Cylinder, ConvexHull } from './footing.js';")
+  .replace('for (let i = 0; i < 500; i++) {', 'const rock = new ConvexHull([[0.3, 0, 0], [-0.25, 0.05, 0.1], [0, 0.28, 0], [0.05, -0.3, 0.05], [0, 0, 0.3], [0.1, 0.1, -0.27], [-0.15, -0.15, -0.15], [0.2, -0.1, 0.2]].map(([x, y, z]) => ({ x, y, z })));\nfor (let i = 0; i < 300; i++) {')
+  .replace('const k = i % 3;', 'const k = i % 5;')
+  .replace('new Capsule(0.2, 0.3);', 'k === 2 ? new Capsule(0.2, 0.3) : k === 3 ? new Cylinder(0.25, 0.25) : rock;')
+  .replace('y: 1 + i * 0.08', 'y: 1 + i * 0.12');
+
 const RAGDOLL_SCENARIO = `
 import { World, Box, createRagdoll } from './footing.js';
 ${MEASURE_SOURCE}
@@ -80,6 +91,38 @@ for (let i = 0; i < 16; i++) {
 for (let i = 0; i < 1500; i++) world.step(1 / 60);
 ${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, joints: world.joints.length, contacts: world.contactCount }));
+`;
+
+// Every slider and six-dof path (per-axis rows, point / hinge-lock / weld
+// blocks, hard and soft limits, velocity and position motors, friction) and
+// the hinge servo, kept moving by motors with sleeping off.
+const JOINT_KINDS_SCENARIO = `
+import { World, Box, Sphere, Capsule, SliderJoint, SixDofJoint, HingeJoint } from './footing.js';
+${MEASURE_SOURCE}
+const world = new World({ sleeping: { enabled: false } });
+world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 } });
+for (let i = 0; i < 6; i++) {
+  const x = 3 * i - 7.5;
+  const post = world.createBody({ type: 'static', shape: new Box({ x: 0.1, y: 1, z: 0.1 }), position: { x, y: 1, z: 0 } });
+  const a = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.2, y: 0.1, z: 0.1 }), position: { x: x + 0.4, y: 1.5, z: 0 }, mass: 3 });
+  world.addJoint(new SliderJoint({ bodyA: post, bodyB: a, axis: { x: 1, y: 0.2 * i, z: 0 }, lowerLimit: -0.2, upperLimit: 0.8, motorSpeed: i % 2 ? 1.5 : -1.5, maxMotorForce: 80, frictionForce: 5, motorMode: i % 3 === 0 ? 'position' : 'velocity', targetPosition: 0.5 }));
+  const door = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.4, y: 0.6, z: 0.04 }), position: { x: x - 0.5, y: 0.7, z: 1 }, mass: 8 });
+  world.addJoint(new HingeJoint({ bodyA: post, bodyB: door, anchor: { x: x - 0.1, y: 0.7, z: 1 }, axis: { x: 0, y: 1, z: 0 }, motorMode: 'position', targetAngle: 1, maxMotorTorque: 30 }));
+  const limb = world.createBody({ type: 'dynamic', shape: new Capsule(0.07, 0.3), position: { x, y: 1.6, z: -0.45 }, rotation: { x: Math.SQRT1_2, y: 0, z: 0, w: Math.SQRT1_2 }, mass: 2 });
+  const locked = i % 3 === 0 ? 'locked' : 'limited';
+  world.addJoint(new SixDofJoint({ bodyA: post, bodyB: limb, anchor: { x, y: 1.6, z: -0.1 }, axis: { x: 0, y: 0, z: -1 }, swingType: i % 2 ? 'cone' : 'pyramid',
+    linearX: { mode: i % 2 ? 'locked' : 'limited', min: -0.05, max: 0.05, limitHertz: 5 },
+    angularX: { mode: 'limited', min: -0.3, max: 0.3, limitHertz: 3, friction: 0.2, motor: 'position', motorTarget: 0.2, maxMotorForce: 5 },
+    angularY: { mode: locked, min: -0.7, max: 0.7, motor: 'velocity', motorSpeed: 1, maxMotorForce: 10 },
+    angularZ: { mode: i % 3 === 2 ? 'free' : locked, min: -0.9, max: 0.4, friction: 0.1 } }));
+  const ball = world.createBody({ type: 'dynamic', shape: new Sphere(0.15), position: { x: x + 0.4, y: 1.2, z: 0.4 }, mass: 1 });
+  world.addJoint(new SixDofJoint({ bodyA: a, bodyB: ball, anchor: { x: x + 0.4, y: 1.2, z: 0.4 },
+    linearY: { mode: 'limited', min: -0.3, max: 0.3, motor: 'position', motorTarget: 0.1, maxMotorForce: 40 },
+    angularX: { mode: 'free' }, angularY: { mode: i % 2 ? 'locked' : 'free' }, angularZ: { mode: i % 2 ? 'locked' : 'free' } }));
+}
+for (let i = 0; i < 600; i++) world.step(1 / 60);
+${STEP_WINDOWS}
+console.log(JSON.stringify({ bytes, overhead, windows, joints: world.joints.length }));
 `;
 
 // Events every step: balls bouncing for ever (restitution 1) on a floor and
@@ -152,6 +195,38 @@ for (const c of world.contacts) if (c.bodyA.shape.kind === 6 || c.bodyB.shape.ki
 console.log(JSON.stringify({ bytes, overhead, windows, childHits, compoundContacts }));
 `;
 
+// A small level (floor, four steps, two walls) with a resting crate and a
+// character's kinematic body: few contacts, so V8 inlines little of the
+// solver, and a double handed to a call it does not inline is boxed every
+// step (StepSolver.solve once boxed dt / subSteps and two settings: 32 B/step).
+const LEVEL_SCENARIO = `
+import { World, Box } from './footing.js';
+import { CharacterController } from './character.js';
+${MEASURE_SOURCE}
+const DT = 1 / 60;
+const world = new World();
+const box = (hx, hy, hz, x, y, z) => world.createBody({ type: 'static', shape: new Box({ x: hx, y: hy, z: hz }), position: { x, y, z } });
+box(20, 0.5, 20, 0, -0.5, 0);
+for (let k = 0; k < 4; k++) box(1, (k + 1) * 0.1, 3, 3 + k * 0.5, (k + 1) * 0.1, 0);
+box(0.2, 2, 8, -5, 2, 0);
+box(8, 2, 0.2, 0, 2, 5);
+const crate = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.4, y: 0.4, z: 0.4 }), position: { x: 1.5, y: 0.4, z: 1 }, mass: 20 });
+new CharacterController(world, { radius: 0.6, halfHeight: 0.3, position: { x: 0, y: 0.95, z: 0 } });
+const run = (n) => { for (let i = 0; i < n; i++) world.step(DT); };
+run(10000);
+const overhead = emptyWindow();
+let bytes = 0, windows = 0;
+for (let attempt = 0; attempt < 80 && windows < 8; attempt++) {
+  const before = newSpace();
+  run(250);
+  const after = newSpace();
+  if (after < before) continue; // a scavenge ran in this window: measure it again
+  bytes += Math.max(0, after - before - overhead);
+  windows++;
+}
+console.log(JSON.stringify({ bytes, overhead, windows, crateY: crate.position.y }));
+`;
+
 describe('steady-state allocation', () => {
   it('world.step with Compound bodies on a HeightField and child-index events allocates < 16 KB per 100 steps', async () => {
     const dir = await buildLibrary();
@@ -184,6 +259,31 @@ describe('steady-state allocation', () => {
     expect(r.bytes).toBeLessThan(16 * 1024);
   });
 
+  it('world.step on a 300-body pile with cylinders and convex hulls (and boxes, spheres, capsules, mesh tiles) allocates < 320 KB per 100 steps (the standard is 16 KB: see the TODO)', async () => {
+    console.log(`[allocation convex pile] seed=${SEED}`);
+    expect(CONVEX_SCENARIO).toContain('new Cylinder(0.25, 0.25)');
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; kinds: number; contacts: number }>(dir, 'convex-pile', CONVEX_SCENARIO);
+    console.log(`[allocation] 300-body convex pile: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.contacts} contacts, ${r.kinds} contact families`);
+    // Cylinders and hulls against each other, the other shapes, the floor box and the tiles.
+    expect(r.kinds).toBeGreaterThanOrEqual(14);
+    expect(r.windows).toBe(4);
+    // TODO(issue 19: GJK/EPA box doubles when the convex routine runs them on
+    // mixed shapes — heap sampling puts ~3 KB a step in fillSeparatedResult,
+    // writeFlat and convexContacts' inlined copy of them; docs/cylinder-hull.md).
+    // Until then this bounds the regression at the measured 302 KB per 100 steps.
+    expect(r.bytes).toBeLessThan(320 * 1024);
+  });
+
+  it('world.step with sliders, six-dof joints (every row path) and hinge servos allocates < 16 KB per 100 steps', async () => {
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; joints: number }>(dir, 'joint-kinds', JOINT_KINDS_SCENARIO);
+    console.log(`[allocation] sliders and six-dofs: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.joints} joints`);
+    expect(r.joints).toBe(24);
+    expect(r.windows).toBe(4);
+    expect(r.bytes).toBeLessThan(16 * 1024);
+  });
+
   it('world.step on a pile of 16 jointed ragdolls allocates < 16 KB per 100 steps', async () => {
     const dir = await buildLibrary();
     const r = runScenario<{ bytes: number; overhead: number; windows: number; joints: number; contacts: number }>(dir, 'ragdolls', RAGDOLL_SCENARIO);
@@ -191,5 +291,15 @@ describe('steady-state allocation', () => {
     expect(r.joints).toBeGreaterThanOrEqual(16 * 11);
     expect(r.windows).toBe(4);
     expect(r.bytes).toBeLessThan(16 * 1024);
+  });
+  it('world.step in a small level with a resting crate and a character body allocates < 1 KB over 2000 steps (10000 warm-up)', async () => {
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; crateY: number }>(dir, 'level', LEVEL_SCENARIO);
+    console.log(`[allocation] small level: ${r.bytes} bytes of new space over 2000 steps (${(r.bytes / 2000).toFixed(2)} B/step; ${r.overhead} B measuring overhead per window removed); crate centre at y = ${r.crateY}`);
+    expect(r.windows).toBe(8);
+    // One boxed double per step would be 32 KB.
+    expect(r.bytes).toBeLessThan(1024);
+    // The crate rests on the floor (half height 0.4 m).
+    expect(Math.abs(r.crateY - 0.4)).toBeLessThan(0.01);
   });
 });

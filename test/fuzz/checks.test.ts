@@ -4,7 +4,7 @@
  * its support point in −y.
  */
 import { describe, expect, it } from 'vitest';
-import { TriangleMesh, World, type ConvexShape, type Vec3 } from '../../src/index';
+import { ConvexHull, TriangleMesh, World, type ConvexShape, type Vec3 } from '../../src/index';
 import { seeded } from '../helpers/random';
 import { footingCompound, footingShape, terrainHeightField } from './engines';
 import { lowestPoint } from './checks';
@@ -76,12 +76,16 @@ describe('fuzz checks', () => {
     expect(worst).toBeLessThan(1e-9);
   });
 
-  it('lowestPoint is the shape\'s support point in −y (box, sphere, capsule)', () => {
+  it('lowestPoint is the shape\'s support point in −y (box, sphere, capsule, cylinder, hull)', () => {
     const rng = seeded(78, 'fuzz lowestPoint');
     const shapes: ShapeSpec[] = [
       { kind: 'box', halfExtents: { x: 0.025, y: 1.5, z: 0.4 } },
       { kind: 'sphere', radius: 0.7 },
       { kind: 'capsule', radius: 0.03, halfHeight: 1.3 },
+      { kind: 'cylinder', radius: 0.4, halfHeight: 0.9 },
+      { kind: 'hull', points: hullFrame([
+        { x: 0.5, y: -0.2, z: 0.1 }, { x: -0.4, y: -0.3, z: 0.2 }, { x: 0.1, y: 0.6, z: -0.2 }, { x: 0.05, y: -0.1, z: -0.7 }, { x: -0.2, y: 0.1, z: 0.5 },
+      ]) },
     ];
     const st = new Float64Array(13), out = new Float64Array(2);
     const support: Vec3 = { x: 0, y: 0, z: 0 }, local: Vec3 = { x: 0, y: 0, z: 0 };
@@ -100,13 +104,21 @@ describe('fuzz checks', () => {
         support.x = p.x + w.x; support.y = p.y + w.y; support.z = p.z + w.z;
         // A box face or capsule side facing straight down has many lowest points; the y always agrees.
         worst = Math.max(worst, Math.abs(y - support.y));
-        if (s.kind === 'sphere' || s.kind === 'box') worst = Math.max(worst, Math.abs(out[0]! - support.x), Math.abs(out[1]! - support.z));
+        if (s.kind === 'sphere' || s.kind === 'box' || s.kind === 'hull') worst = Math.max(worst, Math.abs(out[0]! - support.x), Math.abs(out[1]! - support.z));
       }
     }
     console.log(`[fuzz lowestPoint] worst deviation ${worst.toExponential(2)} m`);
     expect(worst).toBeLessThan(1e-12);
   });
 });
+
+/** The points of a hull in its own frame (what the generator stores). */
+function hullFrame(points: Vec3[]): Vec3[] {
+  const h = new ConvexHull(points);
+  const out: Vec3[] = [];
+  for (let k = 0; k < h.vertexCount; k++) out.push({ x: h.vertices[3 * k]!, y: h.vertices[3 * k + 1]!, z: h.vertices[3 * k + 2]! });
+  return out;
+}
 
 function rotate(q: { x: number; y: number; z: number; w: number }, v: Vec3): Vec3 {
   const tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x);

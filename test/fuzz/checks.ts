@@ -112,6 +112,30 @@ export function lowestPoint(s: ShapeSpec, st: Float64Array, o: number, out: Floa
       out[0] = px + sg * s.halfHeight * ax; out[1] = pz + sg * s.halfHeight * az;
       return py - s.halfHeight * Math.abs(ay) - s.radius;
     }
+    case 'cylinder': {
+      // Axis a = rotated local Y; the lowest rim point is h down the axis and
+      // r along the part of −y perpendicular to it.
+      const ax = 2 * (qx * qy - qw * qz), ay = 1 - 2 * (qx * qx + qz * qz), az = 2 * (qy * qz + qw * qx);
+      const sg = ay > 0 ? -1 : 1;
+      const dx = ay * ax, dy = -1 + ay * ay, dz = ay * az; // −y − (−y·a) a
+      const dl = Math.hypot(dx, dy, dz);
+      const k = dl > 1e-12 ? s.radius / dl : 0;
+      out[0] = px + sg * s.halfHeight * ax + k * dx; out[1] = pz + sg * s.halfHeight * az + k * dz;
+      return py + sg * s.halfHeight * ay + k * dy;
+    }
+    case 'hull': {
+      let low = Infinity;
+      for (const v of s.points) {
+        const tx = 2 * (qy * v.z - qz * v.y), ty = 2 * (qz * v.x - qx * v.z), tz = 2 * (qx * v.y - qy * v.x);
+        const y = py + v.y + qw * ty + (qz * tx - qx * tz);
+        if (y < low) {
+          low = y;
+          out[0] = px + v.x + qw * tx + (qy * tz - qz * ty);
+          out[1] = pz + v.z + qw * tz + (qx * ty - qy * tx);
+        }
+      }
+      return low;
+    }
     case 'box': {
       // Columns of the rotation matrix: the box's axes in world space.
       const h = s.halfExtents;
@@ -146,7 +170,14 @@ export function describeJoint(spec: FuzzWorldSpec, k: number): string {
   const pb = spec.bodies[j.b]!.position, pa = j.a < 0 ? j.anchor : spec.bodies[j.a]!.position;
   parts.push(`centres ${fmt(Math.hypot(pb.x - pa.x, pb.y - pa.y, pb.z - pa.z), 3)} m apart`);
   if (j.lowerAngle !== undefined) parts.push(`limits [${fmt(j.lowerAngle, 3)}, ${fmt(j.upperAngle!, 3)}] rad`);
-  if (j.maxMotorTorque !== undefined) parts.push(`motor ${fmt(j.motorSpeed!, 3)} rad/s, ≤ ${fmt(j.maxMotorTorque, 3)} N·m`);
+  if (j.lowerLimit !== undefined) parts.push(`limits [${fmt(j.lowerLimit, 3)}, ${fmt(j.upperLimit!, 3)}] m`);
+  if (j.maxMotorTorque !== undefined) parts.push(j.kind === 'slider' ? `motor ${fmt(j.motorSpeed!, 3)} m/s, ≤ ${fmt(j.maxMotorTorque, 3)} N` : `motor ${fmt(j.motorSpeed!, 3)} rad/s, ≤ ${fmt(j.maxMotorTorque, 3)} N·m`);
+  if (j.frictionForce) parts.push(`friction ${fmt(j.frictionForce, 3)} N`);
+  if (j.axes) {
+    if (j.swingType === 'cone') parts.push('swing cone');
+    parts.push('axes ' + j.axes.map((x) => x.mode === 'limited' ? `[${fmt(x.min, 3)}, ${fmt(x.max, 3)}]${x.limitHertz > 0 ? `@${fmt(x.limitHertz, 3)} Hz` : ''}` : x.mode)
+      .map((t, k) => t + (j.axes![k]!.maxMotorForce > 0 ? ` motor ${fmt(j.axes![k]!.motorSpeed, 3)} ≤ ${fmt(j.axes![k]!.maxMotorForce, 3)}` : '') + (j.axes![k]!.friction > 0 ? ` μ ${fmt(j.axes![k]!.friction, 3)}` : '')).join(' / '));
+  }
   if (j.swingLimit !== undefined) parts.push(`swing ${fmt(j.swingLimit, 3)}, twist [${fmt(j.twistLower!, 3)}, ${fmt(j.twistUpper!, 3)}] rad`);
   if (j.maxLength !== undefined) parts.push(`rope ≤ ${fmt(j.maxLength, 3)} m`);
   if (j.frequency !== undefined) parts.push(`spring ${fmt(j.frequency, 3)} Hz, ζ ${fmt(j.dampingRatio!, 3)}`);

@@ -10,9 +10,12 @@
  * 200 m/s and spins up to 100 rad/s, friction and restitution in [0, 1]; with
  * `joints`, joints of every kind between neighbouring pairs, random pairs and
  * the floor, with and without limits and motors; a few characters walking at
- * random; one cloth and one rope. 600 steps of 1/60 s.
+ * random; one cloth and one rope. 600 steps of 1/60 s. One in five of the
+ * bodies that are not thin becomes a cylinder or a convex hull of the same
+ * bounding radius, drawn from a second generator so that every other draw
+ * (and so the rest of the world) is the same as without them.
  */
-import type { Quat, Vec3 } from '../../src/index';
+import { ConvexHull, type Quat, type Vec3 } from '../../src/index';
 import { Random } from '../helpers/random';
 
 export const FUZZ_DT = 1 / 60;
@@ -26,7 +29,10 @@ const TERRAIN_CELL = 2.5;
 export type ConvexSpec =
   | { readonly kind: 'sphere'; readonly radius: number }
   | { readonly kind: 'box'; readonly halfExtents: Vec3 }
-  | { readonly kind: 'capsule'; readonly radius: number; readonly halfHeight: number };
+  | { readonly kind: 'capsule'; readonly radius: number; readonly halfHeight: number }
+  | { readonly kind: 'cylinder'; readonly radius: number; readonly halfHeight: number }
+  /** Points in the hull's own frame (centre of mass at the origin, principal axes), so every engine places it alike. */
+  | { readonly kind: 'hull'; readonly points: readonly Vec3[] };
 /** A Compound's part, at its pose in the body's modelling frame (the spec position is that frame's origin). */
 export interface CompoundChildSpec { readonly shape: ConvexSpec; readonly position: Vec3; readonly rotation: Quat }
 export type ShapeSpec = ConvexSpec | { readonly kind: 'compound'; readonly children: readonly CompoundChildSpec[] };
@@ -46,7 +52,19 @@ export interface BodySpec {
   readonly index?: number;
 }
 
-export type JointKindName = 'ball' | 'hinge' | 'coneTwist' | 'fixed' | 'distance';
+export type JointKindName = 'ball' | 'hinge' | 'coneTwist' | 'fixed' | 'distance' | 'slider' | 'sixDof';
+
+/** One axis of a six-dof spec (linear X, Y, Z, angular X, Y, Z); limits always hold 0, so a soft limit starts unstretched. */
+export interface SixDofAxisSpec {
+  readonly mode: 'free' | 'limited' | 'locked';
+  readonly min: number;
+  readonly max: number;
+  readonly limitHertz: number;
+  /** Velocity motor (0 force: none). */
+  readonly motorSpeed: number;
+  readonly maxMotorForce: number;
+  readonly friction: number;
+}
 
 export interface JointSpec {
   readonly kind: JointKindName;
@@ -58,12 +76,20 @@ export interface JointSpec {
   readonly anchor: Vec3;
   /** Distance joints: the anchor on B. */
   readonly anchorB?: Vec3;
-  /** Hinge axis / cone-twist twist axis (world, unit). */
+  /** Hinge axis / cone-twist twist axis / slider axis / six-dof frame X (world, unit). */
   readonly axis?: Vec3;
   readonly lowerAngle?: number;
   readonly upperAngle?: number;
+  /** Hinge motor (rad/s, N·m) or slider motor (m/s, N): the power bound is maxMotorTorque·|motorSpeed| either way. */
   readonly motorSpeed?: number;
   readonly maxMotorTorque?: number;
+  /** Slider: limits (m, lower ≤ 0 ≤ upper) and friction force (N). */
+  readonly lowerLimit?: number;
+  readonly upperLimit?: number;
+  readonly frictionForce?: number;
+  /** Six-dof: the six axes, and how hard swing limits combine. */
+  readonly axes?: readonly SixDofAxisSpec[];
+  readonly swingType?: 'pyramid' | 'cone';
   readonly swingLimit?: number;
   readonly twistLower?: number;
   readonly twistUpper?: number;
@@ -243,6 +269,8 @@ export function boundingRadius(s: ShapeSpec): number {
     case 'sphere': return s.radius;
     case 'box': return Math.hypot(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return s.radius + s.halfHeight;
+    case 'cylinder': return Math.hypot(s.radius, s.halfHeight);
+    case 'hull': return Math.max(...s.points.map((p) => Math.hypot(p.x, p.y, p.z)));
   }
 }
 
@@ -253,7 +281,22 @@ export function smallestSize(s: ShapeSpec): number {
     case 'sphere': return 2 * s.radius;
     case 'box': return 2 * Math.min(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return 2 * s.radius;
+    case 'cylinder': return 2 * Math.min(s.radius, s.halfHeight);
+    case 'hull': return hullThickness(s.points);
   }
+}
+
+/** Smallest width of a point cloud over its face directions (the hull's thinnest extent). */
+function hullThickness(points: readonly Vec3[]): number {
+  const hull = new ConvexHull(points);
+  let thinnest = Infinity;
+  for (let f = 0; f < hull.faceCount; f++) {
+    const nx = hull.faceNormals[3 * f]!, ny = hull.faceNormals[3 * f + 1]!, nz = hull.faceNormals[3 * f + 2]!;
+    let lo = Infinity;
+    for (let k = 0; k < hull.vertexCount; k++) lo = Math.min(lo, nx * hull.vertices[3 * k]! + ny * hull.vertices[3 * k + 1]! + nz * hull.vertices[3 * k + 2]!);
+    thinnest = Math.min(thinnest, hull.faceOffsets[f]! - lo);
+  }
+  return thinnest;
 }
 
 export function describeShape(s: ShapeSpec): string {
@@ -263,7 +306,40 @@ export function describeShape(s: ShapeSpec): string {
     case 'sphere': return `sphere r=${f(s.radius)}`;
     case 'box': return `box ${f(2 * s.halfExtents.x)}×${f(2 * s.halfExtents.y)}×${f(2 * s.halfExtents.z)}`;
     case 'capsule': return `capsule r=${f(s.radius)} hh=${f(s.halfHeight)}`;
+    case 'cylinder': return `cylinder r=${f(s.radius)} hh=${f(s.halfHeight)}`;
+    case 'hull': return `hull of ${s.points.length} points, radius ${f(boundingRadius(s))}`;
   }
+}
+
+/**
+ * One in ten non-thin bodies becomes a cylinder, one in ten a convex hull,
+ * each with the bounding radius of the shape drawn for it (so the placement
+ * draws do not change): a cylinder whose corner is at that radius, or the
+ * hull of 8–40 points in the ball, stored in its own frame and scaled so its
+ * furthest vertex is at that radius.
+ */
+function convexVariant(extra: Random, shape: ShapeSpec, thin: boolean): ShapeSpec {
+  const u = extra.next();
+  if (thin || u >= 0.2) return shape;
+  const br = boundingRadius(shape);
+  if (u < 0.1) {
+    const a = extra.range(0.4, 1.17);
+    return { kind: 'cylinder', radius: br * Math.cos(a), halfHeight: br * Math.sin(a) };
+  }
+  const count = extra.int(8, 41);
+  const pts: Vec3[] = [];
+  for (let k = 0; k < count; k++) {
+    const d = extra.unitVec3();
+    const r = br * extra.range(0.5, 1);
+    pts.push({ x: d.x * r, y: d.y * r * extra.range(0.4, 1), z: d.z * r });
+  }
+  const hull = new ConvexHull(pts);
+  let far = 0;
+  for (let k = 0; k < hull.vertexCount; k++) far = Math.max(far, Math.hypot(hull.vertices[3 * k]!, hull.vertices[3 * k + 1]!, hull.vertices[3 * k + 2]!));
+  const s = br / far;
+  const points: Vec3[] = [];
+  for (let k = 0; k < hull.vertexCount; k++) points.push({ x: hull.vertices[3 * k]! * s, y: hull.vertices[3 * k + 1]! * s, z: hull.vertices[3 * k + 2]! * s });
+  return { kind: 'hull', points };
 }
 
 function logUniform(rng: Random, lo: number, hi: number): number {
@@ -340,9 +416,10 @@ function lerp(a: Vec3, b: Vec3, t: number): Vec3 {
   return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t };
 }
 
-function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: number, pair: JointSpec['pair'], floorTop: Vec3 | null): JointSpec {
+/** `kind`: drawn from the first five (the kinds of the first fuzz rounds) when not given. */
+function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: number, pair: JointSpec['pair'], floorTop: Vec3 | null, kind?: JointKindName): JointSpec {
   const kinds: JointKindName[] = ['ball', 'hinge', 'coneTwist', 'fixed', 'distance'];
-  const kind = kinds[rng.int(0, 5)]!;
+  kind ??= kinds[rng.int(0, 5)]!;
   const pa = a >= 0 ? bodies[a]!.position : floorTop!;
   const pb = bodies[b]!.position;
   const anchor = pair === 'floor' ? pa : lerp(pa, pb, rng.range(0, 1));
@@ -370,6 +447,34 @@ function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: numbe
         ...base, axis: rng.unitVec3(),
         ...(limits ? { swingLimit: rng.range(0.05, Math.PI * 0.95), twistLower: -rng.range(0, Math.PI), twistUpper: rng.range(0, Math.PI) } : {}),
       };
+    }
+    case 'slider': {
+      const limits = rng.next() < 0.6;
+      const motor = rng.next() < 0.5;
+      return {
+        ...base, axis: rng.unitVec3(),
+        ...(limits ? { lowerLimit: -rng.range(0, 2), upperLimit: rng.range(0, 2) } : {}),
+        ...(motor ? { motorSpeed: rng.range(-5, 5), maxMotorTorque: logUniform(rng, 0.1, 1000) } : {}),
+        frictionForce: rng.next() < 0.2 ? logUniform(rng, 0.01, 100) : 0,
+      };
+    }
+    case 'sixDof': {
+      const axes: SixDofAxisSpec[] = [];
+      for (let k = 0; k < 6; k++) {
+        const m = rng.int(0, 3);
+        const mode = m === 0 ? 'free' : m === 1 ? 'limited' : 'locked';
+        // Linear limits in metres, angular ones within the swing range (0.9π).
+        const span = k < 3 ? 1 : k === 3 ? Math.PI : 0.9 * Math.PI;
+        const min = mode === 'limited' ? -rng.range(0, span) : 0, max = mode === 'limited' ? rng.range(0, span) : 0;
+        const limitHertz = mode === 'limited' && rng.next() < 0.3 ? rng.range(0.5, 10) : 0;
+        const motor = mode !== 'locked' && rng.next() < 0.3;
+        axes.push({
+          mode, min, max, limitHertz,
+          motorSpeed: motor ? rng.range(-5, 5) : 0, maxMotorForce: motor ? logUniform(rng, 0.1, 1000) : 0,
+          friction: mode !== 'locked' && rng.next() < 0.2 ? logUniform(rng, 0.01, 100) : 0,
+        });
+      }
+      return { ...base, axis: rng.unitVec3(), axes, swingType: rng.next() < 0.5 ? 'cone' : 'pyramid' };
     }
     case 'distance': {
       // Anchors at the centres (A: the floor point for floor joints); rest length = their distance now, so a spring starts unstretched.
@@ -411,14 +516,16 @@ function rigidStart(bodies: BodySpec[], joints: readonly JointSpec[]): void {
 /** The world of one seed. Deterministic: the same seed and options give the same world. */
 export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorldSpec {
   const rng = new Random(seed);
+  const extra = new Random((seed ^ 0x5bd1e995) >>> 0);
   const terrain = makeTerrain(rng);
   const count = options.bodies ?? rng.int(20, 201);
   const bodies: BodySpec[] = [];
   // Non-overlapping start poses (bounding spheres), 0.5–30 m above the ground.
   for (let i = 0; i < count; i++) {
     const thin = rng.next() < 0.25;
-    const shape = makeShape(rng, thin);
-    const br = boundingRadius(shape);
+    const drawn = makeShape(rng, thin);
+    const br = boundingRadius(drawn);
+    const shape = convexVariant(extra, drawn, thin);
     let position: Vec3 = { x: 0, y: 0, z: 0 };
     for (let attempt = 0; ; attempt++) {
       const x = rng.range(-GROUND_HALF + 2, GROUND_HALF - 2), z = rng.range(-GROUND_HALF + 2, GROUND_HALF - 2);
@@ -471,6 +578,25 @@ export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorl
       const b = rng.int(0, count);
       const top: Vec3 = { x: bodies[b]!.position.x, y: 0, z: Math.min(-0.5, bodies[b]!.position.z) };
       jointSpecs.push(makeJoint(rng, bodies, -1, b, 'floor', top));
+    }
+    // Sliders and six-dofs on top, from a stream of their own, so that the
+    // worlds (and the minimized repros) of the first five kinds stay as they were.
+    const extra = new Random((seed ^ 0x5bd1e995) >>> 0);
+    const extraJoints = extra.int(1, 2 + Math.round(count / 10));
+    for (let k = 0; k < extraJoints; k++) {
+      const i = extra.int(0, count);
+      let j = extra.int(0, count - 1);
+      if (j >= i) j++;
+      if (extra.next() < 0.5) {
+        // Half of them between neighbours.
+        let bestD = Infinity;
+        for (let m = 0; m < count; m++) {
+          if (m === i) continue;
+          const d = dist(bodies[i]!.position, bodies[m]!.position);
+          if (d < bestD) { bestD = d; j = m; }
+        }
+      }
+      jointSpecs.push(makeJoint(extra, bodies, i, j, 'random', null, extra.next() < 0.5 ? 'slider' : 'sixDof'));
     }
   }
   if (options.rigidStart && jointSpecs.length > 0) rigidStart(bodies, jointSpecs);

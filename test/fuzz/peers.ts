@@ -14,7 +14,7 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics';
 import type { Vec3 } from '../../src/index';
 import { BODY_STRIDE, motorPowerOf, type FuzzInstance } from './engines';
-import type { FuzzWorldSpec, JointSpec, ShapeSpec } from './generator';
+import { smallestSize, type FuzzWorldSpec, type JointSpec, type ShapeSpec } from './generator';
 
 const PEER_OMITTED = 'characters, cloth, rope and joints (joint-free worlds only)';
 const JOLT_OMITTED = 'characters, cloth and rope; jointed bodies collide with each other (Jolt\'s default; footing\'s is collideConnected false ' +
@@ -32,6 +32,12 @@ function rapierCollider(s: ShapeSpec): RAPIER.ColliderDesc {
     case 'box': return RAPIER.ColliderDesc.cuboid(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return RAPIER.ColliderDesc.capsule(s.halfHeight, s.radius);
     case 'compound': throw new Error('fuzz: the Rapier peer has no compound builder (--new-shapes is footing only)');
+    case 'cylinder': return RAPIER.ColliderDesc.cylinder(s.halfHeight, s.radius);
+    case 'hull': {
+      const desc = RAPIER.ColliderDesc.convexHull(Float32Array.from(s.points.flatMap((p) => [p.x, p.y, p.z])));
+      if (!desc) throw new Error('fuzz: Rapier refused a convex hull');
+      return desc;
+    }
   }
 }
 
@@ -156,6 +162,47 @@ function buildJoltJoint(Jolt: JoltModule, j: JointSpec, a: JoltBody, b: JoltBody
       settings = s;
       break;
     }
+    case 'slider': {
+      const s = new Jolt.SliderConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const n = perpendicular(j.axis!);
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchor);
+      s.mSliderAxis1 = v3(j.axis!); s.mSliderAxis2 = v3(j.axis!);
+      s.mNormalAxis1 = v3(n); s.mNormalAxis2 = v3(n);
+      if (j.lowerLimit !== undefined) { s.mLimitsMin = j.lowerLimit; s.mLimitsMax = j.upperLimit!; }
+      s.mMaxFrictionForce = j.frictionForce ?? 0;
+      if (j.maxMotorTorque !== undefined) {
+        s.mMotorSettings.mMinForceLimit = -j.maxMotorTorque;
+        s.mMotorSettings.mMaxForceLimit = j.maxMotorTorque;
+      }
+      settings = s;
+      break;
+    }
+    case 'sixDof': {
+      // Jolt's swing limits as footing's swingType (pyramid: per axis; cone: elliptical); its swing coordinates differ from footing's.
+      const s = new Jolt.SixDOFConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const n = perpendicular(j.axis!);
+      s.mPosition1 = r(j.anchor); s.mPosition2 = r(j.anchor);
+      s.mAxisX1 = v3(j.axis!); s.mAxisX2 = v3(j.axis!);
+      s.mAxisY1 = v3(n); s.mAxisY2 = v3(n);
+      s.mSwingType = j.swingType === 'cone' ? Jolt.ESwingType_Cone : Jolt.ESwingType_Pyramid;
+      const axes = [Jolt.SixDOFConstraintSettings_EAxis_TranslationX, Jolt.SixDOFConstraintSettings_EAxis_TranslationY, Jolt.SixDOFConstraintSettings_EAxis_TranslationZ,
+        Jolt.SixDOFConstraintSettings_EAxis_RotationX, Jolt.SixDOFConstraintSettings_EAxis_RotationY, Jolt.SixDOFConstraintSettings_EAxis_RotationZ];
+      j.axes!.forEach((a, k) => {
+        if (a.mode === 'free') s.MakeFreeAxis(axes[k]!);
+        else if (a.mode === 'locked') s.MakeFixedAxis(axes[k]!);
+        else s.SetLimitedAxis(axes[k]!, a.min, a.max);
+        if (a.limitHertz > 0) s.get_mLimitsSpringSettings(k).mFrequency = a.limitHertz;
+        s.set_mMaxFriction(k, a.friction + (k >= 3 ? j.frictionTorque : 0));
+        if (a.maxMotorForce > 0) {
+          const m = s.get_mMotorSettings(k);
+          if (k < 3) { m.mMinForceLimit = -a.maxMotorForce; m.mMaxForceLimit = a.maxMotorForce; } else { m.mMinTorqueLimit = -a.maxMotorForce; m.mMaxTorqueLimit = a.maxMotorForce; }
+        }
+      });
+      settings = s;
+      break;
+    }
     case 'distance': {
       const s = new Jolt.DistanceConstraintSettings();
       s.mSpace = Jolt.EConstraintSpace_WorldSpace;
@@ -178,6 +225,22 @@ function buildJoltJoint(Jolt: JoltModule, j: JointSpec, a: JoltBody, b: JoltBody
     const h = Jolt.castObject(c, Jolt.HingeConstraint);
     h.SetMotorState(Jolt.EMotorState_Velocity);
     h.SetTargetAngularVelocity(j.motorSpeed);
+  }
+  if (j.kind === 'slider' && j.motorSpeed !== undefined) {
+    const h = Jolt.castObject(c, Jolt.SliderConstraint);
+    h.SetMotorState(Jolt.EMotorState_Velocity);
+    h.SetTargetVelocity(j.motorSpeed);
+  }
+  if (j.kind === 'sixDof') {
+    const h = Jolt.castObject(c, Jolt.SixDOFConstraint);
+    const ax = j.axes!;
+    const names = [Jolt.SixDOFConstraintSettings_EAxis_TranslationX, Jolt.SixDOFConstraintSettings_EAxis_TranslationY, Jolt.SixDOFConstraintSettings_EAxis_TranslationZ,
+      Jolt.SixDOFConstraintSettings_EAxis_RotationX, Jolt.SixDOFConstraintSettings_EAxis_RotationY, Jolt.SixDOFConstraintSettings_EAxis_RotationZ];
+    ax.forEach((a, k) => { if (a.maxMotorForce > 0) h.SetMotorState(names[k]!, Jolt.EMotorState_Velocity); });
+    const lin = new Jolt.Vec3(ax[0]!.motorSpeed, ax[1]!.motorSpeed, ax[2]!.motorSpeed), ang = new Jolt.Vec3(ax[3]!.motorSpeed, ax[4]!.motorSpeed, ax[5]!.motorSpeed);
+    h.SetTargetVelocityCS(lin);
+    h.SetTargetAngularVelocityCS(ang);
+    Jolt.destroy(lin); Jolt.destroy(ang);
   }
   return Jolt.castObject(c, Jolt.TwoBodyConstraint);
 }
@@ -249,7 +312,21 @@ export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
     if (s.shape.kind === 'sphere') shape = new Jolt.SphereShape(s.shape.radius);
     else if (s.shape.kind === 'capsule') shape = new Jolt.CapsuleShape(s.shape.halfHeight, s.shape.radius);
     else if (s.shape.kind === 'compound') throw new Error('fuzz: the Jolt peer has no compound builder (--new-shapes is footing only)');
-    else {
+    else if (s.shape.kind === 'cylinder') {
+      shape = new Jolt.CylinderShape(s.shape.halfHeight, s.shape.radius, Math.min(0.05, 0.5 * Math.min(s.shape.halfHeight, s.shape.radius)));
+    } else if (s.shape.kind === 'hull') {
+      const settings = new Jolt.ConvexHullShapeSettings();
+      for (const p of s.shape.points) {
+        const v = new Jolt.Vec3(p.x, p.y, p.z);
+        settings.mPoints.push_back(v);
+        Jolt.destroy(v);
+      }
+      settings.mMaxConvexRadius = Math.min(0.05, 0.25 * smallestSize(s.shape));
+      const result = settings.Create();
+      if (result.HasError()) throw new Error(`fuzz: Jolt refused a convex hull: ${result.GetError().c_str()}`);
+      shape = result.Get();
+      Jolt.destroy(settings);
+    } else {
       const h = new Jolt.Vec3(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z);
       // The convex radius must not exceed the thinnest half extent (Jolt's default is 0.05 m).
       shape = new Jolt.BoxShape(h, Math.min(0.05, 0.9 * Math.min(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z)));

@@ -8,7 +8,7 @@ import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Box } from '../../shapes/box';
 import type { Capsule } from '../../shapes/capsule';
-import { ShapeKind, type Shape } from '../../shapes/shape';
+import { type ConvexShape, ShapeKind, type Shape } from '../../shapes/shape';
 import type { Sphere } from '../../shapes/sphere';
 import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import { boxBoxContacts } from './collide-box-box';
@@ -18,6 +18,8 @@ import { capsuleMeshContacts } from './collide-capsule-mesh';
 import { capsuleCapsuleContacts } from './collide-capsule-capsule';
 import { compoundFirst, compoundSecond, setCompoundTable } from './collide-compound';
 import { fieldFirst, fieldSecond } from './collide-height-field';
+import { convexContacts } from './collide-convex';
+import { convexMeshContacts } from './collide-convex-mesh';
 import { sphereBoxContacts } from './collide-sphere-box';
 import { sphereCapsuleContacts } from './collide-sphere-capsule';
 import { sphereMeshContacts } from './collide-sphere-mesh';
@@ -90,6 +92,18 @@ function meshCapsule(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold
   capsuleMeshContacts(b as Capsule, pb, qb, a as TriangleMesh, pa, qa, m);
   m.flip();
 }
+// Cylinder and ConvexHull: one routine for every convex partner (it takes
+// either order, no flip), one for meshes.
+function convexConvex(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  convexContacts(a as ConvexShape, pa, qa, b as ConvexShape, pb, qb, m);
+}
+function convexMesh(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  convexMeshContacts(a as ConvexShape, pa, qa, b as TriangleMesh, pb, qb, m);
+}
+function meshConvex(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
+  convexMeshContacts(b as ConvexShape, pb, qb, a as TriangleMesh, pa, qa, m);
+  m.flip();
+}
 function missing(a: Shape, _pa: P, _qa: Q, b: Shape, _pb: P, _qb: Q, _m: Manifold): void {
   throw new Error(`no collision routine for shape kinds ${a.kind} and ${b.kind}`);
 }
@@ -120,6 +134,10 @@ function buildTable(): CollideFunction[][] {
   table[M]![B] = meshBox;
   table[C]![M] = capsuleMesh;
   table[M]![C] = meshCapsule;
+  for (const G of [ShapeKind.Cylinder, ShapeKind.ConvexHull]) {
+    for (const K of [S, B, C, ShapeKind.Cylinder, ShapeKind.ConvexHull]) { table[G]![K] = convexConvex; table[K]![G] = convexConvex; }
+    table[G]![M] = convexMesh; table[M]![G] = meshConvex;
+  }
   // Mesh–mesh stays `missing`: meshes are static and never collide with each other.
   // A HeightField takes every convex kind's mesh routine (collide-height-field.ts).
   const H = ShapeKind.HeightField, K = ShapeKind.Compound;

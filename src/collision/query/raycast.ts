@@ -13,6 +13,8 @@ import { inverseRotate, rotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { Box } from '../../shapes/box';
 import type { Capsule } from '../../shapes/capsule';
+import type { ConvexHull } from '../../shapes/convex-hull';
+import type { Cylinder } from '../../shapes/cylinder';
 import { type Shape, ShapeKind } from '../../shapes/shape';
 import type { Sphere } from '../../shapes/sphere';
 import { MeshRayHit, type TriangleMesh } from '../../shapes/triangle-mesh';
@@ -126,6 +128,14 @@ function rayConvexLocal(shape: Shape, o: Readonly<Vec3>, d: Readonly<Vec3>, n: V
       t = rayCapsule(o, d, c.radius, c.halfHeight, maxT, n);
       break;
     }
+    case ShapeKind.Cylinder: {
+      const c = shape as Cylinder;
+      t = rayCylinder(o, d, c.radius, c.halfHeight, maxT, n);
+      break;
+    }
+    case ShapeKind.ConvexHull:
+      t = rayHull(o, d, shape as ConvexHull, maxT, n);
+      break;
     default:
       t = -1;
   }
@@ -291,4 +301,82 @@ function rayCapsule(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number, 
   }
   if (best > maxT) return -1;
   return best;
+}
+
+/**
+ * Ray against a solid cylinder: the intersection of the slab |y| ≤ h and the
+ * infinite cylinder x² + z² ≤ r², both convex, so the ray is inside for t in
+ * the overlap of their two intervals and enters at the later entry (Ericson
+ * §5.3.7 in interval form). The side's entry root uses the stable quadratic
+ * form, as rayCapsule does.
+ */
+function rayCylinder(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number, maxT: number, n: Vec3): number {
+  let slabIn = -Infinity, slabOut = Infinity;
+  if (d.y === 0) {
+    if (o.y < -h || o.y > h) return -1;
+  } else {
+    const inv = 1 / d.y;
+    const t0 = (-h - o.y) * inv, t1 = (h - o.y) * inv;
+    slabIn = t0 < t1 ? t0 : t1;
+    slabOut = t0 < t1 ? t1 : t0;
+  }
+  let sideIn = -Infinity, sideOut = Infinity;
+  const a = d.x * d.x + d.z * d.z;
+  const c = o.x * o.x + o.z * o.z - r * r;
+  if (a === 0) {
+    if (c > 0) return -1;
+  } else {
+    const b = o.x * d.x + o.z * d.z;
+    const disc = b * b - a * c;
+    if (disc < 0) return -1;
+    const sq = Math.sqrt(disc);
+    // Roots (−b ∓ √disc)/a, each evaluated without cancellation.
+    const q = b < 0 ? -b + sq : -b - sq;
+    const r0 = q / a, r1 = q !== 0 ? c / q : 0;
+    sideIn = r0 < r1 ? r0 : r1;
+    sideOut = r0 < r1 ? r1 : r0;
+  }
+  const tIn = slabIn > sideIn ? slabIn : sideIn;
+  const tOut = slabOut < sideOut ? slabOut : sideOut;
+  if (tIn > tOut || tOut < 0) return -1;
+  if (tIn <= 0) return 0;
+  if (tIn > maxT) return -1;
+  if (slabIn >= sideIn) {
+    n.x = 0; n.y = d.y > 0 ? -1 : 1; n.z = 0;
+  } else {
+    const inv = 1 / r;
+    n.x = (o.x + tIn * d.x) * inv; n.y = 0; n.z = (o.z + tIn * d.z) * inv;
+  }
+  return tIn;
+}
+
+/**
+ * Ray against a convex hull, clipped by its face planes (Cyrus–Beck): a plane
+ * the ray moves into (n·d < 0) bounds the entry, one it moves out of the exit.
+ */
+function rayHull(o: Readonly<Vec3>, d: Readonly<Vec3>, hull: ConvexHull, maxT: number, n: Vec3): number {
+  const N = hull.faceNormals, D = hull.faceOffsets;
+  let tIn = -Infinity, tOut = Infinity;
+  let face = -1;
+  for (let f = 0; f < hull.faceCount; f++) {
+    const nx = N[3 * f]!, ny = N[3 * f + 1]!, nz = N[3 * f + 2]!;
+    const denom = nx * d.x + ny * d.y + nz * d.z;
+    const dist = nx * o.x + ny * o.y + nz * o.z - D[f]!;
+    if (denom === 0) {
+      if (dist > 0) return -1;
+      continue;
+    }
+    const t = -dist / denom;
+    if (denom < 0) {
+      if (t > tIn) { tIn = t; face = f; }
+    } else if (t < tOut) {
+      tOut = t;
+    }
+    if (tIn > tOut) return -1;
+  }
+  if (tOut < 0) return -1;
+  if (tIn <= 0 || face < 0) return 0;
+  if (tIn > maxT) return -1;
+  n.x = N[3 * face]!; n.y = N[3 * face + 1]!; n.z = N[3 * face + 2]!;
+  return tIn;
 }

@@ -1,0 +1,191 @@
+/**
+ * A general convex shape (Cylinder, ConvexHull) against a static
+ * TriangleMesh (B), in the mesh frame. Per triangle: GJK/EPA between the
+ * convex and the triangle for the normal, then the face-clipping stage of
+ * collide-convex.ts with the triangle as a polygon feature, so a hull face
+ * or a cylinder cap lying on the mesh rests on up to four points and a
+ * cylinder's side on two.
+ *
+ * Internal edges: when the EPA normal is not the triangle's face normal, the
+ * triangle feature that supports it (its corners nearest the convex along
+ * the normal) must be an ACTIVE edge or corner (triangle-mesh.ts); otherwise
+ * the face normal is used, so a wheel rolling over a tessellated floor never
+ * catches on a seam. Back faces and double-sided meshes: triangle-contact.ts
+ * (the convex's centre decides the side).
+ */
+import type { Aabb } from '../../collision/aabb';
+import type { Quat } from '../../math/quat';
+import type { Vec3 } from '../../math/vec3';
+import { ConvexShape, ShapeKind, type MassProperties } from '../../shapes/shape';
+import type { TriangleMesh } from '../../shapes/triangle-mesh';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
+import { addEpaPoint, ClipContext, clipFeatures, inverseRotateInPlace, localFeature, transformFeature } from './collide-convex';
+import { epaPenetration } from './epa';
+import { GjkResult } from './gjk';
+import type { Manifold } from './manifold';
+import { narrowphaseMargin } from './margin';
+import { MeshContactCollector, projectsInside } from './triangle-contact';
+
+/** One mesh triangle as a convex core for GJK/EPA (mesh frame, radius 0). */
+class TriangleCore extends ConvexShape {
+  readonly kind = ShapeKind.TriangleMesh;
+  readonly coreRadius = 0;
+  readonly corners = new Float64Array(9);
+
+  coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {
+    const C = this.corners;
+    const da = C[0]! * d.x + C[1]! * d.y + C[2]! * d.z;
+    const db = C[3]! * d.x + C[4]! * d.y + C[5]! * d.z;
+    const dc = C[6]! * d.x + C[7]! * d.y + C[8]! * d.z;
+    const o = da >= db ? (da >= dc ? 0 : 6) : db >= dc ? 3 : 6;
+    out.x = C[o]!; out.y = C[o + 1]!; out.z = C[o + 2]!;
+    return out;
+  }
+
+  computeAabb(out: Aabb, _position: Readonly<Vec3>, _rotation: Readonly<Quat>): Aabb {
+    return out; // never placed in the broadphase
+  }
+
+  volume(): number {
+    return 0;
+  }
+
+  massProperties(_density: number): MassProperties {
+    throw new Error('A mesh triangle has no mass');
+  }
+}
+
+const collector = new MeshContactCollector();
+const cand = collector.cand;
+const ctx = new ClipContext();
+const triangle = new TriangleCore();
+const res = new GjkResult();
+const box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
+// The convex's pose in the mesh frame (enterMeshFrame).
+const localPos = collector.localPos;
+const localRot = collector.localRot;
+const origin: Vec3 = { x: 0, y: 0, z: 0 };
+const identityRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+const dir: Vec3 = { x: 0, y: 0, z: 0 };
+const normal: Vec3 = { x: 0, y: 0, z: 0 };
+const supportPoint: Vec3 = { x: 0, y: 0, z: 0 };
+/** The convex's centre in the mesh frame [0..2] and the margin [3]. */
+const frame = new Float64Array(4);
+
+const CODE_EPA = 127;
+const CODE_BACK = 126;
+/** Corners within this distance (m) of the nearest one along the normal share its feature. */
+const FEATURE_TOLERANCE = 1e-6;
+
+/** Contacts of convex A against mesh B (world poses), margin from narrowphaseMargin[0]; normal A → B. */
+export function convexMeshContacts(
+  a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
+): void {
+  const margin = narrowphaseMargin[0]!;
+  collector.enterMeshFrame(posA, rotA, posB, rotB);
+  const c = localPos;
+  a.computeAabb(box, c, localRot);
+  // gatherTriangles takes half extents about the centre (the hull's box need not be centred on it).
+  const bounds = collector.bounds;
+  bounds[0] = Math.max(c.x - box.min.x, box.max.x - c.x) + margin;
+  bounds[1] = Math.max(c.y - box.min.y, box.max.y - c.y) + margin;
+  bounds[2] = Math.max(c.z - box.min.z, box.max.z - c.z) + margin;
+  const count = collector.gatherTriangles(mesh);
+  const tris = collector.triangles;
+  frame[0] = c.x; frame[1] = c.y; frame[2] = c.z; frame[3] = margin;
+  for (let k = 0; k < count; k++) convexTriangle(a, mesh, tris[k]!);
+  collector.finish(manifold, posB, rotB);
+}
+
+function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
+  const margin = frame[3]!;
+  const P = mesh.corners;
+  const T = triangle.corners;
+  const o = 9 * t;
+  for (let k = 0; k < 9; k++) T[k] = P[o + k]!;
+  const tnx = mesh.normals[3 * t]!, tny = mesh.normals[3 * t + 1]!, tnz = mesh.normals[3 * t + 2]!;
+  const dC = (frame[0]! - T[0]!) * tnx + (frame[1]! - T[1]!) * tny + (frame[2]! - T[2]!) * tnz;
+  let side = 1;
+  if (dC < 0) {
+    if (!mesh.doubleSided) {
+      if (projectsInside(P, mesh.normals, t, frame)) backContact(a, mesh, t);
+      return;
+    }
+    side = -1;
+  }
+  // Contact normal of the face: from the convex into the mesh, −(front normal).
+  const fx = -side * tnx, fy = -side * tny, fz = -side * tnz;
+  epaPenetration(a, localPos, localRot, triangle, origin, identityRot, res);
+  if (res.distance > margin) return;
+  let nx = res.normal.x, ny = res.normal.y, nz = res.normal.z;
+  let usesFace = false;
+  if (nx * fx + ny * fy + nz * fz < 1 - 1e-9) {
+    // The triangle's corners nearest the convex along n form the supporting feature.
+    const pa = T[0]! * nx + T[1]! * ny + T[2]! * nz;
+    const pb = T[3]! * nx + T[4]! * ny + T[5]! * nz;
+    const pc = T[6]! * nx + T[7]! * ny + T[8]! * nz;
+    const lo = Math.min(pa, pb, pc) + FEATURE_TOLERANCE;
+    const mask = (pa <= lo ? 1 : 0) | (pb <= lo ? 2 : 0) | (pc <= lo ? 4 : 0);
+    const flags = mesh.featureFlags[t]!;
+    let active: boolean;
+    if (mask === 7) active = false;
+    else if (mask === 3) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 0))) !== 0;
+    else if (mask === 6) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 1))) !== 0;
+    else if (mask === 5) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 2))) !== 0;
+    else active = (flags & (1 << (VERTEX_ACTIVE_SHIFT + (mask === 1 ? 0 : mask === 2 ? 1 : 2)))) !== 0;
+    if (!active || nx * fx + ny * fy + nz * fz <= 0) {
+      nx = fx; ny = fy; nz = fz;
+      usesFace = true;
+    }
+  }
+  const io = ctx.io;
+  io[0] = nx; io[1] = ny; io[2] = nz;
+  io[3] = a.coreRadius; io[4] = 0; io[5] = margin;
+  // The convex's feature along n (found in its own frame), and the triangle wound counter-clockwise about its front.
+  dir.x = nx; dir.y = ny; dir.z = nz;
+  inverseRotateInPlace(dir, localRot);
+  localFeature(a, dir, ctx.a, ctx.tmp);
+  transformFeature(ctx.a, localPos, localRot);
+  const B = ctx.b;
+  const Q = B.points;
+  for (let k = 0; k < 3; k++) Q[k] = T[k]!;
+  const second = side > 0 ? 3 : 6, third = side > 0 ? 6 : 3;
+  for (let k = 0; k < 3; k++) { Q[3 + k] = T[second + k]!; Q[6 + k] = T[third + k]!; }
+  B.count = 3;
+  B.face = 0;
+  B.normal[0] = -fx; B.normal[1] = -fy; B.normal[2] = -fz;
+  const clipped = clipFeatures(ctx);
+  if (!usesFace) addEpaPoint(ctx, res, clipped, CODE_EPA);
+  const C = ctx.cand;
+  for (let i = 0; i < ctx.candCount; i++) {
+    cand[0] = C[4 * i]!; cand[1] = C[4 * i + 1]!; cand[2] = C[4 * i + 2]!;
+    cand[3] = io[0]!; cand[4] = io[1]!; cand[5] = io[2]!;
+    cand[6] = C[4 * i + 3]!;
+    collector.push(t, ctx.candId[i]! & 127, false);
+  }
+}
+
+/**
+ * The convex's centre is behind single-sided triangle t and over it: push out
+ * through the front, by the depth of the convex's deepest point behind the plane.
+ */
+function backContact(a: ConvexShape, mesh: TriangleMesh, t: number): void {
+  const T = triangle.corners;
+  const tnx = mesh.normals[3 * t]!, tny = mesh.normals[3 * t + 1]!, tnz = mesh.normals[3 * t + 2]!;
+  normal.x = -tnx; normal.y = -tny; normal.z = -tnz;
+  dir.x = -tnx; dir.y = -tny; dir.z = -tnz;
+  inverseRotateInPlace(dir, localRot);
+  a.support(supportPoint, dir);
+  // Into the mesh frame: q p + t.
+  const q = localRot;
+  const vx = supportPoint.x, vy = supportPoint.y, vz = supportPoint.z;
+  const tx = 2 * (q.y * vz - q.z * vy), ty = 2 * (q.z * vx - q.x * vz), tz = 2 * (q.x * vy - q.y * vx);
+  const sx = vx + q.w * tx + (q.y * tz - q.z * ty) + localPos.x;
+  const sy = vy + q.w * ty + (q.z * tx - q.x * tz) + localPos.y;
+  const sz = vz + q.w * tz + (q.x * ty - q.y * tx) + localPos.z;
+  cand[0] = sx; cand[1] = sy; cand[2] = sz;
+  cand[3] = normal.x; cand[4] = normal.y; cand[5] = normal.z;
+  cand[6] = (T[0]! - sx) * tnx + (T[1]! - sy) * tny + (T[2]! - sz) * tnz;
+  collector.pushFromPointA(t, CODE_BACK, true);
+}
