@@ -7,13 +7,16 @@
  * the lock holds q_y = q_z = 0). Its rate is θ̇ = a·(ω_B − ω_A).
  * Limits: C_lower = θ − lower ≥ 0 (row +a), C_upper = upper − θ ≥ 0 (row −a),
  * each with λ ≥ 0; motor: a·(ω_B − ω_A) = motorSpeed with |λ| ≤ maxMotorTorque·h
- * (Box2D v3 revolute_joint.c, Catto GDC 2009).
+ * (Box2D v3 revolute_joint.c, Catto GDC 2009). Position motor: a spring of
+ * `motorHertz` and `motorDampingRatio` on C = θ − targetAngle (the short way
+ * round), its impulse bounded by the same maxMotorTorque·h (axis-row.ts).
  */
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, requireLimitAngle, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
+import { AxisRow } from './axis-row';
 import { AngularLock2, AngularRow, frameAxisX, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
 
 export interface HingeJointDesc extends JointDescBase {
@@ -34,6 +37,14 @@ export interface HingeJointDesc extends JointDescBase {
   motorSpeed?: number;
   /** N·m, in [0, 1e9] (MAX_JOINT_TORQUE); 0 disables the motor. Default 0. */
   maxMotorTorque?: number;
+  /** 'velocity' drives `motorSpeed`; 'position' drives the angle to `targetAngle` (a servo). Default 'velocity'. */
+  motorMode?: 'velocity' | 'position';
+  /** Servo target (rad), in [−π, π]. Default 0. */
+  targetAngle?: number;
+  /** Servo spring frequency (Hz), in (0, 1e4]. Default 4. */
+  motorHertz?: number;
+  /** Servo damping ratio, in [0, 1e3]. Default 1. */
+  motorDampingRatio?: number;
 }
 
 export class HingeJoint extends Joint {
@@ -43,6 +54,9 @@ export class HingeJoint extends Joint {
   private upperValue = Infinity;
   private motorSpeedValue = 0;
   private maxMotorTorqueValue = 0;
+  private positionMode = false;
+  private targetAngleValue = 0;
+  /** @internal the servo row (position mode) */ readonly servo = new AxisRow();
   /** @internal */ readonly point: PointRow;
   /** @internal */ readonly lock = new AngularLock2();
   /** @internal */ readonly lower = new AngularRow();
@@ -74,6 +88,10 @@ export class HingeJoint extends Joint {
     this.setLimits(desc.lowerAngle ?? -Infinity, desc.upperAngle ?? Infinity);
     this.motorSpeed = desc.motorSpeed ?? 0;
     this.maxMotorTorque = desc.maxMotorTorque ?? 0;
+    this.motorMode = desc.motorMode ?? 'velocity';
+    this.targetAngle = desc.targetAngle ?? 0;
+    this.motorHertz = desc.motorHertz ?? 4;
+    this.motorDampingRatio = desc.motorDampingRatio ?? 1;
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
   }
 
@@ -107,6 +125,35 @@ export class HingeJoint extends Joint {
     this.maxMotorTorqueValue = v;
   }
 
+  /** 'velocity' or 'position' (servo to targetAngle). */
+  get motorMode(): 'velocity' | 'position' { return this.positionMode ? 'position' : 'velocity'; }
+  set motorMode(v: 'velocity' | 'position') {
+    if (v !== 'velocity' && v !== 'position') throw new RangeError(`HingeJoint.motorMode must be 'velocity' or 'position' (got ${String(v)})`);
+    this.positionMode = v === 'position';
+  }
+
+  /** Servo target (rad) in [−π, π]. */
+  get targetAngle(): number { return this.targetAngleValue; }
+  set targetAngle(v: number) {
+    requireInRange(v, -Math.PI, Math.PI, 'HingeJoint.targetAngle');
+    this.targetAngleValue = v;
+  }
+
+  /** Servo spring frequency (Hz) in (0, 1e4]. */
+  get motorHertz(): number { return this.servo.springHertz; }
+  set motorHertz(v: number) {
+    requireInRange(v, 0, 1e4, 'HingeJoint.motorHertz');
+    if (v === 0) throw new RangeError('HingeJoint.motorHertz must be > 0 (got 0)');
+    this.servo.springHertz = v;
+  }
+
+  /** Servo damping ratio in [0, 1e3]. */
+  get motorDampingRatio(): number { return this.servo.springDampingRatio; }
+  set motorDampingRatio(v: number) {
+    requireInRange(v, 0, 1e3, 'HingeJoint.motorDampingRatio');
+    this.servo.springDampingRatio = v;
+  }
+
   /** Current hinge angle (rad) from the bodies' rotations, in (−π, π]. */
   get angle(): number {
     const q = this.currentRelativeRotation();
@@ -127,6 +174,10 @@ export class HingeJoint extends Joint {
     this.upper.ax = -a.x; this.upper.ay = -a.y; this.upper.az = -a.z;
     this.motor.ax = a.x; this.motor.ay = a.y; this.motor.az = a.z;
     this.friction.ax = a.x; this.friction.ay = a.y; this.friction.az = a.z;
+    if (this.positionMode) {
+      this.servo.setAngular(a);
+      this.servo.computeMass(B, this.slotA, this.slotB);
+    }
   }
 
   /** @internal */
@@ -134,7 +185,9 @@ export class HingeJoint extends Joint {
     this.maxMotorImpulse = this.maxMotorTorque * ctx.h;
     if (this.lowerAngle === -Infinity) this.lower.impulse = 0;
     if (this.upperAngle === Infinity) this.upper.impulse = 0;
-    if (this.maxMotorTorque === 0) this.motor.impulse = 0;
+    if (this.maxMotorTorque === 0 || this.positionMode) this.motor.impulse = 0;
+    if (this.maxMotorTorque === 0 || !this.positionMode) this.servo.impulse = 0;
+    this.servo.setSpring(ctx);
   }
 
   /** @internal */
@@ -146,6 +199,7 @@ export class HingeJoint extends Joint {
     this.lower.warmStart(B, ia, ib);
     this.upper.warmStart(B, ia, ib);
     this.motor.warmStart(B, ia, ib);
+    if (this.positionMode) this.servo.warmStart(B, ia, ib);
     if (this.frictionTorque > 0) this.friction.warmStart(B, ia, ib);
   }
 
@@ -153,7 +207,15 @@ export class HingeJoint extends Joint {
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
     if (this.geometryStale(B)) this.update(B);
-    if (this.maxMotorTorque > 0) {
+    if (this.maxMotorTorque > 0 && this.positionMode) {
+      const s = this.servo;
+      let c = this.solverAngle - this.targetAngleValue;
+      // The short way round.
+      if (c > Math.PI) c -= 2 * Math.PI; else if (c < -Math.PI) c += 2 * Math.PI;
+      s.c = c;
+      s.maxImpulse = this.maxMotorImpulse; s.minImpulse = -this.maxMotorImpulse;
+      s.solveSpring(B, ia, ib, ctx);
+    } else if (this.maxMotorTorque > 0) {
       this.motor.speed = this.motorSpeed;
       this.motor.maxImpulse = this.maxMotorImpulse;
       this.motor.solveMotor(B, ia, ib);
@@ -210,7 +272,7 @@ export class HingeJoint extends Joint {
   finishStep(ctx: JointStepContext): void {
     const p = this.point, l = this.lock;
     this.stepImpulses[0] = Math.sqrt(p.lx * p.lx + p.ly * p.ly + p.lz * p.lz) * ctx.stepScale;
-    const ax = this.lower.impulse - this.upper.impulse + this.motor.impulse;
+    const ax = this.lower.impulse - this.upper.impulse + this.motor.impulse + this.servo.impulse;
     this.stepImpulses[1] = Math.sqrt(l.l1 * l.l1 + l.l2 * l.l2 + ax * ax) * ctx.stepScale;
   }
 
@@ -224,6 +286,8 @@ export class HingeJoint extends Joint {
     this.upper.save(out);
     this.motor.save(out);
     this.friction.save(out);
+    out.push(this.positionMode ? 1 : 0, this.targetAngleValue);
+    this.servo.save(out);
   }
 
   /** @internal */
@@ -234,13 +298,17 @@ export class HingeJoint extends Joint {
     this.axisB.x = src[o + 9]!; this.axisB.y = src[o + 10]!; this.axisB.z = src[o + 11]!;
     o = this.lock.load(src, this.point.load(src, o + 12));
     o = this.upper.load(src, this.lower.load(src, o));
-    return this.friction.load(src, this.motor.load(src, o));
+    o = this.friction.load(src, this.motor.load(src, o));
+    this.positionMode = src[o]! === 1;
+    this.targetAngle = src[o + 1]!;
+    return this.servo.load(src, o + 2);
   }
 
   resetImpulses(): void {
     this.point.lx = 0; this.point.ly = 0; this.point.lz = 0;
     this.lock.l1 = 0; this.lock.l2 = 0;
     this.lower.impulse = 0; this.upper.impulse = 0; this.motor.impulse = 0; this.friction.impulse = 0;
+    this.servo.impulse = 0;
   }
 
   /** @internal */
@@ -250,5 +318,6 @@ export class HingeJoint extends Joint {
     p.lx *= s; p.ly *= s; p.lz *= s;
     this.lock.l1 *= s; this.lock.l2 *= s;
     this.lower.impulse *= s; this.upper.impulse *= s; this.motor.impulse *= s; this.friction.impulse *= s;
+    this.servo.impulse *= s;
   }
 }

@@ -15,7 +15,7 @@ import { requireFiniteQuat, requireFiniteVec, requireInRange } from '../math/val
 import type { JointStepContext } from './rows';
 
 /** Numeric joint kinds. */
-export const JointKind = { Ball: 0, Hinge: 1, ConeTwist: 2, Fixed: 3, Distance: 4 } as const;
+export const JointKind = { Ball: 0, Hinge: 1, ConeTwist: 2, Fixed: 3, Distance: 4, Slider: 5, SixDof: 6 } as const;
 export type JointKind = (typeof JointKind)[keyof typeof JointKind];
 
 /** Options common to every joint. */
@@ -27,7 +27,8 @@ export interface JointDescBase {
   /**
    * Dry friction torque (N·m, in [0, MAX_JOINT_TORQUE = 1e9]) against the
    * relative rotation of the two bodies (ball, cone-twist: any axis; hinge:
-   * about the axis). Default 0.
+   * about the axis; six-dof: added to each free or limited angular axis'
+   * own friction; slider: none, its rotations are locked). Default 0.
    */
   frictionTorque?: number;
   /** Breaking threshold over one step (> 0, Infinity: unbreakable): when the linear impulse (N·s) or the angular impulse (N·m·s) exceeds it, the joint breaks (`broken` = true). Default Infinity. */
@@ -223,7 +224,7 @@ export abstract class Joint {
   }
 }
 
-const JOINT_NAMES: readonly string[] = ['BallJoint', 'HingeJoint', 'ConeTwistJoint', 'FixedJoint', 'DistanceJoint'];
+const JOINT_NAMES: readonly string[] = ['BallJoint', 'HingeJoint', 'ConeTwistJoint', 'FixedJoint', 'DistanceJoint', 'SliderJoint', 'SixDofJoint'];
 
 /** Largest motor or friction torque a joint accepts, N·m. */
 export const MAX_JOINT_TORQUE = 1e9;

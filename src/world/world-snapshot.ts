@@ -280,6 +280,23 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
   }
   // Infinity is a joint setting's "none" (limits, break impulse).
   requireF64(s.joints, total, 'joints', true);
+  // Each joint's settings go through its checked setters: load them on
+  // trial and put the joint's own state back, so that a bad value (a motor
+  // speed out of range, an unknown axis mode) is refused before anything
+  // is restored.
+  for (let i = 0; i < nj; i++) {
+    const j = host.jointList[i]!;
+    own.length = 0;
+    j.saveState(own);
+    let error: unknown = null;
+    try {
+      j.loadState(s.joints, ji[JOINT_INTS * i + JI_OFFSET]!);
+    } catch (e) {
+      error = e;
+    }
+    j.loadState(Float64Array.from(own), 0);
+    if (error !== null) throw new SnapshotError(`restore: joint ${i}'s settings are refused (${(error as Error).message})`);
+  }
 
   if (!Array.isArray(s.steppers) || s.steppers.length !== host.steppers.length) {
     throw new SnapshotError(`restore: the snapshot has ${Array.isArray(s.steppers) ? s.steppers.length : 'no'} steppers, the world ${host.steppers.length}`);

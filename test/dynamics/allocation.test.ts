@@ -82,6 +82,38 @@ ${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, joints: world.joints.length, contacts: world.contactCount }));
 `;
 
+// Every slider and six-dof path (per-axis rows, point / hinge-lock / weld
+// blocks, hard and soft limits, velocity and position motors, friction) and
+// the hinge servo, kept moving by motors with sleeping off.
+const JOINT_KINDS_SCENARIO = `
+import { World, Box, Sphere, Capsule, SliderJoint, SixDofJoint, HingeJoint } from './footing.js';
+${MEASURE_SOURCE}
+const world = new World({ sleeping: { enabled: false } });
+world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 } });
+for (let i = 0; i < 6; i++) {
+  const x = 3 * i - 7.5;
+  const post = world.createBody({ type: 'static', shape: new Box({ x: 0.1, y: 1, z: 0.1 }), position: { x, y: 1, z: 0 } });
+  const a = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.2, y: 0.1, z: 0.1 }), position: { x: x + 0.4, y: 1.5, z: 0 }, mass: 3 });
+  world.addJoint(new SliderJoint({ bodyA: post, bodyB: a, axis: { x: 1, y: 0.2 * i, z: 0 }, lowerLimit: -0.2, upperLimit: 0.8, motorSpeed: i % 2 ? 1.5 : -1.5, maxMotorForce: 80, frictionForce: 5, motorMode: i % 3 === 0 ? 'position' : 'velocity', targetPosition: 0.5 }));
+  const door = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.4, y: 0.6, z: 0.04 }), position: { x: x - 0.5, y: 0.7, z: 1 }, mass: 8 });
+  world.addJoint(new HingeJoint({ bodyA: post, bodyB: door, anchor: { x: x - 0.1, y: 0.7, z: 1 }, axis: { x: 0, y: 1, z: 0 }, motorMode: 'position', targetAngle: 1, maxMotorTorque: 30 }));
+  const limb = world.createBody({ type: 'dynamic', shape: new Capsule(0.07, 0.3), position: { x, y: 1.6, z: -0.45 }, rotation: { x: Math.SQRT1_2, y: 0, z: 0, w: Math.SQRT1_2 }, mass: 2 });
+  const locked = i % 3 === 0 ? 'locked' : 'limited';
+  world.addJoint(new SixDofJoint({ bodyA: post, bodyB: limb, anchor: { x, y: 1.6, z: -0.1 }, axis: { x: 0, y: 0, z: -1 }, swingType: i % 2 ? 'cone' : 'pyramid',
+    linearX: { mode: i % 2 ? 'locked' : 'limited', min: -0.05, max: 0.05, limitHertz: 5 },
+    angularX: { mode: 'limited', min: -0.3, max: 0.3, limitHertz: 3, friction: 0.2, motor: 'position', motorTarget: 0.2, maxMotorForce: 5 },
+    angularY: { mode: locked, min: -0.7, max: 0.7, motor: 'velocity', motorSpeed: 1, maxMotorForce: 10 },
+    angularZ: { mode: i % 3 === 2 ? 'free' : locked, min: -0.9, max: 0.4, friction: 0.1 } }));
+  const ball = world.createBody({ type: 'dynamic', shape: new Sphere(0.15), position: { x: x + 0.4, y: 1.2, z: 0.4 }, mass: 1 });
+  world.addJoint(new SixDofJoint({ bodyA: a, bodyB: ball, anchor: { x: x + 0.4, y: 1.2, z: 0.4 },
+    linearY: { mode: 'limited', min: -0.3, max: 0.3, motor: 'position', motorTarget: 0.1, maxMotorForce: 40 },
+    angularX: { mode: 'free' }, angularY: { mode: i % 2 ? 'locked' : 'free' }, angularZ: { mode: i % 2 ? 'locked' : 'free' } }));
+}
+for (let i = 0; i < 600; i++) world.step(1 / 60);
+${STEP_WINDOWS}
+console.log(JSON.stringify({ bytes, overhead, windows, joints: world.joints.length }));
+`;
+
 // Events every step: balls bouncing for ever (restitution 1) on a floor and
 // through a static sensor slab, with listeners on all four contact events.
 const EVENTS_SCENARIO = `
@@ -180,6 +212,15 @@ describe('steady-state allocation', () => {
     console.log(`[allocation] 500-body pile: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.contacts} contacts, ${r.kinds} contact families`);
     // Every contact family the pile is meant to exercise is present.
     expect(r.kinds).toBeGreaterThanOrEqual(9);
+    expect(r.windows).toBe(4);
+    expect(r.bytes).toBeLessThan(16 * 1024);
+  });
+
+  it('world.step with sliders, six-dof joints (every row path) and hinge servos allocates < 16 KB per 100 steps', async () => {
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; joints: number }>(dir, 'joint-kinds', JOINT_KINDS_SCENARIO);
+    console.log(`[allocation] sliders and six-dofs: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.joints} joints`);
+    expect(r.joints).toBe(24);
     expect(r.windows).toBe(4);
     expect(r.bytes).toBeLessThan(16 * 1024);
   });

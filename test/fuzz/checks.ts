@@ -146,7 +146,14 @@ export function describeJoint(spec: FuzzWorldSpec, k: number): string {
   const pb = spec.bodies[j.b]!.position, pa = j.a < 0 ? j.anchor : spec.bodies[j.a]!.position;
   parts.push(`centres ${fmt(Math.hypot(pb.x - pa.x, pb.y - pa.y, pb.z - pa.z), 3)} m apart`);
   if (j.lowerAngle !== undefined) parts.push(`limits [${fmt(j.lowerAngle, 3)}, ${fmt(j.upperAngle!, 3)}] rad`);
-  if (j.maxMotorTorque !== undefined) parts.push(`motor ${fmt(j.motorSpeed!, 3)} rad/s, ≤ ${fmt(j.maxMotorTorque, 3)} N·m`);
+  if (j.lowerLimit !== undefined) parts.push(`limits [${fmt(j.lowerLimit, 3)}, ${fmt(j.upperLimit!, 3)}] m`);
+  if (j.maxMotorTorque !== undefined) parts.push(j.kind === 'slider' ? `motor ${fmt(j.motorSpeed!, 3)} m/s, ≤ ${fmt(j.maxMotorTorque, 3)} N` : `motor ${fmt(j.motorSpeed!, 3)} rad/s, ≤ ${fmt(j.maxMotorTorque, 3)} N·m`);
+  if (j.frictionForce) parts.push(`friction ${fmt(j.frictionForce, 3)} N`);
+  if (j.axes) {
+    if (j.swingType === 'cone') parts.push('swing cone');
+    parts.push('axes ' + j.axes.map((x) => x.mode === 'limited' ? `[${fmt(x.min, 3)}, ${fmt(x.max, 3)}]${x.limitHertz > 0 ? `@${fmt(x.limitHertz, 3)} Hz` : ''}` : x.mode)
+      .map((t, k) => t + (j.axes![k]!.maxMotorForce > 0 ? ` motor ${fmt(j.axes![k]!.motorSpeed, 3)} ≤ ${fmt(j.axes![k]!.maxMotorForce, 3)}` : '') + (j.axes![k]!.friction > 0 ? ` μ ${fmt(j.axes![k]!.friction, 3)}` : '')).join(' / '));
+  }
   if (j.swingLimit !== undefined) parts.push(`swing ${fmt(j.swingLimit, 3)}, twist [${fmt(j.twistLower!, 3)}, ${fmt(j.twistUpper!, 3)}] rad`);
   if (j.maxLength !== undefined) parts.push(`rope ≤ ${fmt(j.maxLength, 3)} m`);
   if (j.frequency !== undefined) parts.push(`spring ${fmt(j.frequency, 3)} Hz, ζ ${fmt(j.dampingRatio!, 3)}`);

@@ -5,7 +5,7 @@
  * the joints.
  */
 import {
-  BallJoint, Box, Capsule, Compound, ConeTwistJoint, HeightField, DistanceJoint, FixedJoint, HingeJoint, Sphere, TriangleMesh, World,
+  BallJoint, Box, Capsule, Compound, ConeTwistJoint, HeightField, DistanceJoint, FixedJoint, HingeJoint, SixDofJoint, SliderJoint, Sphere, TriangleMesh, World,
   createCloth, createRope, type Joint, type ParticleSystem, type RigidBody, type Shape, type Vec3,
 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
@@ -92,6 +92,21 @@ function footingJoint(j: JointSpec, a: RigidBody, b: RigidBody): Joint {
       return new ConeTwistJoint({
         ...base, anchor: j.anchor, twistAxis: j.axis!, swingLimit: j.swingLimit, twistLower: j.twistLower, twistUpper: j.twistUpper,
       });
+    case 'slider':
+      return new SliderJoint({
+        ...base, anchor: j.anchor, axis: j.axis!, lowerLimit: j.lowerLimit, upperLimit: j.upperLimit,
+        motorSpeed: j.motorSpeed, maxMotorForce: j.maxMotorTorque, frictionForce: j.frictionForce,
+      });
+    case 'sixDof': {
+      const ax = j.axes!.map((x) => ({
+        mode: x.mode, min: x.min, max: x.max, limitHertz: x.limitHertz, friction: x.friction,
+        ...(x.maxMotorForce > 0 ? { motor: 'velocity' as const, motorSpeed: x.motorSpeed, maxMotorForce: x.maxMotorForce } : {}),
+      }));
+      return new SixDofJoint({
+        ...base, anchor: j.anchor, axis: j.axis!, swingType: j.swingType,
+        linearX: ax[0], linearY: ax[1], linearZ: ax[2], angularX: ax[3], angularY: ax[4], angularZ: ax[5],
+      });
+    }
     case 'distance':
       return new DistanceJoint({
         ...base, anchorA: j.anchor, anchorB: j.anchorB!, minLength: j.minLength, maxLength: j.maxLength,
@@ -102,7 +117,10 @@ function footingJoint(j: JointSpec, a: RigidBody, b: RigidBody): Joint {
 
 export function motorPowerOf(spec: FuzzWorldSpec): number {
   let p = 0;
-  for (const j of spec.jointSpecs) if (j.maxMotorTorque !== undefined && j.motorSpeed !== undefined) p += j.maxMotorTorque * Math.abs(j.motorSpeed);
+  for (const j of spec.jointSpecs) {
+    if (j.maxMotorTorque !== undefined && j.motorSpeed !== undefined) p += j.maxMotorTorque * Math.abs(j.motorSpeed);
+    if (j.axes) for (const a of j.axes) p += a.maxMotorForce * Math.abs(a.motorSpeed);
+  }
   return p;
 }
 

@@ -46,7 +46,19 @@ export interface BodySpec {
   readonly index?: number;
 }
 
-export type JointKindName = 'ball' | 'hinge' | 'coneTwist' | 'fixed' | 'distance';
+export type JointKindName = 'ball' | 'hinge' | 'coneTwist' | 'fixed' | 'distance' | 'slider' | 'sixDof';
+
+/** One axis of a six-dof spec (linear X, Y, Z, angular X, Y, Z); limits always hold 0, so a soft limit starts unstretched. */
+export interface SixDofAxisSpec {
+  readonly mode: 'free' | 'limited' | 'locked';
+  readonly min: number;
+  readonly max: number;
+  readonly limitHertz: number;
+  /** Velocity motor (0 force: none). */
+  readonly motorSpeed: number;
+  readonly maxMotorForce: number;
+  readonly friction: number;
+}
 
 export interface JointSpec {
   readonly kind: JointKindName;
@@ -58,12 +70,20 @@ export interface JointSpec {
   readonly anchor: Vec3;
   /** Distance joints: the anchor on B. */
   readonly anchorB?: Vec3;
-  /** Hinge axis / cone-twist twist axis (world, unit). */
+  /** Hinge axis / cone-twist twist axis / slider axis / six-dof frame X (world, unit). */
   readonly axis?: Vec3;
   readonly lowerAngle?: number;
   readonly upperAngle?: number;
+  /** Hinge motor (rad/s, N·m) or slider motor (m/s, N): the power bound is maxMotorTorque·|motorSpeed| either way. */
   readonly motorSpeed?: number;
   readonly maxMotorTorque?: number;
+  /** Slider: limits (m, lower ≤ 0 ≤ upper) and friction force (N). */
+  readonly lowerLimit?: number;
+  readonly upperLimit?: number;
+  readonly frictionForce?: number;
+  /** Six-dof: the six axes, and how hard swing limits combine. */
+  readonly axes?: readonly SixDofAxisSpec[];
+  readonly swingType?: 'pyramid' | 'cone';
   readonly swingLimit?: number;
   readonly twistLower?: number;
   readonly twistUpper?: number;
@@ -340,9 +360,10 @@ function lerp(a: Vec3, b: Vec3, t: number): Vec3 {
   return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t };
 }
 
-function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: number, pair: JointSpec['pair'], floorTop: Vec3 | null): JointSpec {
+/** `kind`: drawn from the first five (the kinds of the first fuzz rounds) when not given. */
+function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: number, pair: JointSpec['pair'], floorTop: Vec3 | null, kind?: JointKindName): JointSpec {
   const kinds: JointKindName[] = ['ball', 'hinge', 'coneTwist', 'fixed', 'distance'];
-  const kind = kinds[rng.int(0, 5)]!;
+  kind ??= kinds[rng.int(0, 5)]!;
   const pa = a >= 0 ? bodies[a]!.position : floorTop!;
   const pb = bodies[b]!.position;
   const anchor = pair === 'floor' ? pa : lerp(pa, pb, rng.range(0, 1));
@@ -370,6 +391,34 @@ function makeJoint(rng: Random, bodies: readonly BodySpec[], a: number, b: numbe
         ...base, axis: rng.unitVec3(),
         ...(limits ? { swingLimit: rng.range(0.05, Math.PI * 0.95), twistLower: -rng.range(0, Math.PI), twistUpper: rng.range(0, Math.PI) } : {}),
       };
+    }
+    case 'slider': {
+      const limits = rng.next() < 0.6;
+      const motor = rng.next() < 0.5;
+      return {
+        ...base, axis: rng.unitVec3(),
+        ...(limits ? { lowerLimit: -rng.range(0, 2), upperLimit: rng.range(0, 2) } : {}),
+        ...(motor ? { motorSpeed: rng.range(-5, 5), maxMotorTorque: logUniform(rng, 0.1, 1000) } : {}),
+        frictionForce: rng.next() < 0.2 ? logUniform(rng, 0.01, 100) : 0,
+      };
+    }
+    case 'sixDof': {
+      const axes: SixDofAxisSpec[] = [];
+      for (let k = 0; k < 6; k++) {
+        const m = rng.int(0, 3);
+        const mode = m === 0 ? 'free' : m === 1 ? 'limited' : 'locked';
+        // Linear limits in metres, angular ones within the swing range (0.9π).
+        const span = k < 3 ? 1 : k === 3 ? Math.PI : 0.9 * Math.PI;
+        const min = mode === 'limited' ? -rng.range(0, span) : 0, max = mode === 'limited' ? rng.range(0, span) : 0;
+        const limitHertz = mode === 'limited' && rng.next() < 0.3 ? rng.range(0.5, 10) : 0;
+        const motor = mode !== 'locked' && rng.next() < 0.3;
+        axes.push({
+          mode, min, max, limitHertz,
+          motorSpeed: motor ? rng.range(-5, 5) : 0, maxMotorForce: motor ? logUniform(rng, 0.1, 1000) : 0,
+          friction: mode !== 'locked' && rng.next() < 0.2 ? logUniform(rng, 0.01, 100) : 0,
+        });
+      }
+      return { ...base, axis: rng.unitVec3(), axes, swingType: rng.next() < 0.5 ? 'cone' : 'pyramid' };
     }
     case 'distance': {
       // Anchors at the centres (A: the floor point for floor joints); rest length = their distance now, so a spring starts unstretched.
@@ -471,6 +520,25 @@ export function generateWorld(seed: number, options: GeneratorOptions): FuzzWorl
       const b = rng.int(0, count);
       const top: Vec3 = { x: bodies[b]!.position.x, y: 0, z: Math.min(-0.5, bodies[b]!.position.z) };
       jointSpecs.push(makeJoint(rng, bodies, -1, b, 'floor', top));
+    }
+    // Sliders and six-dofs on top, from a stream of their own, so that the
+    // worlds (and the minimized repros) of the first five kinds stay as they were.
+    const extra = new Random((seed ^ 0x5bd1e995) >>> 0);
+    const extraJoints = extra.int(1, 2 + Math.round(count / 10));
+    for (let k = 0; k < extraJoints; k++) {
+      const i = extra.int(0, count);
+      let j = extra.int(0, count - 1);
+      if (j >= i) j++;
+      if (extra.next() < 0.5) {
+        // Half of them between neighbours.
+        let bestD = Infinity;
+        for (let m = 0; m < count; m++) {
+          if (m === i) continue;
+          const d = dist(bodies[i]!.position, bodies[m]!.position);
+          if (d < bestD) { bestD = d; j = m; }
+        }
+      }
+      jointSpecs.push(makeJoint(extra, bodies, i, j, 'random', null, extra.next() < 0.5 ? 'slider' : 'sixDof'));
     }
   }
   if (options.rigidStart && jointSpecs.length > 0) rigidStart(bodies, jointSpecs);

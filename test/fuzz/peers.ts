@@ -156,6 +156,47 @@ function buildJoltJoint(Jolt: JoltModule, j: JointSpec, a: JoltBody, b: JoltBody
       settings = s;
       break;
     }
+    case 'slider': {
+      const s = new Jolt.SliderConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const n = perpendicular(j.axis!);
+      s.mPoint1 = r(j.anchor); s.mPoint2 = r(j.anchor);
+      s.mSliderAxis1 = v3(j.axis!); s.mSliderAxis2 = v3(j.axis!);
+      s.mNormalAxis1 = v3(n); s.mNormalAxis2 = v3(n);
+      if (j.lowerLimit !== undefined) { s.mLimitsMin = j.lowerLimit; s.mLimitsMax = j.upperLimit!; }
+      s.mMaxFrictionForce = j.frictionForce ?? 0;
+      if (j.maxMotorTorque !== undefined) {
+        s.mMotorSettings.mMinForceLimit = -j.maxMotorTorque;
+        s.mMotorSettings.mMaxForceLimit = j.maxMotorTorque;
+      }
+      settings = s;
+      break;
+    }
+    case 'sixDof': {
+      // Jolt's swing limits as footing's swingType (pyramid: per axis; cone: elliptical); its swing coordinates differ from footing's.
+      const s = new Jolt.SixDOFConstraintSettings();
+      s.mSpace = Jolt.EConstraintSpace_WorldSpace;
+      const n = perpendicular(j.axis!);
+      s.mPosition1 = r(j.anchor); s.mPosition2 = r(j.anchor);
+      s.mAxisX1 = v3(j.axis!); s.mAxisX2 = v3(j.axis!);
+      s.mAxisY1 = v3(n); s.mAxisY2 = v3(n);
+      s.mSwingType = j.swingType === 'cone' ? Jolt.ESwingType_Cone : Jolt.ESwingType_Pyramid;
+      const axes = [Jolt.SixDOFConstraintSettings_EAxis_TranslationX, Jolt.SixDOFConstraintSettings_EAxis_TranslationY, Jolt.SixDOFConstraintSettings_EAxis_TranslationZ,
+        Jolt.SixDOFConstraintSettings_EAxis_RotationX, Jolt.SixDOFConstraintSettings_EAxis_RotationY, Jolt.SixDOFConstraintSettings_EAxis_RotationZ];
+      j.axes!.forEach((a, k) => {
+        if (a.mode === 'free') s.MakeFreeAxis(axes[k]!);
+        else if (a.mode === 'locked') s.MakeFixedAxis(axes[k]!);
+        else s.SetLimitedAxis(axes[k]!, a.min, a.max);
+        if (a.limitHertz > 0) s.get_mLimitsSpringSettings(k).mFrequency = a.limitHertz;
+        s.set_mMaxFriction(k, a.friction + (k >= 3 ? j.frictionTorque : 0));
+        if (a.maxMotorForce > 0) {
+          const m = s.get_mMotorSettings(k);
+          if (k < 3) { m.mMinForceLimit = -a.maxMotorForce; m.mMaxForceLimit = a.maxMotorForce; } else { m.mMinTorqueLimit = -a.maxMotorForce; m.mMaxTorqueLimit = a.maxMotorForce; }
+        }
+      });
+      settings = s;
+      break;
+    }
     case 'distance': {
       const s = new Jolt.DistanceConstraintSettings();
       s.mSpace = Jolt.EConstraintSpace_WorldSpace;
@@ -178,6 +219,22 @@ function buildJoltJoint(Jolt: JoltModule, j: JointSpec, a: JoltBody, b: JoltBody
     const h = Jolt.castObject(c, Jolt.HingeConstraint);
     h.SetMotorState(Jolt.EMotorState_Velocity);
     h.SetTargetAngularVelocity(j.motorSpeed);
+  }
+  if (j.kind === 'slider' && j.motorSpeed !== undefined) {
+    const h = Jolt.castObject(c, Jolt.SliderConstraint);
+    h.SetMotorState(Jolt.EMotorState_Velocity);
+    h.SetTargetVelocity(j.motorSpeed);
+  }
+  if (j.kind === 'sixDof') {
+    const h = Jolt.castObject(c, Jolt.SixDOFConstraint);
+    const ax = j.axes!;
+    const names = [Jolt.SixDOFConstraintSettings_EAxis_TranslationX, Jolt.SixDOFConstraintSettings_EAxis_TranslationY, Jolt.SixDOFConstraintSettings_EAxis_TranslationZ,
+      Jolt.SixDOFConstraintSettings_EAxis_RotationX, Jolt.SixDOFConstraintSettings_EAxis_RotationY, Jolt.SixDOFConstraintSettings_EAxis_RotationZ];
+    ax.forEach((a, k) => { if (a.maxMotorForce > 0) h.SetMotorState(names[k]!, Jolt.EMotorState_Velocity); });
+    const lin = new Jolt.Vec3(ax[0]!.motorSpeed, ax[1]!.motorSpeed, ax[2]!.motorSpeed), ang = new Jolt.Vec3(ax[3]!.motorSpeed, ax[4]!.motorSpeed, ax[5]!.motorSpeed);
+    h.SetTargetVelocityCS(lin);
+    h.SetTargetAngularVelocityCS(ang);
+    Jolt.destroy(lin); Jolt.destroy(ang);
   }
   return Jolt.castObject(c, Jolt.TwoBodyConstraint);
 }
