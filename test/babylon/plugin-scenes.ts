@@ -11,8 +11,8 @@ import { PhysicsShapeBox, PhysicsShapeContainer, PhysicsShapeGroundMesh, Physics
 import { Scene } from '@babylonjs/core/scene';
 import '@babylonjs/core/Physics/joinedPhysicsEngineComponent';
 import type { IPhysicsEnginePluginV2 } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
-import { PhysicsMotionType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
-import { HingeConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
+import { PhysicsConstraintAxis, PhysicsConstraintMotorType, PhysicsMotionType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import { HingeConstraint, LockConstraint, Physics6DoFConstraint, PrismaticConstraint, SliderConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
 import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate';
 import type { PhysicsEngine } from '@babylonjs/core/Physics/v2/physicsEngine';
 
@@ -180,4 +180,77 @@ export function ballInBowl(plugin: IPhysicsEnginePluginV2, as: 'heightfield' | '
   const out = { x: ballMesh.position.x, y: ballMesh.position.y, z: ballMesh.position.z, lowestY };
   scene.dispose();
   return out;
+}
+
+/**
+ * A 0.5 m box (1 kg) on a SLIDER or PRISMATIC constraint along world X from a
+ * small static anchor at (0, 2, 0), spun at 3 rad/s about the axis and driven
+ * by a velocity motor (1 m/s, at most 100 N) for 1 s under gravity; returns
+ * where it is and its spin about the axis.
+ */
+export function sliderMotor(plugin: IPhysicsEnginePluginV2, kind: 'slider' | 'prismatic'): { x: number; y: number; z: number; spin: number } {
+  const scene = physicsScene(plugin);
+  const anchorMesh = CreateBox('anchor', { size: 0.1 }, scene);
+  anchorMesh.position.y = 2;
+  const anchor = new PhysicsAggregate(anchorMesh, PhysicsShapeType.BOX, { mass: 0 }, scene);
+  const cartMesh = CreateBox('cart', { size: 0.5 }, scene);
+  cartMesh.position.y = 2;
+  const cart = new PhysicsAggregate(cartMesh, PhysicsShapeType.BOX, { mass: 1 }, scene);
+  const Ctor = kind === 'slider' ? SliderConstraint : PrismaticConstraint;
+  const joint = new Ctor(Vector3.Zero(), Vector3.Zero(), new Vector3(1, 0, 0), new Vector3(1, 0, 0), scene);
+  anchor.body.addConstraint(cart.body, joint);
+  // SliderConstraint has no axis setters of its own (only Physics6DoFConstraint does): the plugin's.
+  plugin.setAxisMotorType(joint, PhysicsConstraintAxis.LINEAR_X, PhysicsConstraintMotorType.VELOCITY);
+  plugin.setAxisMotorTarget(joint, PhysicsConstraintAxis.LINEAR_X, 1);
+  plugin.setAxisMotorMaxForce(joint, PhysicsConstraintAxis.LINEAR_X, 100);
+  cart.body.setAngularVelocity(new Vector3(3, 0, 0));
+  runFrames(scene, 60);
+  const out = { x: cartMesh.position.x, y: cartMesh.position.y, z: cartMesh.position.z, spin: cart.body.getAngularVelocity().x };
+  scene.dispose();
+  return out;
+}
+
+/**
+ * A bob 1 m from a static pivot held by a Physics6DoFConstraint with every
+ * axis locked (min = max = 0) but the twist about Z: a hinge pendulum
+ * released at 0.3 rad; 'locked' locks the twist too, 'lock-constraint' uses a
+ * LockConstraint instead (in both the bob should stay put).
+ * Returns the period over 6 s (NaN without swings) and the bob's drift.
+ */
+export function sixDofPendulum(plugin: IPhysicsEnginePluginV2, mode: 'hinge' | 'locked' | 'lock-constraint'): { period: number; radius: number; drift: number } {
+  const scene = physicsScene(plugin);
+  const pivotMesh = CreateBox('pivot', { size: 0.1 }, scene);
+  pivotMesh.position.y = 2;
+  const pivot = new PhysicsAggregate(pivotMesh, PhysicsShapeType.BOX, { mass: 0 }, scene);
+  const theta0 = 0.3;
+  // A point-like bob for the pendulum; a 0.3 m ball when locked (a 0.02 m ball's tiny inertia lets
+  // both engines' angular locks give way to the 1 m lever: it swings on Havok's LOCK and footing's).
+  const bobMesh = CreateSphere('bob', { diameter: mode === 'hinge' ? 0.02 : 0.3 }, scene);
+  bobMesh.position.set(Math.sin(theta0), 2 - Math.cos(theta0), 0);
+  const start = bobMesh.position.clone();
+  const bob = new PhysicsAggregate(bobMesh, PhysicsShapeType.SPHERE, { mass: 1 }, scene);
+  bob.body.setAngularDamping(0);
+  const locked = [PhysicsConstraintAxis.LINEAR_X, PhysicsConstraintAxis.LINEAR_Y, PhysicsConstraintAxis.LINEAR_Z, PhysicsConstraintAxis.ANGULAR_Y, PhysicsConstraintAxis.ANGULAR_Z];
+  if (mode === 'locked') locked.push(PhysicsConstraintAxis.ANGULAR_X);
+  const pivotB = new Vector3(-bobMesh.position.x, 2 - bobMesh.position.y, 0);
+  const joint = mode === 'lock-constraint'
+    ? new LockConstraint(Vector3.Zero(), pivotB, new Vector3(0, 0, 1), new Vector3(0, 0, 1), scene)
+    : new Physics6DoFConstraint(
+      { pivotA: Vector3.Zero(), pivotB, axisA: new Vector3(0, 0, 1), axisB: new Vector3(0, 0, 1), perpAxisA: new Vector3(1, 0, 0), perpAxisB: new Vector3(1, 0, 0) },
+      locked.map((axis) => ({ axis, minLimit: 0, maxLimit: 0 })), scene,
+    );
+  pivot.body.addConstraint(bob.body, joint);
+  const crossings: number[] = [];
+  let prev = bobMesh.position.x;
+  for (let i = 1; i <= 360; i++) {
+    runFrames(scene, 1);
+    const x = bobMesh.position.x;
+    if (prev < 0 && x >= 0) crossings.push((i - 1 + -prev / (x - prev)) / 60);
+    prev = x;
+  }
+  const radius = Math.hypot(bobMesh.position.x, bobMesh.position.y - 2);
+  const drift = Vector3.Distance(bobMesh.position, start);
+  scene.dispose();
+  const period = crossings.length >= 2 ? (crossings[crossings.length - 1]! - crossings[0]!) / (crossings.length - 1) : NaN;
+  return { period, radius, drift };
 }

@@ -14,7 +14,7 @@ import { PhysicsMotionType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/
 import { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
 import { PhysicsRaycastResult } from '@babylonjs/core/Physics/physicsRaycastResult';
-import { animatedPush, ballInBowl, dropBox, dropTable, fallThroughTrigger, hingePendulum, physicsScene, runFrames } from './plugin-scenes';
+import { animatedPush, ballInBowl, dropBox, dropTable, fallThroughTrigger, hingePendulum, physicsScene, runFrames, sixDofPendulum, sliderMotor } from './plugin-scenes';
 
 const require = createRequire(import.meta.url);
 const wasmFile = readFileSync(require.resolve('@babylonjs/havok/lib/esm/HavokPhysics.wasm'));
@@ -123,5 +123,32 @@ describe('FootingPlugin beside HavokPlugin', () => {
     expect(Math.abs(f.lowestY - h.lowestY)).toBeLessThan(0.005);
     expect(Math.hypot(h.x - 3, h.z + 2)).toBeLessThan(0.01);
     expect(Math.hypot(f.x - 3, f.z + 2)).toBeLessThan(0.01);
+  });
+
+  it('SLIDER and PRISMATIC velocity motors drive a box 1 m along the axis in 1 s; only SLIDER lets it spin about the axis', () => {
+    for (const kind of ['slider', 'prismatic'] as const) {
+      const h = sliderMotor(new HavokPlugin(true, havok), kind);
+      const f = sliderMotor(new FootingPlugin(), kind);
+      console.log(`${kind}: havok x ${h.x.toFixed(4)} y ${h.y.toFixed(4)} spin ${h.spin.toFixed(4)}; footing x ${f.x.toFixed(4)} y ${f.y.toFixed(4)} spin ${f.spin.toFixed(4)}`);
+      expect(Math.abs(h.x - 1)).toBeLessThan(0.01);
+      expect(Math.abs(f.x - h.x)).toBeLessThan(0.01);
+      expect(Math.abs(f.y - h.y)).toBeLessThan(1e-3);
+      expect(Math.abs(f.spin - h.spin)).toBeLessThan(0.01);
+    }
+  });
+
+  it('a Physics6DoFConstraint free in twist only swings with the hinge period; all locked it holds as a LockConstraint does', () => {
+    const h = sixDofPendulum(new HavokPlugin(true, havok), 'hinge');
+    const f = sixDofPendulum(new FootingPlugin(), 'hinge');
+    console.log(`6-DOF hinge: havok period ${h.period.toFixed(4)} s, footing ${f.period.toFixed(4)} s`);
+    expect(Math.abs(f.period - h.period) / h.period).toBeLessThan(0.01);
+    const hl = sixDofPendulum(new HavokPlugin(true, havok), 'locked');
+    const hc = sixDofPendulum(new HavokPlugin(true, havok), 'lock-constraint');
+    const fl = sixDofPendulum(new FootingPlugin(), 'locked');
+    console.log(`6-DOF all locked, drift in 6 s: havok ${hl.drift.toExponential(3)} m (its LockConstraint ${hc.drift.toExponential(3)} m); footing ${fl.drift.toExponential(3)} m`);
+    // Havok's locked 6-DOF and its LOCK agree with each other; footing's sags less.
+    expect(Math.abs(hl.drift - hc.drift)).toBeLessThan(1e-4);
+    expect(hl.drift).toBeLessThan(0.02);
+    expect(fl.drift).toBeLessThan(hl.drift);
   });
 });

@@ -5,9 +5,11 @@ import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import {
   PhysicsConstraintAxis, PhysicsConstraintAxisLimitMode, PhysicsConstraintMotorType, PhysicsConstraintType, type PhysicsConstraintParameters,
 } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
-import type { PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
-import { BallJoint, DistanceJoint, FixedJoint, HingeJoint, MAX_JOINT_TORQUE, type Joint, type Quat, type Vec3, type World } from '../../index';
-import { FootingPluginUnsupportedError, type ShapeGeometry } from './shapes';
+import type { Physics6DoFConstraint, PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
+import {
+  BallJoint, DistanceJoint, FixedJoint, HingeJoint, MAX_JOINT_TORQUE, MAX_SWING_LIMIT, SixDofJoint, type Joint, type Quat, type SixDofAxis, type SixDofAxisDesc, type Vec3, type World,
+} from '../../index';
+import type { ShapeGeometry } from './shapes';
 import type { BodyData } from './body-data';
 
 /** What Babylon set on one constraint axis (read back as set; null until set). */
@@ -27,6 +29,9 @@ interface JointInput {
   options: PhysicsConstraintParameters;
   collide: boolean;
   axes: Map<PhysicsConstraintAxis, AxisSettings>;
+  type: PhysicsConstraintType;
+  /** A Physics6DoFConstraint's `limits` (empty for the other types). */
+  limits: Physics6DoFConstraint['limits'];
 }
 
 /** A point in the node's frame into the footing body's frame: inverse(offset) · p. */
@@ -94,14 +99,93 @@ function lock(j: JointInput): Joint {
   });
 }
 
-function slider(): Joint {
-  throw new FootingPluginUnsupportedError('PhysicsConstraintType.SLIDER', 'SliderJoint (src/joints/slider.ts)');
+const FREE = PhysicsConstraintAxisLimitMode.FREE, LOCKED = PhysicsConstraintAxisLimitMode.LOCKED, LIMITED = PhysicsConstraintAxisLimitMode.LIMITED;
+/** The axes HavokPlugin locks for each type built on footing's SixDofJoint (LINEAR_X … ANGULAR_Z); the rest start free. */
+const BASE_MODES: Partial<Record<PhysicsConstraintType, PhysicsConstraintAxisLimitMode[]>> = {
+  [PhysicsConstraintType.SLIDER]: [FREE, LOCKED, LOCKED, FREE, LOCKED, LOCKED],
+  [PhysicsConstraintType.PRISMATIC]: [FREE, LOCKED, LOCKED, LOCKED, LOCKED, LOCKED],
+  [PhysicsConstraintType.SIX_DOF]: [FREE, FREE, FREE, FREE, FREE, FREE],
+};
+
+/** How far each SixDofJoint axis reaches: metres, twist ±π, swing ±0.9π. */
+function axisRange(axis: number): number {
+  return axis < 3 ? 1e6 : axis === 3 ? Math.PI : MAX_SWING_LIMIT;
 }
-function prismatic(): Joint {
-  throw new FootingPluginUnsupportedError('PhysicsConstraintType.PRISMATIC', 'SliderJoint (src/joints/slider.ts)');
+
+/**
+ * One SixDofJoint axis from the type's base mode, a SIX_DOF's `limits` entry
+ * (min = max = 0 locks, as on Havok) and what was set through setAxis….
+ */
+function sixDofAxisDesc(j: JointInput, axis: number, massAB: number): SixDofAxisDesc {
+  const type = j.type;
+  let mode = BASE_MODES[type]![axis]!;
+  let min: number | null = null, max: number | null = null;
+  const d: SixDofAxisDesc = {};
+  const limit = type === PhysicsConstraintType.SIX_DOF ? j.limits.find((l) => l.axis === axis) : undefined;
+  if (limit) {
+    if (limit.minLimit === 0 && limit.maxLimit === 0) mode = LOCKED;
+    else if (limit.minLimit !== undefined || limit.maxLimit !== undefined) { mode = LIMITED; min = limit.minLimit ?? null; max = limit.maxLimit ?? null; }
+    // Havok's stiffness (N/m or N·m/rad) and damping (N·s/m) as a spring on the pair's reduced mass.
+    if (limit.stiffness && massAB > 0) {
+      d.limitHertz = Math.min(1e4, Math.sqrt(limit.stiffness / massAB) / (2 * Math.PI));
+      if (limit.damping) d.limitDampingRatio = Math.min(1e3, limit.damping / (2 * Math.sqrt(limit.stiffness * massAB)));
+    }
+  }
+  const s = j.axes.get(axis as PhysicsConstraintAxis);
+  if (s?.mode !== null && s?.mode !== undefined) mode = s.mode;
+  if (s?.minLimit !== null && s?.minLimit !== undefined) min = s.minLimit;
+  if (s?.maxLimit !== null && s?.maxLimit !== undefined) max = s.maxLimit;
+  const r = axisRange(axis);
+  d.mode = mode === LOCKED ? 'locked' : mode === LIMITED ? 'limited' : 'free';
+  if (mode === LIMITED) {
+    const lo = Math.max(-r, Math.min(r, min ?? -r)), hi = Math.max(-r, Math.min(r, max ?? r));
+    d.min = Math.min(lo, hi); d.max = Math.max(lo, hi);
+  }
+  if (s?.friction !== null && s?.friction !== undefined) d.friction = Math.max(0, s.friction);
+  if (s?.motorType === PhysicsConstraintMotorType.VELOCITY) {
+    d.motor = 'velocity';
+    d.motorSpeed = Math.max(-1000, Math.min(1000, s.motorTarget ?? 0));
+  } else if (s?.motorType === PhysicsConstraintMotorType.POSITION) {
+    d.motor = 'position';
+    d.motorTarget = Math.max(-r, Math.min(r, s.motorTarget ?? 0));
+  } else {
+    d.motor = 'off';
+  }
+  if (s?.motorMaxForce !== null && s?.motorMaxForce !== undefined) d.maxMotorForce = Math.max(0, Math.min(MAX_JOINT_TORQUE, s.motorMaxForce));
+  return d;
 }
-function sixDof(): Joint {
-  throw new FootingPluginUnsupportedError('PhysicsConstraintType.SIX_DOF', 'SixDofJoint (src/joints/six-dof.ts)');
+
+function reducedMass(j: JointInput): number {
+  const ma = j.a.rigid!.isDynamic ? j.a.rigid!.mass : Infinity, mb = j.b.rigid!.isDynamic ? j.b.rigid!.mass : Infinity;
+  if (ma === Infinity && mb === Infinity) return 0;
+  if (ma === Infinity) return mb;
+  if (mb === Infinity) return ma;
+  return (ma * mb) / (ma + mb);
+}
+
+/** SLIDER, PRISMATIC and SIX_DOF: a footing SixDofJoint in Havok's constraint frame (X = axis, Y = perpendicular axis). */
+function sixDof(j: JointInput): Joint {
+  const ga = j.a.shape?.geometry, gb = j.b.shape?.geometry;
+  const m = reducedMass(j);
+  return new SixDofJoint({
+    bodyA: j.a.rigid!, bodyB: j.b.rigid!, collideConnected: j.collide, ...anchors(j),
+    localFrameA: bodyFrame(j.options.axisA, j.options.perpAxisA, ga), localFrameB: bodyFrame(j.options.axisB, j.options.perpAxisB, gb),
+    linearX: sixDofAxisDesc(j, 0, m), linearY: sixDofAxisDesc(j, 1, m), linearZ: sixDofAxisDesc(j, 2, m),
+    angularX: sixDofAxisDesc(j, 3, m), angularY: sixDofAxisDesc(j, 4, m), angularZ: sixDofAxisDesc(j, 5, m),
+  });
+}
+
+/** Writes a recomputed axis description onto a live joint axis (limits first so a mode change sees them). */
+function applySixDofAxis(a: SixDofAxis, d: SixDofAxisDesc): void {
+  a.setLimits(d.min ?? 0, d.max ?? 0);
+  a.mode = d.mode ?? 'locked';
+  if (d.limitHertz !== undefined) a.limitHertz = d.limitHertz;
+  if (d.limitDampingRatio !== undefined) a.limitDampingRatio = d.limitDampingRatio;
+  a.friction = d.friction ?? 0;
+  if (d.motorSpeed !== undefined) a.motorSpeed = d.motorSpeed;
+  if (d.motorTarget !== undefined) a.motorTarget = d.motorTarget;
+  a.maxMotorForce = d.maxMotorForce ?? MAX_JOINT_TORQUE;
+  a.motor = d.motor ?? 'off';
 }
 
 /** One small builder per Babylon constraint type; a new core joint is one entry here. */
@@ -109,9 +193,9 @@ const BUILDERS: Record<PhysicsConstraintType, (j: JointInput) => Joint> = {
   [PhysicsConstraintType.BALL_AND_SOCKET]: ball,
   [PhysicsConstraintType.DISTANCE]: distance,
   [PhysicsConstraintType.HINGE]: hinge,
-  [PhysicsConstraintType.SLIDER]: slider,
+  [PhysicsConstraintType.SLIDER]: sixDof,
   [PhysicsConstraintType.LOCK]: lock,
-  [PhysicsConstraintType.PRISMATIC]: prismatic,
+  [PhysicsConstraintType.PRISMATIC]: sixDof,
   [PhysicsConstraintType.SIX_DOF]: sixDof,
 };
 
@@ -140,10 +224,11 @@ export class ConstraintData {
   constructor(private readonly world: World, readonly constraint: PhysicsConstraint) {
     this.collisions = !!constraint.options.collision;
     if (!BUILDERS[constraint.type]) throw new TypeError(`FootingPlugin: unknown constraint type ${String(constraint.type)}`);
-    // Fail now, not at the first rebuild, for a type the core lacks.
-    if (constraint.type === PhysicsConstraintType.SLIDER) slider();
-    if (constraint.type === PhysicsConstraintType.PRISMATIC) prismatic();
-    if (constraint.type === PhysicsConstraintType.SIX_DOF) sixDof();
+  }
+
+  private input(a: BodyData, b: BodyData): JointInput {
+    const limits = this.constraint.type === PhysicsConstraintType.SIX_DOF ? (this.constraint as Physics6DoFConstraint).limits ?? [] : [];
+    return { a, b, options: this.constraint.options, collide: this.collisions, axes: this.axes, type: this.constraint.type, limits };
   }
 
   addPair(a: BodyData, b: BodyData): void {
@@ -159,7 +244,7 @@ export class ConstraintData {
       if (p.joint && this.world.joints.includes(p.joint)) this.world.removeJoint(p.joint);
       p.joint = null;
       if (!this.enabled || !p.a.rigid || !p.b.rigid || p.a.rigid.world !== this.world || p.b.rigid.world !== this.world) continue;
-      p.joint = this.world.addJoint(BUILDERS[this.constraint.type]({ a: p.a, b: p.b, options: this.constraint.options, collide: this.collisions, axes: this.axes }));
+      p.joint = this.world.addJoint(BUILDERS[this.constraint.type](this.input(p.a, p.b)));
     }
   }
 
@@ -203,9 +288,18 @@ export class ConstraintData {
     s[key] = value;
     try {
       if (this.constraint.type === PhysicsConstraintType.HINGE && axis === PhysicsConstraintAxis.ANGULAR_X) {
-        for (const p of this.pairs) if (p.joint instanceof HingeJoint) applyHingeAxis(p.joint, s);
+        for (const p of this.pairs) if (p.joint instanceof HingeJoint) { applyHingeAxis(p.joint, s); p.a.rigid?.wakeUp(); p.b.rigid?.wakeUp(); }
       } else if (this.constraint.type === PhysicsConstraintType.DISTANCE && axis === PhysicsConstraintAxis.LINEAR_DISTANCE) {
         this.rebuild();
+      } else if (BASE_MODES[this.constraint.type] && axis <= PhysicsConstraintAxis.ANGULAR_Z) {
+        for (const p of this.pairs) {
+          if (!(p.joint instanceof SixDofJoint)) continue;
+          const j = this.input(p.a, p.b);
+          applySixDofAxis(p.joint.axes[axis]!, sixDofAxisDesc(j, axis, reducedMass(j)));
+          // A new limit or motor target must reach bodies that had fallen asleep.
+          p.a.rigid?.wakeUp();
+          p.b.rigid?.wakeUp();
+        }
       }
     } catch (e) {
       s[key] = old;
