@@ -5,6 +5,7 @@ import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import { CreateGround } from '@babylonjs/core/Meshes/Builders/groundBuilder';
+import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import { PhysicsShapeBox, PhysicsShapeContainer, PhysicsShapeGroundMesh, PhysicsShapeMesh } from '@babylonjs/core/Physics/v2/physicsShape';
@@ -253,4 +254,34 @@ export function sixDofPendulum(plugin: IPhysicsEnginePluginV2, mode: 'hinge' | '
   scene.dispose();
   const period = crossings.length >= 2 ? (crossings[crossings.length - 1]! - crossings[0]!) / (crossings.length - 1) : NaN;
   return { period, radius, drift };
+}
+
+/** A 1 m tall, 0.6 m wide CYLINDER aggregate dropped upright from 2 m; returns its rest height and tilt (up·Y). */
+export function dropCylinder(plugin: IPhysicsEnginePluginV2): { restY: number; up: number } {
+  const scene = physicsScene(plugin);
+  ground(scene);
+  const mesh = CreateCylinder('can', { height: 1, diameter: 0.6 }, scene);
+  mesh.position.y = 2;
+  new PhysicsAggregate(mesh, PhysicsShapeType.CYLINDER, { mass: 1 }, scene);
+  runFrames(scene, 180);
+  const q = mesh.rotationQuaternion ?? Quaternion.FromEulerVector(mesh.rotation);
+  const out = { restY: mesh.position.y, up: Vector3.Up().applyRotationQuaternion(q).y };
+  scene.dispose();
+  return out;
+}
+
+/** A 1 m cube mesh as a CONVEX_HULL aggregate, tipped 0.3 rad about Z, dropped from 2 m; returns its rest height and how far it is from face-down (|up·Y| of its nearest axis). */
+export function dropHullCube(plugin: IPhysicsEnginePluginV2): { restY: number; flat: number } {
+  const scene = physicsScene(plugin);
+  ground(scene);
+  const mesh = CreateBox('hull', { size: 1 }, scene);
+  mesh.position.y = 2;
+  mesh.rotationQuaternion = Quaternion.RotationAxis(new Vector3(0, 0, 1), 0.3);
+  new PhysicsAggregate(mesh, PhysicsShapeType.CONVEX_HULL, { mass: 1 }, scene);
+  runFrames(scene, 240);
+  const q = mesh.rotationQuaternion;
+  const flat = Math.max(...[Vector3.Right(), Vector3.Up(), Vector3.Forward()].map((a) => Math.abs(a.applyRotationQuaternion(q).y)));
+  const out = { restY: mesh.position.y, flat };
+  scene.dispose();
+  return out;
 }

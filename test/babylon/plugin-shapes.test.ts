@@ -11,7 +11,7 @@ import { PhysicsShape, PhysicsShapeBox, PhysicsShapeContainer, PhysicsShapeMesh 
 import { PhysicsRaycastResult } from '@babylonjs/core/Physics/physicsRaycastResult';
 import { Compound, HeightField } from '../../src/index';
 import { FootingPlugin, FootingPluginUnsupportedError } from '../../src/babylon/index';
-import { ballInBowl, dropTable, physicsScene, runFrames } from './plugin-scenes';
+import { ballInBowl, dropCylinder, dropHullCube, dropTable, physicsScene, runFrames } from './plugin-scenes';
 
 describe('FootingPlugin: CONTAINER as a Compound', () => {
   it('a table (top + 4 legs) has the compound mass properties, its bounds, and rests upright on its feet', () => {
@@ -129,3 +129,49 @@ describe('FootingPlugin: HEIGHTFIELD as a HeightField', () => {
     expect(Math.hypot(hf.x - mesh.x, hf.z - mesh.z)).toBeLessThan(0.001);
   });
 });
+
+describe('FootingPlugin: CYLINDER and CONVEX_HULL', () => {
+  it('a cylinder aggregate stands on its end at its half height; a CYLINDER along X has its bounds and mass', () => {
+    const r = dropCylinder(new FootingPlugin());
+    console.log(`cylinder 1 m × ⌀0.6 m on its end: y ${r.restY.toFixed(5)} m, up·Y ${r.up.toFixed(8)}`);
+    expect(Math.abs(r.restY - 0.5)).toBeLessThan(0.002);
+    expect(r.up).toBeGreaterThan(0.9999);
+    const scene = physicsScene(new FootingPlugin());
+    const shape = new PhysicsShape({ type: PhysicsShapeType.CYLINDER, parameters: { pointA: new Vector3(-1, 0, 0), pointB: new Vector3(1, 0, 0), radius: 0.5 } }, scene);
+    const bb = shape.getBoundingBox();
+    expect([bb.minimum.x, bb.maximum.x, bb.maximum.y, bb.maximum.z].map((v) => +v.toFixed(6))).toEqual([-1, 1, 0.5, 0.5]);
+    const body = new PhysicsBody(new TransformNode('c', scene), PhysicsMotionType.DYNAMIC, false, scene);
+    body.shape = shape;
+    // π r² h ρ = π · 0.25 · 2 · 1000
+    expect(body.computeMassProperties().mass).toBeCloseTo(Math.PI * 0.25 * 2 * 1000, 6);
+    expect(() => new PhysicsShape({ type: PhysicsShapeType.CYLINDER, parameters: { pointA: Vector3.Zero(), pointB: new Vector3(0, 1, 0), radius: 0 } }, scene)).toThrow(/radius/);
+    scene.dispose();
+  });
+
+  it('the hull of a cube rests like a box; an off-centre mesh puts the hull\'s centre of mass where its points are', () => {
+    const r = dropHullCube(new FootingPlugin());
+    console.log(`hull of a 1 m cube: y ${r.restY.toFixed(5)} m, face-down ${r.flat.toFixed(8)}`);
+    expect(Math.abs(r.restY - 0.5)).toBeLessThan(0.002);
+    expect(r.flat).toBeGreaterThan(0.9999);
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin);
+    const mesh = CreateBox('m', { width: 2, height: 1, depth: 1 }, scene);
+    const pos = mesh.getVerticesData('position')!;
+    for (let i = 0; i < pos.length; i += 3) pos[i] = pos[i]! + 3;
+    mesh.setVerticesData('position', pos);
+    const shape = new PhysicsShape({ type: PhysicsShapeType.CONVEX_HULL, parameters: { mesh } }, scene);
+    const body = new PhysicsBody(mesh, PhysicsMotionType.DYNAMIC, false, scene);
+    body.shape = shape;
+    const m = body.computeMassProperties();
+    expect(m.mass).toBeCloseTo(2000, 6);
+    expect([m.centerOfMass!.x, m.centerOfMass!.y, m.centerOfMass!.z].map((v) => +v.toFixed(9))).toEqual([3, 0, 0]);
+    const geo = plugin.getBodyGeometry(body) as { positions: Float32Array; indices: Uint32Array };
+    // 8 corners, 6 faces of 2 triangles, back in the mesh's frame (x from 2 to 4).
+    expect(geo.positions.length).toBe(24);
+    expect(geo.indices.length).toBe(36);
+    expect(Math.min(...Array.from(geo.positions).filter((_, i) => i % 3 === 0))).toBeCloseTo(2, 5);
+    expect(Math.max(...Array.from(geo.positions).filter((_, i) => i % 3 === 0))).toBeCloseTo(4, 5);
+    scene.dispose();
+  });
+});
+

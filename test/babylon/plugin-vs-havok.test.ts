@@ -14,7 +14,7 @@ import { PhysicsMotionType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/
 import { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
 import { PhysicsRaycastResult } from '@babylonjs/core/Physics/physicsRaycastResult';
-import { animatedPush, ballInBowl, dropBox, dropTable, fallThroughTrigger, hingePendulum, physicsScene, runFrames, sixDofPendulum, sliderMotor } from './plugin-scenes';
+import { animatedPush, ballInBowl, dropBox, dropCylinder, dropHullCube, dropTable, fallThroughTrigger, hingePendulum, physicsScene, runFrames, sixDofPendulum, sliderMotor } from './plugin-scenes';
 
 const require = createRequire(import.meta.url);
 const wasmFile = readFileSync(require.resolve('@babylonjs/havok/lib/esm/HavokPhysics.wasm'));
@@ -151,4 +151,19 @@ describe('FootingPlugin beside HavokPlugin', () => {
     expect(hl.drift).toBeLessThan(0.02);
     expect(fl.drift).toBeLessThan(hl.drift);
   });
+
+  it('a CYLINDER stands on its end at its half height and the CONVEX_HULL of a cube lands face-down like a box, on both', () => {
+    const hc = dropCylinder(new HavokPlugin(true, havok));
+    const fc = dropCylinder(new FootingPlugin());
+    const hh = dropHullCube(new HavokPlugin(true, havok));
+    const fh = dropHullCube(new FootingPlugin());
+    console.log(`cylinder: havok y ${hc.restY.toFixed(5)} up ${hc.up.toFixed(6)}; footing y ${fc.restY.toFixed(5)} up ${fc.up.toFixed(6)}. hull cube: havok y ${hh.restY.toFixed(5)} flat ${hh.flat.toFixed(6)}; footing y ${fh.restY.toFixed(5)} flat ${fh.flat.toFixed(6)}`);
+    expect(Math.abs(hc.restY - 0.5)).toBeLessThan(0.005);
+    expect(Math.abs(fc.restY - hc.restY)).toBeLessThan(0.002);
+    expect(Math.min(hc.up, fc.up)).toBeGreaterThan(0.9999);
+    expect(Math.abs(hh.restY - 0.5)).toBeLessThan(0.005);
+    expect(Math.abs(fh.restY - hh.restY)).toBeLessThan(0.002);
+    expect(Math.min(hh.flat, fh.flat)).toBeGreaterThan(0.9999);
+  });
 });
+

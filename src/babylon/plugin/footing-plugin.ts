@@ -20,9 +20,10 @@ import { PhysicsRaycastResult, type IRaycastQuery } from '@babylonjs/core/Physic
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Nullable } from '@babylonjs/core/types';
-import type { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
+import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
+import { CreateCylinderVertexData } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
 import {
-  Box, Capsule, Compound, ConvexShape, HeightField, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
+  Box, Capsule, Compound, ConvexHull, ConvexShape, Cylinder, HeightField, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
   type BodyType, type Quat, type RigidBody, type Shape, type Vec3,
 } from '../../index';
 import { ShapeData, buildShapeGeometry, containerGeometry, type ShapeGeometry } from './shapes';
@@ -37,7 +38,22 @@ function convexVertexData(c: Shape): VertexData | null {
   return c instanceof Sphere ? CreateSphereVertexData({ diameter: 2 * c.radius, segments: 12 })
     : c instanceof Box ? CreateBoxVertexData({ width: 2 * c.halfExtents.x, height: 2 * c.halfExtents.y, depth: 2 * c.halfExtents.z })
       : c instanceof Capsule ? CreateCapsuleVertexData({ radius: c.radius, height: 2 * (c.halfHeight + c.radius), tessellation: 12, subdivisions: 2 })
-        : null;
+        : c instanceof Cylinder ? CreateCylinderVertexData({ diameter: 2 * c.radius, height: 2 * c.halfHeight, tessellation: 16 })
+          : c instanceof ConvexHull ? hullVertexData(c)
+            : null;
+}
+
+/** A hull's faces as triangle fans (its vertices in its own frame). */
+function hullVertexData(h: ConvexHull): VertexData {
+  const vd = new VertexData();
+  vd.positions = Array.from(h.vertices.subarray(0, 3 * h.vertexCount));
+  const indices: number[] = [];
+  for (let f = 0; f < h.faceCount; f++) {
+    const start = h.faceStart[f]!, end = h.faceStart[f + 1]!;
+    for (let k = start + 1; k + 1 < end; k++) indices.push(h.faceVertices[start]!, h.faceVertices[k]!, h.faceVertices[k + 1]!);
+  }
+  vd.indices = indices;
+  return vd;
 }
 import { ConstraintData } from './constraints';
 import { BodyData, COLLISION_EVENTS, FootingEventMask } from './body-data';

@@ -7,7 +7,7 @@ import { PhysicsShapeType, type PhysicsShapeParameters } from '@babylonjs/core/P
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
 import type { PhysicsMaterial } from '@babylonjs/core/Physics/v2/physicsMaterial';
-import { Box, Capsule, Compound, ConvexShape, HeightField, Sphere, TriangleMesh, type Quat, type Shape, type Vec3 } from '../../index';
+import { Box, Capsule, Compound, ConvexHull, ConvexShape, Cylinder, HeightField, Sphere, TriangleMesh, type Quat, type Shape, type Vec3 } from '../../index';
 
 /**
  * Thrown for a Babylon shape or constraint type whose footing counterpart is
@@ -91,12 +91,23 @@ function capsule(o: PhysicsShapeParameters): ShapeGeometry {
   return frame(core, s.centre, s.rotation);
 }
 
-function cylinder(_o: PhysicsShapeParameters): ShapeGeometry {
-  throw new FootingPluginUnsupportedError('PhysicsShapeType.CYLINDER', 'Cylinder shape (src/shapes/cylinder.ts)');
+/** A cylinder between pointA and pointB (footing's Cylinder runs along local Y, as the capsule). */
+function cylinder(o: PhysicsShapeParameters): ShapeGeometry {
+  const s = segment(o);
+  return frame(new Cylinder(s.radius, s.halfLength), s.centre, s.rotation);
 }
 
-function convexHull(_o: PhysicsShapeParameters): ShapeGeometry {
-  throw new FootingPluginUnsupportedError('PhysicsShapeType.CONVEX_HULL', 'ConvexHull shape (src/shapes/convex-hull.ts)');
+/**
+ * The hull of the mesh's points in its own frame (scaled as for MESH). The
+ * hull stores itself about its centre of mass along its principal axes;
+ * (centerOfMass, rotation) is where that frame sits in the mesh's: the offset.
+ */
+function convexHull(o: PhysicsShapeParameters): ShapeGeometry {
+  if (!o.mesh) throw new TypeError('FootingPlugin.initShape: options.mesh is required for a CONVEX_HULL shape');
+  const { positions } = meshTriangles(o);
+  const hull = new ConvexHull(positions);
+  const c = hull.centerOfMass, r = hull.rotation;
+  return frame(hull, { x: c.x, y: c.y, z: c.z }, { x: r.x, y: r.y, z: r.z, w: r.w });
 }
 
 /**
@@ -157,9 +168,8 @@ function container(_o: PhysicsShapeParameters): ShapeGeometry {
  * The mesh's triangles in its own frame, scaled by its absolute scaling (a
  * footing body has no scale), with child meshes when asked.
  */
-function mesh(o: PhysicsShapeParameters): ShapeGeometry {
-  const root = o.mesh;
-  if (!root) throw new TypeError('FootingPlugin.initShape: options.mesh is required for a MESH shape');
+function meshTriangles(o: PhysicsShapeParameters): { positions: number[]; indices: number[] } {
+  const root = o.mesh!;
   root.computeWorldMatrix(true);
   const rootScale = new Vector3(), rootRot = new Quaternion(), rootPos = new Vector3();
   root.getWorldMatrix().decompose(rootScale, rootRot, rootPos);
@@ -183,7 +193,13 @@ function mesh(o: PhysicsShapeParameters): ShapeGeometry {
     if (ind) for (let i = 0; i < ind.length; i++) indices.push(base + ind[i]!);
     else for (let i = 0; i < data.length / 3; i++) indices.push(base + i);
   }
-  if (indices.length < 3) throw new TypeError(`FootingPlugin.initShape: mesh '${root.name}' has no triangles for a MESH shape`);
+  return { positions, indices };
+}
+
+function mesh(o: PhysicsShapeParameters): ShapeGeometry {
+  if (!o.mesh) throw new TypeError('FootingPlugin.initShape: options.mesh is required for a MESH shape');
+  const { positions, indices } = meshTriangles(o);
+  if (indices.length < 3) throw new TypeError(`FootingPlugin.initShape: mesh '${o.mesh.name}' has no triangles for a MESH shape`);
   // Both sides collide: which side Babylon draws as the front depends on the mesh's side orientation.
   const g = frame(new TriangleMesh(positions, indices, { doubleSided: true }), { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
   g.meshPositions = new Float32Array(positions);
