@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 /** The ends of the peer range, as tested: keep in step with peerDependencies and docs/packaging.md. */
-export const OLDEST_CORE = '5.0.0';
+export const OLDEST_CORE = '8.0.0';
 export const NEWEST_CORE = '9.35.0';
 const noBrowser = process.argv.includes('--no-browser');
 const listed = process.argv.slice(2).filter((a) => !a.startsWith('--'));
