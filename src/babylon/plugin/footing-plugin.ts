@@ -72,7 +72,9 @@ export interface FootingPluginOptions {
    * steps of at most the time step). Default false: fixed steps.
    */
   useDeltaForWorldStep?: boolean;
-  /** Most fixed steps in one executeStep, integer in [1, 1000]; the rest is dropped. Default 4. */
+  /** Most fixed steps in one executeStep, integer in [1, 1000]; the rest is dropped. Default 4. (As World.maxStepsPerAdvance.) */
+  maxStepsPerAdvance?: number;
+  /** @deprecated The old name of `maxStepsPerAdvance`; used when that is not given. */
   maxSubSteps?: number;
 }
 
@@ -92,7 +94,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   /** Step with the frame's delta instead of fixed steps (HavokPlugin's default). */
   useDeltaForWorldStep: boolean;
   private timeStep = 1 / 60;
-  private maxSubSteps: number;
+  private maxStepsPerAdvance: number;
   private accumulator = 0;
   // HavokPlugin's defaults (m/s, rad/s), so a scene behaves the same on both.
   private maxLinearVelocity = 200;
@@ -116,9 +118,10 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     this.world = world ?? new World();
     this.interpolate = options.interpolate ?? true;
     this.useDeltaForWorldStep = options.useDeltaForWorldStep ?? false;
-    const n = options.maxSubSteps ?? 4;
-    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RangeError(`FootingPlugin: options.maxSubSteps must be an integer in [1, 1000] (got ${String(n)})`);
-    this.maxSubSteps = n;
+    const field = options.maxStepsPerAdvance !== undefined ? 'maxStepsPerAdvance' : 'maxSubSteps';
+    const n = options.maxStepsPerAdvance ?? options.maxSubSteps ?? 4;
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new RangeError(`FootingPlugin: options.${field} must be an integer in [1, 1000] (got ${String(n)})`);
+    this.maxStepsPerAdvance = n;
     const events = (this.events = new PluginEvents(this.world, this));
     this.unsubscribe.push(
       this.world.on('contactBegin', (e) => events.queueContact(e, PhysicsEventType.COLLISION_STARTED)),
@@ -170,9 +173,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     const h = this.timeStep;
     let alpha = 1;
     if (this.useDeltaForWorldStep) {
-      const n = Math.min(Math.max(1, Math.ceil(delta / MAX_TIME_STEP - 1e-9)), this.maxSubSteps);
+      const n = Math.min(Math.max(1, Math.ceil(delta / MAX_TIME_STEP - 1e-9)), this.maxStepsPerAdvance);
       this.beginTargets();
-      // Past maxSubSteps steps of MAX_TIME_STEP, the rest of the frame is dropped.
+      // Past maxStepsPerAdvance steps of MAX_TIME_STEP, the rest of the frame is dropped.
       const dt = Math.min(delta / n, MAX_TIME_STEP);
       for (let i = 0; i < n; i++) this.subStep(dt, i, n);
     } else {
@@ -181,8 +184,8 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       // extrapolated, and with frames of exactly one step, the current pose.
       this.accumulator += delta;
       let n = Math.max(0, Math.ceil(this.accumulator / h - 1e-9));
-      if (n > this.maxSubSteps) {
-        n = this.maxSubSteps;
+      if (n > this.maxStepsPerAdvance) {
+        n = this.maxStepsPerAdvance;
         this.accumulator = n * h;
       }
       if (n > 0) this.beginTargets();
