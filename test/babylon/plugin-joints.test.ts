@@ -6,8 +6,8 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { PhysicsConstraintAxis, PhysicsConstraintAxisLimitMode, PhysicsConstraintMotorType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate';
-import { Physics6DoFConstraint, PrismaticConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
-import { SixDofJoint } from '../../src/index';
+import { HingeConstraint, Physics6DoFConstraint, PrismaticConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
+import { HingeJoint, SixDofJoint } from '../../src/index';
 import { FootingPlugin } from '../../src/babylon/index';
 import { physicsScene, runFrames, sixDofPendulum, sliderMotor } from './plugin-scenes';
 
@@ -56,6 +56,27 @@ describe('FootingPlugin: SLIDER and PRISMATIC', () => {
     console.log(`prismatic position motor to −0.25: z ${cartMesh.position.z.toFixed(4)} m`);
     expect(Math.abs(cartMesh.position.z + 0.25)).toBeLessThan(0.01);
     expect(Math.hypot(cartMesh.position.x, cartMesh.position.y)).toBeLessThan(1e-4);
+    scene.dispose();
+  });
+});
+
+describe('FootingPlugin: HINGE position motor', () => {
+  it('a POSITION motor on ANGULAR_X is HingeJoint\'s servo: a wheel turns to the target angle and holds it', () => {
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin, new Vector3(0, 0, 0));
+    const anchor = new PhysicsAggregate(CreateBox('a', { size: 0.1 }, scene), PhysicsShapeType.BOX, { mass: 0 }, scene);
+    const wheel = new PhysicsAggregate(CreateBox('w', { width: 1, height: 0.2, depth: 0.2 }, scene), PhysicsShapeType.BOX, { mass: 2 }, scene);
+    const joint = new HingeConstraint(Vector3.Zero(), Vector3.Zero(), new Vector3(0, 1, 0), new Vector3(0, 1, 0), scene);
+    anchor.body.addConstraint(wheel.body, joint);
+    plugin.setAxisMotorType(joint, PhysicsConstraintAxis.ANGULAR_X, PhysicsConstraintMotorType.POSITION);
+    plugin.setAxisMotorTarget(joint, PhysicsConstraintAxis.ANGULAR_X, 0.8);
+    plugin.setAxisMotorMaxForce(joint, PhysicsConstraintAxis.ANGULAR_X, 100);
+    const j = (plugin as unknown as { world: { joints: unknown[] } }).world.joints[0] as HingeJoint;
+    expect(j).toBeInstanceOf(HingeJoint);
+    expect([j.motorMode, j.targetAngle, j.maxMotorTorque]).toEqual(['position', 0.8, 100]);
+    runFrames(scene, 180);
+    console.log(`hinge position motor to 0.8 rad: angle ${j.angle.toFixed(5)} rad`);
+    expect(Math.abs(Math.abs(j.angle) - 0.8)).toBeLessThan(0.01);
     scene.dispose();
   });
 });

@@ -208,9 +208,15 @@ function applyHingeAxis(joint: HingeJoint, s: AxisSettings | undefined): void {
   else joint.setLimits(-Infinity, Infinity);
   if (s.friction !== null) joint.frictionTorque = s.friction;
   if (s.motorType === PhysicsConstraintMotorType.VELOCITY) {
+    joint.motorMode = 'velocity';
     joint.motorSpeed = s.motorTarget ?? 0;
     joint.maxMotorTorque = s.motorMaxForce ?? MAX_JOINT_TORQUE;
-  } else if (s.motorType !== PhysicsConstraintMotorType.POSITION) {
+  } else if (s.motorType === PhysicsConstraintMotorType.POSITION) {
+    // HingeJoint's servo: a spring on the angle error, bounded by the torque.
+    joint.motorMode = 'position';
+    joint.targetAngle = Math.min(Math.max(s.motorTarget ?? 0, -Math.PI), Math.PI);
+    joint.maxMotorTorque = s.motorMaxForce ?? MAX_JOINT_TORQUE;
+  } else {
     joint.maxMotorTorque = 0;
   }
 }
@@ -307,18 +313,6 @@ export class ConstraintData {
     }
   }
 
-  /** Position motors on hinges: a velocity towards the target angle, reached in about four steps. */
-  prestep(dt: number): void {
-    if (this.constraint.type !== PhysicsConstraintType.HINGE) return;
-    const s = this.axes.get(PhysicsConstraintAxis.ANGULAR_X);
-    if (!s || s.motorType !== PhysicsConstraintMotorType.POSITION) return;
-    for (const p of this.pairs) {
-      if (!(p.joint instanceof HingeJoint)) continue;
-      const error = (s.motorTarget ?? 0) - p.joint.angle;
-      p.joint.motorSpeed = Math.max(-1000, Math.min(1000, error / (4 * dt)));
-      p.joint.maxMotorTorque = s.motorMaxForce ?? MAX_JOINT_TORQUE;
-    }
-  }
 
   dispose(): void {
     for (const p of this.pairs) {

@@ -224,7 +224,6 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
       else if (r.isDynamic) driveToPose(r, this.tmpVec, this.tmpQuat, dt);
       if (i === n - 1) d.hasTarget = false;
     }
-    for (const c of this.constraints) c.prestep(dt);
     this.world.step(dt);
     this.clampVelocities();
   }
