@@ -1,5 +1,6 @@
 import type { Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
+import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
 import { ConvexShape, ShapeKind, type MassProperties } from './shape';
@@ -541,60 +542,9 @@ function integrate(V: Float64Array, faces: number[][]): { volume: number; center
  */
 export function principalFrame(I: Float64Array): { moments: Float64Array; axes: Float64Array; rotation: Quat } {
   const A = Float64Array.from(I);
-  const Vm = new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]);
-  const scale = Math.abs(A[0]!) + Math.abs(A[4]!) + Math.abs(A[8]!);
-  for (let sweep = 0; sweep < 50; sweep++) {
-    let off = 0;
-    for (const [p, q] of [[0, 1], [0, 2], [1, 2]] as const) off = Math.max(off, Math.abs(A[3 * p + q]!));
-    if (off <= 1e-9 * scale) break;
-    for (const [p, q] of [[0, 1], [0, 2], [1, 2]] as const) {
-      const apq = A[3 * p + q]!;
-      if (Math.abs(apq) <= 1e-18 * scale) continue;
-      const app = A[3 * p + p]!, aqq = A[3 * q + q]!;
-      const theta = (aqq - app) / (2 * apq);
-      const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-      const c = 1 / Math.sqrt(t * t + 1), s = t * c;
-      // A ← Jᵀ A J, V ← V J with J the rotation in the (p, q) plane.
-      for (let k = 0; k < 3; k++) {
-        const akp = A[3 * k + p]!, akq = A[3 * k + q]!;
-        A[3 * k + p] = c * akp - s * akq;
-        A[3 * k + q] = s * akp + c * akq;
-      }
-      for (let k = 0; k < 3; k++) {
-        const apk = A[3 * p + k]!, aqk = A[3 * q + k]!;
-        A[3 * p + k] = c * apk - s * aqk;
-        A[3 * q + k] = s * apk + c * aqk;
-      }
-      for (let k = 0; k < 3; k++) {
-        const vkp = Vm[3 * k + p]!, vkq = Vm[3 * k + q]!;
-        Vm[3 * k + p] = c * vkp - s * vkq;
-        Vm[3 * k + q] = s * vkp + c * vkq;
-      }
-    }
-  }
-  const det = Vm[0]! * (Vm[4]! * Vm[8]! - Vm[5]! * Vm[7]!) - Vm[1]! * (Vm[3]! * Vm[8]! - Vm[5]! * Vm[6]!) + Vm[2]! * (Vm[3]! * Vm[7]! - Vm[4]! * Vm[6]!);
-  if (det < 0) { Vm[2] = -Vm[2]!; Vm[5] = -Vm[5]!; Vm[8] = -Vm[8]!; }
+  const Vm = new Float64Array(9);
+  jacobiEigen(A, Vm, 1e-9);
+  makeProperRotation(Vm);
   return { moments: new Float64Array([A[0]!, A[4]!, A[8]!]), axes: Vm, rotation: quatFromMatrix(Vm) };
 }
 
-/** Unit quaternion of a rotation matrix (row-major), Shepperd's method. */
-function quatFromMatrix(m: Float64Array): Quat {
-  const m00 = m[0]!, m01 = m[1]!, m02 = m[2]!, m10 = m[3]!, m11 = m[4]!, m12 = m[5]!, m20 = m[6]!, m21 = m[7]!, m22 = m[8]!;
-  const tr = m00 + m11 + m22;
-  let x: number, y: number, z: number, w: number;
-  if (tr > 0) {
-    const s = 2 * Math.sqrt(tr + 1);
-    w = 0.25 * s; x = (m21 - m12) / s; y = (m02 - m20) / s; z = (m10 - m01) / s;
-  } else if (m00 > m11 && m00 > m22) {
-    const s = 2 * Math.sqrt(1 + m00 - m11 - m22);
-    w = (m21 - m12) / s; x = 0.25 * s; y = (m01 + m10) / s; z = (m02 + m20) / s;
-  } else if (m11 > m22) {
-    const s = 2 * Math.sqrt(1 + m11 - m00 - m22);
-    w = (m02 - m20) / s; x = (m01 + m10) / s; y = 0.25 * s; z = (m12 + m21) / s;
-  } else {
-    const s = 2 * Math.sqrt(1 + m22 - m00 - m11);
-    w = (m10 - m01) / s; x = (m02 + m20) / s; y = (m12 + m21) / s; z = 0.25 * s;
-  }
-  const l = Math.hypot(x, y, z, w);
-  return { x: x / l, y: y / l, z: z / l, w: w / l };
-}
