@@ -150,6 +150,18 @@ export class RigidBody {
    * 6 cm thick): which turning bodies split a step (stepParts, step-split.ts).
    */
   readonly elongation: number;
+  /**
+   * @internal the shape's smallest half size (a box's thinnest half extent, a
+   * capsule's radius, a hull's or compound's thinnest half depth): how far a
+   * step may move the body before continuous collision sweeps it.
+   */
+  readonly thinnestHalfSize: number;
+  /** @internal how far a point of the shape's core can be from its centre (0 for a ball, whose turn moves no surface; a capsule's half height): a turn's reach in continuous collision */
+  readonly continuousReach: number;
+  /** @internal the shapes continuous collision sweeps (dynamics/continuous.ts): the shape shrunk by the penetration it tolerates, and the sphere about the centre of mass; made on first use */
+  continuousInner: ConvexShape | null = null;
+  /** @internal */ continuousCore: ConvexShape | null = null;
+  /** @internal whether continuousInner was made for a jointed body (it tolerates more overlap) */ continuousInnerJointed = false;
   /** @internal radius of the shape's rounded surface (sphere, capsule), 0 for flat-faced shapes: contact anchors sit at its centre */ readonly roundingRadius: number;
   /** @internal collision filtering between jointed bodies: ids of bodies not to collide with */ noCollide: number[] | null = null;
   /** @internal joints attached to this body (attachJoint / detachJoint; broken ones still count) */ jointCount = 0;
@@ -269,6 +281,8 @@ export class RigidBody {
     this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule || shape.kind === ShapeKind.Cylinder ? sh.radius! : 0;
     const thinnest = sh.thinnestHalfSize !== undefined ? sh.thinnestHalfSize : sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
     this.elongation = shape.kind === ShapeKind.Sphere || !(thinnest > 0) ? 1 : this.boundingRadius / thinnest;
+    this.thinnestHalfSize = thinnestHalfSize(shape, thinnest);
+    this.continuousReach = shape.kind === ShapeKind.Sphere ? 0 : shape.kind === ShapeKind.Capsule ? sh.halfHeight! : this.boundingRadius;
     this.updateInertia();
   }
 
@@ -612,4 +626,17 @@ export function staleTurnCos(a: number, b: number, c: number): number {
   const ratio = hi / lo - 1;
   const angle = ratio > 0 ? Math.min(MAX_STALE_ANGLE, Math.sqrt(STALE_INERTIA_ERROR / ratio)) : MAX_STALE_ANGLE;
   return Math.cos(0.5 * angle);
+}
+
+const unrotated: Quat = { x: 0, y: 0, z: 0, w: 1 };
+const atOrigin: Vec3 = { x: 0, y: 0, z: 0 };
+
+/** The shape's smallest half size: a cylinder's smaller of radius and half height, else the thinnest known or the local box's. */
+function thinnestHalfSize(shape: Shape, thinnest: number): number {
+  const sh = shape as Shape & { radius?: number; halfHeight?: number };
+  if (shape.kind === ShapeKind.Cylinder) return Math.min(sh.radius!, sh.halfHeight!);
+  if (thinnest > 0) return thinnest;
+  const box = shape.computeAabb({ min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } }, atOrigin, unrotated);
+  const h = 0.5 * Math.min(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
+  return h > 0 ? h : 0;
 }

@@ -104,7 +104,8 @@ function sortKeys(keys: Float64Array, lo: number, hi: number): void {
   }
 }
 
-function shouldCollide(a: RigidBody, b: RigidBody): boolean {
+/** Whether two bodies may touch: one dynamic, not both sensors, filters and joints allowing. */
+export function shouldCollide(a: RigidBody, b: RigidBody): boolean {
   if (!a.isDynamic && !b.isDynamic) return false;
   if (a.isSensor && b.isSensor) return false;
   if ((a.collisionGroup & b.collisionMask) === 0 || (b.collisionGroup & a.collisionMask) === 0) return false;

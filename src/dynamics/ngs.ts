@@ -3,7 +3,7 @@
  * sweeps that push penetrating points apart by moving the poses directly.
  */
 import { ANCHOR, anchorWorld, currentSeparationFromAnchors, INT_STRIDE, I_A, I_B, R_LA, R_LB, R_N, RESULT, ROW_STRIDE, type ContactSolver } from './contact-solver';
-import type { SolverBodies } from './solver-bodies';
+import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
 import type { SolverSettings } from './solver-settings';
 
 /** Arguments of effectiveMass: typed-array slots, not double arguments (V8 boxes those in calls it does not inline). */
@@ -73,4 +73,57 @@ function movePose(B: SolverBodies, slot: number, rx: number, ry: number, rz: num
   d[4] = 0.5 * (B.ixy[slot]! * tx + B.iyy[slot]! * ty + B.iyz[slot]! * tz);
   d[5] = 0.5 * (B.ixz[slot]! * tx + B.iyz[slot]! * ty + B.izz[slot]! * tz);
   B.moveSlot(slot);
+}
+
+/**
+ * Contacts with an immovable body have the last word on position: a dynamic
+ * body that the step left deeper in a static or kinematic body than the
+ * overlap tolerated (a quarter of its thinnest half size, at least twice the
+ * slop) is moved straight out along the normal to that depth. Velocities are
+ * left alone; the next step's contact rows answer them. The velocity sweeps
+ * solve the joints after the contacts, so that a ragdoll's joints are not
+ * pulled apart by its limbs' contacts; where a joint to a far heavier body
+ * and the ground cannot both hold, the joint wins those sweeps and drags the
+ * light body in a little each step. Here the contact wins, and the joint's
+ * error grows instead (docs/joints.md). Returns how many bodies it moved.
+ */
+export function pushOutOfImmovables(S: ContactSolver, B: SolverBodies, settings: SolverSettings): number {
+  const R = S.rows, I = S.ints;
+  const slop2 = 2 * settings.linearSlop;
+  let moved = 0;
+  for (let i = 0; i < S.count; i++) {
+    const ia = I[i * INT_STRIDE + I_A]!, ib = I[i * INT_STRIDE + I_B]!;
+    const da = B.dynamic[ia] === 1, db = B.dynamic[ib] === 1;
+    if (da === db) continue;
+    const o = i * ROW_STRIDE;
+    anchorWorld(0, R, o + R_LA, B, ia);
+    anchorWorld(3, R, o + R_LB, B, ib);
+    currentSeparationFromAnchors(S, B, i);
+    const s = RESULT[0]!;
+    const slot = da ? ia : ib;
+    const body = B.bodies[slot]!;
+    if (body.jointCount === 0) continue;
+    const tolerated = Math.max(body.thinnestHalfSize, slop2);
+    if (!(s < -tolerated)) continue;
+    // n points from A to B; sign: +1 moves the dynamic body out along ±n.
+    const sign = da ? -1 : 1;
+    const nx = sign * R[o + R_N]!, ny = sign * R[o + R_N + 1]!, nz = sign * R[o + R_N + 2]!;
+    const push = -(s + tolerated);
+    B.px[slot] = B.px[slot]! + push * nx;
+    B.py[slot] = B.py[slot]! + push * ny;
+    B.pz[slot] = B.pz[slot]! + push * nz;
+    // No energy from the move: a speed into the surface is taken away
+    // (inelastic), and a raise against gravity is paid for from the speed
+    // out of it (½v'² = ½v² − g·push).
+    const V = B.vel, vo = slot * VELOCITY_STRIDE;
+    const vn = V[vo]! * nx + V[vo + 1]! * ny + V[vo + 2]! * nz;
+    const g = B.gravity, gs = body.gravityScale;
+    const lift = -(g.x * nx + g.y * ny + g.z * nz) * gs * push;
+    let dv = 0;
+    if (vn < 0) dv = -vn;
+    else if (lift > 0) dv = Math.sqrt(Math.max(vn * vn - 2 * lift, 0)) - vn;
+    V[vo] = V[vo]! + dv * nx; V[vo + 1] = V[vo + 1]! + dv * ny; V[vo + 2] = V[vo + 2]! + dv * nz;
+    moved++;
+  }
+  return moved;
 }

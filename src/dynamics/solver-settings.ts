@@ -86,6 +86,15 @@ export interface SolverSettings {
    * Default 0.3, range (0, ∞]; Infinity never splits.
    */
   maxTurnPerStep: number;
+  /**
+   * Whether a dynamic body that moved further in a step than half its
+   * thinnest half size is swept from its start to its end pose against the
+   * static bodies, and put back at the first contact (dynamics/continuous.ts;
+   * Box2D v3's continuous collision). It keeps bodies out of static
+   * geometry when the step moved them further than their contact points
+   * reached: an impact's spin, a joint's drag. Default true.
+   */
+  continuousCollision: boolean;
 }
 
 export function defaultSolverSettings(): SolverSettings {
@@ -109,5 +118,6 @@ export function defaultSolverSettings(): SolverSettings {
     speculativeDistance: 0.02,
     jointedSpeculativeRate: 0.2,
     maxTurnPerStep: 0.3,
+    continuousCollision: true,
   };
 }

@@ -16,8 +16,9 @@ import type { RigidBody } from './body';
 import { POINT_NORMAL, type Contact } from './contact';
 import type { ContactManager } from './contact-manager';
 import { ContactSolver } from './contact-solver';
+import { ContinuousCollision } from './continuous';
 import { integratePositions, integrateVelocities, writeBack } from './integrate';
-import { solveContactPositions } from './ngs';
+import { pushOutOfImmovables, solveContactPositions } from './ngs';
 import { ShockPropagation } from './shock';
 import { Softness } from './softness';
 import { SolverBodies } from './solver-bodies';
@@ -60,7 +61,15 @@ export class StepSolver<J> {
     private readonly jointList: readonly J[],
     private readonly broadphase: BroadPhase,
     private readonly breaks: JointBreakSink,
-  ) {}
+    bodyById: ReadonlyMap<number, RigidBody>,
+  ) {
+    this.continuous = new ContinuousCollision(broadphase, bodyById);
+  }
+
+  /** Bodies the last solve moved out of static or kinematic bodies (pushOutOfImmovables). */
+  pushedOut = 0;
+  /** Continuous collision against static bodies, after the solve. */
+  readonly continuous: ContinuousCollision;
 
   /** Solves one step (or split part) of `dt` seconds. */
   solve(dt: number): void {
@@ -174,6 +183,8 @@ export class StepSolver<J> {
     }
     C.storeImpulses();
     if (J.storeImpulses() > 0) this.breaks.queueJointBreaks();
+    this.pushedOut = pushOutOfImmovables(C, B, S);
+    if (S.continuousCollision) this.continuous.run(B);
     writeBack(B, this.ctx, this.broadphase);
   }
 }

@@ -71,6 +71,7 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
   checkInt(s.subStepIterations, 1, 100, 'subStepIterations');
   checkInt(s.relaxIterations, 0, 100, 'relaxIterations');
   if (typeof s.warmStarting !== 'boolean') throw new TypeError(`solver.warmStarting must be a boolean (got ${String(s.warmStarting)})`);
+  if (typeof s.continuousCollision !== 'boolean') throw new TypeError(`solver.continuousCollision must be a boolean (got ${String(s.continuousCollision)})`);
   if (typeof s.shockPropagation !== 'boolean') throw new TypeError(`solver.shockPropagation must be a boolean (got ${String(s.shockPropagation)})`);
   if (!(s.maxTurnPerStep > 0)) throw new RangeError(`solver.maxTurnPerStep must be a number > 0 or Infinity (got ${String(s.maxTurnPerStep)})`);
   if (!(s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);

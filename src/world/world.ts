@@ -150,7 +150,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
     this.events = new EventQueue(this.jointList, this);
     this.contactManager = new ContactManager(this.broadphase, this.bodyList, this.bodyById, this, this.events);
     this.queries = new SceneQueries(this.broadphase, this.bodyById);
-    this.stepSolver = new StepSolver(this.ctx, this.bodyList, this.contactManager, this.jointSolver, this.jointList, this.broadphase, this.events);
+    this.stepSolver = new StepSolver(this.ctx, this.bodyList, this.contactManager, this.jointSolver, this.jointList, this.broadphase, this.events, this.bodyById);
     this.checkSettings();
   }
 

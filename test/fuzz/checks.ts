@@ -12,11 +12,13 @@
  *               exempt (the body left the ground horizontally), and so is a
  *               body whose centre is off it (it fell past the edge and may
  *               reach in under the edgeless terrain sheet), and from then on
- *               a body whose centre was off it below the lowest ground (it
- *               may bounce back in under the sheet). A body jointed to the
+ *               a body whose centre was off it below the lowest ground or
+ *               below the edge beside it (it may come back in under the
+ *               sheet). A body jointed to the
  *               floor box without collideConnected is exempt over the floor
  *               box: its joint switched that contact off, so it may hang
- *               through it. Characters are checked the same way (their capsule);
+ *               through it; once it has, it is exempt everywhere (it may
+ *               swing on in under the terrain sheet from below). Characters are checked the same way (their capsule);
  * - energy      the total mechanical energy never exceeds what the world can
  *               supply (below); a failure names the body whose kinetic energy
  *               rose most over the last 30 steps, and is reported again
@@ -53,7 +55,7 @@
  * position correction of resting contacts and joint drift.
  */
 import { BODY_STRIDE, footingCompound, type FuzzInstance } from './engines';
-import { GRAVITY, groundHeight, smallestSize, describeShape, type FuzzWorldSpec, type ShapeSpec } from './generator';
+import { GRAVITY, GROUND_HALF, groundHeight, smallestSize, describeShape, type FuzzWorldSpec, type ShapeSpec } from './generator';
 
 /** Share of the releasable energy the total may exceed E(0) + W(t) by. */
 export const ENERGY_TOLERANCE = 0.01;
@@ -354,15 +356,24 @@ export class WorldChecker {
       // once below the lowest ground out there, it may also bounce back in
       // under the sheet, so it stays exempt.
       if (Number.isNaN(groundHeight(spec, st[o]!, st[o + 2]!))) {
-        if (st[o + 1]! < this.lowestGround) this.fellOff[i] = 1;
+        // Below the lowest ground, or below the edge it is beside (a body
+        // sliding down beside the sheet's edge can reach in under it).
+        const ex = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, st[o]!)), ez = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, st[o + 2]!));
+        const edge = groundHeight(spec, ex, ez);
+        if (st[o + 1]! < this.lowestGround || st[o + 1]! < edge) this.fellOff[i] = 1;
         continue;
       }
       if (this.fellOff[i] === 1) continue;
       const low = lowestPoint(shape, st, o, this.scratch);
       const ground = groundHeight(spec, this.scratch[0]!, this.scratch[1]!);
       if (Number.isNaN(ground)) continue;
-      // The user switched its contact with the floor box off.
-      if (this.floorExempt[i] === 1 && this.scratch[1]! < 0) continue;
+      // The user switched its contact with the floor box off. Once it hangs
+      // through the floor box it may swing on in under the terrain sheet
+      // from below (no surface crossed), so it stays exempt, like fellOff.
+      if (this.floorExempt[i] === 1 && this.scratch[1]! < 0) {
+        if (ground - low > smallestSize(shape)) this.fellOff[i] = 1;
+        continue;
+      }
       const depth = ground - low, size = smallestSize(shape);
       if (depth / size > this.maxDepthRatio) this.maxDepthRatio = depth / size;
       if (depth > this.maxDepth) this.maxDepth = depth;

@@ -13,6 +13,12 @@
  * - 1020, body 27 alone: a capsule (r 3.5 cm) landing on the floor box at
  *   134 m/s, set rolling by friction within the impact step, turned 0.12 m
  *   into the floor (the same split by relative motion); 1.68 before.
+ * - 1024, body 26 alone: a 0.465 × 0.105 × 0.158 m box at 132 m/s into the
+ *   terrain, set spinning at 330 rad/s by the impact within the step, turned
+ *   its far corner 0.36 m into the terrain, which no point held (continuous
+ *   collision, dynamics/continuous.ts); 3.46 before.
+ * - 1025, body 24 alone: the same with a 0.15 kg box at 173 m/s, spun to
+ *   560 rad/s; 1.29 before.
  *
  * Jointed:
  * - 2013, body 14 alone: a thin capsule (r 5 cm, 66 m/s) on a cone-twist
@@ -21,6 +27,11 @@
  *   joint projection teleported it 2 m through the terrain in one pass
  *   (rows.ts PointRow.projectB now moves ≤ 5 cm per pass and ≤ 5 mm into a
  *   body's ground); 20.9 before.
+ * - 2001, bodies 94 and 127: a 99 kg thin capsule on a cone-twist and a ball
+ *   joint to a body 4.8 m away (the two joints cannot both hold), dragged
+ *   into the terrain by the joints, which the sweeps solve after the
+ *   contacts (ngs.ts pushOutOfImmovables now lets the contact win); 51.1
+ *   before.
  */
 import { describe, expect, it } from 'vitest';
 import { formatFailure, runWorld } from './run';
@@ -29,7 +40,10 @@ const CASES: readonly { seed: number; keep: number[]; before: number; joints?: b
   { seed: 1002, keep: [6, 47, 50, 83], before: 2.01 },
   { seed: 1005, keep: [31], before: 5.27 },
   { seed: 1020, keep: [27], before: 1.68 },
+  { seed: 1024, keep: [26], before: 3.46 },
+  { seed: 1025, keep: [24], before: 1.29 },
   { seed: 2013, keep: [14], before: 20.9, joints: true },
+  { seed: 2001, keep: [94, 127], before: 51.1, joints: true },
 ];
 
 describe('fuzz tunnelling repros (minimized)', () => {

@@ -301,6 +301,19 @@ export class BroadPhase {
     sink.tree = null;
   }
 
+  /** Appends the user data of static proxies whose fat box overlaps `box` to `list`; allocation-free. */
+  queryStaticList(box: Readonly<Aabb>, list: IdList): void {
+    const b = this.fat;
+    b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z;
+    b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
+    const sink = this.listSink;
+    sink.list = list;
+    sink.tree = this.staticTree;
+    this.staticTree.overlapLeaves(b, 0, sink);
+    sink.list = null;
+    sink.tree = null;
+  }
+
   /** Appends the user data of proxies (both trees) whose fat box overlaps `box` to `out`; returns the count appended. */
   query(box: Readonly<Aabb>, out: number[]): number {
     const start = out.length;

@@ -112,6 +112,20 @@ const castNormal: Vec3 = { x: 0, y: 0, z: 0 };
  */
 const CAST_IO = new Float64Array(2);
 
+/**
+ * The turning sweep (continuous collision, dynamics/continuous.ts): while
+ * SWEEP[0] is 1, the cast shape also turns by SWEEP[4] radians about the
+ * unit axis (SWEEP[1..3], world frame) over the cast, its rotation at
+ * fraction t being rot(axis, t·angle)·rotation; SWEEP[5] bounds the distance
+ * of its core from its origin. Start overlaps with mesh triangles and
+ * compound children are skipped (SWEEP[6] counts them), so that a body
+ * resting on a terrain still finds the slope it is about to enter.
+ */
+export const SWEEP = new Float64Array(7);
+/** The sweep axis in the frame castConvex works in (the mesh's or compound's for those targets). */
+const sweepAxis: Vec3 = { x: 0, y: 0, z: 0 };
+const sweepRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
 const identity: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
 const triangle = new TriangleShape();
@@ -158,6 +172,7 @@ export function shapeCastPair(
   }
   out.triangle = -1;
   CAST_IO[0] = 1;
+  sweepAxis.x = SWEEP[1]!; sweepAxis.y = SWEEP[2]!; sweepAxis.z = SWEEP[3]!;
   return castConvex(cast, position, rotation, translation, target as ConvexShape, targetPosition, targetRotation, out);
 }
 
@@ -190,6 +205,8 @@ function castCompound(
   multiplyConjugateA(meshRot, compoundRotation, rotation);
   inverseRotate(meshTrans, compoundRotation, translation);
   sweptBox(cast);
+  // The children are swept at their world poses: the world axis.
+  sweepAxis.x = SWEEP[1]!; sweepAxis.y = SWEEP[2]!; sweepAxis.z = SWEEP[3]!;
   const b = sweepBounds, box = meshBox;
   b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
   const count = compound.queryBoundsFrom(b, childList, 0);
@@ -204,6 +221,7 @@ function castCompound(
     multiplyQuat(childRot, compoundRotation, child.rotation);
     CAST_IO[0] = bestFraction < 1 ? bestFraction : 1;
     if (!castConvex(cast, position, rotation, translation, child.shape, childPos, childRot, childHit)) continue;
+    if (childHit.fraction === 0 && SWEEP[0] === 1) { SWEEP[6] = SWEEP[6]! + 1; continue; }
     const depth = CAST_IO[1]!;
     if (childHit.fraction < bestFraction || (childHit.fraction === 0 && bestFraction === 0 && depth > bestDepth)) {
       bestFraction = childHit.fraction;
@@ -227,7 +245,8 @@ function sweptBox(cast: ConvexShape): void {
   if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
   if (t.y < 0) box.min.y += t.y; else box.max.y += t.y;
   if (t.z < 0) box.min.z += t.z; else box.max.z += t.z;
-  const margin = CAST_TARGET + CAST_TOLERANCE;
+  // A turning sweep reaches at most min(angle, 2)·R further (the chord bound).
+  const margin = CAST_TARGET + CAST_TOLERANCE + (SWEEP[0] === 1 ? Math.min(SWEEP[4]!, 2) * SWEEP[5]! : 0);
   box.min.x -= margin; box.min.y -= margin; box.min.z -= margin;
   box.max.x += margin; box.max.y += margin; box.max.z += margin;
 }
@@ -259,6 +278,10 @@ function castMesh(
   multiplyConjugateA(meshRot, meshRotation, rotation);
   inverseRotate(meshTrans, meshRotation, translation);
   sweptBox(cast);
+  if (SWEEP[0] === 1) {
+    sweepAxis.x = SWEEP[1]!; sweepAxis.y = SWEEP[2]!; sweepAxis.z = SWEEP[3]!;
+    inverseRotate(sweepAxis, meshRotation, sweepAxis);
+  }
   const t = meshTrans;
   const box = meshBox, b = sweepBounds;
   b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
@@ -280,6 +303,7 @@ function castMesh(
     const limit = bestFraction < 1 ? bestFraction : 1;
     CAST_IO[0] = limit;
     if (!castConvex(cast, meshPos, meshRot, meshTrans, triangle, origin, identity, hit)) continue;
+    if (hit.fraction === 0 && SWEEP[0] === 1) { SWEEP[6] = SWEEP[6]! + 1; continue; }
     if (oneSided) {
       const f = hit.fraction, a = triangle.a;
       const sx = meshPos.x + t.x * f - a.x, sy = meshPos.y + t.y * f - a.y, sz = meshPos.z + t.z * f - a.z;
@@ -326,12 +350,27 @@ function castConvex(
   const res = castResult;
   const p = castPos;
   const radii = a.coreRadius + b.coreRadius;
+  const turning = SWEEP[0] === 1;
+  // While turning, a point of A's core moves at most angle·R per unit fraction besides T.
+  const turnSpeed = turning ? SWEEP[4]! * SWEEP[5]! : 0;
+  const r = turning ? sweepRot : rotA;
   let t = 0;
   for (let iteration = 0; iteration < MAX_CAST_ITERATIONS; iteration++) {
     p.x = posA.x + T.x * t;
     p.y = posA.y + T.y * t;
     p.z = posA.z + T.z * t;
-    pair.set(a, p, rotA, b, posB, rotB);
+    if (turning) {
+      // sweepRot = rot(sweepAxis, t·angle) · rotA
+      const half = 0.5 * t * SWEEP[4]!;
+      const sn = Math.sin(half), c = Math.cos(half);
+      const ax = sweepAxis.x * sn, ay = sweepAxis.y * sn, az = sweepAxis.z * sn;
+      const q = rotA;
+      sweepRot.x = c * q.x + ax * q.w + ay * q.z - az * q.y;
+      sweepRot.y = c * q.y - ax * q.z + ay * q.w + az * q.x;
+      sweepRot.z = c * q.z + ax * q.y - ay * q.x + az * q.w;
+      sweepRot.w = c * q.w - ax * q.x - ay * q.y - az * q.z;
+    }
+    pair.set(a, p, r, b, posB, rotB);
     gjkCore(pair, simplex);
     const core = simplex.distance;
     const d = core - radii;
@@ -344,7 +383,7 @@ function castConvex(
         return writeHitNormal(out, castNormal);
       }
       // Starting overlapped: the penetration normal and depth.
-      epaPenetration(a, p, rotA, b, posB, rotB, res);
+      epaPenetration(a, p, r, b, posB, rotB, res);
       CAST_IO[1] = -res.distance;
       out.fraction = 0;
       out.point.x = res.pointB.x; out.point.y = res.pointB.y; out.point.z = res.pointB.z;
@@ -355,7 +394,7 @@ function castConvex(
     const n = res.normal;
     castNormal.x = n.x; castNormal.y = n.y; castNormal.z = n.z;
     // Closing speed along the normal, metres per unit fraction.
-    const closing = T.x * n.x + T.y * n.y + T.z * n.z;
+    const closing = T.x * n.x + T.y * n.y + T.z * n.z + turnSpeed;
     if (d <= CAST_TARGET + CAST_TOLERANCE) {
       if (iteration === 0 && closing <= 0) return false;
       out.point.x = res.pointB.x; out.point.y = res.pointB.y; out.point.z = res.pointB.z;

@@ -1,0 +1,261 @@
+/**
+ * Continuous collision against static bodies, after the solve (Box2D v3's
+ * continuous stage). The speculative contacts hold the features a body
+ * could reach with the velocity it had when its points were found. A body
+ * the step moved further than that — spun up by an impact, dragged by a
+ * joint to a heavy partner, launched by a motor — meets surfaces no point
+ * holds, and a one-sided terrain lets it through for good.
+ *
+ * A body whose motion in the step (translation plus the chord of its turn
+ * at its bounding radius) exceeds half its thinnest half size is swept from
+ * its start pose to its end pose, turning about the fixed axis between
+ * them, against the static bodies in the sweep's box; at the first contact
+ * it is put back to that fraction of its motion (its velocity kept: the
+ * next step's contacts answer it). Surfaces the whole shape touches at the
+ * start are left to the contacts (a body resting on the ground may slide
+ * along it); for those, a sphere of a quarter of the thinnest half size
+ * about the centre of mass is swept instead, so the body's core never
+ * crosses them (Box2D's fallback).
+ */
+import type { Aabb } from '../collision/aabb';
+import type { BroadPhase } from '../collision/broadphase/broadphase';
+import { IdList } from '../collision/broadphase/broadphase';
+import { shapeCastPair, ShapeCastPairHit, SWEEP } from '../collision/query/shape-cast';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import { ConvexShape, ShapeKind, type MassProperties } from '../shapes/shape';
+import type { Box } from '../shapes/box';
+import type { Cylinder } from '../shapes/cylinder';
+import { Sphere } from '../shapes/sphere';
+import type { RigidBody } from './body';
+import { shouldCollide } from './contact-manager';
+import type { SolverBodies } from './solver-bodies';
+
+/**
+ * The swept shape is the body's shrunk by the penetration a sweep tolerates,
+ * this fraction of the thinnest half size (at least MIN_TOLERATED metres,
+ * at most MAX_FRACTION of it): a body resting on a terrain with its contacts'
+ * slop of overlap slides onto the next triangle without being stopped at
+ * its edge (Jolt's linear cast lets a quarter of the inner radius through).
+ */
+const TOLERATED_FRACTION = 0.25;
+const MIN_TOLERATED = 0.01;
+const MAX_FRACTION = 0.75;
+/** A body is swept when its motion in a step exceeds this fraction of its thinnest half size (Box2D's safety factor). */
+const FAST_FRACTION = 0.5;
+/** Radius of the core sphere, as a fraction of the thinnest half size. */
+const CORE_FRACTION = 0.25;
+
+export class ContinuousCollision {
+  /** Bodies swept and bodies put back in the last run. */
+  swept = 0;
+  hits = 0;
+  private readonly candidates = new IdList();
+  private readonly hit = new ShapeCastPairHit();
+  private readonly start: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly startRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  private readonly endRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  private readonly motion: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
+  private readonly endBox: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
+
+  constructor(
+    private readonly broadphase: BroadPhase,
+    private readonly bodyById: ReadonlyMap<number, RigidBody>,
+  ) {}
+
+  /**
+   * Sweeps the fast dynamic bodies of the solver store from their bodies'
+   * poses (the step's start, not yet written back) to their slots' poses,
+   * and puts each back at its first contact with a static body.
+   */
+  run(B: SolverBodies): void {
+    this.swept = 0;
+    this.hits = 0;
+    const bodies = B.bodies;
+    for (let i = 0; i < B.count; i++) {
+      if (B.dynamic[i] === 0) continue;
+      const b = bodies[i]!;
+      if (b.isSensor || !this.isFast(b, i, B)) continue;
+      this.swept++;
+      if (this.sweep(b, i, B)) this.hits++;
+    }
+    SWEEP[0] = 0;
+  }
+
+  /**
+   * Whether slot i moved further than FAST_FRACTION of its thinnest half
+   * size since the step's start (translation plus turn × the reach of its
+   * core); if so its turn goes to SWEEP (axis, angle, reach) and its
+   * translation to this.motion. (Doubles stay in here: passed or returned
+   * across calls V8 does not inline they would be boxed.)
+   */
+  private isFast(b: RigidBody, i: number, B: SolverBodies): boolean {
+    const p = b.position, q = b.rotation;
+    const tx = B.px[i]! - p.x, ty = B.py[i]! - p.y, tz = B.pz[i]! - p.z;
+    // The turn from the start: dq = q1 · q0*, taken the short way.
+    const x1 = B.qx[i]!, y1 = B.qy[i]!, z1 = B.qz[i]!, w1 = B.qw[i]!;
+    let dx = -w1 * q.x + x1 * q.w - y1 * q.z + z1 * q.y;
+    let dy = -w1 * q.y + x1 * q.z + y1 * q.w - z1 * q.x;
+    let dz = -w1 * q.z - x1 * q.y + y1 * q.x + z1 * q.w;
+    let dw = w1 * q.w + x1 * q.x + y1 * q.y + z1 * q.z;
+    if (dw < 0) { dx = -dx; dy = -dy; dz = -dz; dw = -dw; }
+    const s = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const angle = 2 * Math.atan2(s, dw);
+    const reach = b.continuousReach;
+    const travel = Math.sqrt(tx * tx + ty * ty + tz * tz) + angle * reach;
+    if (!(travel > FAST_FRACTION * b.thinnestHalfSize)) return false;
+    if (s > 1e-12) {
+      SWEEP[1] = dx / s; SWEEP[2] = dy / s; SWEEP[3] = dz / s;
+      SWEEP[4] = angle;
+    } else {
+      SWEEP[1] = 1; SWEEP[2] = 0; SWEEP[3] = 0;
+      SWEEP[4] = 0;
+    }
+    SWEEP[5] = reach;
+    const m = this.motion;
+    m.x = tx; m.y = ty; m.z = tz;
+    return true;
+  }
+
+  /** Sweeps slot i (SWEEP holds its turn, this.motion its translation); true if it was put back. */
+  private sweep(b: RigidBody, i: number, B: SolverBodies): boolean {
+    const p0 = this.start, q0 = this.startRotation, q1 = this.endRotation;
+    p0.x = b.position.x; p0.y = b.position.y; p0.z = b.position.z;
+    q0.x = b.rotation.x; q0.y = b.rotation.y; q0.z = b.rotation.z; q0.w = b.rotation.w;
+    q1.x = B.qx[i]!; q1.y = B.qy[i]!; q1.z = B.qz[i]!; q1.w = B.qw[i]!;
+    const T = this.motion;
+    // The static bodies whose boxes meet the sweep's: both poses' boxes,
+    // grown by how far a turn can bow a point off the straight path.
+    const box = b.shape.computeAabb(this.box, p0, q0);
+    this.endPosition(B, i);
+    const end = b.shape.computeAabb(this.endBox, this.endPos, q1);
+    const bow = Math.min(SWEEP[4]!, 2) * SWEEP[5]!;
+    box.min.x = Math.min(box.min.x, end.min.x) - bow; box.min.y = Math.min(box.min.y, end.min.y) - bow; box.min.z = Math.min(box.min.z, end.min.z) - bow;
+    box.max.x = Math.max(box.max.x, end.max.x) + bow; box.max.y = Math.max(box.max.y, end.max.y) + bow; box.max.z = Math.max(box.max.z, end.max.z) + bow;
+    const list = this.candidates;
+    list.count = 0;
+    this.broadphase.queryStaticList(box, list);
+    if (list.count === 0) return false;
+    if (b.shape.isConvex && (b.continuousInner === null || b.continuousInnerJointed !== b.jointCount > 0)) {
+      b.continuousInner = innerShape(b);
+      b.continuousInnerJointed = b.jointCount > 0;
+    }
+    const convex = b.continuousInner;
+    const hit = this.hit;
+    let best = 1;
+    for (let k = 0; k < list.count; k++) {
+      const target = this.bodyById.get(list.ids[k]!);
+      if (target === undefined || target.isSensor || !shouldCollide(b, target)) continue;
+      let coreToo = convex === null;
+      if (convex !== null) {
+        SWEEP[0] = 1;
+        SWEEP[6] = 0;
+        const found = shapeCastPair(convex, p0, q0, T, target.shape, target.position, target.rotation, hit);
+        SWEEP[0] = 0;
+        if (found && hit.fraction > 0) {
+          if (hit.fraction < best) best = hit.fraction;
+        } else if (found || SWEEP[6]! > 0) {
+          coreToo = true;
+        }
+      }
+      if (coreToo) {
+        // The centre of mass does not turn: a plain translation of the core.
+        const core = b.continuousCore ?? (b.continuousCore = new Sphere(Math.max(CORE_FRACTION * b.thinnestHalfSize, 1e-4)));
+        if (shapeCastPair(core, p0, q0, T, target.shape, target.position, target.rotation, hit) && hit.fraction > 0 && hit.fraction < best) {
+          best = hit.fraction;
+        }
+      }
+    }
+    if (!(best < 1)) return false;
+    // (Through a typed array: a double argument would be boxed.)
+    this.fraction[0] = best;
+    this.putBack(B, i);
+    return true;
+  }
+
+  private readonly endPos: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly fraction = new Float64Array(1);
+  private endPosition(B: SolverBodies, i: number): void {
+    this.endPos.x = B.px[i]!; this.endPos.y = B.py[i]!; this.endPos.z = B.pz[i]!;
+  }
+
+  /** Slot i to the pose at fraction t (this.fraction) of its sweep: start + t·T, rot(axis, t·angle)·q0. */
+  private putBack(B: SolverBodies, i: number): void {
+    const t = this.fraction[0]!;
+    const p0 = this.start, q = this.startRotation, T = this.motion;
+    B.px[i] = p0.x + t * T.x; B.py[i] = p0.y + t * T.y; B.pz[i] = p0.z + t * T.z;
+    const half = 0.5 * t * SWEEP[4]!;
+    const sn = Math.sin(half), c = Math.cos(half);
+    const ax = SWEEP[1]! * sn, ay = SWEEP[2]! * sn, az = SWEEP[3]! * sn;
+    const x = c * q.x + ax * q.w + ay * q.z - az * q.y;
+    const y = c * q.y - ax * q.z + ay * q.w + az * q.x;
+    const z = c * q.z + ax * q.y - ay * q.x + az * q.w;
+    const w = c * q.w - ax * q.x - ay * q.y - az * q.z;
+    const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
+    B.qx[i] = x * n; B.qy[i] = y * n; B.qz[i] = z * n; B.qw[i] = w * n;
+  }
+}
+
+/**
+ * A convex shape shrunk towards its origin: the source's core scaled per
+ * axis (support_K·S(d) = K·support_S(K·d)) and its rounding radius reduced.
+ * Its bounds are the source's (a superset: only the mesh sweep's triangle
+ * gathering reads them).
+ */
+class InnerShape extends ConvexShape {
+  readonly kind: ShapeKind;
+  readonly coreRadius: number;
+  private readonly d: Vec3 = { x: 0, y: 0, z: 0 };
+  constructor(private readonly source: ConvexShape, private readonly kx: number, private readonly ky: number, private readonly kz: number, coreRadius: number) {
+    super();
+    this.kind = source.kind;
+    this.coreRadius = coreRadius;
+  }
+  coreSupport(out: Vec3, direction: Readonly<Vec3>): Vec3 {
+    const d = this.d;
+    d.x = direction.x * this.kx; d.y = direction.y * this.ky; d.z = direction.z * this.kz;
+    this.source.coreSupport(out, d);
+    out.x *= this.kx; out.y *= this.ky; out.z *= this.kz;
+    return out;
+  }
+  computeAabb(out: Aabb, position: Readonly<Vec3>, rotation: Readonly<Quat>): Aabb {
+    return this.source.computeAabb(out, position, rotation);
+  }
+  volume(): number {
+    return this.source.volume();
+  }
+  massProperties(density: number): MassProperties {
+    return this.source.massProperties(density);
+  }
+}
+
+/** The body's shape shrunk by the penetration a sweep tolerates (TOLERATED_FRACTION). */
+function innerShape(b: RigidBody): ConvexShape {
+  const shape = b.shape as ConvexShape;
+  const th = b.thinnestHalfSize;
+  // A jointed body is swept with the most overlap tolerated: a ragdoll limb
+  // landing is held by its joints a little into the ground, and putting it
+  // back alone would open them.
+  const delta = b.jointCount > 0 ? MAX_FRACTION * th : Math.min(Math.max(TOLERATED_FRACTION * th, MIN_TOLERATED), MAX_FRACTION * th);
+  switch (shape.kind) {
+    case ShapeKind.Sphere:
+    case ShapeKind.Capsule:
+      // Rounded: only the radius shrinks.
+      return new InnerShape(shape, 1, 1, 1, shape.coreRadius - delta);
+    case ShapeKind.Box: {
+      const h = (shape as Box).halfExtents;
+      return new InnerShape(shape, 1 - delta / h.x, 1 - delta / h.y, 1 - delta / h.z, 0);
+    }
+    case ShapeKind.Cylinder: {
+      const c = shape as Cylinder;
+      const kr = 1 - delta / c.radius;
+      return new InnerShape(shape, kr, 1 - delta / c.halfHeight, kr, 0);
+    }
+    default: {
+      // A hull (faces at least th from the centre of mass): scaled by 1 − δ/th, every face moves in by δ or more.
+      const k = th > 0 ? 1 - delta / th : 1;
+      return new InnerShape(shape, k, k, k, shape.coreRadius * k);
+    }
+  }
+}
