@@ -64,6 +64,8 @@ export class PhysicsHost {
   private readonly walkers: (Walker | null)[] = [];
   private readonly generations: number[] = [];
   private readonly handleOf = new Map<RigidBody, number>();
+  /** Bodies removed since the last step, with their handles: the World reports their contacts' end in the next step. */
+  private readonly retired = new Map<RigidBody, number>();
   /** Odd slots (the host's) free for reuse, and the generation each slot's next body gets. */
   private readonly freeHostSlots: number[] = [];
   private nextHostSlot = 1;
@@ -213,6 +215,7 @@ export class PhysicsHost {
     if (this.accumulator >= h) this.accumulator %= h;
     // Before the frame: a page that reads both sees the events of the steps the frame shows.
     this.flushEvents();
+    if (steps > 0) this.retired.clear();
     if (steps > 0) this.publish();
     return steps;
   }
@@ -302,11 +305,11 @@ export class PhysicsHost {
         const body = this.bodies[slot];
         const walker = this.walkers[slot];
         if (body) {
-          this.handleOf.delete(body);
+          this.retire(body);
           world.removeBody(body);
         }
         if (walker) {
-          if (walker.controller.body) this.handleOf.delete(walker.controller.body);
+          if (walker.controller.body) this.retire(walker.controller.body);
           walker.controller.dispose();
         }
         this.release(slot);
@@ -476,15 +479,15 @@ export class PhysicsHost {
       this.subscriptions.set(name, world.on(name, (e: SensorEvent) => {
         const o = this.claimEvent(code);
         const d = this.eventData;
-        d[o + E_A] = this.handleOf.get(e.sensor) ?? -1;
-        d[o + E_B] = this.handleOf.get(e.body) ?? -1;
+        d[o + E_A] = this.eventHandle(e.sensor);
+        d[o + E_B] = this.eventHandle(e.body);
       }));
     } else {
       this.subscriptions.set(name, world.on(name, (e: ContactEvent) => {
         const o = this.claimEvent(code);
         const d = this.eventData;
-        d[o + E_A] = this.handleOf.get(e.bodyA) ?? -1;
-        d[o + E_B] = this.handleOf.get(e.bodyB) ?? -1;
+        d[o + E_A] = this.eventHandle(e.bodyA);
+        d[o + E_B] = this.eventHandle(e.bodyB);
         d[o + E_POINT] = e.point.x; d[o + E_POINT + 1] = e.point.y; d[o + E_POINT + 2] = e.point.z;
         d[o + E_NORMAL] = e.normal.x; d[o + E_NORMAL + 1] = e.normal.y; d[o + E_NORMAL + 2] = e.normal.z;
         d[o + E_IMPULSE] = e.impulse;
@@ -522,6 +525,18 @@ export class PhysicsHost {
     const count = this.eventCount;
     this.eventCount = 0;
     this.post({ type: 'events', count, data }, [data.buffer]);
+  }
+
+  private retire(body: RigidBody): void {
+    const handle = this.handleOf.get(body);
+    if (handle === undefined) return;
+    this.handleOf.delete(body);
+    this.retired.set(body, handle);
+  }
+
+  /** The handle events name a body by: its own, for a body removed since the last step too. */
+  private eventHandle(body: RigidBody): number {
+    return this.handleOf.get(body) ?? this.retired.get(body) ?? -1;
   }
 
   private done(id: number): void {
@@ -627,7 +642,7 @@ export class PhysicsHost {
       let body = this.bodies[i];
       if (body && body.world !== this.worldValue) {
         // Worker code removed a tracked body from the world: it leaves the frames, and the client hears of it.
-        this.handleOf.delete(body);
+        this.retire(body);
         const handle = i + this.generations[i]! * SLOT_COUNT;
         this.release(i);
         this.post({ type: 'untracked', handle });
