@@ -40,5 +40,7 @@ export function connect(world: WorldDescData = {}, options: PhysicsClientOptions
       client.update(); // one step later: alpha 1, the newest pose
     }
   };
-  return { host, client, clock, errors, run, barrier };
+  /** The client's end of the channel, to send raw messages as another page might. */
+  const port = port1;
+  return { host, client, clock, errors, run, barrier, port };
 }

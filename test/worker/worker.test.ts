@@ -316,4 +316,29 @@ describe('footing/worker over a MessageChannel', () => {
     expect(client.getPosition(crate, { x: 0, y: 0, z: 0 }).y).toBeLessThan(50);
     expect(errors).toEqual([]);
   });
+
+  it('reports malformed messages without touching the world', async () => {
+    const { client, host, run, errors, port, barrier } = connect();
+    await client.ready;
+    const crate = client.createBody(crateAt(0, 5));
+    port.postMessage(null);
+    port.postMessage({ type: 'teleport', handle: crate, position: { x: Number.NaN, y: 0, z: 0 } });
+    port.postMessage({ type: 'createJoint', id: 999, handle: 3, desc: { kind: 'ball', bodyA: crate, bodyB: crate } });
+    port.postMessage({ type: 'subscribe', event: 'explosion', on: true });
+    port.postMessage({ type: 'restore', id: 998, snapshot: { world: {}, characters: [] } });
+    port.postMessage({ type: 'warp' });
+    await barrier();
+    await run(10);
+    expect(errors.map((e) => `${e.command} ${e.errorName}`)).toEqual([
+      'message TypeError', 'teleport RangeError', 'createJoint RangeError', 'subscribe RangeError', 'restore SnapshotError', 'warp TypeError',
+    ]);
+    expect(errors[2]!.message).toMatch(/even/);
+    expect(host.world!.joints.length).toBe(0);
+    // 10 steps of free fall from 5 m, as in a world of its own: nothing above reached the body.
+    const world = new World();
+    const twin = world.createBody({ ...crateAt(0, 5), shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }) });
+    for (let i = 0; i < 10; i++) world.step(H);
+    expect(host.getBody(crate)!.position.y).toBe(twin.position.y);
+    expect(host.getBody(crate)!.position.x).toBe(0);
+  });
 });
