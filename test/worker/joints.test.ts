@@ -20,13 +20,16 @@ const post = (x: number): BodyDescData => ({ type: 'static', shape: { kind: 'box
 const bob = (x: number, dy = 0): BodyDescData => ({ type: 'dynamic', shape: { kind: 'sphere', radius: 0.2 }, position: { x: x + 1, y: ANCHOR_Y + dy, z: 0 }, mass: 2 });
 
 const SQRT1_2 = Math.SQRT1_2;
+/** A joint description without its bodies (Omit on each member of the union). */
+type Without<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type JointSpec = Without<JointDescData, 'bodyA' | 'bodyB'>;
 /** Distance fallen from rest at `accel` in n steps of semi-implicit Euler over the solver's sub-steps: a·(h/s)²·m(m+1)/2, m = s·n. */
 function fallen(accel: number, n: number): number {
   const s = new World().solverSettings.subSteps, m = s * n, dt = H / s;
   return accel * dt * dt * m * (m + 1) / 2;
 }
 /** The joints, by the index of their pair; `a`, `b` are the post's and the bob's handles or ids. */
-const JOINTS = (x: (i: number) => number): Omit<JointDescData, 'bodyA' | 'bodyB'>[] => [
+const JOINTS = (x: (i: number) => number): JointSpec[] => [
   { kind: 'hinge', anchor: { x: x(0), y: ANCHOR_Y, z: 0 }, axis: { x: 0, y: 0, z: 1 } },
   { kind: 'ball', anchor: { x: x(1), y: ANCHOR_Y, z: 0 } },
   { kind: 'coneTwist', anchor: { x: x(2), y: ANCHOR_Y, z: 0 }, twistAxis: { x: 1, y: 0, z: 0 }, swingLimit: 0.6, twistLower: -0.2, twistUpper: 0.2 },
@@ -36,10 +39,10 @@ const JOINTS = (x: (i: number) => number): Omit<JointDescData, 'bodyA' | 'bodyB'
   { kind: 'slider', anchor: { x: x(5) + 1, y: ANCHOR_Y, z: 0 }, axis: { x: SQRT1_2, y: -SQRT1_2, z: 0 } },
   // Free to drop along y to a limit 0.5 m down, everything else locked.
   { kind: 'sixDof', anchor: { x: x(6) + 1, y: ANCHOR_Y, z: 0 }, axis: { x: 0, y: 1, z: 0 }, linearX: { mode: 'limited', min: -0.5, max: 0 } },
-] as Omit<JointDescData, 'bodyA' | 'bodyB'>[];
+];
 
 /** The same joint built directly. */
-function directJoint(d: Omit<JointDescData, 'bodyA' | 'bodyB'>, bodyA: RigidBody, bodyB: RigidBody): Joint {
+function directJoint(d: JointSpec, bodyA: RigidBody, bodyB: RigidBody): Joint {
   const { kind, ...rest } = d as JointDescData;
   const desc = { ...rest, bodyA, bodyB } as never;
   switch (kind) {
