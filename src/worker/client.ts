@@ -11,7 +11,7 @@ import {
   SHARED_HEADER_BYTES, SLOT_COUNT, slotOf, STATE_EMPTY,
   E_A, E_B, E_CHILD_A, E_CHILD_B, E_IMPULSE, E_NAME, E_NORMAL, E_POINT, E_STEP, EVENT_STRIDE, WORKER_EVENT_NAMES,
   type BodyDescData, type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type RaycastOptionsData,
-  type WorldDescData, type JointDescData, type WorldSettingsData, type WorldSettingsState, type WorkerSnapshot, type WorkerEventName, type WorkerListener,
+  type WorldDescData, type JointDescData, type JointChangesData, type WorldSettingsData, type WorldSettingsState, type WorkerSnapshot, type WorkerEventName, type WorkerListener,
   type ContactEventData, type SensorEventData, type JointBreakEventData,
 } from './protocol';
 
@@ -208,6 +208,18 @@ export class PhysicsClient {
   removeJoint(handle: number): Promise<void> {
     if (!this.liveJoints.delete(handle)) throw new RangeError(`footing worker: ${String(handle)} is not a live joint handle`);
     return this.request((id) => ({ type: 'removeJoint', id, handle }));
+  }
+
+  /**
+   * Changes a joint's limits, motor, spring or break threshold
+   * (`{ motorSpeed: 2 }`; a six-DOF axis as `{ angularX: { motorSpeed: 2 } }`;
+   * `{ broken: false }` mends a broken joint). All fields or none: a field
+   * the joint's kind does not have, or a value out of range, rejects with
+   * the field named and leaves the joint as it was. Wakes both bodies.
+   */
+  setJoint(handle: number, changes: JointChangesData): Promise<void> {
+    if (!this.liveJoints.has(handle) && !(Number.isInteger(handle) && handle % 2 === 1)) throw new RangeError(`footing worker: ${String(handle)} is not a live joint handle`);
+    return this.request((id) => ({ type: 'setJoint', id, handle, changes }));
   }
 
   /**

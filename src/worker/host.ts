@@ -20,7 +20,7 @@ import { SnapshotError, snapshotTransferList, type WorldSnapshot } from '../worl
 import { CharacterController } from '../../character/controller';
 import { Walker, type WalkerSnapshot } from '../../character/walker';
 import { describeShape } from './describe';
-import { jointFromDesc } from './joints';
+import { changeJoint, jointFromDesc } from './joints';
 import { applySettings, readSettings } from './settings';
 import {
   epochNow, SLOT_COUNT, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
@@ -380,6 +380,12 @@ export class PhysicsHost {
         if (world.joints.includes(joint)) world.removeJoint(joint);
         this.joints.delete(msg.handle);
         this.jointHandleOf.delete(joint);
+        return this.done(msg.id);
+      }
+      case 'setJoint': {
+        const joint = this.joints.get(msg.handle);
+        if (!joint || !world.joints.includes(joint)) throw new Error(`setJoint: no joint with handle ${String(msg.handle)} in the world`);
+        changeJoint(joint, msg.changes);
         return this.done(msg.id);
       }
       case 'setSettings': {

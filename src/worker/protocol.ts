@@ -10,6 +10,7 @@ import type { BodyDesc, BodyType } from '../dynamics/body';
 import type { SleepSettings, SolverSettings } from '../world/settings';
 import type { WorldSnapshot } from '../world/snapshot';
 import type { JointSolverSettings } from '../joints/joint-solver';
+import type { JointDescBase } from '../joints/joint';
 import type { BallJointDesc } from '../joints/ball';
 import type { HingeJointDesc } from '../joints/hinge';
 import type { ConeTwistJointDesc } from '../joints/cone-twist';
@@ -97,6 +98,22 @@ export type JointDescData =
   | JointData<'sixDof', SixDofJointDesc>;
 
 export type JointKindName = JointDescData['kind'];
+
+/**
+ * Fields of a joint that can change after creation (`PhysicsClient.setJoint`),
+ * by kind: any joint's breakImpulse, frictionTorque and broken (false mends
+ * it); a hinge's limits and motor; a slider's limits, motor and friction; a
+ * cone-twist's swing and twist limits; a distance joint's lengths and spring;
+ * a six-DOF joint's swingType and, per axis, its SixDofAxisDesc fields. A
+ * field the joint's kind does not have is refused.
+ */
+export type JointChangesData = { broken?: boolean }
+  & Partial<Pick<JointDescBase, 'breakImpulse' | 'frictionTorque'>>
+  & Partial<Pick<HingeJointDesc, 'lowerAngle' | 'upperAngle' | 'motorSpeed' | 'maxMotorTorque' | 'motorMode' | 'targetAngle' | 'motorHertz' | 'motorDampingRatio'>>
+  & Partial<Pick<SliderJointDesc, 'lowerLimit' | 'upperLimit' | 'limitHertz' | 'limitDampingRatio' | 'targetPosition' | 'maxMotorForce' | 'frictionForce'>>
+  & Partial<Pick<ConeTwistJointDesc, 'swingLimitY' | 'swingLimitZ' | 'twistLower' | 'twistUpper'>>
+  & Partial<Pick<DistanceJointDesc, 'length' | 'minLength' | 'maxLength' | 'frequency' | 'dampingRatio'>>
+  & Partial<Pick<SixDofJointDesc, 'swingType' | 'linearX' | 'linearY' | 'linearZ' | 'angularX' | 'angularY' | 'angularZ'>>;
 export const JOINT_KIND_NAMES: readonly JointKindName[] = ['ball', 'hinge', 'coneTwist', 'fixed', 'distance', 'slider', 'sixDof'];
 
 /**
@@ -265,6 +282,7 @@ export type ClientMessage =
   | { type: 'subscribe'; event: WorkerEventName; on: boolean }
   | { type: 'createJoint'; id: number; handle: number; desc: JointDescData }
   | { type: 'removeJoint'; id: number; handle: number }
+  | { type: 'setJoint'; id: number; handle: number; changes: JointChangesData }
   | { type: 'setSettings'; id: number; settings: WorldSettingsData }
   | { type: 'getSettings'; id: number }
   | { type: 'snapshot'; id: number }

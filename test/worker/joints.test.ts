@@ -11,7 +11,7 @@ import {
   BallJoint, ConeTwistJoint, DistanceJoint, FixedJoint, HingeJoint, SixDofJoint, SliderJoint, World, type Joint, type RigidBody,
 } from '../../src/index';
 import { shapeFromDesc, type BodyDescData, type JointDescData, type JointBreakEventData, type PhysicsWorkerError, type WorkerSnapshot } from '../../src/worker/index';
-import { B_POSITION, BODY_STRIDE, BI_ID, BODY_INTS } from '../../src/world/snapshot';
+import { B_ANGULAR, B_POSITION, BODY_STRIDE, BI_ID, BODY_INTS } from '../../src/world/snapshot';
 import { connect, H } from './connect';
 
 const ANCHOR_Y = 5;
@@ -208,6 +208,66 @@ describe('joints over footing/worker', () => {
     await run(20);
     expect(host.world!.joints.length).toBe(1);
     expect(host.getJoint(ok)!.separation).toBeLessThan(1.5e-3);
+    expect(errors).toEqual([]);
+  });
+
+  it('changes a joint\'s motor and limits from the page, all fields or none', async () => {
+    const { client, host, run, errors } = connect();
+    await client.ready;
+    // A wheel on a vertical hinge through its centre: gravity does not turn it, the motor does.
+    const wheelDesc: BodyDescData = { type: 'dynamic', shape: { kind: 'cylinder', radius: 0.5, halfHeight: 0.1 }, position: { x: 0, y: ANCHOR_Y, z: 0 }, mass: 4 };
+    const hinge = { kind: 'hinge' as const, anchor: { x: 0, y: ANCHOR_Y, z: 0 }, axis: { x: 0, y: 1, z: 0 }, lowerAngle: -0.2, upperAngle: 0.2 };
+    const postH = client.createBody(post(0)), wheelH = client.createBody(wheelDesc);
+    const j = await client.createJoint({ ...hinge, bodyA: postH, bodyB: wheelH });
+    const world = new World();
+    const direct = world.addJoint(new HingeJoint({
+      ...hinge, bodyA: world.createBody({ ...post(0), shape: shapeFromDesc(post(0).shape) } as never), bodyB: world.createBody({ ...wheelDesc, shape: shapeFromDesc(wheelDesc.shape) } as never),
+    }));
+    await run(10);
+    for (let i = 0; i < 10; i++) world.step(H);
+    // Limits moved past each other in one change (one at a time would be refused), the motor on.
+    await client.setJoint(j, { lowerAngle: -Infinity, upperAngle: Infinity, motorSpeed: 2, maxMotorTorque: 100 });
+    direct.setLimits(-Infinity, Infinity); direct.motorSpeed = 2; direct.maxMotorTorque = 100;
+    const joint = host.getJoint(j) as HingeJoint;
+    expect([joint.lowerAngle, joint.upperAngle, joint.motorSpeed, joint.maxMotorTorque]).toEqual([-Infinity, Infinity, 2, 100]);
+
+    const refusal = (p: Promise<void>) => p.then(() => null, (e: PhysicsWorkerError) => e);
+    const bad = await Promise.all([
+      refusal(client.setJoint(j, { motorSpeed: 5, maxMotorTorque: -1 })),
+      refusal(client.setJoint(j, { motorSpeed: 5, lowerAngle: 1, upperAngle: -1 })),
+      refusal(client.setJoint(j, { motorSpeed: 5, speed: 1 } as never)),
+      refusal(client.setJoint(j, { motorSpeed: 5, linearX: { motorSpeed: 1 } } as never)),
+      refusal(client.setJoint(j, null as never)),
+    ]);
+    expect(bad.map((e) => e?.errorName)).toEqual(['RangeError', 'RangeError', 'RangeError', 'RangeError', 'TypeError']);
+    expect(bad[0]!.message).toMatch(/HingeJoint\.maxMotorTorque/);
+    expect(bad[1]!.message).toMatch(/HingeJoint\.lowerAngle/);
+    expect(bad[2]!.message).toMatch(/HingeJoint\.speed is not a field/);
+    expect(bad[3]!.message).toMatch(/HingeJoint\.linearX is not a field/);
+    // None of the refused changes left its motorSpeed: 5 behind.
+    expect([joint.motorSpeed, joint.maxMotorTorque, joint.lowerAngle]).toEqual([2, 100, -Infinity]);
+
+    await run(60);
+    for (let i = 0; i < 60; i++) world.step(H);
+    const snap = await client.snapshot();
+    const w = snap.world.bodies[BODY_STRIDE + B_ANGULAR + 1]!; // the wheel is body 1
+    console.log(`[worker joints] hinge motor set from the page: ω = ${w.toFixed(9)} rad/s after 1 s (direct ${direct.bodyB.angularVelocity.y.toFixed(9)}), angle ${joint.angle.toFixed(6)} rad`);
+    expect(Math.abs(w - direct.bodyB.angularVelocity.y)).toBeLessThan(1e-9);
+    expect(w).toBeCloseTo(2, 4);
+    expect(Math.abs(joint.angle - direct.angle)).toBeLessThan(1e-9);
+
+    // A six-DOF axis is changed through a nested object; a broken joint is mended with broken: false.
+    const a = client.createBody(post(5)), b = client.createBody(bob(5));
+    const six = await client.createJoint({ kind: 'sixDof', bodyA: a, bodyB: b, anchor: { x: 6, y: ANCHOR_Y, z: 0 }, angularX: { mode: 'free' } });
+    await client.setJoint(six, { angularX: { motor: 'velocity', motorSpeed: 1.5, maxMotorForce: 50 }, breakImpulse: 1e-3 });
+    await run(1);
+    const sixJoint = host.getJoint(six) as SixDofJoint;
+    expect(sixJoint.angularX.motorSpeed).toBe(1.5);
+    expect(sixJoint.broken).toBe(true);
+    await client.setJoint(six, { broken: false, breakImpulse: Infinity });
+    await run(30);
+    expect(sixJoint.broken).toBe(false);
+    expect((await client.snapshot()).world.bodies[3 * BODY_STRIDE + B_ANGULAR]!).toBeCloseTo(1.5, 3);
     expect(errors).toEqual([]);
   });
 });
