@@ -497,7 +497,12 @@ export class PhysicsClient {
       case 'snapshot':
         return this.answer(msg.id, msg.snapshot);
       case 'events':
-        this.deliver(msg.data, msg.count);
+        try {
+          this.deliver(msg.data, msg.count);
+        } finally {
+          // Back to the worker, which writes a later tick's events into it.
+          this.port.postMessage({ type: 'returnEvents', data: msg.data } satisfies ClientMessage, [msg.data.buffer]);
+        }
         return;
       case 'error': {
         const error = new PhysicsWorkerError(msg.command, msg.handle, msg.message, msg.name);

@@ -96,6 +96,8 @@ export class PhysicsHost {
   /** This tick's events, EVENT_STRIDE doubles each (protocol.ts), posted after the tick. */
   private eventData = new Float64Array(16 * EVENT_STRIDE);
   private eventCount = 0;
+  /** Batches the client handed back: with them, a tick with events allocates nothing. */
+  private readonly spareEvents: Float64Array<ArrayBuffer>[] = [];
 
   /** Listens on `port` (the worker's `self`, or a MessagePort) for a client's `init`. */
   constructor(port: MessagePortLike, options: PhysicsHostOptions = {}) {
@@ -269,6 +271,11 @@ export class PhysicsHost {
     if (msg.type === 'returnFrame') {
       this.framesOut--;
       if (msg.frame.length >= this.slotCount * FRAME_STRIDE) this.spare.push(msg.frame);
+      return;
+    }
+    if (msg.type === 'returnEvents') {
+      const data = msg.data;
+      if (data instanceof Float64Array && data.buffer instanceof ArrayBuffer && data.length >= EVENT_STRIDE && this.spareEvents.length < 2) this.spareEvents.push(data as Float64Array<ArrayBuffer>);
       return;
     }
     const world = this.worldValue;
@@ -523,11 +530,11 @@ export class PhysicsHost {
     return o;
   }
 
-  /** Posts this tick's events (the batch is transferred; the next one gets a buffer of the same size). */
+  /** Posts this tick's events (the batch is transferred; the next one is written into a batch the client returned). */
   private flushEvents(): void {
     if (this.eventCount === 0) return;
     const data = this.eventData;
-    this.eventData = new Float64Array(data.length);
+    this.eventData = this.spareEvents.pop() ?? new Float64Array(data.length);
     const count = this.eventCount;
     this.eventCount = 0;
     this.post({ type: 'events', count, data }, [data.buffer]);

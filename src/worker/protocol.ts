@@ -278,6 +278,8 @@ export type ClientMessage =
   | { type: 'teleport'; handle: number; position: Vec3; rotation?: Quat }
   | { type: 'raycast'; id: number; from: Vec3; to: Vec3; options?: RaycastOptionsData }
   | { type: 'returnFrame'; frame: Float32Array }
+  /** An event batch handed back for reuse, as frames are. */
+  | { type: 'returnEvents'; data: Float64Array }
   | { type: 'dispose' }
   | { type: 'subscribe'; event: WorkerEventName; on: boolean }
   | { type: 'createJoint'; id: number; handle: number; desc: JointDescData }
