@@ -202,11 +202,13 @@ export class PhysicsClient {
   }
 
   /**
-   * Removes a joint (a no-op in the worker when removing one of its bodies
-   * already did); its handle is dead from now on. Resolves once done.
+   * Removes a joint, the page's or one worker code tracked (a no-op in the
+   * worker when removing one of its bodies already did); its handle is dead
+   * from now on. Resolves once done; rejects for an unknown tracked handle.
    */
   removeJoint(handle: number): Promise<void> {
-    if (!this.liveJoints.delete(handle)) throw new RangeError(`footing worker: ${String(handle)} is not a live joint handle`);
+    // Odd handles are the worker's (trackJoint): only the worker knows whether they are live.
+    if (!this.liveJoints.delete(handle) && !(Number.isInteger(handle) && handle % 2 === 1)) throw new RangeError(`footing worker: ${String(handle)} is not a live joint handle`);
     return this.request((id) => ({ type: 'removeJoint', id, handle }));
   }
 

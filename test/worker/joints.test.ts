@@ -164,6 +164,9 @@ describe('joints over footing/worker', () => {
     expect(breaks.map((e) => e.joint).sort((p, q) => p - q)).toEqual([weak, 1]);
     expect(breaks.map((e) => e.joint)).not.toContain(strong);
     for (const e of breaks) expect(e.impulse).toBeGreaterThan(e.joint === weak ? 1 : 0.5);
+    // The page may remove the worker's tracked joint too; an unknown tracked handle is refused by the worker.
+    await client.removeJoint(1);
+    await expect(client.removeJoint(1)).rejects.toThrow(/removeJoint: no joint with handle 1/);
     // The same breaks, at the same steps with the same impulses, as in the scene built and stepped directly.
     const world = new World();
     const seen: { joint: Joint; step: number; impulse: number }[] = [];
