@@ -9,8 +9,10 @@ import type { Vec3 } from '../math/vec3';
 import {
   epochNow, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
   SHARED_HEADER_BYTES, SLOT_COUNT, slotOf, STATE_EMPTY,
+  E_A, E_B, E_CHILD_A, E_CHILD_B, E_IMPULSE, E_NAME, E_NORMAL, E_POINT, E_STEP, EVENT_STRIDE, WORKER_EVENT_NAMES,
   type BodyDescData, type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type RaycastOptionsData,
-  type WorldDescData,
+  type WorldDescData, type JointDescData, type JointChangesData, type WorldSettingsData, type WorldSettingsState, type WorkerSnapshot, type WorkerEventName, type WorkerListener,
+  type ContactEventData, type SensorEventData, type JointBreakEventData,
 } from './protocol';
 
 export interface PhysicsClientOptions {
@@ -25,12 +27,23 @@ export interface PhysicsClientOptions {
   now?: () => number;
 }
 
-/** A command the worker refused (bad description, unknown handle, …). */
+/**
+ * A command the worker refused (bad description, unknown handle, …).
+ * `errorName` is the class of the error the worker threw: RangeError and
+ * TypeError for a bad field (the message names it), SnapshotError for a
+ * snapshot that does not fit the world.
+ */
 export class PhysicsWorkerError extends Error {
-  constructor(readonly command: string, readonly handle: number, message: string) {
+  constructor(readonly command: string, readonly handle: number, message: string, readonly errorName = 'Error') {
     super(`footing worker: ${command}: ${message}`);
     this.name = 'PhysicsWorkerError';
   }
+}
+
+/** A request waiting for the worker's answer. */
+interface PendingRequest {
+  resolve: (value: never) => void;
+  reject: (error: Error) => void;
 }
 
 export class PhysicsClient {
@@ -77,7 +90,17 @@ export class PhysicsClient {
   private readonly initial = new Map<number, { position: Vec3; rotation: Quat }>();
   private inputSeq = 0;
   private nextRequest = 1;
-  private readonly requests = new Map<number, { resolve: (hit: RaycastHitData | null) => void; reject: (error: Error) => void }>();
+  private readonly requests = new Map<number, PendingRequest>();
+  /** Joint handles the client hands out (even; the host's `trackJoint` gives odd ones), never reused. */
+  private nextJoint = 0;
+  private readonly liveJoints = new Set<number>();
+  private readonly listeners: { [K in WorkerEventName]: WorkerListener<K>[] } = {
+    contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [], jointBreak: [],
+  };
+  // One object per event kind, refilled for each event (as the World's events are: copy what you keep).
+  private readonly contactEvent: ContactEventData = { step: 0, bodyA: -1, bodyB: -1, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0, childA: -1, childB: -1 };
+  private readonly sensorEvent: SensorEventData = { step: 0, sensor: -1, body: -1 };
+  private readonly jointBreakEvent: JointBreakEventData = { step: 0, joint: -1, impulse: 0 };
   private readonly onMessage = (event: MessageEvent): void => this.receive(event.data as HostMessage);
 
   /** Connects to a host on `port` (a Worker or a MessagePort) and asks it to build `world`. */
@@ -153,11 +176,173 @@ export class PhysicsClient {
 
   /** A ray from `from` to `to`, answered by the worker between steps. */
   raycast(from: Vec3, to: Vec3, options?: RaycastOptionsData): Promise<RaycastHitData | null> {
-    const id = this.nextRequest++;
-    return new Promise((resolve, reject) => {
-      this.requests.set(id, { resolve, reject });
-      this.send({ type: 'raycast', id, from: copyVec(from), to: copyVec(to), options });
+    return this.request((id) => ({ type: 'raycast', id, from: copyVec(from), to: copyVec(to), options }));
+  }
+
+  /**
+   * Creates a joint in the worker between two bodies given by handle
+   * (`{ kind: 'hinge', bodyA, bodyB, anchor, axis, … }`: the joint class's
+   * own description). Resolves with the joint's handle once the joint is
+   * in the world; rejects with a PhysicsWorkerError naming the field when
+   * the worker refuses it (the world is left as it was). Throws at once for
+   * a body handle that is not live.
+   */
+  createJoint(desc: JointDescData): Promise<number> {
+    if (desc === null || typeof desc !== 'object') throw new TypeError(`createJoint: desc must be a joint description object (got ${String(desc)})`);
+    this.requireHandle(desc.bodyA);
+    this.requireHandle(desc.bodyB);
+    const handle = this.nextJoint;
+    this.nextJoint += 2;
+    this.liveJoints.add(handle);
+    const done = this.request<void>((id) => ({ type: 'createJoint', id, handle, desc }));
+    return done.then(() => handle, (error: Error) => {
+      this.liveJoints.delete(handle);
+      throw error;
     });
+  }
+
+  /**
+   * Removes a joint, the page's or one worker code tracked (a no-op in the
+   * worker when removing one of its bodies already did); its handle is dead
+   * from now on. Resolves once done; rejects for an unknown tracked handle.
+   */
+  removeJoint(handle: number): Promise<void> {
+    // Odd handles are the worker's (trackJoint): only the worker knows whether they are live.
+    if (!this.liveJoints.delete(handle) && !(Number.isInteger(handle) && handle % 2 === 1)) throw new RangeError(`footing worker: ${String(handle)} is not a live joint handle`);
+    return this.request((id) => ({ type: 'removeJoint', id, handle }));
+  }
+
+  /**
+   * Changes a joint's limits, motor, spring or break threshold
+   * (`{ motorSpeed: 2 }`; a six-DOF axis as `{ angularX: { motorSpeed: 2 } }`;
+   * `{ broken: false }` mends a broken joint). All fields or none: a field
+   * the joint's kind does not have, or a value out of range, rejects with
+   * the field named and leaves the joint as it was. Wakes both bodies.
+   */
+  setJoint(handle: number, changes: JointChangesData): Promise<void> {
+    if (!this.liveJoints.has(handle) && !(Number.isInteger(handle) && handle % 2 === 1)) throw new RangeError(`footing worker: ${String(handle)} is not a live joint handle`);
+    return this.request((id) => ({ type: 'setJoint', id, handle, changes }));
+  }
+
+  /**
+   * Changes the running world's settings: gravity, solverSettings,
+   * sleeping, jointSettings (each partial), fixedTimeStep,
+   * maxStepsPerAdvance. The worker checks the whole change and applies all
+   * of it before its next step, or none of it and rejects with the field
+   * named. Resolves with every setting as it now is.
+   */
+  setSettings(settings: WorldSettingsData): Promise<WorldSettingsState> {
+    return this.request<WorldSettingsState>((id) => ({ type: 'setSettings', id, settings })).then((state) => {
+      this.fixedTimeStep = state.fixedTimeStep;
+      return state;
+    });
+  }
+
+  /** Every setting of the worker's world. */
+  getSettings(): Promise<WorldSettingsState> {
+    return this.request((id) => ({ type: 'getSettings', id }));
+  }
+
+  /**
+   * The worker's whole state between two steps: the world's snapshot and
+   * each character's walker, as typed arrays transferred from the worker
+   * (no copy). Keep it to `restore` later, or to save.
+   */
+  snapshot(): Promise<WorkerSnapshot> {
+    return this.request((id) => ({ type: 'snapshot', id }));
+  }
+
+  /**
+   * Restores a snapshot in the worker (same bodies, joints and characters
+   * as when it was taken). The snapshot is copied to the worker, so it can
+   * be restored again; `{ transfer: true }` moves its buffers instead (it is
+   * unusable here afterwards). Rejects with a PhysicsWorkerError whose
+   * `errorName` is 'SnapshotError' when it does not fit: the world and the
+   * characters are then as they were. The restored poses come in the next
+   * frames, without interpolation from the poses before.
+   */
+  restore(snapshot: WorkerSnapshot, options: { transfer?: boolean } = {}): Promise<void> {
+    const transfer = options.transfer === true ? transferListOf(snapshot) : undefined;
+    return this.request((id) => ({ type: 'restore', id, snapshot }), transfer);
+  }
+
+  /**
+   * Subscribes to a world event in the worker: contactBegin, contactEnd,
+   * sensorEnter, sensorExit, jointBreak, with bodies and joints as handles.
+   * The worker sends each tick's events in one batch, before the tick's
+   * frame, and only the kinds that have a listener here. The event object
+   * is reused: copy what you keep. Returns a function that unsubscribes.
+   */
+  on<K extends WorkerEventName>(name: K, listener: WorkerListener<K>): () => void {
+    const list = this.listenerList(name, 'on');
+    if (typeof listener !== 'function') throw new TypeError(`on('${name}'): listener must be a function (got ${typeof listener})`);
+    if (list.length === 0) this.send({ type: 'subscribe', event: name, on: true });
+    (this.listeners as Record<string, unknown[]>)[name] = list.concat(listener);
+    return () => this.off(name, listener);
+  }
+
+  /** Unsubscribes a listener; the worker stops sending a kind when its last listener goes. */
+  off<K extends WorkerEventName>(name: K, listener: WorkerListener<K>): void {
+    const list = this.listenerList(name, 'off');
+    const i = list.indexOf(listener);
+    if (i < 0) return;
+    const next = list.slice();
+    next.splice(i, 1);
+    (this.listeners as Record<string, unknown[]>)[name] = next;
+    if (next.length === 0) this.send({ type: 'subscribe', event: name, on: false });
+  }
+
+  private listenerList(name: unknown, caller: string): unknown[] {
+    if (typeof name !== 'string' || !(WORKER_EVENT_NAMES as readonly string[]).includes(name)) {
+      throw new RangeError(`${caller}: unknown event ${String(name)} (events: ${WORKER_EVENT_NAMES.join(', ')})`);
+    }
+    return (this.listeners as Record<string, unknown[]>)[name]!;
+  }
+
+  /** Sends the message `make(id)` builds and waits for the answer with that id. */
+  private request<T>(make: (id: number) => ClientMessage, transfer?: Transferable[]): Promise<T> {
+    const id = this.nextRequest++;
+    return new Promise<T>((resolve, reject) => {
+      this.requests.set(id, { resolve: resolve as (value: never) => void, reject });
+      this.port.postMessage(make(id), transfer);
+    });
+  }
+
+  /** Calls the listeners of each event in a batch; a listener that throws does not stop the others (the first error is rethrown after). */
+  private deliver(data: Float64Array, count: number): void {
+    let failure: unknown = null, failed = false;
+    for (let i = 0; i < count; i++) {
+      const o = i * EVENT_STRIDE;
+      const name = WORKER_EVENT_NAMES[data[o + E_NAME]!];
+      if (name === undefined) continue;
+      const list = this.listeners[name] as ((event: unknown) => void)[];
+      if (list.length === 0) continue;
+      let event: ContactEventData | SensorEventData | JointBreakEventData;
+      if (name === 'jointBreak') {
+        const e = this.jointBreakEvent;
+        e.step = data[o + E_STEP]!; e.joint = data[o + E_A]!; e.impulse = data[o + E_IMPULSE]!;
+        event = e;
+      } else if (name === 'sensorEnter' || name === 'sensorExit') {
+        const e = this.sensorEvent;
+        e.step = data[o + E_STEP]!; e.sensor = data[o + E_A]!; e.body = data[o + E_B]!;
+        event = e;
+      } else {
+        const e = this.contactEvent;
+        e.step = data[o + E_STEP]!; e.bodyA = data[o + E_A]!; e.bodyB = data[o + E_B]!;
+        e.point.x = data[o + E_POINT]!; e.point.y = data[o + E_POINT + 1]!; e.point.z = data[o + E_POINT + 2]!;
+        e.normal.x = data[o + E_NORMAL]!; e.normal.y = data[o + E_NORMAL + 1]!; e.normal.z = data[o + E_NORMAL + 2]!;
+        e.impulse = data[o + E_IMPULSE]!; e.childA = data[o + E_CHILD_A]!; e.childB = data[o + E_CHILD_B]!;
+        event = e;
+      }
+      for (const listener of list) {
+        try {
+          listener(event);
+        } catch (error) {
+          if (!failed) { failure = error; failed = true; }
+        }
+      }
+    }
+    if (failed) throw failure;
   }
 
   start(): void { this.send({ type: 'start' }); }
@@ -305,15 +490,24 @@ export class PhysicsClient {
         this.onBodyRemoved?.(msg.handle);
         return;
       }
-      case 'raycastResult': {
-        const request = this.requests.get(msg.id);
-        if (!request) return;
-        this.requests.delete(msg.id);
-        request.resolve(msg.hit);
+      case 'raycastResult':
+        return this.answer(msg.id, msg.hit);
+      case 'done':
+        return this.answer(msg.id, undefined);
+      case 'settings':
+        return this.answer(msg.id, msg.settings);
+      case 'snapshot':
+        return this.answer(msg.id, msg.snapshot);
+      case 'events':
+        try {
+          this.deliver(msg.data, msg.count);
+        } finally {
+          // Back to the worker, which writes a later tick's events into it.
+          this.port.postMessage({ type: 'returnEvents', data: msg.data } satisfies ClientMessage, [msg.data.buffer]);
+        }
         return;
-      }
       case 'error': {
-        const error = new PhysicsWorkerError(msg.command, msg.handle, msg.message);
+        const error = new PhysicsWorkerError(msg.command, msg.handle, msg.message, msg.name);
         const request = msg.id >= 0 ? this.requests.get(msg.id) : undefined;
         if (msg.command === 'init') {
           this.readyReject(error);
@@ -327,6 +521,13 @@ export class PhysicsClient {
         return;
       }
     }
+  }
+
+  private answer(id: number, value: unknown): void {
+    const request = this.requests.get(id);
+    if (!request) return;
+    this.requests.delete(id);
+    (request.resolve as (value: unknown) => void)(value);
   }
 
   private attachShared(buffer: SharedArrayBuffer): void {
@@ -371,6 +572,19 @@ export class PhysicsClient {
 
 function copyVec(v: Vec3): Vec3 {
   return { x: v.x, y: v.y, z: v.z };
+}
+
+/** The ArrayBuffers of a WorkerSnapshot (the client imports no physics code, so not the World's snapshotTransferList). */
+function transferListOf(s: WorkerSnapshot): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  const add = (a: ArrayBufferView | undefined): void => {
+    if (a && a.buffer instanceof ArrayBuffer && out.indexOf(a.buffer) < 0) out.push(a.buffer);
+  };
+  const w = s.world;
+  for (const a of [w.world, w.bodies, w.bodyInts, w.contacts, w.contactInts, w.broadphaseInts, w.broadphaseBounds, w.joints, w.jointInts]) add(a);
+  for (const st of w.steppers) if (st) { add(st.f64); add(st.i32); }
+  for (const c of s.characters) { add(c.walker.f64); add(c.walker.i32); add(c.walker.controller.f64); add(c.walker.controller.i32); }
+  return out;
 }
 
 /** One pose frame as the client keeps it. */

@@ -14,14 +14,21 @@ import { Cylinder } from '../shapes/cylinder';
 import { ConvexHull } from '../shapes/convex-hull';
 import { TriangleMesh } from '../shapes/triangle-mesh';
 import type { RaycastOptions } from '../world/world';
+import type { Joint } from '../joints/joint';
+import type { ContactEvent, JointBreakEvent, SensorEvent } from '../world/events';
+import { SnapshotError, snapshotTransferList, type WorldSnapshot } from '../world/snapshot';
 import { CharacterController } from '../../character/controller';
-import { Walker } from '../../character/walker';
+import { Walker, type WalkerSnapshot } from '../../character/walker';
 import { describeShape } from './describe';
+import { changeJoint, jointFromDesc } from './joints';
+import { applySettings, readSettings } from './settings';
 import {
   epochNow, SLOT_COUNT, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
   SHARED_HEADER_BYTES, slotOf,
   STATE_AIRBORNE, STATE_AWAKE, STATE_EMPTY, STATE_GROUNDED, STATE_SLEEPING, STATE_SLIDING,
+  E_A, E_B, E_CHILD_A, E_CHILD_B, E_IMPULSE, E_NAME, E_NORMAL, E_POINT, E_STEP, EVENT_STRIDE, WORKER_EVENT_NAMES,
   type BodyDescData, type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type ShapeDesc,
+  type WorkerEventName, type WorkerSnapshot,
 } from './protocol';
 
 /** Builds a footing shape from its description; throws a RangeError/TypeError naming the field. */
@@ -57,6 +64,8 @@ export class PhysicsHost {
   private readonly walkers: (Walker | null)[] = [];
   private readonly generations: number[] = [];
   private readonly handleOf = new Map<RigidBody, number>();
+  /** Bodies removed since the last step, with their handles: the World reports their contacts' end in the next step. */
+  private readonly retired = new Map<RigidBody, number>();
   /** Odd slots (the host's) free for reuse, and the generation each slot's next body gets. */
   private readonly freeHostSlots: number[] = [];
   private nextHostSlot = 1;
@@ -78,6 +87,17 @@ export class PhysicsHost {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastTime = 0;
   private readonly onMessage = (event: MessageEvent): void => this.handle(event.data as ClientMessage);
+  /** Joints by handle: the client's even ones, `trackJoint`'s odd ones. */
+  private readonly joints = new Map<number, Joint>();
+  private readonly jointHandleOf = new Map<Joint, number>();
+  private nextHostJoint = 1;
+  /** The world listeners of the events the client subscribed to (their unsubscribe functions). */
+  private readonly subscriptions = new Map<WorkerEventName, () => void>();
+  /** This tick's events, EVENT_STRIDE doubles each (protocol.ts), posted after the tick. */
+  private eventData = new Float64Array(16 * EVENT_STRIDE);
+  private eventCount = 0;
+  /** Batches the client handed back: with them, a tick with events allocates nothing. */
+  private readonly spareEvents: Float64Array<ArrayBuffer>[] = [];
 
   /** Listens on `port` (the worker's `self`, or a MessagePort) for a client's `init`. */
   constructor(port: MessagePortLike, options: PhysicsHostOptions = {}) {
@@ -137,6 +157,28 @@ export class PhysicsHost {
     this.post({ type: 'untracked', handle });
   }
 
+  /**
+   * Gives a joint that code in the worker added (a ragdoll's, say) a handle,
+   * so that its `jointBreak` events name it; the client's joint handles are
+   * even, these odd.
+   */
+  trackJoint(joint: Joint): number {
+    const world = this.worldValue;
+    if (!world || !world.joints.includes(joint)) throw new Error('trackJoint: the joint is not in this host\'s world');
+    const known = this.jointHandleOf.get(joint);
+    if (known !== undefined) return known;
+    const handle = this.nextHostJoint;
+    this.nextHostJoint += 2;
+    this.joints.set(handle, joint);
+    this.jointHandleOf.set(joint, handle);
+    return handle;
+  }
+
+  /** The joint behind a joint handle (null when unknown or removed). */
+  getJoint(handle: number): Joint | null {
+    return this.joints.get(handle) ?? null;
+  }
+
   private takeHostSlot(): number {
     const slot = this.nextHostSlot;
     if (slot >= SLOT_COUNT) throw new RangeError(`track: more than ${SLOT_COUNT / 2} tracked bodies`);
@@ -173,6 +215,9 @@ export class PhysicsHost {
       steps++;
     }
     if (this.accumulator >= h) this.accumulator %= h;
+    // Before the frame: a page that reads both sees the events of the steps the frame shows.
+    this.flushEvents();
+    if (steps > 0) this.retired.clear();
     if (steps > 0) this.publish();
     return steps;
   }
@@ -208,12 +253,16 @@ export class PhysicsHost {
   }
 
   private handle(msg: ClientMessage): void {
+    if (msg === null || typeof msg !== 'object') {
+      this.report('message', -1, -1, new TypeError(`a message must be an object with a type (got ${String(msg)})`));
+      return;
+    }
     try {
       this.dispatch(msg);
     } catch (error) {
-      const handle = 'handle' in msg ? msg.handle : -1;
-      const id = msg.type === 'raycast' ? msg.id : -1;
-      this.report(msg.type, handle, id, error);
+      const handle = 'handle' in msg && typeof msg.handle === 'number' ? msg.handle : -1;
+      const id = 'id' in msg && typeof msg.id === 'number' ? msg.id : -1;
+      this.report(String(msg.type), handle, id, error);
     }
   }
 
@@ -222,6 +271,11 @@ export class PhysicsHost {
     if (msg.type === 'returnFrame') {
       this.framesOut--;
       if (msg.frame.length >= this.slotCount * FRAME_STRIDE) this.spare.push(msg.frame);
+      return;
+    }
+    if (msg.type === 'returnEvents') {
+      const data = msg.data;
+      if (data instanceof Float64Array && data.buffer instanceof ArrayBuffer && data.length >= EVENT_STRIDE && this.spareEvents.length < 2) this.spareEvents.push(data as Float64Array<ArrayBuffer>);
       return;
     }
     const world = this.worldValue;
@@ -258,11 +312,11 @@ export class PhysicsHost {
         const body = this.bodies[slot];
         const walker = this.walkers[slot];
         if (body) {
-          this.handleOf.delete(body);
+          this.retire(body);
           world.removeBody(body);
         }
         if (walker) {
-          if (walker.controller.body) this.handleOf.delete(walker.controller.body);
+          if (walker.controller.body) this.retire(walker.controller.body);
           walker.controller.dispose();
         }
         this.release(slot);
@@ -314,14 +368,202 @@ export class PhysicsHost {
         this.post({ type: 'raycastResult', id: msg.id, hit: data });
         return;
       }
+      case 'subscribe': return this.subscribe(world, msg.event, msg.on);
+      case 'createJoint': {
+        const handle = msg.handle;
+        if (!Number.isInteger(handle) || handle < 0 || handle % 2 !== 0) throw new RangeError(`createJoint: handle must be an even integer ≥ 0 (got ${String(handle)})`);
+        if (this.joints.has(handle)) throw new Error(`createJoint: joint handle ${handle} is in use`);
+        // The constructor checks every field before the joint touches the world.
+        const joint = jointFromDesc(msg.desc, (h, field) => this.requireBody(h, `createJoint: ${field}`));
+        world.addJoint(joint);
+        this.joints.set(handle, joint);
+        this.jointHandleOf.set(joint, handle);
+        return this.done(msg.id);
+      }
+      case 'removeJoint': {
+        const joint = this.joints.get(msg.handle);
+        if (!joint) throw new Error(`removeJoint: no joint with handle ${String(msg.handle)}`);
+        // Removing one of its bodies has already taken the joint out of the world.
+        if (world.joints.includes(joint)) world.removeJoint(joint);
+        this.joints.delete(msg.handle);
+        this.jointHandleOf.delete(joint);
+        return this.done(msg.id);
+      }
+      case 'setJoint': {
+        const joint = this.joints.get(msg.handle);
+        if (!joint || !world.joints.includes(joint)) throw new Error(`setJoint: no joint with handle ${String(msg.handle)} in the world`);
+        changeJoint(joint, msg.changes);
+        return this.done(msg.id);
+      }
+      case 'setSettings': {
+        applySettings(world, msg.settings);
+        this.fixedTimeStep = world.fixedTimeStep;
+        this.maxStepsPerAdvance = world.maxStepsPerAdvance;
+        this.post({ type: 'settings', id: msg.id, settings: readSettings(world) });
+        return;
+      }
+      case 'getSettings':
+        this.post({ type: 'settings', id: msg.id, settings: readSettings(world) });
+        return;
+      case 'snapshot': {
+        const snapshot = this.snapshot();
+        this.post({ type: 'snapshot', id: msg.id, snapshot }, workerSnapshotTransferList(snapshot));
+        return;
+      }
+      case 'restore': {
+        this.restore(msg.snapshot);
+        return this.done(msg.id);
+      }
       default:
         throw new TypeError(`unknown message type ${String((msg as { type: unknown }).type)}`);
     }
   }
 
+  /** The world's snapshot and every character's walker (see WorkerSnapshot). */
+  snapshot(): WorkerSnapshot {
+    const world = this.worldValue;
+    if (!world) throw new Error('snapshot: the host has no world yet');
+    const characters: { handle: number; walker: WalkerSnapshot }[] = [];
+    for (let i = 0; i < this.slotCount; i++) {
+      const w = this.walkers[i];
+      if (w) characters.push({ handle: i + this.generations[i]! * SLOT_COUNT, walker: w.snapshot() });
+    }
+    return { world: world.snapshot(), characters };
+  }
+
+  /**
+   * Restores `snapshot()`'s state: the world and every character. All or
+   * nothing: a snapshot that does not fit (another world, a character
+   * missing or unknown, a bad array) throws a SnapshotError and the world
+   * and the characters are as they were. Then publishes the restored poses
+   * as two frames, so that the page does not interpolate across the jump.
+   */
+  restore(snapshot: WorkerSnapshot): void {
+    const world = this.worldValue;
+    if (!world) throw new Error('restore: the host has no world yet');
+    if (snapshot === null || typeof snapshot !== 'object' || !Array.isArray(snapshot.characters)) {
+      throw new SnapshotError('restore: not a worker snapshot ({ world, characters })');
+    }
+    const walkers: Walker[] = [];
+    for (const c of snapshot.characters) {
+      const slot = c !== null && typeof c === 'object' && Number.isInteger(c.handle) && c.handle >= 0 ? slotOf(c.handle) : -1;
+      const walker = slot >= 0 && this.generations[slot] === generationOf(c.handle) ? this.walkers[slot] : null;
+      if (!walker) throw new SnapshotError(`restore: the snapshot's character ${String(c?.handle)} is not a live character`);
+      if (walkers.includes(walker)) throw new SnapshotError(`restore: character ${c.handle} appears twice in the snapshot`);
+      walkers.push(walker);
+    }
+    const live = this.walkers.reduce((n, w) => n + (w ? 1 : 0), 0);
+    if (walkers.length !== live) throw new SnapshotError(`restore: the snapshot has ${walkers.length} characters, the worker ${live}`);
+    // World.restore and Walker.restore each check everything first; across them, a later refusal rolls back the earlier ones.
+    const worldBefore: WorldSnapshot = world.snapshot();
+    const walkersBefore = walkers.map((w) => w.snapshot());
+    world.restore(snapshot.world);
+    let k = 0;
+    try {
+      for (; k < walkers.length; k++) walkers[k]!.restore(snapshot.characters[k]!.walker);
+    } catch (error) {
+      world.restore(worldBefore);
+      for (let i = 0; i < k; i++) walkers[i]!.restore(walkersBefore[i]!);
+      throw error;
+    }
+    this.publish();
+    this.publish();
+  }
+
+  private subscribe(world: World, name: WorkerEventName, on: boolean): void {
+    const code = WORKER_EVENT_NAMES.indexOf(name);
+    if (code < 0) throw new RangeError(`subscribe: unknown event ${String(name)} (events: ${WORKER_EVENT_NAMES.join(', ')})`);
+    if (typeof on !== 'boolean') throw new TypeError(`subscribe: on must be a boolean (got ${String(on)})`);
+    const off = this.subscriptions.get(name);
+    if (!on) {
+      off?.();
+      this.subscriptions.delete(name);
+      return;
+    }
+    if (off) return;
+    if (name === 'jointBreak') {
+      this.subscriptions.set(name, world.on('jointBreak', (e: JointBreakEvent) => {
+        const o = this.claimEvent(code);
+        const d = this.eventData;
+        d[o + E_A] = this.jointHandleOf.get(e.joint) ?? -1;
+        d[o + E_IMPULSE] = e.impulse;
+      }));
+    } else if (name === 'sensorEnter' || name === 'sensorExit') {
+      this.subscriptions.set(name, world.on(name, (e: SensorEvent) => {
+        const o = this.claimEvent(code);
+        const d = this.eventData;
+        d[o + E_A] = this.eventHandle(e.sensor);
+        d[o + E_B] = this.eventHandle(e.body);
+      }));
+    } else {
+      this.subscriptions.set(name, world.on(name, (e: ContactEvent) => {
+        const o = this.claimEvent(code);
+        const d = this.eventData;
+        d[o + E_A] = this.eventHandle(e.bodyA);
+        d[o + E_B] = this.eventHandle(e.bodyB);
+        d[o + E_POINT] = e.point.x; d[o + E_POINT + 1] = e.point.y; d[o + E_POINT + 2] = e.point.z;
+        d[o + E_NORMAL] = e.normal.x; d[o + E_NORMAL + 1] = e.normal.y; d[o + E_NORMAL + 2] = e.normal.z;
+        d[o + E_IMPULSE] = e.impulse;
+        d[o + E_CHILD_A] = e.childA;
+        d[o + E_CHILD_B] = e.childB;
+      }));
+    }
+  }
+
+  /** Room for one more event in this tick's batch, zeroed and stamped; returns its offset. */
+  private claimEvent(code: number): number {
+    const need = (this.eventCount + 1) * EVENT_STRIDE;
+    if (this.eventData.length < need) {
+      const grown = new Float64Array(this.eventData.length * 2);
+      grown.set(this.eventData);
+      this.eventData = grown;
+    }
+    const o = this.eventCount * EVENT_STRIDE;
+    this.eventData.fill(0, o, o + EVENT_STRIDE);
+    this.eventData[o + E_NAME] = code;
+    this.eventData[o + E_STEP] = this.worldValue!.stepCount;
+    this.eventData[o + E_A] = -1;
+    this.eventData[o + E_B] = -1;
+    this.eventData[o + E_CHILD_A] = -1;
+    this.eventData[o + E_CHILD_B] = -1;
+    this.eventCount++;
+    return o;
+  }
+
+  /** Posts this tick's events (the batch is transferred; the next one is written into a batch the client returned). */
+  private flushEvents(): void {
+    if (this.eventCount === 0) return;
+    const data = this.eventData;
+    this.eventData = this.spareEvents.pop() ?? new Float64Array(data.length);
+    const count = this.eventCount;
+    this.eventCount = 0;
+    this.post({ type: 'events', count, data }, [data.buffer]);
+  }
+
+  private retire(body: RigidBody): void {
+    const handle = this.handleOf.get(body);
+    if (handle === undefined) return;
+    this.handleOf.delete(body);
+    this.retired.set(body, handle);
+  }
+
+  /** The handle events name a body by: its own, for a body removed since the last step too. */
+  private eventHandle(body: RigidBody): number {
+    return this.handleOf.get(body) ?? this.retired.get(body) ?? -1;
+  }
+
+  private done(id: number): void {
+    this.post({ type: 'done', id });
+  }
+
   private init(desc: ClientMessageInit['world'], shared: boolean, autoStart: boolean): void {
     if (this.worldValue) throw new Error('init: the host already has a world');
-    const world = new World({ gravity: desc.gravity, fixedTimeStep: desc.fixedTimeStep, maxStepsPerAdvance: desc.maxStepsPerAdvance, solverSettings: desc.solver, sleeping: desc.sleeping });
+    if (desc === null || typeof desc !== 'object') throw new TypeError(`init: world must be a world description object (got ${String(desc)})`);
+    const world = new World({
+      gravity: desc.gravity, fixedTimeStep: desc.fixedTimeStep, maxStepsPerAdvance: desc.maxStepsPerAdvance,
+      solver: desc.solver, solverSettings: desc.solverSettings, sleeping: desc.sleeping,
+    });
+    if (desc.jointSettings !== undefined) applySettings(world, { jointSettings: desc.jointSettings });
     this.fixedTimeStep = world.fixedTimeStep;
     this.maxStepsPerAdvance = world.maxStepsPerAdvance;
     this.worldValue = world;
@@ -413,7 +655,7 @@ export class PhysicsHost {
       let body = this.bodies[i];
       if (body && body.world !== this.worldValue) {
         // Worker code removed a tracked body from the world: it leaves the frames, and the client hears of it.
-        this.handleOf.delete(body);
+        this.retire(body);
         const handle = i + this.generations[i]! * SLOT_COUNT;
         this.release(i);
         this.post({ type: 'untracked', handle });
@@ -440,7 +682,8 @@ export class PhysicsHost {
 
   private report(command: string, handle: number, id: number, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
-    this.post({ type: 'error', command, handle, id, message });
+    const name = error instanceof Error ? error.name : 'Error';
+    this.post({ type: 'error', command, handle, id, name, message });
   }
 
   private post(message: HostMessage, transfer?: Transferable[]): void {
@@ -449,6 +692,16 @@ export class PhysicsHost {
 }
 
 type ClientMessageInit = Extract<ClientMessage, { type: 'init' }>;
+
+/** The ArrayBuffers of a WorkerSnapshot, to post it without a copy. */
+export function workerSnapshotTransferList(s: WorkerSnapshot): ArrayBuffer[] {
+  const out = snapshotTransferList(s.world);
+  const add = (a: Float64Array | Int32Array): void => { if (out.indexOf(a.buffer as ArrayBuffer) < 0) out.push(a.buffer as ArrayBuffer); };
+  for (const c of s.characters) {
+    add(c.walker.f64); add(c.walker.i32); add(c.walker.controller.f64); add(c.walker.controller.i32);
+  }
+  return out;
+}
 
 /**
  * Runs a physics host on the worker's own scope (or on `options.port`): the

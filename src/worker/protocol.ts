@@ -8,8 +8,18 @@ import type { Vec3 } from '../math/vec3';
 import type { Quat } from '../math/quat';
 import type { BodyDesc, BodyType } from '../dynamics/body';
 import type { SleepSettings, SolverSettings } from '../world/settings';
+import type { WorldSnapshot } from '../world/snapshot';
+import type { JointSolverSettings } from '../joints/joint-solver';
+import type { JointDescBase } from '../joints/joint';
+import type { BallJointDesc } from '../joints/ball';
+import type { HingeJointDesc } from '../joints/hinge';
+import type { ConeTwistJointDesc } from '../joints/cone-twist';
+import type { FixedJointDesc } from '../joints/fixed';
+import type { DistanceJointDesc } from '../joints/distance';
+import type { SliderJointDesc } from '../joints/slider';
+import type { SixDofJointDesc } from '../joints/six-dof';
 import type { CharacterSettings } from '../../character/controller';
-import type { WalkerSettings } from '../../character/walker';
+import type { WalkerSettings, WalkerSnapshot } from '../../character/walker';
 
 /** A shape as data: what `new Box(…)`, `new Sphere(…)`, … take, tagged with its kind. */
 export type ShapeDesc =
@@ -43,9 +53,132 @@ export interface WorldDescData {
   fixedTimeStep?: number;
   /** Most steps per tick; time beyond them is dropped. Default 4. */
   maxStepsPerAdvance?: number;
+  solverSettings?: Partial<SolverSettings>;
+  /** @deprecated The old name of `solverSettings` (applied first when both are given). */
   solver?: Partial<SolverSettings>;
   sleeping?: Partial<SleepSettings>;
+  jointSettings?: Partial<JointSolverSettings>;
 }
+
+/**
+ * A change to the running world's settings (`PhysicsClient.setSettings`):
+ * any subset of the fields, each settings object partial. The worker checks
+ * the whole change first and applies all of it or nothing.
+ */
+export interface WorldSettingsData {
+  gravity?: Vec3;
+  solverSettings?: Partial<SolverSettings>;
+  sleeping?: Partial<SleepSettings>;
+  jointSettings?: Partial<JointSolverSettings>;
+  fixedTimeStep?: number;
+  maxStepsPerAdvance?: number;
+}
+
+/** Every setting of the worker's world, as `setSettings` and `getSettings` answer. */
+export interface WorldSettingsState {
+  gravity: Vec3;
+  solverSettings: SolverSettings;
+  sleeping: SleepSettings;
+  jointSettings: JointSolverSettings;
+  fixedTimeStep: number;
+  maxStepsPerAdvance: number;
+}
+
+/** A joint description as data: the kind, the class's own fields, and the two bodies as handles. */
+type JointData<K extends string, D> = { kind: K; bodyA: number; bodyB: number } & Omit<D, 'bodyA' | 'bodyB' | 'userData'>;
+
+/** What `new BallJoint(…)`, `new HingeJoint(…)`, … take, with `kind` and body handles. */
+export type JointDescData =
+  | JointData<'ball', BallJointDesc>
+  | JointData<'hinge', HingeJointDesc>
+  | JointData<'coneTwist', ConeTwistJointDesc>
+  | JointData<'fixed', FixedJointDesc>
+  | JointData<'distance', DistanceJointDesc>
+  | JointData<'slider', SliderJointDesc>
+  | JointData<'sixDof', SixDofJointDesc>;
+
+export type JointKindName = JointDescData['kind'];
+
+/**
+ * Fields of a joint that can change after creation (`PhysicsClient.setJoint`),
+ * by kind: any joint's breakImpulse, frictionTorque and broken (false mends
+ * it); a hinge's limits and motor; a slider's limits, motor and friction; a
+ * cone-twist's swing and twist limits; a distance joint's lengths and spring;
+ * a six-DOF joint's swingType and, per axis, its SixDofAxisDesc fields. A
+ * field the joint's kind does not have is refused.
+ */
+export type JointChangesData = { broken?: boolean }
+  & Partial<Pick<JointDescBase, 'breakImpulse' | 'frictionTorque'>>
+  & Partial<Pick<HingeJointDesc, 'lowerAngle' | 'upperAngle' | 'motorSpeed' | 'maxMotorTorque' | 'motorMode' | 'targetAngle' | 'motorHertz' | 'motorDampingRatio'>>
+  & Partial<Pick<SliderJointDesc, 'lowerLimit' | 'upperLimit' | 'limitHertz' | 'limitDampingRatio' | 'targetPosition' | 'maxMotorForce' | 'frictionForce'>>
+  & Partial<Pick<ConeTwistJointDesc, 'swingLimitY' | 'swingLimitZ' | 'twistLower' | 'twistUpper'>>
+  & Partial<Pick<DistanceJointDesc, 'length' | 'minLength' | 'maxLength' | 'frequency' | 'dampingRatio'>>
+  & Partial<Pick<SixDofJointDesc, 'swingType' | 'linearX' | 'linearY' | 'linearZ' | 'angularX' | 'angularY' | 'angularZ'>>;
+export const JOINT_KIND_NAMES: readonly JointKindName[] = ['ball', 'hinge', 'coneTwist', 'fixed', 'distance', 'slider', 'sixDof'];
+
+/**
+ * The worker's whole state (`PhysicsClient.snapshot`): the world's snapshot
+ * and each character's walker with its controller. Typed arrays only, so it
+ * travels by transfer; `restore` needs a world built the same way.
+ */
+export interface WorkerSnapshot {
+  readonly world: WorldSnapshot;
+  readonly characters: readonly { readonly handle: number; readonly walker: WalkerSnapshot }[];
+}
+
+// ---------------------------------------------------------------- events
+
+/** The world events a client can subscribe to (`PhysicsClient.on`). */
+export const WORKER_EVENT_NAMES = ['contactBegin', 'contactEnd', 'sensorEnter', 'sensorExit', 'jointBreak'] as const;
+export type WorkerEventName = (typeof WORKER_EVENT_NAMES)[number];
+
+/** A contact event with the bodies as handles (−1: a body the page has no handle for). */
+export interface ContactEventData {
+  /** The world's step count after the step that raised it (the frame's `step`). */
+  step: number;
+  bodyA: number;
+  bodyB: number;
+  point: Vec3;
+  /** Unit normal from A to B. */
+  normal: Vec3;
+  /** Total normal impulse (N·s) of the manifold in that step. */
+  impulse: number;
+  childA: number;
+  childB: number;
+}
+
+export interface SensorEventData {
+  step: number;
+  sensor: number;
+  body: number;
+}
+
+export interface JointBreakEventData {
+  step: number;
+  /** The joint's handle (−1: a joint neither the page created nor worker code tracked). */
+  joint: number;
+  /** The impulse that broke it (N·s). */
+  impulse: number;
+}
+
+export interface WorkerEventMap {
+  contactBegin: ContactEventData;
+  contactEnd: ContactEventData;
+  sensorEnter: SensorEventData;
+  sensorExit: SensorEventData;
+  jointBreak: JointBreakEventData;
+}
+
+export type WorkerListener<K extends WorkerEventName> = (event: WorkerEventMap[K]) => void;
+
+/**
+ * Events travel in batches, one Float64Array per tick, EVENT_STRIDE doubles
+ * an event: the event's index in WORKER_EVENT_NAMES, the step, handle A
+ * (sensor, joint), handle B (body), point x y z, normal x y z, impulse,
+ * child A, child B.
+ */
+export const EVENT_STRIDE = 13;
+export const E_NAME = 0, E_STEP = 1, E_A = 2, E_B = 3, E_POINT = 4, E_NORMAL = 7, E_IMPULSE = 10, E_CHILD_A = 11, E_CHILD_B = 12;
 
 /** A raycast hit as data: the body by its handle (−1: a body the client did not create). */
 export interface RaycastHitData {
@@ -145,7 +278,17 @@ export type ClientMessage =
   | { type: 'teleport'; handle: number; position: Vec3; rotation?: Quat }
   | { type: 'raycast'; id: number; from: Vec3; to: Vec3; options?: RaycastOptionsData }
   | { type: 'returnFrame'; frame: Float32Array }
-  | { type: 'dispose' };
+  /** An event batch handed back for reuse, as frames are. */
+  | { type: 'returnEvents'; data: Float64Array }
+  | { type: 'dispose' }
+  | { type: 'subscribe'; event: WorkerEventName; on: boolean }
+  | { type: 'createJoint'; id: number; handle: number; desc: JointDescData }
+  | { type: 'removeJoint'; id: number; handle: number }
+  | { type: 'setJoint'; id: number; handle: number; changes: JointChangesData }
+  | { type: 'setSettings'; id: number; settings: WorldSettingsData }
+  | { type: 'getSettings'; id: number }
+  | { type: 'snapshot'; id: number }
+  | { type: 'restore'; id: number; snapshot: WorkerSnapshot };
 
 export type HostMessage =
   | { type: 'ready'; fixedTimeStep: number; shared: SharedArrayBuffer | null }
@@ -154,7 +297,13 @@ export type HostMessage =
   | { type: 'raycastResult'; id: number; hit: RaycastHitData | null }
   | { type: 'tracked'; handle: number; body: TrackedBodyData }
   | { type: 'untracked'; handle: number }
-  | { type: 'error'; command: string; handle: number; id: number; message: string };
+  /** A command with an `id` was carried out. */
+  | { type: 'done'; id: number }
+  | { type: 'settings'; id: number; settings: WorldSettingsState }
+  | { type: 'snapshot'; id: number; snapshot: WorkerSnapshot }
+  | { type: 'events'; count: number; data: Float64Array }
+  /** `name` is the thrown error's class name (RangeError, TypeError, SnapshotError, …). */
+  | { type: 'error'; command: string; handle: number; id: number; name: string; message: string };
 
 /** What both ends talk through: a Worker, a worker's `self`, or a MessagePort. */
 export interface MessagePortLike {

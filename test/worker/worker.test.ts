@@ -1,51 +1,12 @@
 /**
  * footing/worker's protocol, run for real over node:worker_threads
- * MessageChannel ports (structured cloning and transfer as in a browser
- * worker). The host is ticked by hand at 60 Hz (autoStart false) so each
- * test is deterministic; the client's clock is a fake one set by the test.
- * A round trip (`barrier`) makes sure every message sent before it has
- * been handled on both sides.
+ * MessageChannel ports (connect.ts): bodies, frames, interpolation, the
+ * character, raycasts, errors, both transports, tracked bodies.
  */
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Box, createRagdoll, World } from '../../src/index';
-import {
-  PhysicsClient, PhysicsHost, PhysicsWorkerError, type PhysicsHostOptions, STATE_AIRBORNE, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData, type MessagePortLike,
-  type PhysicsClientOptions, type WorldDescData,
-} from '../../src/worker/index';
-
-const H = 1 / 60;
-const open: MessagePort[] = [];
-
-/** A host and a client on the two ends of a MessageChannel, sharing a fake clock (or the real one, with `realClock`). */
-function connect(world: WorldDescData = {}, options: PhysicsClientOptions = {}, realClock = false, hostOptions: PhysicsHostOptions = {}) {
-  const { port1, port2 } = new MessageChannel();
-  open.push(port1, port2);
-  const clock = { ms: 0 };
-  const now = realClock ? undefined : () => clock.ms;
-  const host = new PhysicsHost(port2 as unknown as MessagePortLike, { now, ...hostOptions });
-  const client = new PhysicsClient(port1 as unknown as MessagePortLike, world, { autoStart: false, shared: false, now, ...options });
-  const errors: PhysicsWorkerError[] = [];
-  client.onError = (e) => { errors.push(e); };
-  /** Ticks the host `steps` fixed steps, one tick each, rendering each frame at its arrival and a step later. */
-  const run = async (steps: number): Promise<void> => {
-    for (let i = 0; i < steps; i++) {
-      await barrier();
-      host.tick(H);
-      await barrier();
-      client.update(); // takes the new frame: alpha 0, the previous pose
-      clock.ms += H * 1000;
-      client.update(); // one step later: alpha 1, the newest pose
-    }
-  };
-  // A raycast far from everything: its answer comes after every earlier message in both directions.
-  const barrier = () => client.raycast({ x: 0, y: 1e5, z: 0 }, { x: 0, y: 1e5 + 1, z: 0 });
-  return { host, client, clock, errors, run, barrier };
-}
-
-afterEach(() => {
-  for (const port of open.splice(0)) port.close();
-});
+import { STATE_AIRBORNE, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData } from '../../src/worker/index';
+import { connect, H } from './connect';
 
 const FLOOR: BodyDescData = { type: 'static', shape: { kind: 'box', halfExtents: { x: 10, y: 0.5, z: 10 } }, position: { x: 0, y: -0.5, z: 0 } };
 const crateAt = (x: number, y: number): BodyDescData => ({ type: 'dynamic', shape: { kind: 'box', halfExtents: { x: 0.5, y: 0.5, z: 0.5 } }, position: { x, y, z: 0 }, mass: 10 });
@@ -354,5 +315,30 @@ describe('footing/worker over a MessageChannel', () => {
     expect(client.step).toBeLessThan(40);
     expect(client.getPosition(crate, { x: 0, y: 0, z: 0 }).y).toBeLessThan(50);
     expect(errors).toEqual([]);
+  });
+
+  it('reports malformed messages without touching the world', async () => {
+    const { client, host, run, errors, port, barrier } = connect();
+    await client.ready;
+    const crate = client.createBody(crateAt(0, 5));
+    port.postMessage(null);
+    port.postMessage({ type: 'teleport', handle: crate, position: { x: Number.NaN, y: 0, z: 0 } });
+    port.postMessage({ type: 'createJoint', id: 999, handle: 3, desc: { kind: 'ball', bodyA: crate, bodyB: crate } });
+    port.postMessage({ type: 'subscribe', event: 'explosion', on: true });
+    port.postMessage({ type: 'restore', id: 998, snapshot: { world: {}, characters: [] } });
+    port.postMessage({ type: 'warp' });
+    await barrier();
+    await run(10);
+    expect(errors.map((e) => `${e.command} ${e.errorName}`)).toEqual([
+      'message TypeError', 'teleport RangeError', 'createJoint RangeError', 'subscribe RangeError', 'restore SnapshotError', 'warp TypeError',
+    ]);
+    expect(errors[2]!.message).toMatch(/even/);
+    expect(host.world!.joints.length).toBe(0);
+    // 10 steps of free fall from 5 m, as in a world of its own: nothing above reached the body.
+    const world = new World();
+    const twin = world.createBody({ ...crateAt(0, 5), shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }) });
+    for (let i = 0; i < 10; i++) world.step(H);
+    expect(host.getBody(crate)!.position.y).toBe(twin.position.y);
+    expect(host.getBody(crate)!.position.x).toBe(0);
   });
 });
