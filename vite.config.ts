@@ -77,6 +77,7 @@ export default defineConfig(({ mode }) => {
         input: {
           main: resolve(root, 'demo/index.html'),
           compare: resolve(root, 'demo/compare.html'),
+          babylonV2: resolve(root, 'demo/babylon-v2.html'),
         },
         onwarn(warning, defaultHandler) {
           if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
