@@ -2,6 +2,15 @@
 // constraints, trigger shapes, the character controller), run on footing's
 // FootingPlugin or on Havok: `?engine=footing` (default) or `?engine=havok`.
 // The plugin and the controller class are the only lines that differ.
+//
+// Both engines get the same 60 Hz steps through Babylon's sub-time-step (one
+// executeStep per 1/60 s of frame time), so that they are compared on equal
+// steps at any frame rate: HavokPlugin would otherwise step each frame's
+// delta (up to 0.1 s at 10 fps, where its pile keeps jittering).
+// `?step=frame` gives Babylon's default instead: one executeStep per frame
+// (Havok: one step of the frame's delta; footing: its own fixed steps, the
+// meshes interpolated between them).
+import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
 import { Engine } from '@babylonjs/core/Engines/engine';
 import { DirectionalLight } from '@babylonjs/core/Lights/directionalLight';
@@ -84,6 +93,22 @@ function material(scene: Scene, name: string, r: number, g: number, b: number, a
   return m;
 }
 
+/** Distance from a convex mesh's origin to the nearest plane of its triangles. */
+function inradius(mesh: Mesh): number {
+  const p = mesh.getVerticesData(VertexBuffer.PositionKind)!;
+  const idx = mesh.getIndices()!;
+  const a = new Vector3(), b = new Vector3(), c = new Vector3();
+  let best = Infinity;
+  for (let t = 0; t < idx.length; t += 3) {
+    Vector3.FromArrayToRef(p, 3 * idx[t]!, a);
+    Vector3.FromArrayToRef(p, 3 * idx[t + 1]!, b);
+    Vector3.FromArrayToRef(p, 3 * idx[t + 2]!, c);
+    const n = Vector3.Cross(b.subtract(a), c.subtract(a)).normalize();
+    best = Math.min(best, Math.abs(Vector3.Dot(n, a)));
+  }
+  return best;
+}
+
 async function createPlugin(engine: EngineName): Promise<IPhysicsEnginePluginV2> {
   if (engine === 'footing') return new FootingPlugin();
   // Havok and its WASM load only on this path. The ?url import makes Vite
@@ -113,8 +138,8 @@ async function main(): Promise<void> {
   const engine = new Engine(canvas, false, { preserveDrawingBuffer: true });
   const scene = new Scene(engine);
   scene.clearColor = new Color4(0.62, 0.74, 0.86, 1);
-  const camera = new TargetCamera('camera', new Vector3(0, 7, -13), scene);
-  camera.setTarget(new Vector3(0.5, 1.5, 0));
+  const camera = new TargetCamera('camera', new Vector3(0.5, 5.5, -10), scene);
+  camera.setTarget(new Vector3(0.5, 1.2, 0));
   camera.fov = 0.8;
   const sky = new HemisphericLight('sky', new Vector3(0, 1, 0), scene);
   sky.intensity = 0.7;
@@ -125,6 +150,8 @@ async function main(): Promise<void> {
   const plugin = await createPlugin(engineName);
   if (!scene.enablePhysics(GRAVITY, plugin)) throw new Error('scene.enablePhysics failed');
   const physics = scene.getPhysicsEngine() as PhysicsEngine;
+  const perFrame = new URLSearchParams(location.search).get('step') === 'frame';
+  if (!perFrame) physics.setSubTimeStep(1000 / 60);
 
   // Ground: a 24 × 1 × 24 static box whose top is at y = 0.
   const ground = CreateBox('ground', { width: 24, height: 1, depth: 24 }, scene);
@@ -132,7 +159,16 @@ async function main(): Promise<void> {
   ground.material = material(scene, 'groundMat', 0.45, 0.5, 0.42);
   new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0, friction: 0.6 }, scene);
 
-  // The pile: three of each shape, dropped from 4–10 m over a 2 × 2 m square.
+  // A bin of four low walls around the 2 × 2 m square the pile falls into (spheres and cylinders would roll away).
+  const binMat = material(scene, 'binMat', 0.55, 0.5, 0.45);
+  for (const [x, z, w, d] of [[-3.15, 0, 0.3, 2.6], [-0.85, 0, 0.3, 2.6], [-2, -1.15, 2.0, 0.3], [-2, 1.15, 2.0, 0.3]] as const) {
+    const wall = CreateBox('wall', { width: w, height: 0.8, depth: d }, scene);
+    wall.position.set(x, 0.4, z);
+    wall.material = binMat;
+    new PhysicsAggregate(wall, PhysicsShapeType.BOX, { mass: 0, friction: 0.6 }, scene);
+  }
+
+  // The pile: three of each shape, dropped from 4–10 m over a 1.4 × 1.4 m square.
   const named = new Map<string, Mesh>();
   const pileAggregates: PhysicsAggregate[] = [];
   const minHalfExtent: Record<string, number> = {};
@@ -151,26 +187,26 @@ async function main(): Promise<void> {
     switch (kind) {
       case 'box': mesh = CreateBox(name, { width: 0.7, height: 0.5, depth: 0.6 }, scene); shape = PhysicsShapeType.BOX; minHalfExtent[name] = 0.25; break;
       case 'sphere': mesh = CreateSphere(name, { diameter: 0.6, segments: 8 }, scene); shape = PhysicsShapeType.SPHERE; minHalfExtent[name] = 0.3; break;
-      case 'capsule': mesh = CreateCapsule(name, { height: 0.9, radius: 0.22, tessellation: 10, subdivisions: 1 }, scene); shape = PhysicsShapeType.CAPSULE; minHalfExtent[name] = 0.22; break;
+      case 'capsule': mesh = CreateCapsule(name, { height: 0.9, radius: 0.22, tessellation: 12, subdivisions: 1 }, scene); shape = PhysicsShapeType.CAPSULE; minHalfExtent[name] = 0.22; break;
       case 'cylinder': mesh = CreateCylinder(name, { height: 0.6, diameter: 0.5, tessellation: 12 }, scene); shape = PhysicsShapeType.CYLINDER; minHalfExtent[name] = 0.25; break;
       default: mesh = CreatePolyhedron(name, { type: 2, size: 0.22 }, scene); shape = PhysicsShapeType.CONVEX_HULL; minHalfExtent[name] = 0.25; break;
     }
-    mesh.position.set(-2 + (rand() - 0.5) * 2, 4 + i * 0.45, (rand() - 0.5) * 2);
+    mesh.position.set(-2 + (rand() - 0.5) * 1.4, 4 + i * 0.45, (rand() - 0.5) * 1.4);
     mesh.rotationQuaternion = Quaternion.RotationYawPitchRoll(rand() * 6.28, rand() * 6.28, rand() * 6.28);
     mesh.material = mats[kind];
-    pileAggregates.push(new PhysicsAggregate(mesh, shape, { mass: 1, friction: 0.6, restitution: 0.1 }, scene));
+    const aggregate = new PhysicsAggregate(mesh, shape, { mass: 1, friction: 0.6, restitution: 0.1 }, scene);
+    aggregate.body.setAngularDamping(0.3);
+    pileAggregates.push(aggregate);
     named.set(name, mesh);
     pile.push(name);
   }
-  // The hull's smallest half-extent, from its mesh (a dodecahedron's inradius).
+  // A hull's centre rests at least its inradius above the ground: the distance to its nearest face plane.
   for (const name of pile) {
-    if (!name.startsWith('hull')) continue;
-    const bb = named.get(name)!.getBoundingInfo().boundingBox.extendSize;
-    minHalfExtent[name] = 0.8 * Math.min(bb.x, bb.y, bb.z);
+    if (name.startsWith('hull')) minHalfExtent[name] = inradius(named.get(name)!);
   }
 
   // The trigger volume the pile falls through: a static box shape marked as a trigger.
-  const zone = CreateBox('trigger', { width: 3, height: 1, depth: 3 }, scene);
+  const zone = CreateBox('trigger', { width: 2.2, height: 1, depth: 2.2 }, scene);
   zone.position.set(-2, 2.5, 0);
   zone.material = material(scene, 'triggerMat', 1, 0.9, 0.2, 0.25);
   const zoneAggregate = new PhysicsAggregate(zone, PhysicsShapeType.BOX, { mass: 0 }, scene);
@@ -235,7 +271,10 @@ async function main(): Promise<void> {
   scene.onAfterPhysicsObservable.add(() => { windowMs += performance.now() - stepStart; windowSteps++; });
 
   scene.onAfterPhysicsObservable.add(() => {
-    const dt = Math.min(scene.deltaTime / 1000, MAX_DT);
+    // The time this physics step covered: the sub-step, or the frame's delta capped as PhysicsEngine
+    // caps it (scene.deltaTime exists only when Babylon's animation module is loaded).
+    const sub = physics.getSubTimeStep();
+    const dt = sub > 0 ? sub / 1000 : Math.min(engine.getDeltaTime() / 1000, MAX_DT);
     if (!(dt > 0)) return;
     const info: CharacterSurfaceInfo = controller.checkSupport(dt, downDir);
     support = info.supportedState;
@@ -309,7 +348,7 @@ async function main(): Promise<void> {
     const c = controller.getPosition();
     hudText.textContent =
       `engine     ${engineName === 'footing' ? 'footing (FootingPlugin)' : 'Havok (HavokPlugin)'}\n` +
-      `physics    ${msPerStep.toFixed(2)} ms/step\n` +
+      `physics    ${msPerStep.toFixed(2)} ms/step (${perFrame ? 'one step per frame' : '60 Hz steps'})\n` +
       `bodies     ${physics.getBodies().length}\n` +
       `trigger    ${triggerCount} entered\n` +
       `character  (${c.x.toFixed(2)}, ${c.y.toFixed(2)}, ${c.z.toFixed(2)}) ${support === SUPPORTED ? 'supported' : support === 1 ? 'sliding' : 'in the air'}\n` +
