@@ -254,7 +254,7 @@ async function main(): Promise<void> {
   // The character: a capsule driven by the keys, through Babylon's character controller API.
   const characterMesh = CreateCapsule('character', { height: CAPSULE_HEIGHT, radius: CAPSULE_RADIUS, tessellation: 12, subdivisions: 1 }, scene);
   characterMesh.material = material(scene, 'characterMat', 0.55, 0.17, 0.11);
-  const controller = await createController(engineName, new Vector3(0, CAPSULE_HEIGHT / 2 + 0.1, -4), scene);
+  const controller = await createController(engineName, new Vector3(3, CAPSULE_HEIGHT / 2 + 0.1, -4), scene);
   const keys = new Set<string>();
   window.addEventListener('keydown', (e) => { keys.add(e.code); });
   window.addEventListener('keyup', (e) => { keys.delete(e.code); });
