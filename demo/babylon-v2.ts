@@ -111,16 +111,16 @@ function inradius(mesh: Mesh): number {
 
 async function createPlugin(engine: EngineName): Promise<IPhysicsEnginePluginV2> {
   if (engine === 'footing') return new FootingPlugin();
-  // Havok and its WASM load only on this path. The ?url import makes Vite
-  // copy the .wasm into the build and gives its address, which locateFile
-  // hands to Emscripten (the package's own new URL(…, import.meta.url) is
-  // lost when Vite pre-bundles the dependency in dev).
-  const [{ default: HavokPhysics }, { HavokPlugin }, { default: wasmUrl }] = await Promise.all([
+  // Havok and its WASM load only on this path. The package finds its .wasm
+  // with new URL('HavokPhysics.wasm', import.meta.url): Vite's build copies
+  // the file into the assets and rewrites that address; in dev it serves the
+  // package's own file (vite.config.ts keeps the package out of the
+  // dependency pre-bundling, which would move the module away from it).
+  const [{ default: HavokPhysics }, { HavokPlugin }] = await Promise.all([
     import('@babylonjs/havok'),
     import('@babylonjs/core/Physics/v2/Plugins/havokPlugin'),
-    import('@babylonjs/havok/lib/esm/HavokPhysics.wasm?url'),
   ]);
-  const havok = await HavokPhysics({ locateFile: () => wasmUrl });
+  const havok = await HavokPhysics();
   return new HavokPlugin(true, havok);
 }
 
