@@ -66,6 +66,9 @@ export default defineConfig(({ mode }) => {
     base: './',
     server: { host: '127.0.0.1' },
     preview: { host: '127.0.0.1' },
+    // babylon-v2.html's Havok finds its .wasm beside its own module (new URL(…, import.meta.url)):
+    // pre-bundled into .vite/deps, it would look for it there.
+    optimizeDeps: { exclude: ['@babylonjs/havok'] },
     // The demo's ?worker mode loads demo/physics.worker.ts as a module worker.
     worker: { format: 'es' as const, rolldownOptions: { output: { topLevelVar: false } } },
     build: {
@@ -77,6 +80,7 @@ export default defineConfig(({ mode }) => {
         input: {
           main: resolve(root, 'demo/index.html'),
           compare: resolve(root, 'demo/compare.html'),
+          babylonV2: resolve(root, 'demo/babylon-v2.html'),
         },
         onwarn(warning, defaultHandler) {
           if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;

@@ -15,12 +15,12 @@ const configFile = resolve(root, 'vite.config.ts');
 /** Builds the demo once (mode 'demo' → dist/demo) and serves it on a free port for all e2e tests. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = performance.now();
-  // compare.html is a second page of the demo. Passing it here too keeps the
-  // e2e build complete whether or not vite.config.ts lists it yet (the inline
+  // compare.html and babylon-v2.html are more pages of the demo. Passing them here too keeps the
+  // e2e build complete whether or not vite.config.ts lists them yet (the inline
   // config is merged into the file's: the two inputs are joined).
   await build({
     configFile, mode: 'demo', logLevel: 'warn',
-    build: { rolldownOptions: { input: { main: resolve(root, 'demo/index.html'), compare: resolve(root, 'demo/compare.html') } } },
+    build: { rolldownOptions: { input: { main: resolve(root, 'demo/index.html'), compare: resolve(root, 'demo/compare.html'), babylonV2: resolve(root, 'demo/babylon-v2.html') } } },
   });
   const built = performance.now();
   const server: PreviewServer = await preview({
