@@ -236,11 +236,12 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     if (maxV >= MAX_LINEAR_SPEED && maxW >= MAX_ANGULAR_SPEED) return;
     for (const d of this.bodyData) {
       const r = d.rigid;
-      if (!r || !r.isDynamic) continue;
+      if (!r || !r.isDynamic || r.isSleeping) continue;
       const v = r.linearVelocity, w = r.angularVelocity;
-      const sv = Math.hypot(v.x, v.y, v.z), sw = Math.hypot(w.x, w.y, w.z);
-      if (sv > maxV) { const k = maxV / sv; this.tmpVec.x = v.x * k; this.tmpVec.y = v.y * k; this.tmpVec.z = v.z * k; r.setLinearVelocity(this.tmpVec); }
-      if (sw > maxW) { const k = maxW / sw; this.tmpVec.x = w.x * k; this.tmpVec.y = w.y * k; this.tmpVec.z = w.z * k; r.setAngularVelocity(this.tmpVec); }
+      // Squared speeds first: the square root only for the rare body over a limit.
+      const sv2 = v.x * v.x + v.y * v.y + v.z * v.z, sw2 = w.x * w.x + w.y * w.y + w.z * w.z;
+      if (sv2 > maxV * maxV) { const k = maxV / Math.sqrt(sv2); this.tmpVec.x = v.x * k; this.tmpVec.y = v.y * k; this.tmpVec.z = v.z * k; r.setLinearVelocity(this.tmpVec); }
+      if (sw2 > maxW * maxW) { const k = maxW / Math.sqrt(sw2); this.tmpVec.x = w.x * k; this.tmpVec.y = w.y * k; this.tmpVec.z = w.z * k; r.setAngularVelocity(this.tmpVec); }
     }
   }
 
