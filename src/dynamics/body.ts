@@ -151,8 +151,8 @@ export class RigidBody {
   // The material, damping, gravity scale and filter are accessors that
   // check what is written (a NaN would otherwise reach the solver at the next step).
   private frictionValue = 0;
-  // −1: follows frictionValue.
-  private staticFrictionValue = -1;
+  /** @internal The static friction as set, −1 while it follows `friction` (the snapshot keeps it so). */
+  staticFrictionRaw = -1;
   private restitutionValue = 0;
   /** @internal COMBINE_CODES index */ frictionCombineCode = 0;
   /** @internal COMBINE_CODES index */ restitutionCombineCode = 2;
@@ -319,7 +319,7 @@ export class RigidBody {
     this.staleTurnCos = staleTurnCos(this.inverseInertiaLocal.x, this.inverseInertiaLocal.y, this.inverseInertiaLocal.z);
     this.inverseInertiaWorld = mat3();
     this.frictionValue = friction;
-    this.staticFrictionValue = desc.staticFriction ?? -1;
+    this.staticFrictionRaw = desc.staticFriction ?? -1;
     this.restitutionValue = restitution;
     this.frictionCombineCode = frictionCombine;
     this.restitutionCombineCode = restitutionCombine;
@@ -350,8 +350,8 @@ export class RigidBody {
   get friction(): number { return this.frictionValue; }
   set friction(v: number) { requireNonNegative(v, 'body.friction'); this.frictionValue = v; }
   /** Friction coefficient of contacts that are not sliding, finite ≥ 0 (the same as `friction` until set). */
-  get staticFriction(): number { return this.staticFrictionValue < 0 ? this.frictionValue : this.staticFrictionValue; }
-  set staticFriction(v: number) { requireNonNegative(v, 'body.staticFriction'); this.staticFrictionValue = v; }
+  get staticFriction(): number { return this.staticFrictionRaw < 0 ? this.frictionValue : this.staticFrictionRaw; }
+  set staticFriction(v: number) { requireNonNegative(v, 'body.staticFriction'); this.staticFrictionRaw = v; }
   /** How this body's friction combines with another's. */
   get frictionCombine(): CombineMode { return COMBINE_CODES[this.frictionCombineCode]!; }
   set frictionCombine(v: CombineMode) { this.frictionCombineCode = combineCode(v, 'body.frictionCombine'); }

@@ -2,6 +2,7 @@
 // asleep: 60 Hz, g = 9.81, default solver settings.
 import { describe, expect, it } from 'vitest';
 import { Box, Sphere, World, type CombineMode, type RigidBody } from '../../src/index';
+import { BODY_INTS } from '../../src/world/snapshot';
 
 const DT = 1 / 60;
 const G = 9.81;
@@ -217,5 +218,32 @@ describe('bodies created asleep', () => {
     expect(() => world.createBody({ type: 'dynamic', shape: new Sphere(0.5), awake: 0 as unknown as boolean })).toThrow(/awake/);
     const s: RigidBody = world.createBody({ type: 'static', shape: new Sphere(0.5), awake: false });
     expect(s.isSleeping).toBe(false);
+  });
+});
+
+describe('snapshots', () => {
+  it('restore static friction and combine modes, and refuse a world whose body has another inertia', () => {
+    const world = new World();
+    world.createBody({ type: 'static', shape: new Box({ x: 5, y: 0.5, z: 5 }), position: { x: 0, y: -0.5, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 0.5, z: 0 }, staticFriction: 0.9, frictionCombine: 'multiply', restitutionCombine: 'minimum', inertia: { x: 1, y: 2, z: 3 } });
+    const follows = world.createBody({ type: 'dynamic', shape: new Sphere(0.3), position: { x: 2, y: 0.3, z: 0 } });
+    for (let i = 0; i < 5; i++) world.step(DT);
+    const snap = world.snapshot();
+    b.staticFriction = 0.1; b.frictionCombine = 'average'; b.restitutionCombine = 'maximum';
+    follows.staticFriction = 2;
+    world.restore(snap);
+    expect([b.staticFriction, b.frictionCombine, b.restitutionCombine]).toEqual([0.9, 'multiply', 'minimum']);
+    // Unset, the static friction follows the friction again.
+    follows.friction = 0.7;
+    expect(follows.staticFriction).toBe(0.7);
+    const other = new World();
+    other.createBody({ type: 'static', shape: new Box({ x: 5, y: 0.5, z: 5 }), position: { x: 0, y: -0.5, z: 0 } });
+    other.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 0.5, z: 0 }, inertia: { x: 1, y: 2, z: 4 } });
+    other.createBody({ type: 'dynamic', shape: new Sphere(0.3), position: { x: 2, y: 0.3, z: 0 } });
+    expect(() => other.restore(snap)).toThrow(/inertia/);
+    const bad = world.snapshot();
+    bad.bodyInts[BODY_INTS * 1 + 8] = 7;
+    expect(() => world.restore(bad)).toThrow(/combine modes/);
+    expect(b.frictionCombine).toBe('multiply');
   });
 });
