@@ -17,7 +17,8 @@ export { Manifold, ManifoldPoint, MAX_MANIFOLD_POINTS } from './collision/narrow
 export { TriangleMesh, MeshRayHit, type TriangleMeshOptions } from './shapes/triangle-mesh';
 export { Compound, MAX_COMPOUND_CHILDREN, type CompoundChild, type CompoundChildDesc } from './shapes/compound';
 export { HeightField, type HeightFieldOptions } from './shapes/height-field';
-export { RigidBody, type BodyDesc, type BodyType } from './dynamics/body';
+export { RigidBody, type BodyDesc, type BodyType, type CombineMode } from './dynamics/body';
+export { STATIC_SLIP_SPEED } from './dynamics/contact';
 export { World, type WorldStepper, type WorldOptions } from './world/world';
 export {
   OverlapCollector, QueryRegion, type QueryOptions, type RaycastHit, type RaycastOptions, type ShapeCastHit, type ShapeCastOptions,

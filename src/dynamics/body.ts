@@ -38,10 +38,32 @@ export interface BodyDesc {
   mass?: number;
   /** kg/m³, > 0. Default 1000 (water) when `mass` is not given. */
   density?: number;
-  /** Coulomb friction coefficient μ ≥ 0. Pairs combine by the geometric mean √(μa μb). Default 0.5. */
+  /** Coulomb friction coefficient μ ≥ 0 of sliding contacts. Pairs combine by `frictionCombine`. Default 0.5. */
   friction?: number;
-  /** Restitution e in [0, 1]. Pairs combine by the maximum. Default 0. */
+  /**
+   * Friction coefficient ≥ 0 of contacts that are not sliding (slower than
+   * STATIC_SLIP_SPEED): what holds a resting body on a slope. Combined as
+   * `friction`. Default: the same as `friction`.
+   */
+  staticFriction?: number;
+  /** Restitution e in [0, 1]. Pairs combine by `restitutionCombine`. Default 0. */
   restitution?: number;
+  /** How a pair's friction coefficients combine (see {@link CombineMode}). Default 'geometric' (√(μa μb)). */
+  frictionCombine?: CombineMode;
+  /** How a pair's restitutions combine (see {@link CombineMode}). Default 'maximum'. */
+  restitutionCombine?: CombineMode;
+  /**
+   * Principal moments of inertia (kg·m²) along the body's axes, each finite
+   * > 0, replacing the ones from the shape and mass (dynamic bodies only).
+   * Default: from the shape.
+   */
+  inertia?: Readonly<Vec3>;
+  /**
+   * false creates a dynamic or kinematic body asleep (as if its island had
+   * gone to sleep; its velocities must be zero): it wakes when touched,
+   * pushed or changed. Ignored for static bodies. Default true.
+   */
+  awake?: boolean;
   /** Linear damping c ≥ 0 (1/s): v *= 1 / (1 + dt c) each step. Default 0. */
   linearDamping?: number;
   /** Angular damping ≥ 0 (1/s). Default 0.05. */
@@ -58,6 +80,27 @@ export interface BodyDesc {
   canSleep?: boolean;
   /** Anything the game wants to attach. */
   userData?: unknown;
+}
+
+/**
+ * How the friction (or restitution) of two bodies combine into the pair's:
+ * 'geometric' √(a b), 'minimum', 'maximum', 'average' (a + b) / 2 or
+ * 'multiply' a b. When the two bodies ask for different modes, the one later
+ * in that list wins (Havok's rule, so Babylon scenes mix as on HavokPlugin).
+ */
+export type CombineMode = 'geometric' | 'minimum' | 'maximum' | 'average' | 'multiply';
+/** @internal CombineMode codes in order of precedence (the larger wins). */
+export const COMBINE_CODES: readonly CombineMode[] = ['geometric', 'minimum', 'maximum', 'average', 'multiply'];
+
+function combineCode(mode: unknown, field: string): number {
+  const i = COMBINE_CODES.indexOf(mode as CombineMode);
+  if (i < 0) throw new TypeError(`${field} must be one of ${COMBINE_CODES.map((m) => `'${m}'`).join(', ')} (got ${String(mode)})`);
+  return i;
+}
+
+/** @internal The pair's coefficient from a and b under the combine code. */
+export function combine(code: number, a: number, b: number): number {
+  return code === 0 ? Math.sqrt(a * b) : code === 1 ? Math.min(a, b) : code === 2 ? Math.max(a, b) : code === 3 ? 0.5 * (a + b) : a * b;
 }
 
 /** Minimal surface of the owning world that bodies call back into. */
@@ -108,7 +151,11 @@ export class RigidBody {
   // The material, damping, gravity scale and filter are accessors that
   // check what is written (a NaN would otherwise reach the solver at the next step).
   private frictionValue = 0;
+  /** @internal The static friction as set, −1 while it follows `friction` (the snapshot keeps it so). */
+  staticFrictionRaw = -1;
   private restitutionValue = 0;
+  /** @internal COMBINE_CODES index */ frictionCombineCode = 0;
+  /** @internal COMBINE_CODES index */ restitutionCombineCode = 2;
   private linearDampingValue = 0;
   private angularDampingValue = 0;
   private gravityScaleValue = 1;
@@ -192,6 +239,11 @@ export class RigidBody {
     const angularDamping = desc.angularDamping ?? 0.05;
     const gravityScale = desc.gravityScale ?? 1;
     requireNonNegative(friction, 'friction');
+    if (desc.staticFriction !== undefined) requireNonNegative(desc.staticFriction, 'staticFriction');
+    const frictionCombine = combineCode(desc.frictionCombine ?? 'geometric', 'frictionCombine');
+    const restitutionCombine = combineCode(desc.restitutionCombine ?? 'maximum', 'restitutionCombine');
+    const awake = desc.awake ?? true;
+    requireBoolean(awake, 'awake');
     requireNonNegative(restitution, 'restitution');
     if (restitution > 1) throw new RangeError(`restitution must be in [0, 1] (got ${restitution})`);
     requireNonNegative(linearDamping, 'linearDamping');
@@ -203,6 +255,11 @@ export class RigidBody {
     const canSleep = desc.canSleep ?? true;
     requireBoolean(isSensor, 'isSensor');
     requireBoolean(canSleep, 'canSleep');
+
+    if (desc.inertia !== undefined && type !== 'dynamic') throw new TypeError(`inertia: only a dynamic body has inertia (this one is ${type})`);
+    if (!awake && type !== 'static' && (v.x !== 0 || v.y !== 0 || v.z !== 0 || w.x !== 0 || w.y !== 0 || w.z !== 0)) {
+      throw new RangeError('awake: a body created asleep must have zero linearVelocity and angularVelocity');
+    }
 
     let mass = 0;
     const inertia = { x: 0, y: 0, z: 0 };
@@ -236,6 +293,15 @@ export class RigidBody {
       if (!(mass > 0 && mass < Infinity && 1 / mass < Infinity)) {
         throw new RangeError(`shape: the body's mass from its shape and ${what} is ${mass}; it must be finite and > 0 (use a larger shape or another mass/density)`);
       }
+      if (desc.inertia !== undefined) {
+        const di = desc.inertia;
+        if (di === null || typeof di !== 'object') throw new TypeError(`inertia must be a vector { x, y, z } (got ${String(di)})`);
+        for (const k of ['x', 'y', 'z'] as const) {
+          const v = di[k];
+          if (typeof v !== 'number' || !(v > 0 && v < Infinity && 1 / v < Infinity)) throw new RangeError(`inertia.${k} must be a finite number > 0 (got ${String(v)})`);
+        }
+        inertia.x = di.x; inertia.y = di.y; inertia.z = di.z;
+      }
       if (!(inertia.x < Infinity && inertia.y < Infinity && inertia.z < Infinity && 1 / inertia.x < Infinity && 1 / inertia.y < Infinity && 1 / inertia.z < Infinity && inertia.x > 0 && inertia.y > 0 && inertia.z > 0)) {
         throw new RangeError(`shape: the body's inertia from its shape and ${what} is (${inertia.x}, ${inertia.y}, ${inertia.z}); it must be finite and > 0`);
       }
@@ -265,7 +331,15 @@ export class RigidBody {
     this.staleTurnCos = staleTurnCos(this.inverseInertiaLocal.x, this.inverseInertiaLocal.y, this.inverseInertiaLocal.z);
     this.inverseInertiaWorld = mat3();
     this.frictionValue = friction;
+    this.staticFrictionRaw = desc.staticFriction ?? -1;
     this.restitutionValue = restitution;
+    this.frictionCombineCode = frictionCombine;
+    this.restitutionCombineCode = restitutionCombine;
+    if (!awake && type !== 'static') {
+      // A sleeping island of its own (islands.ts: a circular list).
+      this.awake = false;
+      this.islandNext = this;
+    }
     this.linearDampingValue = linearDamping;
     this.angularDampingValue = angularDamping;
     this.gravityScaleValue = gravityScale;
@@ -289,6 +363,15 @@ export class RigidBody {
   /** Coulomb friction coefficient μ, finite ≥ 0. */
   get friction(): number { return this.frictionValue; }
   set friction(v: number) { requireNonNegative(v, 'body.friction'); this.frictionValue = v; }
+  /** Friction coefficient of contacts that are not sliding, finite ≥ 0 (the same as `friction` until set). */
+  get staticFriction(): number { return this.staticFrictionRaw < 0 ? this.frictionValue : this.staticFrictionRaw; }
+  set staticFriction(v: number) { requireNonNegative(v, 'body.staticFriction'); this.staticFrictionRaw = v; }
+  /** How this body's friction combines with another's. */
+  get frictionCombine(): CombineMode { return COMBINE_CODES[this.frictionCombineCode]!; }
+  set frictionCombine(v: CombineMode) { this.frictionCombineCode = combineCode(v, 'body.frictionCombine'); }
+  /** How this body's restitution combines with another's. */
+  get restitutionCombine(): CombineMode { return COMBINE_CODES[this.restitutionCombineCode]!; }
+  set restitutionCombine(v: CombineMode) { this.restitutionCombineCode = combineCode(v, 'body.restitutionCombine'); }
   /** Restitution e in [0, 1]. */
   get restitution(): number { return this.restitutionValue; }
   set restitution(v: number) { requireInRange(v, 0, 1, 'body.restitution'); this.restitutionValue = v; }

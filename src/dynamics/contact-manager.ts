@@ -374,8 +374,7 @@ export class ContactManager {
       }
       if (count > 0) {
         // Refresh the combined material (bodies' friction/restitution are public fields).
-        c.friction = Math.sqrt(a.friction * b.friction);
-        c.restitution = Math.max(a.restitution, b.restitution);
+        c.mixMaterial();
       }
       c.wasTouching = c.touching;
       // Touching: a point within the slop of contact (speculative points further out do not count).

@@ -128,12 +128,31 @@ function loadWorld(q: Readonly<Quat>, src: Float64Array, o: number): void {
   quat.rotate(L, q, W);
 }
 
+/**
+ * Slip speed (m/s) of a contact's points below which the pair gets its static
+ * friction (Body.staticFriction) instead of its sliding friction.
+ */
+export const STATIC_SLIP_SPEED = 0.01;
+
+// mixMaterial's operands and result: doubles cross calls through a typed array, not arguments.
+const MIX = new Float64Array(3);
+
+/** MIX[2] = MIX[0] and MIX[1] combined by the CombineMode code (body.ts COMBINE_CODES). */
+function mixInto(code: number): void {
+  const a = MIX[0]!, b = MIX[1]!;
+  MIX[2] = code === 0 ? Math.sqrt(a * b) : code === 1 ? Math.min(a, b) : code === 2 ? Math.max(a, b) : code === 3 ? 0.5 * (a + b) : a * b;
+}
+
 export class Contact {
   bodyA: RigidBody | null = null;
   bodyB: RigidBody | null = null;
   /** Index in the world's contact array, and of this contact's numbers in `store`. */
   index = -1;
-  /** Combined friction √(μa μb) and restitution max(ea, eb). */
+  /**
+   * The pair's friction this step (its static friction while the points do
+   * not slide, else its sliding friction) and restitution, combined from the
+   * bodies' by their combine modes (mixMaterial).
+   */
   friction = 0;
   restitution = 0;
   /** Either body is a sensor: detect only. */
@@ -189,11 +208,55 @@ export class Contact {
   /** The manifold is the one the narrowphase computed at the pose in `cache`. */
   manifoldCached = false;
 
+  /**
+   * The pair's friction and restitution from the bodies' (public fields,
+   * refreshed each step the pair has points). The mode that wins is the one
+   * later in COMBINE_CODES. Static friction applies while no point slides
+   * faster than STATIC_SLIP_SPEED at the bodies' current velocities.
+   */
+  mixMaterial(): void {
+    const a = this.bodyA!, b = this.bodyB!;
+    const fc = a.frictionCombineCode > b.frictionCombineCode ? a.frictionCombineCode : b.frictionCombineCode;
+    const rc = a.restitutionCombineCode > b.restitutionCombineCode ? a.restitutionCombineCode : b.restitutionCombineCode;
+    MIX[0] = a.restitution; MIX[1] = b.restitution;
+    mixInto(rc);
+    this.restitution = MIX[2]!;
+    MIX[0] = a.friction; MIX[1] = b.friction;
+    mixInto(fc);
+    const sliding = MIX[2]!;
+    MIX[0] = a.staticFriction; MIX[1] = b.staticFriction;
+    mixInto(fc);
+    const still = MIX[2]!;
+    this.friction = still === sliding || this.slips() ? sliding : still;
+  }
+
+  /** Whether a point's tangential relative velocity exceeds STATIC_SLIP_SPEED. */
+  private slips(): boolean {
+    const a = this.bodyA!, b = this.bodyB!;
+    const va = a.linearVelocity, wa = a.angularVelocity, pa = a.position;
+    const vb = b.linearVelocity, wb = b.angularVelocity, pb = b.position;
+    const d = this.store.data, base = this.base;
+    const limit = STATIC_SLIP_SPEED * STATIC_SLIP_SPEED;
+    for (let k = 0; k < this.pointCount; k++) {
+      const o = base + k * POINT_STRIDE;
+      const px = d[o + POINT_POSITION]!, py = d[o + POINT_POSITION + 1]!, pz = d[o + POINT_POSITION + 2]!;
+      const nx = d[o + POINT_NORMAL]!, ny = d[o + POINT_NORMAL + 1]!, nz = d[o + POINT_NORMAL + 2]!;
+      const ax = px - pa.x, ay = py - pa.y, az = pz - pa.z, bx = px - pb.x, by = py - pb.y, bz = pz - pb.z;
+      const rx = vb.x + wb.y * bz - wb.z * by - (va.x + wa.y * az - wa.z * ay);
+      const ry = vb.y + wb.z * bx - wb.x * bz - (va.y + wa.z * ax - wa.x * az);
+      const rz = vb.z + wb.x * by - wb.y * bx - (va.z + wa.x * ay - wa.y * ax);
+      const rn = rx * nx + ry * ny + rz * nz;
+      const tx = rx - rn * nx, ty = ry - rn * ny, tz = rz - rn * nz;
+      if (tx * tx + ty * ty + tz * tz > limit) return true;
+    }
+    return false;
+  }
+
   reset(bodyA: RigidBody, bodyB: RigidBody): void {
     this.bodyA = bodyA;
     this.bodyB = bodyB;
-    this.friction = Math.sqrt(bodyA.friction * bodyB.friction);
-    this.restitution = Math.max(bodyA.restitution, bodyB.restitution);
+    this.pointCount = 0;
+    this.mixMaterial();
     this.isSensor = bodyA.isSensor || bodyB.isSensor;
     const ka = bodyA.shape.kind, kb = bodyB.shape.kind;
     // Not for shapes that roll: anchors fixed on a rolling body walk off the contact line and push it on.

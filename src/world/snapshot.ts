@@ -4,11 +4,13 @@
  * worker with `snapshotTransferList(s)` as the transfer list, without a
  * copy), and a version number checked on restore.
  */
-import type { RigidBody } from '../dynamics/body';
+import { COMBINE_CODES, type RigidBody } from '../dynamics/body';
+
+const COMBINE_COUNT = COMBINE_CODES.length;
 import { ShapeKind, type Shape } from '../shapes/shape';
 
-/** Format version written by `World.snapshot` and the only one `restore` accepts (1 was the plain-array format). */
-export const SNAPSHOT_VERSION = 2;
+/** Format version written by `World.snapshot` and the only one `restore` accepts (1 was the plain-array format; 3 added static friction, combine modes and inertia). */
+export const SNAPSHOT_VERSION = 3;
 
 /** Thrown by the restore functions when a snapshot cannot be restored; nothing was changed. */
 export class SnapshotError extends Error {
@@ -25,7 +27,7 @@ export interface StepperSnapshot {
 }
 
 /**
- * The whole simulation state of a World (version 2). Layouts, per row:
+ * The whole simulation state of a World (version 3). Layouts, per row:
  *
  * - `world` (WORLD_LENGTH): step count, `advance`'s accumulator, next body
  *   id, gravity x y z, dropped time, then the body, contact and joint counts.
@@ -37,10 +39,13 @@ export interface StepperSnapshot {
  *   shape parameters (sphere radius; capsule and cylinder radius, half
  *   height; box half extents; hull vertex and face counts, volume; mesh
  *   triangle and vertex counts; compound child count, volume and bounding
- *   radius; height field rows, columns and scale.x) that restore compares.
+ *   radius; height field rows, columns and scale.x) that restore compares,
+ *   static friction (−1 while it follows friction), and the principal
+ *   inertia 3 (compared, as the mass).
  *   `bodyInts` (BODY_INTS): id, type code, shape kind, flags (BODY_*), the
  *   id of the next body of its sleeping island (−1 none), broadphase handle,
- *   collision group and mask.
+ *   collision group and mask, combine modes (friction code | restitution
+ *   code << 4, body.ts COMBINE_CODES).
  * - `contacts` (CONTACT_ROW doubles, in contact order): the contact's block
  *   of the ContactStore as it is (points, warm-start impulses, persisted
  *   flags, manifold cache), then gap, gap odometer, friction, restitution,
@@ -75,8 +80,9 @@ export const W_STEP_COUNT = 0, W_ACCUMULATOR = 1, W_NEXT_BODY_ID = 2, W_GRAVITY 
 export const B_POSITION = 0, B_ROTATION = 3, B_VELOCITY = 7, B_ANGULAR = 10, B_PREV_POSITION = 13, B_PREV_ROTATION = 16;
 export const B_FORCE = 20, B_TORQUE = 23, B_SLEEP_TIME = 26, B_ODOMETER = 27, B_TARGET_POSITION = 28, B_TARGET_ROTATION = 31;
 export const B_FRICTION = 35, B_RESTITUTION = 36, B_LINEAR_DAMPING = 37, B_ANGULAR_DAMPING = 38, B_GRAVITY_SCALE = 39, B_MASS = 40, B_SHAPE = 41;
-export const BODY_STRIDE = 44;
-export const BI_ID = 0, BI_TYPE = 1, BI_SHAPE = 2, BI_FLAGS = 3, BI_ISLAND_NEXT = 4, BI_PROXY = 5, BI_GROUP = 6, BI_MASK = 7, BODY_INTS = 8;
+export const B_STATIC_FRICTION = 44, B_INERTIA = 45;
+export const BODY_STRIDE = 48;
+export const BI_ID = 0, BI_TYPE = 1, BI_SHAPE = 2, BI_FLAGS = 3, BI_ISLAND_NEXT = 4, BI_PROXY = 5, BI_GROUP = 6, BI_MASK = 7, BI_COMBINE = 8, BODY_INTS = 9;
 export const BODY_AWAKE = 1, BODY_PROXY_STALE = 2, BODY_KINEMATIC_TARGET = 4, BODY_CAN_SLEEP = 8, BODY_SENSOR = 16;
 // ---- contacts (the block's length is CONTACT_STRIDE; these follow it)
 export const C_GAP = 0, C_GAP_ODOMETER = 1, C_FRICTION = 2, C_RESTITUTION = 3, C_TOTAL_IMPULSE = 4, CONTACT_EXTRA = 5;
@@ -138,6 +144,14 @@ export function requireSameBody(b: RigidBody, f: Float64Array, ints: Int32Array,
     if (f[o + B_SHAPE + k] !== scratch[k]) throw new SnapshotError(`restore: body ${id}'s shape has other dimensions in the snapshot (${f[o + B_SHAPE + k]} vs ${scratch[k]})`);
   }
   if (f[o + B_MASS] !== b.mass) throw new SnapshotError(`restore: body ${id} has mass ${f[o + B_MASS]} in the snapshot, ${b.mass} in the world`);
+  const I = b.inertia;
+  if (f[o + B_INERTIA] !== I.x || f[o + B_INERTIA + 1] !== I.y || f[o + B_INERTIA + 2] !== I.z) {
+    throw new SnapshotError(`restore: body ${id} has inertia (${f[o + B_INERTIA]}, ${f[o + B_INERTIA + 1]}, ${f[o + B_INERTIA + 2]}) in the snapshot, (${I.x}, ${I.y}, ${I.z}) in the world`);
+  }
+  const sf = f[o + B_STATIC_FRICTION]!;
+  if (!(sf === -1 || sf >= 0)) throw new SnapshotError(`restore: body ${id} static friction ${sf}`);
+  const combine = ints[oi + BI_COMBINE]!;
+  if ((combine & 15) >= COMBINE_COUNT || combine >> 4 >= COMBINE_COUNT || combine < 0) throw new SnapshotError(`restore: body ${id} combine modes ${combine}`);
   if (((ints[oi + BI_FLAGS]! & BODY_SENSOR) !== 0) !== b.isSensor) throw new SnapshotError(`restore: body ${id} is${b.isSensor ? ' not' : ''} a sensor in the snapshot`);
 }
 

@@ -15,7 +15,7 @@ import type { Vec3 } from '../math/vec3';
 import type { SceneQueries } from './queries';
 import {
   B_ANGULAR, B_ANGULAR_DAMPING, B_FORCE, B_FRICTION, B_GRAVITY_SCALE, B_LINEAR_DAMPING, B_MASS, B_ODOMETER, B_POSITION, B_PREV_POSITION, B_PREV_ROTATION,
-  B_RESTITUTION, B_ROTATION, B_SHAPE, B_SLEEP_TIME, B_TARGET_POSITION, B_TARGET_ROTATION, B_TORQUE, B_VELOCITY, BI_FLAGS, BI_GROUP, BI_ID, BI_ISLAND_NEXT,
+  B_RESTITUTION, B_ROTATION, B_SHAPE, B_STATIC_FRICTION, B_INERTIA, BI_COMBINE, B_SLEEP_TIME, B_TARGET_POSITION, B_TARGET_ROTATION, B_TORQUE, B_VELOCITY, BI_FLAGS, BI_GROUP, BI_ID, BI_ISLAND_NEXT,
   BI_MASK, BI_PROXY, BI_SHAPE, BI_TYPE, BODY_AWAKE, BODY_CAN_SLEEP, BODY_INTS, BODY_KINEMATIC_TARGET, BODY_PROXY_STALE, BODY_SENSOR, BODY_STRIDE,
   C_FRICTION, C_GAP, C_GAP_ODOMETER, C_RESTITUTION, C_TOTAL_IMPULSE, CI_A, CI_B, CI_FLAGS, CI_POINTS, CONTACT_CACHED, CONTACT_EXTRA, CONTACT_IDLE,
   CONTACT_INTS, CONTACT_TOUCHING, CONTACT_WAS_TOUCHING, getQuat, getVec, JI_A, JI_B, JI_FLAGS, JI_KIND, JI_LENGTH, JI_OFFSET, JOINT_BREAK_REPORTED,
@@ -70,6 +70,9 @@ export function takeSnapshot<W>(w: SnapshotHost<W>): WorldSnapshot {
     bodies[o + B_LINEAR_DAMPING] = b.linearDamping; bodies[o + B_ANGULAR_DAMPING] = b.angularDamping;
     bodies[o + B_GRAVITY_SCALE] = b.gravityScale; bodies[o + B_MASS] = b.mass;
     shapeParams(b.shape, bodies, o + B_SHAPE);
+    bodies[o + B_STATIC_FRICTION] = b.staticFrictionRaw;
+    putVec(bodies, o + B_INERTIA, b.inertia);
+    bodyInts[oi + BI_COMBINE] = b.frictionCombineCode | (b.restitutionCombineCode << 4);
     bodyInts[oi + BI_ID] = b.id;
     bodyInts[oi + BI_TYPE] = b.typeCode;
     bodyInts[oi + BI_SHAPE] = b.shape.kind;
@@ -143,6 +146,9 @@ export function restoreSnapshot<W>(w: SnapshotHost<W>, snapshot: WorldSnapshot, 
     b.friction = f[o + B_FRICTION]!; b.restitution = f[o + B_RESTITUTION]!;
     b.linearDamping = f[o + B_LINEAR_DAMPING]!; b.angularDamping = f[o + B_ANGULAR_DAMPING]!;
     b.gravityScale = f[o + B_GRAVITY_SCALE]!;
+    b.staticFrictionRaw = f[o + B_STATIC_FRICTION]!;
+    b.frictionCombineCode = fi[oi + BI_COMBINE]! & 15;
+    b.restitutionCombineCode = fi[oi + BI_COMBINE]! >> 4;
     const flags = fi[oi + BI_FLAGS]!;
     b.awake = (flags & BODY_AWAKE) !== 0;
     b.proxyStale = (flags & BODY_PROXY_STALE) !== 0;

@@ -145,6 +145,33 @@ ${STEP_WINDOWS}
 console.log(JSON.stringify({ bytes, overhead, windows, events: events - before }));
 `;
 
+// Static friction and every combine mode: boxes and balls with mixed
+// materials on a floor and a 0.45 rad slope (μ 0.3, μs 0.9: some hold, some
+// slide), kept moving by a spinning kinematic paddle, so contacts switch
+// between static and sliding friction every step (Contact.mixMaterial).
+const MATERIALS_SCENARIO = `
+import { World, Box, Sphere } from './footing.js';
+${MEASURE_SOURCE}
+const modes = ['geometric', 'minimum', 'maximum', 'average', 'multiply'];
+const world = new World({ sleeping: { enabled: false } });
+world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 }, friction: 0.4, staticFriction: 0.7, frictionCombine: 'average' });
+for (const [x, z, hx, hz] of [[-8, 0, 0.5, 8], [8, 0, 0.5, 8], [0, -8, 8, 0.5], [0, 8, 8, 0.5]]) {
+  world.createBody({ type: 'static', shape: new Box({ x: hx, y: 2, z: hz }), position: { x, y: 2, z } });
+}
+const a = 0.45;
+world.createBody({ type: 'static', shape: new Box({ x: 3, y: 0.2, z: 3 }), position: { x: -4, y: 1.5, z: 0 }, rotation: { x: 0, y: 0, z: Math.sin(a / 2), w: Math.cos(a / 2) }, friction: 0.3, staticFriction: 0.9 });
+world.createBody({ type: 'kinematic', shape: new Box({ x: 3, y: 0.3, z: 0.2 }), position: { x: 3, y: 0.3, z: 0 }, angularVelocity: { x: 0, y: 1.5, z: 0 } });
+for (let i = 0; i < 120; i++) {
+  const shape = i % 3 === 0 ? new Sphere(0.25) : new Box({ x: 0.25, y: 0.25, z: 0.25 });
+  const x = i < 40 ? -5 + (i % 5) * 0.6 : 1 + (i % 8) * 0.7, z = i < 40 ? -2 + Math.floor(i / 5) * 0.6 : -3 + Math.floor((i - 40) / 8) * 0.7;
+  world.createBody({ type: 'dynamic', shape, position: { x, y: i < 40 ? 3 : 0.5 + 0.6 * (i % 2), z }, friction: 0.2 + 0.1 * (i % 4), staticFriction: i % 2 ? 0.9 : undefined,
+    restitution: 0.1 * (i % 5), frictionCombine: modes[i % 5], restitutionCombine: modes[(i + 2) % 5] });
+}
+for (let i = 0; i < 600; i++) world.step(1 / 60);
+${STEP_WINDOWS}
+console.log(JSON.stringify({ bytes, overhead, windows, contacts: world.contacts.length }));
+`;
+
 // Compounds (tables and dumbbells) and plain shapes on a HeightField, kept
 // moving by a kinematic sweeper, with a contactBegin listener reading the
 // child index. (world.raycast and world.shapeCast are left out: they
@@ -244,6 +271,15 @@ describe('steady-state allocation', () => {
     console.log(`[allocation] 40 bouncing balls with event listeners: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.events} events delivered while measuring`);
     // 40 balls bouncing through the sensor: several events a step
     expect(r.events).toBeGreaterThan(200);
+    expect(r.windows).toBe(4);
+    expect(r.bytes).toBeLessThan(16 * 1024);
+  });
+
+  it('world.step with static friction and every combine mode (mixed materials, a slope, a spinning paddle) allocates < 16 KB per 100 steps', async () => {
+    const dir = await buildLibrary();
+    const r = runScenario<{ bytes: number; overhead: number; windows: number; contacts: number }>(dir, 'materials', MATERIALS_SCENARIO);
+    console.log(`[allocation] mixed materials: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B measuring overhead per window removed), ${r.contacts} contacts`);
+    expect(r.contacts).toBeGreaterThan(100);
     expect(r.windows).toBe(4);
     expect(r.bytes).toBeLessThan(16 * 1024);
   });

@@ -19,6 +19,7 @@ import {
 } from '../../src/index';
 import { CharacterController, Walker, type WalkerSnapshot } from '../../character/index';
 import { DT } from '../helpers/world';
+import { BODY_INTS, BODY_STRIDE } from '../../src/world/snapshot';
 
 interface Scene {
   world: World;
@@ -236,26 +237,28 @@ describe('world snapshots (whole simulation)', () => {
 type Corruption = [name: string, corrupt: (s: WorldSnapshot) => void, message: RegExp];
 type Mutable = { -readonly [K in keyof WorldSnapshot]: WorldSnapshot[K] };
 
-const lastBody = (s: WorldSnapshot): number => s.bodies.length / 44 - 1;
+const lastBody = (s: WorldSnapshot): number => s.bodies.length / BODY_STRIDE - 1;
 /** Each corrupts a copy of a good snapshot, mostly in its last row (a restore that wrote as it checked would have changed the world). */
 const CORRUPTIONS: Corruption[] = [
   ['wrong version', (s) => { (s as Mutable).version = 1; }, /version 1/],
-  ['unknown body id (last body)', (s) => { s.bodyInts[8 * lastBody(s)] = 9999; }, /body 9999/],
-  ['a body id twice', (s) => { s.bodyInts[8 * lastBody(s)] = s.bodyInts[0]!; }, /twice/],
+  ['unknown body id (last body)', (s) => { s.bodyInts[BODY_INTS * lastBody(s)] = 9999; }, /body 9999/],
+  ['a body id twice', (s) => { s.bodyInts[BODY_INTS * lastBody(s)] = s.bodyInts[0]!; }, /twice/],
   ['NaN in the last body', (s) => { s.bodies[s.bodies.length - 5] = NaN; }, /bodies\[\d+\] is NaN/],
   ['truncated body rows', (s) => { (s as Mutable).bodies = s.bodies.slice(0, s.bodies.length - 3); }, /truncated/],
   ['NaN in the last contact', (s) => { s.contacts[s.contacts.length - 2] = NaN; }, /contacts\[\d+\] is NaN/],
   ['truncated contacts', (s) => { (s as Mutable).contactInts = s.contactInts.slice(0, s.contactInts.length - 1); }, /truncated/],
   ['a contact naming an unknown body', (s) => { s.contactInts[s.contactInts.length - 3] = 7777; }, /7777/],
-  ['another body type', (s) => { s.bodyInts[8 * lastBody(s) + 1] = 0; }, /static in the snapshot, kinematic in the world/],
-  ['another shape size', (s) => { s.bodies[44 * lastBody(s) + 41] = 0.31; }, /dimensions/],
-  ['another shape kind', (s) => { s.bodyInts[8 * lastBody(s) + 2] = 1; }, /shape kind/],
-  ['a non-unit rotation', (s) => { s.bodies[44 * lastBody(s) + 3] = 2; }, /unit quaternion/],
+  ['another body type', (s) => { s.bodyInts[BODY_INTS * lastBody(s) + 1] = 0; }, /static in the snapshot, kinematic in the world/],
+  ['another shape size', (s) => { s.bodies[BODY_STRIDE * lastBody(s) + 41] = 0.31; }, /dimensions/],
+  ['another shape kind', (s) => { s.bodyInts[BODY_INTS * lastBody(s) + 2] = 1; }, /shape kind/],
+  ['a non-unit rotation', (s) => { s.bodies[BODY_STRIDE * lastBody(s) + 3] = 2; }, /unit quaternion/],
+  ['an unknown combine mode', (s) => { s.bodyInts[BODY_INTS * lastBody(s) + 8] = 5; }, /combine modes/],
+  ['a negative static friction', (s) => { s.bodies[BODY_STRIDE * lastBody(s) + 44] = -0.5; }, /static friction/],
   ['another joint kind (last joint)', (s) => { s.jointInts[s.jointInts.length - 6] = 0; }, /joint \d+ is of kind 0/],
   ['a truncated joint row', (s) => { (s as Mutable).joints = s.joints.slice(0, s.joints.length - 1); }, /joints has/],
   ['NaN in a joint row', (s) => { s.joints[s.joints.length - 3] = NaN; }, /joints\[\d+\] is NaN/],
   ['a broken broadphase tree', (s) => { s.broadphaseInts[4 + 4 + 5] = 12345; }, /broadphase/],
-  ['a handle that is not the body\'s proxy', (s) => { s.bodyInts[8 * lastBody(s) + 5] = s.bodyInts[8 * lastBody(s) + 5]! + 2; }, /broadphase handle|proxy/],
+  ['a handle that is not the body\'s proxy', (s) => { s.bodyInts[BODY_INTS * lastBody(s) + 5] = s.bodyInts[BODY_INTS * lastBody(s) + 5]! + 2; }, /broadphase handle|proxy/],
   ['a stepper missing', (s) => { (s as Mutable).steppers = s.steppers.slice(0, 2); }, /2 steppers, the world 3/],
   ['NaN in the last stepper (particle body)', (s) => { s.steppers[2]!.f64[5] = NaN; }, /particle state value 5 is NaN/],
   ['rope pinned to an unknown body', (s) => { const r = s.steppers[1]!.i32; r[r.length - 1] = 4242; }, /4242/],

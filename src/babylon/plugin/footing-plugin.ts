@@ -24,7 +24,7 @@ import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { CreateCylinderVertexData } from '@babylonjs/core/Meshes/Builders/cylinderBuilder';
 import {
   Box, Capsule, Compound, ConvexHull, ConvexShape, Cylinder, HeightField, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, Sphere, World,
-  type BodyType, type Quat, type RigidBody, type Shape, type Vec3,
+  type BodyType, type CombineMode, type Quat, type RigidBody, type Shape, type Vec3,
 } from '../../index';
 import { ShapeData, buildShapeGeometry, containerGeometry, type ShapeGeometry } from './shapes';
 import {
@@ -32,6 +32,9 @@ import {
 } from './pose';
 
 export { FootingPluginUnsupportedError } from './shapes';
+
+/** footing's combine modes by PhysicsMaterialCombineMode (GEOMETRIC_MEAN 0, MINIMUM 1, MAXIMUM 2, ARITHMETIC_MEAN 3, MULTIPLY 4). */
+const COMBINE_MODES: Record<number, CombineMode> = ['geometric', 'minimum', 'maximum', 'average', 'multiply'];
 
 /** Display triangles of a convex footing shape in its own frame (PhysicsViewer), null for a kind without a builder. */
 function convexVertexData(c: Shape): VertexData | null {
@@ -233,11 +236,12 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     if (maxV >= MAX_LINEAR_SPEED && maxW >= MAX_ANGULAR_SPEED) return;
     for (const d of this.bodyData) {
       const r = d.rigid;
-      if (!r || !r.isDynamic) continue;
+      if (!r || !r.isDynamic || r.isSleeping) continue;
       const v = r.linearVelocity, w = r.angularVelocity;
-      const sv = Math.hypot(v.x, v.y, v.z), sw = Math.hypot(w.x, w.y, w.z);
-      if (sv > maxV) { const k = maxV / sv; this.tmpVec.x = v.x * k; this.tmpVec.y = v.y * k; this.tmpVec.z = v.z * k; r.setLinearVelocity(this.tmpVec); }
-      if (sw > maxW) { const k = maxW / sw; this.tmpVec.x = w.x * k; this.tmpVec.y = w.y * k; this.tmpVec.z = w.z * k; r.setAngularVelocity(this.tmpVec); }
+      // Squared speeds first: the square root only for the rare body over a limit.
+      const sv2 = v.x * v.x + v.y * v.y + v.z * v.z, sw2 = w.x * w.x + w.y * w.y + w.z * w.z;
+      if (sv2 > maxV * maxV) { const k = maxV / Math.sqrt(sv2); this.tmpVec.x = v.x * k; this.tmpVec.y = v.y * k; this.tmpVec.z = v.z * k; r.setLinearVelocity(this.tmpVec); }
+      if (sw2 > maxW * maxW) { const k = maxW / Math.sqrt(sw2); this.tmpVec.x = w.x * k; this.tmpVec.y = w.y * k; this.tmpVec.z = w.z * k; r.setAngularVelocity(this.tmpVec); }
     }
   }
 
@@ -377,7 +381,12 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
         mass: type === 'dynamic' && mass !== undefined ? mass : undefined,
         density: s.density,
         friction: m.friction ?? 0.5,
+        staticFriction: m.staticFriction ?? m.friction ?? 0.5,
         restitution: m.restitution ?? 0,
+        frictionCombine: COMBINE_MODES[m.frictionCombine ?? 1], restitutionCombine: COMBINE_MODES[m.restitutionCombine ?? 2],
+        inertia: type === 'dynamic' ? this.inertiaOverride(d, g) : undefined,
+        // A rebuilt body keeps sleeping; a new one starts as PhysicsBody's startAsleep asks.
+        awake: old ? !(moving && old.isSleeping) : !(type !== 'static' && d.body.startAsleep),
         linearDamping: d.linearDamping, angularDamping: d.angularDamping, gravityScale: d.gravityFactor,
         collisionGroup: s.membership, collisionMask: s.collideWith, isSensor: s.isTrigger,
         canSleep: true, userData: d,
@@ -387,6 +396,26 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     d.rigid = next;
     d.rigidGeometry = next ? g! : null;
     for (const c of d.constraints) c.rebuild();
+  }
+
+  /**
+   * The user's inertia (setMassProperties) in the footing body's frame, whose
+   * axes are the shape's offset rotation from the node's: the diagonal of
+   * R diag(I) Rᵀ with R = offset⁻¹ · inertiaOrientation (exact when R maps
+   * axes onto axes, as for the identity; footing keeps principal moments
+   * along the body's axes only).
+   */
+  private inertiaOverride(d: BodyData, g: ShapeGeometry): Vec3 | undefined {
+    const I = d.userMass?.inertia;
+    if (!I) return undefined;
+    const o = g.offsetRotation, io = d.userMass!.inertiaOrientation;
+    this.tmpQ.set(-o.x, -o.y, -o.z, o.w);
+    if (io) this.tmpQ.multiplyToRef(io, this.tmpQ);
+    Matrix.FromQuaternionToRef(this.tmpQ.normalize(), this.tmpM);
+    const m = this.tmpM.m;
+    // Babylon's matrices are row-vector: row k of m holds the rotated axis k (column k of R).
+    const diag = (i: number): number => m[i]! * m[i]! * I.x + m[4 + i]! * m[4 + i]! * I.y + m[8 + i]! * m[8 + i]! * I.z;
+    return { x: diag(0), y: diag(1), z: diag(2) };
   }
 
   /** Runs a change that rebuilds bodies; when the rebuild is refused, undo() restores the records. */
@@ -762,15 +791,24 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
     const s = shapeDataOf(shape);
     const friction = material.friction ?? 0.5;
     const restitution = material.restitution ?? 0;
+    const staticFriction = material.staticFriction ?? friction;
+    if (!(staticFriction >= 0 && staticFriction < Infinity)) throw new RangeError(`FootingPlugin.setMaterial: material.staticFriction must be a finite number ≥ 0 (got ${String(staticFriction)})`);
+    for (const field of ['frictionCombine', 'restitutionCombine'] as const) {
+      const c = material[field];
+      if (c !== undefined && COMBINE_MODES[c] === undefined) throw new RangeError(`FootingPlugin.setMaterial: material.${field} must be a PhysicsMaterialCombineMode (0-4; got ${String(c)})`);
+    }
     if (!(friction >= 0 && friction < Infinity)) throw new RangeError(`FootingPlugin.setMaterial: material.friction must be a finite number ≥ 0 (got ${String(friction)})`);
     if (!(restitution >= 0 && restitution <= 1)) throw new RangeError(`FootingPlugin.setMaterial: material.restitution must be in [0, 1] (got ${String(restitution)})`);
     s.material = {
-      friction, staticFriction: material.staticFriction ?? friction, restitution,
+      friction, staticFriction, restitution,
       frictionCombine: material.frictionCombine ?? 1, restitutionCombine: material.restitutionCombine ?? 2,
     };
     for (const u of s.users) {
       const r = (u as BodyData).rigid;
-      if (r) { r.friction = friction; r.restitution = restitution; }
+      if (r) {
+        r.friction = friction; r.staticFriction = s.material.staticFriction!; r.restitution = restitution;
+        r.frictionCombine = COMBINE_MODES[s.material.frictionCombine!]!; r.restitutionCombine = COMBINE_MODES[s.material.restitutionCombine!]!;
+      }
     }
   }
   getMaterial(shape: PhysicsShape): PhysicsMaterial { return { ...shapeDataOf(shape).material }; }

@@ -46,10 +46,11 @@ const footingToNodeQ = new Quaternion();
 export function footingToNode(p: Readonly<Vec3>, q: Readonly<Quat>, g: ShapeGeometry | null | undefined, outP: Vector3, outQ: Quaternion): void {
   outQ.set(q.x, q.y, q.z, q.w);
   if (!g) { outP.set(p.x, p.y, p.z); return; }
-  const r = g.offsetRotation;
+  const r = g.offsetRotation, o = g.offsetPosition;
+  // Most shapes (box, sphere, centred capsule) sit at the node's origin: the node pose is the body's.
+  if (o.x === 0 && o.y === 0 && o.z === 0 && r.w === 1 && r.x === 0 && r.y === 0 && r.z === 0) { outP.set(p.x, p.y, p.z); return; }
   footingToNodeQ.set(-r.x, -r.y, -r.z, r.w);
   outQ.multiplyInPlace(footingToNodeQ).normalize();
-  const o = g.offsetPosition;
   outP.set(-o.x, -o.y, -o.z).applyRotationQuaternionInPlace(outQ).addInPlaceFromFloats(p.x, p.y, p.z);
 }
 
