@@ -109,7 +109,7 @@ export const CUTS = [
   },
   {
     name: 'shape casts (world.ts shapeCast → query/shape-cast.ts)',
-    stubs: { 'src/collision/query/shape-cast.ts': 'export class ShapeCastPairHit {} export function shapeCastPair() { return false; }' },
+    stubs: { 'src/collision/query/shape-cast.ts': 'export class ShapeCastPairHit {} export function shapeCastPair() { return false; } export const SWEEP = new Float64Array(7);' },
   },
 ];
 
