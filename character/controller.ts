@@ -67,7 +67,7 @@ export {
 } from './settings';
 export { CHARACTER_SNAPSHOT_VERSION, type CharacterSnapshot } from './snapshot';
 
-/** Read in every move: a module constant here, not an import (see CONTRIBUTING.md, hot path). */
+/** Read in every move: a local constant, not an import binding (the test runner turns those into getters). */
 const MAX_DISPLACEMENT = MAX_CHARACTER_DISPLACEMENT;
 
 export class CharacterController {
