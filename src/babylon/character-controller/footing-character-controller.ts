@@ -301,8 +301,13 @@ export class FootingCharacterController {
    * ended on (as Babylon reads the contacts its last integrate gathered):
    * SUPPORTED on walkable ground, SLIDING on ground steeper than
    * maxSlopeCosine, else UNSUPPORTED; with the ground's normal, its velocity
-   * at the contact now and its angular velocity. `deltaTime` is checked and
-   * otherwise unused.
+   * at the contact now and its angular velocity. When the ground probe found
+   * nothing, a plane the last move gathered counts up to keepContactTolerance
+   * beyond keepDistance, as Havok's support query counts the contacts of its
+   * manifold (at the seam of a ramp the capsule can end a move a centimetre
+   * above both surfaces, which the probe calls airborne), unless the
+   * character leaves it faster than |direction| (a jump). `deltaTime` is
+   * checked and otherwise unused.
    */
   checkSupportToRef(deltaTime: number, direction: Vector3, surfaceInfo: CharacterSurfaceInfo): void {
     requireFinite('deltaTime', deltaTime);
@@ -319,27 +324,22 @@ export class FootingCharacterController {
     if (!(len > 1e-12)) return;
     const dx = direction.x / len, dy = direction.y / len, dz = direction.z / len;
     if (-(dx * up.x + dy * up.y + dz * up.z) > 0.999) {
-      // along −up: the ground probe of the last move (walkable normals, step edges, snap)
-      if (!r.grounded && !r.sliding) return;
-      surfaceInfo.supportedState = r.grounded ? SUPPORTED : SLIDING;
-      n.set(r.groundNormal.x, r.groundNormal.y, r.groundNormal.z);
-      const body = r.groundBody;
-      if (r.grounded && body !== null && !body.isStatic) {
-        body.getPointVelocity(this.pointVel, r.groundPoint);
-        v.set(this.pointVel.x, this.pointVel.y, this.pointVel.z);
-        w.set(body.angularVelocity.x, body.angularVelocity.y, body.angularVelocity.z);
-        surfaceInfo.isSurfaceDynamic = body.isDynamic;
+      // along −up: the ground probe of the last move (walkable normals, step edges, snap), else the planes below
+      if (r.grounded || r.sliding) {
+        this.probeSupport(surfaceInfo);
+        return;
       }
-      return;
     }
-    // any other direction: the touching planes of the last move that face against it
-    const s = ctl.settings, p = ctl.position;
+    // the planes of the last move within keepContactTolerance that face against `direction`
+    const s = ctl.settings, p = ctl.position, vel = this.velocityValue;
+    const reach = s.slop + s.gatherDistance;
     let count = 0;
     for (let i = 0; i < r.planeCount; i++) {
       const q = r.planes[i]!;
       if (q.flattened) continue;
       const qn = q.normal;
-      if (q.push <= 0 && qn.x * p.x + qn.y * p.y + qn.z * p.z - q.distance > 2 * s.slop) continue;
+      if (q.push <= 0 && qn.x * p.x + qn.y * p.y + qn.z * p.z - q.distance > reach) continue;
+      if (q.push <= 0 && qn.x * vel.x + qn.y * vel.y + qn.z * vel.z > len) continue;
       if (qn.x * dx + qn.y * dy + qn.z * dz >= SUPPORT_FACING) continue;
       n.x += qn.x; n.y += qn.y; n.z += qn.z;
       if (q.body !== null && !q.body.isStatic) {
@@ -357,6 +357,20 @@ export class FootingCharacterController {
     w.scaleInPlace(1 / count);
     surfaceInfo.supportedState = -(n.x * dx + n.y * dy + n.z * dz) >= this.maxSlopeCosineValue ? SUPPORTED : SLIDING;
     if (surfaceInfo.supportedState !== SUPPORTED) surfaceInfo.isSurfaceDynamic = false;
+  }
+
+  /** Support from the ground probe of the last move (grounded or sliding). */
+  private probeSupport(surfaceInfo: CharacterSurfaceInfo): void {
+    const r = this.controllerValue.result;
+    surfaceInfo.supportedState = r.grounded ? SUPPORTED : SLIDING;
+    surfaceInfo.averageSurfaceNormal.set(r.groundNormal.x, r.groundNormal.y, r.groundNormal.z);
+    const body = r.groundBody;
+    if (r.grounded && body !== null && !body.isStatic) {
+      body.getPointVelocity(this.pointVel, r.groundPoint);
+      surfaceInfo.averageSurfaceVelocity.set(this.pointVel.x, this.pointVel.y, this.pointVel.z);
+      surfaceInfo.averageAngularSurfaceVelocity.set(body.angularVelocity.x, body.angularVelocity.y, body.angularVelocity.z);
+      surfaceInfo.isSurfaceDynamic = body.isDynamic;
+    }
   }
 
   /**

@@ -235,7 +235,7 @@ export function characterScene(plugin: IPhysicsEnginePluginV2, makeCharacter: Ch
     }
     ch.setVelocity(v);
     ch.integrate(DT, support, gravity);
-    trace?.push(ch.getPosition().x, ch.getVelocity().x);
+    trace?.push(ch.getPosition().x, ch.getVelocity().x, support.supportedState);
     if (jumpFrame > 0 && Number.isNaN(airTime)) apex = Math.max(apex, ch.getPosition().y - half - takeoff);
     runFrames(scene, 1);
   }
