@@ -221,7 +221,7 @@ export class BodyRecords {
     r.setRotation(this.tmpQ);
   }
 
-  /** The body reaches this pose at the end of the next frame's steps (velocities set to get there). */
+  /** Stored in the footing body's frame; stepping.ts reaches it over the next frame's steps. */
   setTarget(body: PhysicsBody, position: Vector3, rotation: Quaternion, instanceIndex?: number): void {
     requireVector(position, 'setTargetTransform position');
     if (![rotation.x, rotation.y, rotation.z, rotation.w].every(Number.isFinite) || rotation.lengthSquared() < 1e-12) {

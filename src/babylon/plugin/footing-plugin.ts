@@ -15,6 +15,7 @@
 //   constraint-records.ts, constraints.ts   Babylon constraints to footing joints
 //   queries.ts           raycast
 //   viewer-geometry.ts   what PhysicsViewer and the Inspector draw
+//   body-data.ts, pose.ts   the record type; pose conversions and argument checks
 import { Observable } from '@babylonjs/core/Misc/observable';
 import type { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { BoundingBox } from '@babylonjs/core/Culling/boundingBox';

@@ -1,15 +1,12 @@
 // Stage: scene queries. Babylon's raycast on the footing world, with Havok's
-// filtering, into one result or an array sorted by distance.
+// filtering (the query's membership against the shapes' collide masks, its
+// collideWith against their membership), into one result or an array sorted
+// by distance.
 import type { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { PhysicsRaycastResult, type IRaycastQuery } from '@babylonjs/core/Physics/physicsRaycastResult';
 import type { RigidBody, World } from '../../index';
 import { BodyData } from './body-data';
 
-/**
- * The closest hit (or, into an array, the hits in order of distance).
- * Filtering as Havok's: the query's membership against the shapes'
- * collide masks and its collideWith against their membership.
- */
 export function raycast(world: World, from: Vector3, to: Vector3, result: PhysicsRaycastResult | Array<PhysicsRaycastResult>, query?: IRaycastQuery): void {
   const results = Array.isArray(result) ? result : [result];
   for (const r of results) r.reset(from, to);

@@ -34,7 +34,6 @@ export class FrameStepper {
     for (const d of this.records.all) d.rigid?.wakeUp();
   }
 
-  /** Seconds per fixed step, in (0, MAX_TIME_STEP = 0.05]. */
   setTimeStep(timeStep: number): void {
     if (typeof timeStep !== 'number' || !(timeStep > 0 && timeStep <= MAX_TIME_STEP)) {
       throw new RangeError(`FootingPlugin.setTimeStep: timeStep must be in (0, ${MAX_TIME_STEP}] s (got ${String(timeStep)})`);
@@ -127,10 +126,7 @@ export class FrameStepper {
     }
   }
 
-  /**
-   * The force acts over the next frame's time (executeStep's delta), however
-   * many steps that takes; HavokPlugin applies force × its time step at once.
-   */
+  /** Accumulated here, applied as an impulse over the next frame by applyFrameForces. */
   applyForce(body: PhysicsBody, force: Vector3, location: Vector3, instanceIndex?: number): void {
     requireVector(force, 'applyForce force');
     requireVector(location, 'applyForce location');
