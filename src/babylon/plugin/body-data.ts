@@ -6,7 +6,6 @@ import type { IBasePhysicsCollisionEvent, IPhysicsCollisionEvent, PhysicsMassPro
 import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { Quat, RigidBody, Vec3 } from '../../index';
 import type { ShapeData, ShapeGeometry } from './shapes';
-import type { ConstraintData } from './constraints';
 
 /** Havok's event mask bits (PhysicsBody.setEventMask takes the same numbers). */
 export const FootingEventMask = {
@@ -17,6 +16,14 @@ export const FootingEventMask = {
   TRIGGER_EXITED: 16,
 } as const;
 export const COLLISION_EVENTS = FootingEventMask.COLLISION_STARTED | FootingEventMask.COLLISION_CONTINUED | FootingEventMask.COLLISION_FINISHED;
+
+/** What a body record asks of a constraint attached to it (constraints.ts's ConstraintData). */
+export interface BodyConstraint {
+  /** The record's footing body was replaced: make the joints again. */
+  rebuild(): void;
+  /** The record is going away: drop the pairs that use it. */
+  detach(d: BodyData): void;
+}
 
 /** The plugin's data behind one Babylon body, or one thin instance of it. */
 export class BodyData {
@@ -42,7 +49,7 @@ export class BodyData {
   readonly targetStartRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
   collisionObservable: Observable<IPhysicsCollisionEvent> | null = null;
   collisionEndedObservable: Observable<IBasePhysicsCollisionEvent> | null = null;
-  readonly constraints = new Set<ConstraintData>();
+  readonly constraints = new Set<BodyConstraint>();
   /** Force (N) and torque about the centre of mass (N·m) applied since the last frame. */
   readonly force: Vec3 = { x: 0, y: 0, z: 0 };
   readonly torque: Vec3 = { x: 0, y: 0, z: 0 };

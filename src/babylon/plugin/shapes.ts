@@ -7,7 +7,10 @@ import { PhysicsShapeType, type PhysicsShapeParameters } from '@babylonjs/core/P
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
 import type { PhysicsMaterial } from '@babylonjs/core/Physics/v2/physicsMaterial';
-import { Box, Capsule, Compound, ConvexHull, ConvexShape, Cylinder, HeightField, Sphere, TriangleMesh, type Quat, type Shape, type Vec3 } from '../../index';
+import { Box, Capsule, Compound, ConvexHull, ConvexShape, Cylinder, HeightField, Sphere, TriangleMesh, type CombineMode, type Quat, type Shape, type Vec3 } from '../../index';
+
+/** footing's combine modes by PhysicsMaterialCombineMode (GEOMETRIC_MEAN 0, MINIMUM 1, MAXIMUM 2, ARITHMETIC_MEAN 3, MULTIPLY 4). */
+export const COMBINE_MODES: Record<number, CombineMode> = ['geometric', 'minimum', 'maximum', 'average', 'multiply'];
 
 /**
  * Thrown for a Babylon shape or constraint type whose footing counterpart is

@@ -1,0 +1,101 @@
+// Stage: what the user sets on a body between frames. Shape, motion type and
+// mass replace the footing body (through BodyRecords.transact, so a refused
+// change leaves the body as it was); damping, gravity factor, velocities and
+// event masks write through to the record and its footing body.
+import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Observable } from '@babylonjs/core/Misc/observable';
+import type { IBasePhysicsCollisionEvent, IPhysicsCollisionEvent, PhysicsMassProperties, PhysicsMotionType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
+import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
+import type { Nullable } from '@babylonjs/core/types';
+import type { ShapeData } from './shapes';
+import { requireFinite, requireNonNegative, shapeDataOf, shapeMass } from './pose';
+import type { BodyData } from './body-data';
+import type { BodyRecords } from './body-records';
+
+export function setShape(records: BodyRecords, body: PhysicsBody, shape: Nullable<PhysicsShape>): void {
+  const s = shape ? shapeDataOf(shape) : null;
+  const list = records.records(body);
+  const before = list.map((d) => d.shape);
+  const assign = (d: BodyData, to: ShapeData | null): void => { d.shape?.users.delete(d); d.shape = to; to?.users.add(d); };
+  records.transact(list, () => {
+    for (const d of list) { assign(d, s); records.rebuildBody(d); }
+  }, () => list.forEach((d, i) => assign(d, before[i]!)));
+}
+
+export function setMotionType(records: BodyRecords, body: PhysicsBody, motionType: PhysicsMotionType, instanceIndex?: number): void {
+  records.apply(body, instanceIndex, (d) => {
+    if (d.motionType === motionType) return;
+    const before = d.motionType;
+    records.transact([d], () => { d.motionType = motionType; records.rebuildBody(d); }, () => { d.motionType = before; });
+  });
+}
+
+export function setMassProperties(records: BodyRecords, body: PhysicsBody, massProps: PhysicsMassProperties, instanceIndex?: number): void {
+  const m = massProps.mass;
+  if (m !== undefined && (typeof m !== 'number' || !Number.isFinite(m) || m < 0)) {
+    throw new RangeError(`FootingPlugin.setMassProperties: massProps.mass must be a finite number ≥ 0 (got ${String(m)})`);
+  }
+  records.apply(body, instanceIndex, (d) => {
+    const before = d.userMass;
+    records.transact([d], () => { d.userMass = massProps; records.rebuildBody(d); }, () => { d.userMass = before; });
+  });
+}
+
+/** The dynamic footing body's mass and inertia; otherwise the shape's, scaled to the user's mass. */
+export function getMassProperties(d: BodyData): PhysicsMassProperties {
+  const computed = shapeMass(d.shape);
+  const r = d.rigid;
+  if (r && r.isDynamic) {
+    computed.mass = r.mass;
+    computed.inertia = new Vector3(r.inertia.x, r.inertia.y, r.inertia.z);
+  } else if (d.userMass?.mass !== undefined && computed.mass! > 0) {
+    const k = d.userMass.mass / computed.mass!;
+    computed.mass = d.userMass.mass;
+    computed.inertia!.scaleInPlace(k);
+  }
+  return computed;
+}
+
+export function setLinearDamping(records: BodyRecords, body: PhysicsBody, damping: number, instanceIndex?: number): void {
+  requireNonNegative(damping, 'setLinearDamping damping');
+  records.apply(body, instanceIndex, (d) => { if (d.rigid) d.rigid.linearDamping = damping; d.linearDamping = damping; });
+}
+
+export function setAngularDamping(records: BodyRecords, body: PhysicsBody, damping: number, instanceIndex?: number): void {
+  requireNonNegative(damping, 'setAngularDamping damping');
+  records.apply(body, instanceIndex, (d) => { if (d.rigid) d.rigid.angularDamping = damping; d.angularDamping = damping; });
+}
+
+export function setGravityFactor(records: BodyRecords, body: PhysicsBody, factor: number, instanceIndex?: number): void {
+  requireFinite(factor, 'setGravityFactor factor');
+  records.apply(body, instanceIndex, (d) => {
+    if (d.rigid) { d.rigid.gravityScale = factor; d.rigid.wakeUp(); }
+    d.gravityFactor = factor;
+  });
+}
+
+export function getLinearVelocityToRef(d: BodyData, linVel: Vector3): void {
+  const r = d.rigid;
+  if (r) linVel.set(r.linearVelocity.x, r.linearVelocity.y, r.linearVelocity.z);
+  else linVel.setAll(0);
+}
+
+export function getAngularVelocityToRef(d: BodyData, angVel: Vector3): void {
+  const r = d.rigid;
+  if (r) angVel.set(r.angularVelocity.x, r.angularVelocity.y, r.angularVelocity.z);
+  else angVel.setAll(0);
+}
+
+/** Sets or clears the bits of the body's event mask. */
+export function setEventBits(records: BodyRecords, body: PhysicsBody, bits: number, enabled: boolean, instanceIndex?: number): void {
+  records.apply(body, instanceIndex, (d) => { d.eventMask = enabled ? d.eventMask | bits : d.eventMask & ~bits; });
+}
+
+export function collisionObservable(d: BodyData): Observable<IPhysicsCollisionEvent> {
+  return (d.collisionObservable ??= new Observable<IPhysicsCollisionEvent>());
+}
+
+export function collisionEndedObservable(d: BodyData): Observable<IBasePhysicsCollisionEvent> {
+  return (d.collisionEndedObservable ??= new Observable<IBasePhysicsCollisionEvent>());
+}
