@@ -131,8 +131,8 @@ export function epaPenetration(
   if (query.separated(a, posA, rotA, b, posB, rotB, out)) return out;
   const pair = query.pair, simplex = query.simplex;
   const iterations = expand(pair, simplex);
-  const ra = a.coreRadius;
-  const rb = b.coreRadius;
+  const ra = pair.radii[0]!;
+  const rb = pair.radii[1]!;
   // Results of expand(): core depth in EPA_IO[0], A-frame normal in nrm, core
   // witnesses in wa / wb.
   if (epaDegenerateCentreNormal) {
