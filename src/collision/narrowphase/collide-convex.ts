@@ -490,10 +490,10 @@ export function convexContacts(
   conjugateTimes(relRot, rotA, rotB);
   const res = result;
   if (b.kind === ShapeKind.Cylinder && a.kind !== ShapeKind.Cylinder) {
-    // GJK/EPA (gjk.ts, epa.ts) with a curved core as B and a polytope as A
-    // misses part of the overlap in about 2 % of deep poses (depth too small,
-    // even 0); with the curved core as A they agree with a brute-force minimum.
-    // So B's frame runs it, and the answer is turned back into A's.
+    // GJK/EPA work in A's frame: with the cylinder as A its rim points come
+    // from its own axes, so a cap's points stay exactly coplanar and EPA
+    // closes on it in fewer steps. So B's frame runs it, and the answer is
+    // turned back into A's.
     epaPenetration(b, relPos, relRot, a, origin, identityRot, res);
     swapResult(res);
   } else {
