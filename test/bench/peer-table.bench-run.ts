@@ -2,7 +2,7 @@
  * The peer table: footing against cannon-es, Rapier, Jolt and crashcat on the
  * shared scenes (test/scenes). Run with `npm run bench:peers`, i.e.
  *   npx vitest run --config test/bench/vitest.peers.config.ts
- * Optional environment: PEERS_SCENES=pyramid-20,pile-1000  PEERS_ENGINES=footing,Jolt
+ * Optional environment: PEERS_SCENES=pyramid-20,pile-1000-mixed  PEERS_ENGINES=footing,Jolt
  * PEERS_STEPS=300 (timed steps)  PEERS_ROUNDS=3  PEER_TABLE_OUT=path.md (also write the table there)
  * PEERS_VARIANTS=1 (jointed scenes: also measure this many − 1 perturbed copies, see below).
  *
@@ -34,7 +34,7 @@ import { BENCHMARK_SCENE_NAMES, benchmarkScene } from '../scenes/benchmark-scene
 import { ragdollsScene } from '../scenes/ragdolls';
 import { countDynamic, type Scene } from '../scenes/scene';
 import { seeded } from '../helpers/random';
-import { COMPARABLE, sceneJoints, type EngineAdapter } from './peers/adapter';
+import { buildsShapes, COMPARABLE, sceneJoints, type EngineAdapter } from './peers/adapter';
 import { cannonAdapter } from './peers/cannon';
 import { crashcatAdapter } from './peers/crashcat';
 import { joltAdapter } from './peers/jolt';
@@ -256,6 +256,7 @@ describe('peer table', () => {
         const order = round % 2 === 0 ? adapters : [...adapters].reverse();
         for (const adapter of order) {
           if (sceneJoints(scene).length > 0 && !adapter.joints) continue; // this adapter builds no joints
+          if (!buildsShapes(adapter, scene)) continue; // nor every shape of this scene
           let row: Row;
           try {
             row = await measure(scene, adapter);

@@ -295,7 +295,7 @@ describe('steady-state allocation', () => {
     expect(r.bytes).toBeLessThan(16 * 1024);
   });
 
-  it('world.step on a 300-body pile with cylinders and convex hulls (and boxes, spheres, capsules, mesh tiles) allocates < 320 KB per 100 steps (the standard is 16 KB: see the TODO)', async () => {
+  it('world.step on a 300-body pile with cylinders and convex hulls (and boxes, spheres, capsules, mesh tiles) allocates < 16 KB per 100 steps', async () => {
     console.log(`[allocation convex pile] seed=${SEED}`);
     expect(CONVEX_SCENARIO).toContain('new Cylinder(0.25, 0.25)');
     const dir = await buildLibrary();
@@ -304,11 +304,7 @@ describe('steady-state allocation', () => {
     // Cylinders and hulls against each other, the other shapes, the floor box and the tiles.
     expect(r.kinds).toBeGreaterThanOrEqual(14);
     expect(r.windows).toBe(4);
-    // TODO(issue 19: GJK/EPA box doubles when the convex routine runs them on
-    // mixed shapes — heap sampling puts ~3 KB a step in fillSeparatedResult,
-    // writeFlat and convexContacts' inlined copy of them; docs/cylinder-hull.md).
-    // Until then this bounds the regression at the measured 302 KB per 100 steps.
-    expect(r.bytes).toBeLessThan(320 * 1024);
+    expect(r.bytes).toBeLessThan(16 * 1024);
   });
 
   it('world.step with sliders, six-dof joints (every row path) and hinge servos allocates < 16 KB per 100 steps', async () => {

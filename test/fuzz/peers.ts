@@ -13,11 +13,11 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics';
 import type { Vec3 } from '../../src/index';
-import { BODY_STRIDE, motorPowerOf, type FuzzInstance } from './engines';
-import { smallestSize, type FuzzWorldSpec, type JointSpec, type ShapeSpec } from './generator';
+import { BODY_STRIDE, footingCompound, motorPowerOf, type FuzzInstance } from './engines';
+import { smallestSize, type BodySpec, type ConvexSpec, type FuzzWorldSpec, type JointSpec } from './generator';
 
-const PEER_OMITTED = 'characters, cloth, rope and joints (joint-free worlds only)';
-const JOLT_OMITTED = 'characters, cloth and rope; jointed bodies collide with each other (Jolt\'s default; footing\'s is collideConnected false ' +
+const PEER_OMITTED = 'characters, cloth, rope and joints (joint-free worlds only); a HeightField terrain is built as its triangle mesh';
+const JOLT_OMITTED = 'characters, cloth and rope; a HeightField terrain is built as its triangle mesh; jointed bodies collide with each other (Jolt\'s default; footing\'s is collideConnected false ' +
   'unless the spec says otherwise); ball joints have no friction torque (Jolt\'s PointConstraint has none)';
 
 function requireJointFree(spec: FuzzWorldSpec, engine: string): void {
@@ -26,12 +26,40 @@ function requireJointFree(spec: FuzzWorldSpec, engine: string): void {
 
 let rapierReady: Promise<void> | undefined;
 
-function rapierCollider(s: ShapeSpec): RAPIER.ColliderDesc {
+/**
+ * Where a peer puts a body: a compound at footing's body pose (its parts'
+ * centre of mass, principal axes), with its parts at their poses in that frame
+ * (footing's Compound.children, same order as the spec's), so the peers'
+ * bodies report the frame footing's do and the checks read them alike.
+ */
+function peerBodyPose(s: BodySpec): { position: Vec3; rotation: { x: number; y: number; z: number; w: number } } {
+  if (s.shape.kind !== 'compound') return { position: s.position, rotation: s.rotation };
+  const position = { x: 0, y: 0, z: 0 }, rotation = { x: 0, y: 0, z: 0, w: 1 };
+  footingCompound(s.shape).bodyPose(s.position, s.rotation, position, rotation);
+  return { position, rotation };
+}
+
+/**
+ * Body-frame diagonal of an inertia given as principal moments I and the
+ * rotation q of the principal frame: (R diag(I) Rᵀ)_ii = Σ_k R_ik² I_k. A
+ * compound's body frame is footing's principal frame, so the off-diagonal
+ * terms are round-off; the peers may order or turn equal moments differently.
+ */
+function bodyFrameDiagonal(I: Vec3, q: { x: number; y: number; z: number; w: number }, out: Float64Array, o: number): void {
+  const { x, y, z, w } = q;
+  const R = [
+    [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+    [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+    [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+  ];
+  for (let i = 0; i < 3; i++) out[o + i] = R[i]![0]! ** 2 * I.x + R[i]![1]! ** 2 * I.y + R[i]![2]! ** 2 * I.z;
+}
+
+function rapierCollider(s: ConvexSpec): RAPIER.ColliderDesc {
   switch (s.kind) {
     case 'sphere': return RAPIER.ColliderDesc.ball(s.radius);
     case 'box': return RAPIER.ColliderDesc.cuboid(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
     case 'capsule': return RAPIER.ColliderDesc.capsule(s.halfHeight, s.radius);
-    case 'compound': throw new Error('fuzz: the Rapier peer has no compound builder (--new-shapes is footing only)');
     case 'cylinder': return RAPIER.ColliderDesc.cylinder(s.halfHeight, s.radius);
     case 'hull': {
       const desc = RAPIER.ColliderDesc.convexHull(Float32Array.from(s.points.flatMap((p) => [p.x, p.y, p.z])));
@@ -58,16 +86,30 @@ export async function buildRapier(spec: FuzzWorldSpec): Promise<FuzzInstance> {
   const inertia = new Float64Array(3 * n), masses = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const s = spec.bodies[i]!;
+    const pose = peerBodyPose(s);
     const desc = RAPIER.RigidBodyDesc.dynamic()
-      .setTranslation(s.position.x, s.position.y, s.position.z)
-      .setRotation(s.rotation)
+      .setTranslation(pose.position.x, pose.position.y, pose.position.z)
+      .setRotation(pose.rotation)
       .setLinvel(s.linearVelocity.x, s.linearVelocity.y, s.linearVelocity.z)
       .setAngvel(s.angularVelocity);
     const body = world.createRigidBody(desc);
-    world.createCollider(rapierCollider(s.shape).setMass(s.mass).setFriction(s.friction).setRestitution(s.restitution), body);
+    if (s.shape.kind === 'compound') {
+      // One collider per part, the mass shared by volume (uniform density, as footing's Compound).
+      const parts = footingCompound(s.shape).children;
+      let volume = 0;
+      for (const c of parts) volume += c.shape.volume();
+      s.shape.children.forEach((child, k) => {
+        const c = parts[k]!;
+        world.createCollider(rapierCollider(child.shape).setTranslation(c.position.x, c.position.y, c.position.z).setRotation(c.rotation)
+          .setMass(s.mass * c.shape.volume() / volume).setFriction(s.friction).setRestitution(s.restitution), body);
+      });
+    } else {
+      world.createCollider(rapierCollider(s.shape).setMass(s.mass).setFriction(s.friction).setRestitution(s.restitution), body);
+    }
     body.recomputeMassPropertiesFromColliders();
     const I = body.principalInertia();
-    inertia[3 * i] = I.x; inertia[3 * i + 1] = I.y; inertia[3 * i + 2] = I.z;
+    if (s.shape.kind === 'compound') bodyFrameDiagonal(I, body.principalInertiaLocalFrame(), inertia, 3 * i);
+    else { inertia[3 * i] = I.x; inertia[3 * i + 1] = I.y; inertia[3 * i + 2] = I.z; }
     masses[i] = body.mass();
     bodies.push(body);
   }
@@ -245,6 +287,38 @@ function buildJoltJoint(Jolt: JoltModule, j: JointSpec, a: JoltBody, b: JoltBody
   return Jolt.castObject(c, Jolt.TwoBodyConstraint);
 }
 
+/** A convex spec as a Jolt shape (convex radii kept within the thinnest part). */
+function joltConvexShape(Jolt: JoltModule, s: ConvexSpec): InstanceType<JoltModule['Shape']> {
+  switch (s.kind) {
+    case 'sphere': return new Jolt.SphereShape(s.radius);
+    case 'capsule': return new Jolt.CapsuleShape(s.halfHeight, s.radius);
+    case 'cylinder': return new Jolt.CylinderShape(s.halfHeight, s.radius, Math.min(0.05, 0.5 * Math.min(s.halfHeight, s.radius)));
+    case 'hull': {
+      const settings = new Jolt.ConvexHullShapeSettings();
+      for (const p of s.points) {
+        const v = new Jolt.Vec3(p.x, p.y, p.z);
+        settings.mPoints.push_back(v);
+        Jolt.destroy(v);
+      }
+      settings.mMaxConvexRadius = Math.min(0.05, 0.25 * smallestSize(s));
+      const result = settings.Create();
+      if (result.HasError()) throw new Error(`fuzz: Jolt refused a convex hull: ${result.GetError().c_str()}`);
+      const shape = result.Get();
+      // The settings hold a reference to the shape: keep one of ours past them.
+      shape.AddRef();
+      Jolt.destroy(settings);
+      return shape;
+    }
+    case 'box': {
+      const h = new Jolt.Vec3(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z);
+      // The convex radius must not exceed the thinnest half extent (Jolt's default is 0.05 m).
+      const shape = new Jolt.BoxShape(h, Math.min(0.05, 0.9 * Math.min(s.halfExtents.x, s.halfExtents.y, s.halfExtents.z)));
+      Jolt.destroy(h);
+      return shape;
+    }
+  }
+}
+
 export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
   joltPromise ??= initJolt();
   const Jolt = await joltPromise;
@@ -309,31 +383,28 @@ export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
   for (let i = 0; i < n; i++) {
     const s = spec.bodies[i]!;
     let shape: InstanceType<JoltModule['Shape']>;
-    if (s.shape.kind === 'sphere') shape = new Jolt.SphereShape(s.shape.radius);
-    else if (s.shape.kind === 'capsule') shape = new Jolt.CapsuleShape(s.shape.halfHeight, s.shape.radius);
-    else if (s.shape.kind === 'compound') throw new Error('fuzz: the Jolt peer has no compound builder (--new-shapes is footing only)');
-    else if (s.shape.kind === 'cylinder') {
-      shape = new Jolt.CylinderShape(s.shape.halfHeight, s.shape.radius, Math.min(0.05, 0.5 * Math.min(s.shape.halfHeight, s.shape.radius)));
-    } else if (s.shape.kind === 'hull') {
-      const settings = new Jolt.ConvexHullShapeSettings();
-      for (const p of s.shape.points) {
-        const v = new Jolt.Vec3(p.x, p.y, p.z);
-        settings.mPoints.push_back(v);
-        Jolt.destroy(v);
-      }
-      settings.mMaxConvexRadius = Math.min(0.05, 0.25 * smallestSize(s.shape));
+    if (s.shape.kind === 'compound') {
+      // The parts at their poses in footing's compound frame (peerBodyPose).
+      const parts = footingCompound(s.shape).children;
+      const settings = new Jolt.StaticCompoundShapeSettings();
+      s.shape.children.forEach((child, k) => {
+        const c = parts[k]!;
+        const p = new Jolt.Vec3(c.position.x, c.position.y, c.position.z), q = new Jolt.Quat(c.rotation.x, c.rotation.y, c.rotation.z, c.rotation.w);
+        settings.AddShapeShape(p, q, joltConvexShape(Jolt, child.shape), 0);
+        Jolt.destroy(p); Jolt.destroy(q);
+      });
       const result = settings.Create();
-      if (result.HasError()) throw new Error(`fuzz: Jolt refused a convex hull: ${result.GetError().c_str()}`);
+      if (result.HasError()) throw new Error(`fuzz: Jolt refused a compound: ${result.GetError().c_str()}`);
       shape = result.Get();
+      // The settings hold a reference to the shape: keep one of ours past them.
+      shape.AddRef();
       Jolt.destroy(settings);
     } else {
-      const h = new Jolt.Vec3(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z);
-      // The convex radius must not exceed the thinnest half extent (Jolt's default is 0.05 m).
-      shape = new Jolt.BoxShape(h, Math.min(0.05, 0.9 * Math.min(s.shape.halfExtents.x, s.shape.halfExtents.y, s.shape.halfExtents.z)));
-      Jolt.destroy(h);
+      shape = joltConvexShape(Jolt, s.shape);
     }
-    const pos = new Jolt.RVec3(s.position.x, s.position.y, s.position.z);
-    const rot = new Jolt.Quat(s.rotation.x, s.rotation.y, s.rotation.z, s.rotation.w);
+    const pose = peerBodyPose(s);
+    const pos = new Jolt.RVec3(pose.position.x, pose.position.y, pose.position.z);
+    const rot = new Jolt.Quat(pose.rotation.x, pose.rotation.y, pose.rotation.z, pose.rotation.w);
     const c = new Jolt.BodyCreationSettings(shape, pos, rot, Jolt.EMotionType_Dynamic, MOVING);
     c.mFriction = s.friction;
     c.mRestitution = s.restitution;
@@ -347,7 +418,12 @@ export async function buildJolt(spec: FuzzWorldSpec): Promise<FuzzInstance> {
     bi.AddBody(body.GetID(), Jolt.EActivation_Activate);
     const mp = body.GetMotionProperties();
     const inv = mp.GetInverseInertiaDiagonal();
-    inertia[3 * i] = 1 / inv.GetX(); inertia[3 * i + 1] = 1 / inv.GetY(); inertia[3 * i + 2] = 1 / inv.GetZ();
+    if (s.shape.kind === 'compound') {
+      const r = mp.GetInertiaRotation();
+      bodyFrameDiagonal({ x: 1 / inv.GetX(), y: 1 / inv.GetY(), z: 1 / inv.GetZ() }, { x: r.GetX(), y: r.GetY(), z: r.GetZ(), w: r.GetW() }, inertia, 3 * i);
+    } else {
+      inertia[3 * i] = 1 / inv.GetX(); inertia[3 * i + 1] = 1 / inv.GetY(); inertia[3 * i + 2] = 1 / inv.GetZ();
+    }
     masses[i] = 1 / mp.GetInverseMass();
     bodies.push(body);
     Jolt.destroy(c); Jolt.destroy(pos); Jolt.destroy(rot); Jolt.destroy(lv); Jolt.destroy(av);

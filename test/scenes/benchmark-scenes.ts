@@ -9,7 +9,7 @@ import { pyramidScene } from './pyramid';
 import type { Scene } from './scene';
 
 /** Names accepted by `benchmarkScene`, in table order. */
-export const BENCHMARK_SCENE_NAMES = ['pyramid-20', 'pyramid-40', 'pile-1000', 'tower-10to1'] as const;
+export const BENCHMARK_SCENE_NAMES = ['pyramid-20', 'pyramid-40', 'pile-1000', 'pile-1000-mixed', 'tower-10to1'] as const;
 export type BenchmarkSceneName = (typeof BENCHMARK_SCENE_NAMES)[number];
 
 export function benchmarkScene(name: BenchmarkSceneName): Scene {
@@ -17,6 +17,7 @@ export function benchmarkScene(name: BenchmarkSceneName): Scene {
     case 'pyramid-20': return pyramidScene(20);
     case 'pyramid-40': return pyramidScene(40);
     case 'pile-1000': return pileScene(1000);
+    case 'pile-1000-mixed': return pileScene(1000, undefined, true);
     case 'tower-10to1': return massRatioTowerScene(10, 10);
   }
 }

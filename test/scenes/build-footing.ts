@@ -1,4 +1,4 @@
-import { Box, Capsule, Sphere, World, type RigidBody, type Shape } from '../../src/index';
+import { Box, Capsule, ConvexHull, Cylinder, Sphere, World, type RigidBody, type Shape } from '../../src/index';
 import type { Scene, ShapeDesc } from './scene';
 
 export interface FootingSceneOptions {
@@ -19,6 +19,8 @@ function makeShape(desc: ShapeDesc): Shape {
     case 'box': return new Box(desc.halfExtents);
     case 'sphere': return new Sphere(desc.radius);
     case 'capsule': return new Capsule(desc.radius, desc.halfHeight);
+    case 'cylinder': return new Cylinder(desc.radius, desc.halfHeight);
+    case 'hull': return new ConvexHull(desc.points);
   }
 }
 

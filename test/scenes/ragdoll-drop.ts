@@ -27,6 +27,16 @@ export function lowestPoint(shape: ShapeDesc, position: Readonly<Vec3>, q: Reado
       const ex = rotate(q, { x: h.x, y: 0, z: 0 }), ey = rotate(q, { x: 0, y: h.y, z: 0 }), ez = rotate(q, { x: 0, y: 0, z: h.z });
       return position.y - Math.abs(ex.y) - Math.abs(ey.y) - Math.abs(ez.y);
     }
+    case 'cylinder': {
+      // The rim's lowest point: axis part |a_y| h plus the cap disc's r √(1 − a_y²).
+      const ay = rotate(q, { x: 0, y: 1, z: 0 }).y;
+      return position.y - Math.abs(ay) * shape.halfHeight - shape.radius * Math.sqrt(Math.max(0, 1 - ay * ay));
+    }
+    case 'hull': {
+      let lowest = Infinity;
+      for (const p of shape.points) lowest = Math.min(lowest, rotate(q, p).y);
+      return position.y + lowest;
+    }
   }
 }
 

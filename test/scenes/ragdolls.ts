@@ -57,6 +57,8 @@ export function volume(shape: ShapeDesc): number {
     case 'box': return 8 * shape.halfExtents.x * shape.halfExtents.y * shape.halfExtents.z;
     case 'sphere': return (4 / 3) * Math.PI * shape.radius ** 3;
     case 'capsule': return Math.PI * shape.radius ** 2 * 2 * shape.halfHeight + (4 / 3) * Math.PI * shape.radius ** 3;
+    case 'cylinder': return 2 * Math.PI * shape.radius ** 2 * shape.halfHeight;
+    case 'hull': throw new Error('volume: hull bones are not supported');
   }
 }
 

@@ -12,7 +12,11 @@ import type { Quat, Vec3 } from '../../src/index';
 export type ShapeDesc =
   | { readonly kind: 'box'; readonly halfExtents: Readonly<Vec3> }
   | { readonly kind: 'sphere'; readonly radius: number }
-  | { readonly kind: 'capsule'; readonly radius: number; readonly halfHeight: number };
+  | { readonly kind: 'capsule'; readonly radius: number; readonly halfHeight: number }
+  /** Along local Y, like footing's `Cylinder` (Rapier's and Jolt's cylinders too). */
+  | { readonly kind: 'cylinder'; readonly radius: number; readonly halfHeight: number }
+  /** The convex hull of `points` (local frame, centred near the origin). */
+  | { readonly kind: 'hull'; readonly points: readonly Readonly<Vec3>[] };
 
 export interface BodyDesc {
   readonly shape: ShapeDesc;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BENCHMARK_SCENE_NAMES, benchmarkScene } from './benchmark-scenes';
-import { pileScene } from './pile';
+import { ConvexHull } from '../../src/index';
+import { pileScene, ROCK_POINTS, ROCK_VOLUME } from './pile';
 import { countDynamic, type BodyDesc } from './scene';
 
 /** World AABB half extents of a body (rotated box: Σ_j |R_ij| h_j; capsule: |axis|·h + r). */
@@ -19,8 +20,14 @@ function halfExtents(b: BodyDesc): [number, number, number] {
       out[i] = Math.abs(row[0]!) * s.halfExtents.x + Math.abs(row[1]!) * s.halfExtents.y + Math.abs(row[2]!) * s.halfExtents.z;
     } else if (s.kind === 'sphere') {
       out[i] = s.radius;
-    } else {
+    } else if (s.kind === 'capsule') {
       out[i] = Math.abs(row[1]!) * s.halfHeight + s.radius;
+    } else if (s.kind === 'cylinder') {
+      out[i] = Math.abs(row[1]!) * s.halfHeight + s.radius * Math.sqrt(Math.max(0, 1 - row[1]! * row[1]!));
+    } else {
+      let e = 0;
+      for (const p of s.points) e = Math.max(e, Math.abs(row[0]! * p.x + row[1]! * p.y + row[2]! * p.z));
+      out[i] = e;
     }
   }
   return out;
@@ -29,7 +36,7 @@ function halfExtents(b: BodyDesc): [number, number, number] {
 describe('benchmark scenes', () => {
   it('have the documented body counts', () => {
     const counts = BENCHMARK_SCENE_NAMES.map((n) => countDynamic(benchmarkScene(n)));
-    expect(counts).toEqual([210, 820, 1000, 10]);
+    expect(counts).toEqual([210, 820, 1000, 1000, 10]);
   });
 
   it('start every dynamic body inside the bounds, above the ground, with unit rotations and positive mass', () => {
@@ -77,6 +84,7 @@ describe('benchmark scenes', () => {
     let boxes = 0, spheres = 0, capsules = 0, minSize = Infinity, maxSize = 0;
     for (const d of dyn) {
       const s = d.shape;
+      if (s.kind === 'cylinder' || s.kind === 'hull') throw new Error('the plain pile has no cylinders or hulls');
       const size = s.kind === 'box' ? 2 * s.halfExtents.x : s.kind === 'sphere' ? 2 * s.radius : 2 * (s.radius + s.halfHeight);
       minSize = Math.min(minSize, size);
       maxSize = Math.max(maxSize, size);
@@ -88,5 +96,17 @@ describe('benchmark scenes', () => {
     expect(Math.abs(boxes / 1000 - 0.4)).toBeLessThan(0.05);
     expect(Math.abs(spheres / 1000 - 0.3)).toBeLessThan(0.05);
     expect(Math.abs(capsules / 1000 - 0.3)).toBeLessThan(0.05);
+  });
+
+  it('builds the mixed pile with the documented shape mix, and its rock volume is footing\'s hull volume', () => {
+    const dyn = pileScene(1000, undefined, true).bodies.filter((x) => x.type === 'dynamic');
+    const count: Record<string, number> = { box: 0, sphere: 0, capsule: 0, cylinder: 0, hull: 0 };
+    for (const d of dyn) count[d.shape.kind]!++;
+    // 25 / 20 / 20 / 20 / 15 % by construction; ±5 points for 1000 draws.
+    const expected: Record<string, number> = { box: 0.25, sphere: 0.2, capsule: 0.2, cylinder: 0.2, hull: 0.15 };
+    for (const k of Object.keys(expected)) expect(Math.abs(count[k]! / 1000 - expected[k]!), k).toBeLessThan(0.05);
+    const rock = new ConvexHull(ROCK_POINTS);
+    expect(rock.vertexCount).toBe(12);
+    expect(Math.abs(rock.volume() - ROCK_VOLUME)).toBeLessThan(1e-9);
   });
 });

@@ -24,6 +24,7 @@ import { epaPenetration } from './epa';
 import { GjkResult } from './gjk';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
+import { loadCoreRadius } from './minkowski-pair';
 import { MeshContactCollector, projectsInside } from './triangle-contact';
 
 /** One mesh triangle as a convex core for GJK/EPA (mesh frame, radius 0). */
@@ -141,7 +142,7 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
   }
   const io = ctx.io;
   io[0] = nx; io[1] = ny; io[2] = nz;
-  io[3] = a.coreRadius; io[4] = 0; io[5] = margin;
+  loadCoreRadius(a, io, 3); io[4] = 0; io[5] = margin;
   // The convex's feature along n (found in its own frame), and the triangle wound counter-clockwise about its front.
   dir.x = nx; dir.y = ny; dir.z = nz;
   inverseRotateInPlace(dir, localRot);

@@ -34,6 +34,7 @@ import { CAPSULE_FLAT_SIN } from './collide-capsule-capsule';
 import { epaPenetration } from './epa';
 import { GjkResult } from './gjk';
 import type { Manifold } from './manifold';
+import { loadCoreRadius } from './minkowski-pair';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 
 /** Vertices of the inscribed polygon that stands for a cylinder's cap. */
@@ -489,10 +490,10 @@ export function convexContacts(
   conjugateTimes(relRot, rotA, rotB);
   const res = result;
   if (b.kind === ShapeKind.Cylinder && a.kind !== ShapeKind.Cylinder) {
-    // GJK/EPA (gjk.ts, epa.ts) with a curved core as B and a polytope as A
-    // misses part of the overlap in about 2 % of deep poses (depth too small,
-    // even 0); with the curved core as A they agree with a brute-force minimum.
-    // So B's frame runs it, and the answer is turned back into A's.
+    // GJK/EPA work in A's frame: with the cylinder as A its rim points come
+    // from its own axes, so a cap's points stay exactly coplanar and EPA
+    // closes on it in fewer steps. So B's frame runs it, and the answer is
+    // turned back into A's.
     epaPenetration(b, relPos, relRot, a, origin, identityRot, res);
     swapResult(res);
   } else {
@@ -505,7 +506,7 @@ export function convexContacts(
   const n = res.normal;
   const io = ctx.io;
   io[0] = n.x; io[1] = n.y; io[2] = n.z;
-  io[3] = a.coreRadius; io[4] = b.coreRadius; io[5] = margin;
+  loadCoreRadius(a, io, 3); loadCoreRadius(b, io, 4); io[5] = margin;
   localFeature(a, n, ctx.a, ctx.tmp);
   // B's feature along −n, found in B's frame and brought into A's.
   nLocal.x = -n.x; nLocal.y = -n.y; nLocal.z = -n.z;

@@ -9,8 +9,10 @@
  * closest face) points from A towards B. With rounded shapes
  * D = (coreA − coreB) ⊕ sphere(rA + rB), so
  *   depth = min_n h_{coreA − coreB}(n) + rA + rB,
- * and EPA only ever runs on the polytope coreA − coreB, where it terminates
- * exactly. When the cores do not overlap, GJK already gives the answer:
+ * and EPA runs on coreA − coreB only. On a polytope core it terminates
+ * exactly; a Cylinder's core is curved, and there it stops once the gap to
+ * the support plane is a small fraction of the depth (EPA_RELATIVE_GAP).
+ * When the cores do not overlap, GJK already gives the answer:
  * depth = rA + rB − core distance along the core normal.
  *
  * Flat core differences (point–point, point–segment, segment–segment,
@@ -29,6 +31,12 @@ const MAX_VERTICES = 128;
 const MAX_FACES = 256;
 const MAX_EDGES = 128;
 const MAX_EPA_ITERATIONS = 100;
+/**
+ * Gap between the closest face and the support plane along its normal,
+ * relative to the depth, at which a curved core's expansion stops (a
+ * polytope's closes exactly before that).
+ */
+const EPA_RELATIVE_GAP = 1e-7;
 
 /**
  * EPA working storage: polytope vertices (w and the two support points that
@@ -47,6 +55,9 @@ class Polytope {
   readonly alive = new Uint8Array(MAX_FACES);
   edgeCount = 0;
   readonly edges = new Int32Array(2 * MAX_EDGES);
+  /** Faces removed by the current expansion step, to undo it. */
+  readonly removed = new Int32Array(MAX_FACES);
+  removedCount = 0;
 
   addVertex(w: Readonly<Vec3>, a: Readonly<Vec3>, b: Readonly<Vec3>): number {
     const i = this.vertexCount++;
@@ -131,8 +142,8 @@ export function epaPenetration(
   if (query.separated(a, posA, rotA, b, posB, rotB, out)) return out;
   const pair = query.pair, simplex = query.simplex;
   const iterations = expand(pair, simplex);
-  const ra = a.coreRadius;
-  const rb = b.coreRadius;
+  const ra = pair.radii[0]!;
+  const rb = pair.radii[1]!;
   // Results of expand(): core depth in EPA_IO[0], A-frame normal in nrm, core
   // witnesses in wa / wb.
   if (epaDegenerateCentreNormal) {
@@ -323,11 +334,17 @@ function expand(pair: MinkowskiPair, simplex: Simplex): number {
     pair.support(sw, sa, sb, dir);
     const h = dir.x * sw.x + dir.y * sw.y + dir.z * sw.z;
     // Converged when the support plane along the closest face's normal is
-    // that face's plane: no vertex of D lies beyond it.
-    if (h - bestDist <= tol || P.vertexCount >= MAX_VERTICES) break;
+    // that face's plane (no vertex of D lies beyond it), or, on a curved
+    // core (a cylinder), where no such plane exists and the gap only
+    // shrinks by about 4 for each refinement, within EPA_RELATIVE_GAP of the depth.
+    if (h - bestDist <= tol + EPA_RELATIVE_GAP * bestDist || P.vertexCount >= MAX_VERTICES) break;
     const v = P.addVertex(sw, sa, sb);
-    // Remove every face the new vertex sees and stitch the horizon.
+    // Remove every face the new vertex sees and stitch the horizon. A face
+    // the vertex lies within tol of is kept: on a flat part of a rotated
+    // curved core (a cylinder's cap seen from the other body's frame) the
+    // sign of that height is round-off, and trusting it tore the polytope.
     P.edgeCount = 0;
+    P.removedCount = 0;
     let ok = true;
     const faceCountBefore = P.faceCount;
     for (let f = 0; f < faceCountBefore && ok; f++) {
@@ -335,9 +352,10 @@ function expand(pair: MinkowskiPair, simplex: Simplex): number {
       const i0 = P.faces[3 * f]!;
       const visible =
         f === best ||
-        N[3 * f]! * (sw.x - W[3 * i0]!) + N[3 * f + 1]! * (sw.y - W[3 * i0 + 1]!) + N[3 * f + 2]! * (sw.z - W[3 * i0 + 2]!) > 0;
+        N[3 * f]! * (sw.x - W[3 * i0]!) + N[3 * f + 1]! * (sw.y - W[3 * i0 + 1]!) + N[3 * f + 2]! * (sw.z - W[3 * i0 + 2]!) > tol;
       if (!visible) continue;
       P.alive[f] = 0;
+      P.removed[P.removedCount++] = f;
       const i1 = P.faces[3 * f + 1]!;
       const i2 = P.faces[3 * f + 2]!;
       ok = P.toggleEdge(i0, i1) && P.toggleEdge(i1, i2) && P.toggleEdge(i2, i0);
@@ -345,10 +363,17 @@ function expand(pair: MinkowskiPair, simplex: Simplex): number {
     for (let e = 0; e < P.edgeCount && ok; e++) {
       ok = P.addFace(P.edges[2 * e]!, P.edges[2 * e + 1]!, v);
     }
+    // Every new face must keep the origin inside (distance ≥ 0 up to
+    // round-off); one that does not means the step broke the polytope's
+    // convexity, and its faces would report a depth of nothing.
+    for (let f = faceCountBefore; f < P.faceCount && ok; f++) {
+      if (P.dist[f]! < -tol) ok = false;
+    }
     if (!ok) {
-      // Out of storage: the best face found so far is within h − bestDist
-      // of the answer; accept it rather than fail.
-      P.alive[best] = 1;
+      // Out of storage or a broken step: undo it. The best face found so far
+      // is within h − bestDist of the answer; accept it rather than fail.
+      P.faceCount = faceCountBefore;
+      for (let k = 0; k < P.removedCount; k++) P.alive[P.removed[k]!] = 1;
       break;
     }
     if (P.faceCount > MAX_FACES - 32) compactFaces();

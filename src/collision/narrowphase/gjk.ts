@@ -503,8 +503,8 @@ export function fillSeparatedResult(pair: MinkowskiPair, simplex: Simplex, out: 
   n.x = -v.x * inv;
   n.y = -v.y * inv;
   n.z = -v.z * inv;
-  const ra = pair.a.coreRadius;
-  const rb = pair.b.coreRadius;
+  const ra = pair.radii[0]!;
+  const rb = pair.radii[1]!;
   pa.x += n.x * ra; pa.y += n.y * ra; pa.z += n.z * ra;
   pb.x -= n.x * rb; pb.y -= n.y * rb; pb.z -= n.z * rb;
   pair.toWorldPoint(out.pointA, pa);
@@ -563,7 +563,7 @@ export function gjkDistance(
   b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>, out: GjkResult,
 ): GjkResult {
   if (query.separated(a, posA, rotA, b, posB, rotB, out)) return out;
-  out.distance = -(a.coreRadius + b.coreRadius);
+  out.distance = -(query.pair.radii[0]! + query.pair.radii[1]!);
   out.overlapping = true;
   out.iterations = query.simplex.iterations;
   fillCentreNormal(out.normal, posA, posB);

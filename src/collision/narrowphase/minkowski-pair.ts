@@ -5,7 +5,31 @@
 import type { Quat } from '../../math/quat';
 import { inverseRotate, multiplyConjugateA, rotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { ConvexShape } from '../../shapes/shape';
+import type { Capsule } from '../../shapes/capsule';
+import { type ConvexShape, ShapeKind } from '../../shapes/shape';
+import type { Sphere } from '../../shapes/sphere';
+
+const SPHERE = ShapeKind.Sphere;
+const CAPSULE = ShapeKind.Capsule;
+const BOX = ShapeKind.Box;
+const CYLINDER = ShapeKind.Cylinder;
+const HULL = ShapeKind.ConvexHull;
+const TRIANGLE = ShapeKind.TriangleMesh;
+
+/**
+ * out[slot] ← the shape's core radius, read where the load sees one shape
+ * class: a double field read at a site that sees many classes (megamorphic,
+ * as the narrowphase's are) comes back boxed, and so did the merged branches
+ * of a generic fallback load.
+ */
+export function loadCoreRadius(shape: ConvexShape, out: Float64Array, slot: number): void {
+  const kind = shape.kind;
+  if (kind === SPHERE) out[slot] = (shape as Sphere).coreRadius;
+  else if (kind === CAPSULE) out[slot] = (shape as Capsule).coreRadius;
+  // Polytope and disc cores (box, cylinder, hull, mesh triangle) have no rounding.
+  else if (kind === BOX || kind === CYLINDER || kind === HULL || kind === TRIANGLE) out[slot] = 0;
+  else out[slot] = shape.coreRadius;
+}
 
 /**
  * The support mapping of the Minkowski difference coreA − coreB, in A's frame.
@@ -21,11 +45,15 @@ export class MinkowskiPair {
   /** A's world pose, to map results back. */
   readonly positionA: Vec3 = { x: 0, y: 0, z: 0 };
   readonly rotationA: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** Core radii of A [0] and B [1] (see loadCoreRadius). */
+  readonly radii = new Float64Array(2);
   private readonly dirB: Vec3 = { x: 0, y: 0, z: 0 };
 
   set(a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>, b: ConvexShape, posB: Readonly<Vec3>, rotB: Readonly<Quat>): void {
     this.a = a;
     this.b = b;
+    loadCoreRadius(a, this.radii, 0);
+    loadCoreRadius(b, this.radii, 1);
     const p = this.positionB;
     p.x = posB.x - posA.x;
     p.y = posB.y - posA.y;

@@ -28,7 +28,7 @@ import { inverseRotate, multiply as multiplyQuat, multiplyConjugateA, rotate } f
 import type { Vec3 } from '../../math/vec3';
 import { epaPenetration } from '../narrowphase/epa';
 import { fillSeparatedResult, gjkCore, GjkResult, Simplex } from '../narrowphase/gjk';
-import { MinkowskiPair } from '../narrowphase/minkowski-pair';
+import { loadCoreRadius, MinkowskiPair } from '../narrowphase/minkowski-pair';
 import { ConvexShape, type MassProperties, type Shape, ShapeKind } from '../../shapes/shape';
 import type { MeshTriangles } from '../../shapes/triangle-mesh';
 import type { Compound } from '../../shapes/compound';
@@ -111,6 +111,8 @@ const castNormal: Vec3 = { x: 0, y: 0, z: 0 };
  * else 0); a typed array, not double arguments (CONTRIBUTING.md, hot path).
  */
 const CAST_IO = new Float64Array(2);
+/** Core radii of the cast pair (loadCoreRadius: no boxed loads). */
+const CAST_RADII = new Float64Array(2);
 
 /**
  * The turning sweep (continuous collision, dynamics/continuous.ts): while
@@ -349,7 +351,9 @@ function castConvex(
   const simplex = castSimplex;
   const res = castResult;
   const p = castPos;
-  const radii = a.coreRadius + b.coreRadius;
+  loadCoreRadius(a, CAST_RADII, 0);
+  loadCoreRadius(b, CAST_RADII, 1);
+  const radii = CAST_RADII[0]! + CAST_RADII[1]!;
   const turning = SWEEP[0] === 1;
   // While turning, a point of A's core moves at most angle·R per unit fraction besides T.
   const turnSpeed = turning ? SWEEP[4]! * SWEEP[5]! : 0;

@@ -4,7 +4,7 @@
  * to make the engines do comparable work, steps it, and reads positions back.
  */
 import type { BallJointSceneDesc, JointedScene } from '../../scenes/ragdolls';
-import type { Scene } from '../../scenes/scene';
+import type { Scene, ShapeDesc } from '../../scenes/scene';
 
 interface Vec3 { x: number; y: number; z: number }
 interface Quat { x: number; y: number; z: number; w: number }
@@ -49,6 +49,14 @@ export interface EngineAdapter {
   create(scene: Scene, settings?: EngineSettings): Promise<EngineInstance>;
   /** Builds the ball joints of a `JointedScene` (test/scenes/ragdolls.ts); engines without it skip those scenes. */
   readonly joints?: boolean;
+  /** The shape kinds it builds, when not all of them: it skips the scenes with others. */
+  readonly shapeKinds?: readonly ShapeDesc['kind'][];
+}
+
+/** Whether `adapter` builds every shape `scene` uses. */
+export function buildsShapes(adapter: EngineAdapter, scene: Scene): boolean {
+  const kinds = adapter.shapeKinds;
+  return kinds === undefined || scene.bodies.every((b) => kinds.includes(b.shape.kind));
 }
 
 /** The ball joints of a scene (none for the plain scenes). */

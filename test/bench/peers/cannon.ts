@@ -4,6 +4,8 @@ import { COMPARABLE, JointErrorMeter, localPoint, sceneJoints, type EngineAdapte
 
 // cannon-es has no capsule: a Y-aligned cylinder (8 segments) plus two end spheres.
 const CAPSULE_SEGMENTS = 8;
+/** A cylinder's segments (its side is a prism). */
+const CYLINDER_SEGMENTS = 16;
 
 function addShape(body: CANNON.Body, desc: ShapeDesc, boxLimbs: boolean): void {
   if (boxLimbs && desc.kind === 'capsule') {
@@ -25,6 +27,12 @@ function addShape(body: CANNON.Body, desc: ShapeDesc, boxLimbs: boolean): void {
       body.addShape(new CANNON.Sphere(r), new CANNON.Vec3(0, -h, 0));
       return;
     }
+    case 'cylinder':
+      body.addShape(new CANNON.Cylinder(desc.radius, desc.radius, 2 * desc.halfHeight, CYLINDER_SEGMENTS));
+      return;
+    case 'hull':
+      // ConvexPolyhedron wants its faces given; cannon-es builds no hull from points.
+      throw new Error('cannon-es: no convex hull from points');
   }
 }
 
@@ -33,10 +41,11 @@ export const cannonAdapter: EngineAdapter = {
   version: 'cannon-es 0.20.0',
   notes:
     'SAPBroadphase (the default NaiveBroadphase is O(n²)); GSSolver 10 iterations (default); ' +
-    'allowSleep false (default); capsule = cylinder(8 segments) + 2 spheres; ' +
+    'allowSleep false (default); capsule = cylinder(8 segments) + 2 spheres; cylinder = 16 segments; no hulls (not run on scenes with them); ' +
     'per-body material friction √μ so that cannon\'s product rule gives μ; default damping 0.01; ' +
     'ragdolls: box limbs (capsule → its bounding box), PointToPointConstraint (default max force) with collideConnected false.',
   joints: true,
+  shapeKinds: ['box', 'sphere', 'capsule', 'cylinder'],
   async create(scene: Scene, settings: EngineSettings = COMPARABLE): Promise<EngineInstance> {
     const world = new CANNON.World({
       gravity: new CANNON.Vec3(scene.gravity.x, scene.gravity.y, scene.gravity.z),

@@ -3,7 +3,9 @@ import {
   addObjectLayer,
   box,
   capsule,
+  convexHull,
   createWorld,
+  cylinder,
   createWorldSettings,
   enableCollision,
   MotionType,
@@ -23,6 +25,8 @@ function makeShape(desc: ShapeDesc) {
     case 'box': return box.create({ halfExtents: [desc.halfExtents.x, desc.halfExtents.y, desc.halfExtents.z] });
     case 'sphere': return sphere.create({ radius: desc.radius });
     case 'capsule': return capsule.create({ radius: desc.radius, halfHeightOfCylinder: desc.halfHeight });
+    case 'cylinder': return cylinder.create({ radius: desc.radius, halfHeight: desc.halfHeight });
+    case 'hull': return convexHull.create({ positions: desc.points.flatMap((p) => [p.x, p.y, p.z]) });
   }
 }
 

@@ -23,6 +23,24 @@ function makeShape(Jolt: JoltModule, desc: ShapeDesc) {
     }
     case 'sphere': return new Jolt.SphereShape(desc.radius);
     case 'capsule': return new Jolt.CapsuleShape(desc.halfHeight, desc.radius);
+    // Default convex radius (0.05 m), as for the box: rounded inside the shape.
+    case 'cylinder': return new Jolt.CylinderShape(desc.halfHeight, desc.radius, 0.05);
+    case 'hull': {
+      const settings = new Jolt.ConvexHullShapeSettings();
+      for (const p of desc.points) {
+        const v = new Jolt.Vec3(p.x, p.y, p.z);
+        settings.mPoints.push_back(v);
+        Jolt.destroy(v);
+      }
+      const result = settings.Create();
+      if (result.HasError()) throw new Error(`Jolt: convex hull: ${result.GetError().c_str()}`);
+      const shape = result.Get();
+      // The settings hold the shape's only reference: take one before freeing them
+      // (the body adds its own; this one is never released, one hull per body).
+      shape.AddRef();
+      Jolt.destroy(settings);
+      return shape;
+    }
   }
 }
 
@@ -31,6 +49,7 @@ export const joltAdapter: EngineAdapter = {
   version: 'jolt-physics 1.1.0 (wasm-compat, single-threaded)',
   notes:
     'mNumVelocitySteps 10 (default), mNumPositionSteps 2 (default); mAllowSleeping false (world and bodies); ' +
+    'cylinders: CylinderShape with the default 0.05 m convex radius; hulls: ConvexHullShapeSettings at its defaults; ' +
     'two object layers / two broadphase layers (moving, non-moving); default damping 0.05; friction combine = geometric mean; ' +
     'ragdolls: PointConstraint (world-space point) per joint, collision between jointed bodies disabled by a GroupFilterTable ' +
     '(one group per ragdoll, one sub-group per bone).',

@@ -9,6 +9,12 @@ function colliderDesc(desc: ShapeDesc): RAPIER.ColliderDesc {
     case 'box': return RAPIER.ColliderDesc.cuboid(desc.halfExtents.x, desc.halfExtents.y, desc.halfExtents.z);
     case 'sphere': return RAPIER.ColliderDesc.ball(desc.radius);
     case 'capsule': return RAPIER.ColliderDesc.capsule(desc.halfHeight, desc.radius);
+    case 'cylinder': return RAPIER.ColliderDesc.cylinder(desc.halfHeight, desc.radius);
+    case 'hull': {
+      const hull = RAPIER.ColliderDesc.convexHull(new Float32Array(desc.points.flatMap((p) => [p.x, p.y, p.z])));
+      if (!hull) throw new Error('Rapier: convex hull construction failed');
+      return hull;
+    }
   }
 }
 
@@ -18,6 +24,7 @@ export const rapierAdapter: EngineAdapter = {
   notes:
     'numSolverIterations left at its default 4: in Rapier each solver iteration is a substep (a PGS velocity ' +
     'pass with soft bias, then a stabilization pass), so 4 is its comparable default rather than 10; ' +
+    'cylinders and hulls: ColliderDesc.cylinder and ColliderDesc.convexHull (no rounding); ' +
     'canSleep false on every body; friction combine = average (same μ everywhere, so μ); no damping (default); ' +
     'ragdolls: spherical impulse joints with contacts between the jointed bodies disabled.',
   joints: true,

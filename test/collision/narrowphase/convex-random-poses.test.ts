@@ -54,20 +54,9 @@ function sdf(p: Vec3, s: ConvexShape, pose: Pose): number {
 }
 
 const res = new GjkResult();
-const rev = new GjkResult();
-/**
- * EPA's signed distance and normal (A → B, in `res`). gjk.ts/epa.ts with a
- * curved core as B and a polytope as A can stop short of the overlap, so both
- * orders run and the deeper answer (the true minimum is never shallower than
- * EPA's) is kept.
- */
+/** EPA's signed distance and normal (A → B, in `res`). */
 function signedDistance(a: ConvexShape, pa: Pose, b: ConvexShape, pb: Pose): number {
   epaPenetration(a, pa.position, pa.rotation, b, pb.position, pb.rotation, res);
-  epaPenetration(b, pb.position, pb.rotation, a, pa.position, pa.rotation, rev);
-  if (rev.distance < res.distance) {
-    res.distance = rev.distance;
-    res.normal.x = -rev.normal.x; res.normal.y = -rev.normal.y; res.normal.z = -rev.normal.z;
-  }
   return res.distance;
 }
 
