@@ -23,9 +23,11 @@ import { IdList } from '../collision/broadphase/broadphase';
 import { shapeCastPair, ShapeCastPairHit, SWEEP } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import { MIN_SHAPE_SIZE } from '../math/validate';
 import { ConvexShape, ShapeKind, type MassProperties } from '../shapes/shape';
-import type { Box } from '../shapes/box';
-import type { Cylinder } from '../shapes/cylinder';
+import { Box } from '../shapes/box';
+import { Capsule } from '../shapes/capsule';
+import { Cylinder } from '../shapes/cylinder';
 import { Sphere } from '../shapes/sphere';
 import type { RigidBody } from './body';
 import { shouldCollide } from './contact-manager';
@@ -198,25 +200,22 @@ export class ContinuousCollision {
 }
 
 /**
- * A convex shape shrunk towards its origin: the source's core scaled per
- * axis (support_K·S(d) = K·support_S(K·d)) and its rounding radius reduced.
- * Its bounds are the source's (a superset: only the mesh sweep's triangle
- * gathering reads them).
+ * A hull shrunk towards its centre of mass: the source's vertices scaled by
+ * k (support_kS(d) = k·support_S(d)). Its bounds are the source's (a
+ * superset: only the mesh sweep's triangle gathering reads them). It keeps
+ * the hull's kind, whose core radius the convex routines take as 0 without
+ * loading it (minkowski-pair.ts loadCoreRadius).
  */
-class InnerShape extends ConvexShape {
-  readonly kind: ShapeKind;
-  readonly coreRadius: number;
-  private readonly d: Vec3 = { x: 0, y: 0, z: 0 };
-  constructor(private readonly source: ConvexShape, private readonly kx: number, private readonly ky: number, private readonly kz: number, coreRadius: number) {
+class ScaledHull extends ConvexShape {
+  readonly kind = ShapeKind.ConvexHull;
+  readonly coreRadius = 0;
+  constructor(private readonly source: ConvexShape, private readonly k: number) {
     super();
-    this.kind = source.kind;
-    this.coreRadius = coreRadius;
   }
   coreSupport(out: Vec3, direction: Readonly<Vec3>): Vec3 {
-    const d = this.d;
-    d.x = direction.x * this.kx; d.y = direction.y * this.ky; d.z = direction.z * this.kz;
-    this.source.coreSupport(out, d);
-    out.x *= this.kx; out.y *= this.ky; out.z *= this.kz;
+    this.source.coreSupport(out, direction);
+    const k = this.k;
+    out.x *= k; out.y *= k; out.z *= k;
     return out;
   }
   computeAabb(out: Aabb, position: Readonly<Vec3>, rotation: Readonly<Quat>): Aabb {
@@ -230,32 +229,39 @@ class InnerShape extends ConvexShape {
   }
 }
 
-/** The body's shape shrunk by the penetration a sweep tolerates (TOLERATED_FRACTION). */
+/**
+ * The body's shape shrunk by the overlap a sweep tolerates (δ): a shape of
+ * the same class where one exists (a sphere or capsule of radius r − δ, a
+ * box of half extents h − δ, a cylinder of radius r − δ and half height
+ * hh − δ: the exact erosions), so the convex routines see no new class.
+ */
 function innerShape(b: RigidBody): ConvexShape {
   const shape = b.shape as ConvexShape;
   const th = b.thinnestHalfSize;
   // A jointed body is swept with the most overlap tolerated: a ragdoll limb
   // landing is held by its joints a little into the ground, and putting it
   // back alone would open them.
-  const delta = b.jointCount > 0 ? MAX_FRACTION * th : Math.min(Math.max(TOLERATED_FRACTION * th, MIN_TOLERATED), MAX_FRACTION * th);
+  let delta = b.jointCount > 0 ? MAX_FRACTION * th : Math.min(Math.max(TOLERATED_FRACTION * th, MIN_TOLERATED), MAX_FRACTION * th);
+  // The smaller shape must stay a valid size (a body near MIN_SHAPE_SIZE is shrunk less).
+  if (th - delta < MIN_SHAPE_SIZE) delta = Math.max(0, th - MIN_SHAPE_SIZE);
   switch (shape.kind) {
     case ShapeKind.Sphere:
-    case ShapeKind.Capsule:
-      // Rounded: only the radius shrinks.
-      return new InnerShape(shape, 1, 1, 1, shape.coreRadius - delta);
+      return new Sphere((shape as Sphere).radius - delta);
+    case ShapeKind.Capsule: {
+      const c = shape as Capsule;
+      return new Capsule(c.radius - delta, c.halfHeight);
+    }
     case ShapeKind.Box: {
       const h = (shape as Box).halfExtents;
-      return new InnerShape(shape, 1 - delta / h.x, 1 - delta / h.y, 1 - delta / h.z, 0);
+      return new Box({ x: h.x - delta, y: h.y - delta, z: h.z - delta });
     }
     case ShapeKind.Cylinder: {
       const c = shape as Cylinder;
-      const kr = 1 - delta / c.radius;
-      return new InnerShape(shape, kr, 1 - delta / c.halfHeight, kr, 0);
+      return new Cylinder(c.radius - delta, c.halfHeight - delta);
     }
-    default: {
-      // A hull (faces at least th from the centre of mass): scaled by 1 − δ/th, every face moves in by δ or more.
-      const k = th > 0 ? 1 - delta / th : 1;
-      return new InnerShape(shape, k, k, k, shape.coreRadius * k);
-    }
+    default:
+      // A hull: its faces lie at least th from the centre of mass, so scaled
+      // by 1 − δ/th every face moves in by δ or more.
+      return new ScaledHull(shape, th > 0 ? 1 - delta / th : 1);
   }
 }
