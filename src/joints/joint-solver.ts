@@ -61,6 +61,35 @@ function addChangeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number,
   out[k] = out[k]! + 0.5 * e;
 }
 
+/**
+ * out[k] += Δᵀ M v for slot s: the velocity change d[o..o+5] against the
+ * slot's current velocity, m Δv·v + Δωᵀ I ω with I at the slot's current
+ * rotation (both turned into the body frame); and out[k + 1] += Δᵀ M Δ.
+ * 0 for a slot held fixed.
+ */
+function addChangeDot(B: SolverBodies, s: number, d: Float64Array, o: number, out: Float64Array, k: number): void {
+  const im = B.invMass[s]!;
+  if (im === 0) return;
+  const V = B.vel, ov = s * VELOCITY_STRIDE;
+  const qx = -B.qx[s]!, qy = -B.qy[s]!, qz = -B.qz[s]!, qw = B.qw[s]!;
+  // Body-frame Δω and ω: conj(q) x q.
+  let wx = d[o + 3]!, wy = d[o + 4]!, wz = d[o + 5]!;
+  let tx = 2 * (qy * wz - qz * wy), ty = 2 * (qz * wx - qx * wz), tz = 2 * (qx * wy - qy * wx);
+  const ax = wx + qw * tx + (qy * tz - qz * ty), ay = wy + qw * ty + (qz * tx - qx * tz), az = wz + qw * tz + (qx * ty - qy * tx);
+  wx = V[ov + 3]!; wy = V[ov + 4]!; wz = V[ov + 5]!;
+  tx = 2 * (qy * wz - qz * wy); ty = 2 * (qz * wx - qx * wz); tz = 2 * (qx * wy - qy * wx);
+  const bx = wx + qw * tx + (qy * tz - qz * ty), by = wy + qw * ty + (qz * tx - qx * tz), bz = wz + qw * tz + (qx * ty - qy * tx);
+  const dvx = d[o]!, dvy = d[o + 1]!, dvz = d[o + 2]!;
+  let dot = (dvx * V[ov]! + dvy * V[ov + 1]! + dvz * V[ov + 2]!) / im;
+  let sq = (dvx * dvx + dvy * dvy + dvz * dvz) / im;
+  const ix = B.ilx[s]!, iy = B.ily[s]!, iz = B.ilz[s]!;
+  if (ix > 0) { dot += ax * bx / ix; sq += ax * ax / ix; }
+  if (iy > 0) { dot += ay * by / iy; sq += ay * ay / iy; }
+  if (iz > 0) { dot += az * bz / iz; sq += az * az / iz; }
+  out[k] = out[k]! + dot;
+  out[k + 1] = out[k + 1]! + sq;
+}
+
 /** Joint solver settings (separate from the world's SolverSettings); checked at the start of every step. */
 export interface JointSolverSettings {
   /** Joint stiffness (Hz) in 'soft' mode, in [0, 1e6], capped at 0.25 / sub-step. Default 60. */
@@ -159,6 +188,8 @@ export class JointSolver {
   activeCount = 0;
   /** @internal */ readonly context = new JointStepContext();
   private warmStarting = true;
+  /** Set by warmStart: the next sweep first line-searches each joint's warm start (trimWarmStarts). */
+  private trimPending = false;
 
   /**
    * Called once per step after the contact rows are built; joints that are
@@ -257,6 +288,35 @@ export class JointSolver {
         this.rescaleChange(B, j);
       }
     }
+    this.trimPending = true;
+  }
+
+  /**
+   * Each joint keeps the share s ∈ [0, 1] of its warm start that leaves the
+   * least kinetic energy at the current velocities (every joint's and
+   * contact's warm start applied): with Δ the velocity change of its warm
+   * start, KE(v − (1 − s)Δ) is least at 1 − s = Δᵀ M v / Δᵀ M Δ, clamped.
+   */
+  private trimWarmStarts(B: SolverBodies): void {
+    const active = this.active, n = this.activeCount, E = this.energy;
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      const a = j.applied;
+      E[0] = 0; E[1] = 0;
+      addChangeDot(B, j.slotA, a, 0, E, 0);
+      addChangeDot(B, j.slotB, a, 6, E, 0);
+      if (!(E[0]! > 0 && E[1]! > 0)) continue;
+      let t = E[0]! / E[1]!;
+      if (t > 1) t = 1;
+      E[0] = 1 - t;
+      j.scaleImpulses(E);
+      const V = B.vel, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+      for (let k = 0; k < 6; k++) {
+        if (B.invMass[j.slotA] !== 0) V[oa + k] = V[oa + k]! - t * a[k]!;
+        if (B.invMass[j.slotB] !== 0) V[ob + k] = V[ob + k]! - t * a[6 + k]!;
+        a[k] = a[k]! * (1 - t); a[6 + k] = a[6 + k]! * (1 - t);
+      }
+    }
   }
 
   /** ratio[0] = cos θ for the larger turn θ = |ω| h of the joint's two slots over the coming sub-step (0 past a quarter turn). */
@@ -340,6 +400,7 @@ export class JointSolver {
     ctx.invH = 1 / h;
     ctx.setBias(useBias);
     const active = this.active, n = this.activeCount;
+    if (this.trimPending) { this.trimPending = false; this.trimWarmStarts(B); }
     if (!useBias && ctx.mode === SWEEP_SOFT && this.settings.projection) {
       for (let i = 0; i < n; i++) {
         const j = active[i]!;
