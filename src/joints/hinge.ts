@@ -190,6 +190,9 @@ export class HingeJoint extends Joint {
     this.servo.setSpring(ctx);
   }
 
+  /** @internal A motor, velocity or position, may do work. */
+  override doesWork(): boolean { return this.maxMotorTorque > 0; }
+
   /** @internal */
   warmStart(B: SolverBodies): void {
     const ia = this.slotA, ib = this.slotB;

@@ -296,11 +296,19 @@ export class JointSolver {
    * least kinetic energy at the current velocities (every joint's and
    * contact's warm start applied): with Δ the velocity change of its warm
    * start, KE(v − (1 − s)Δ) is least at 1 − s = Δᵀ M v / Δᵀ M Δ, clamped.
+   * The same exact minimisation along one direction that a row solve is,
+   * restricted to shrinking the guess: a stale warm start (joints in series
+   * the sweeps do not converge, impulses measured on a lever arm that has
+   * turned since) can no longer hand the bodies energy that two sweeps do
+   * not take out again, while a good one (a resting ragdoll's joints and
+   * contacts cancelling gravity together) keeps s ≈ 1. Joints with a motor
+   * or a spring keep their warm start: their rows may do work.
    */
   private trimWarmStarts(B: SolverBodies): void {
     const active = this.active, n = this.activeCount, E = this.energy;
     for (let i = 0; i < n; i++) {
       const j = active[i]!;
+      if (j.doesWork()) continue;
       const a = j.applied;
       E[0] = 0; E[1] = 0;
       addChangeDot(B, j.slotA, a, 0, E, 0);

@@ -184,6 +184,13 @@ export abstract class Joint {
    */
   projectLimits(_B: SolverBodies, _ctx: JointStepContext): void {}
 
+  /**
+   * @internal Whether the joint has a motor or a spring this step: rows that
+   * may do work, so a warm start that raises the kinetic energy can be right
+   * (JointSolver.trimWarmStarts leaves such a joint's warm start whole).
+   */
+  doesWork(): boolean { return false; }
+
   /** @internal the geometry is being measured at the slots' current poses. */
   protected markMeasured(B: SolverBodies): void {
     this.poseVersionA = B.slotVersion[this.slotA]!;

@@ -528,6 +528,16 @@ export class SixDofJoint extends Joint {
     }
   }
 
+  /** @internal Motors and soft limits (springs) may do work. */
+  override doesWork(): boolean {
+    for (let k = 0; k < 6; k++) {
+      const axis = this.axes[k]!;
+      if (axis.motorCode !== MOTOR_OFF && axis.maxMotorForce > 0) return true;
+      if (axis.modeCode === MODE_LIMITED && axis.limitHertz > 0) return true;
+    }
+    return false;
+  }
+
   /** @internal */
   warmStart(B: SolverBodies): void {
     const ia = this.slotA, ib = this.slotB;
