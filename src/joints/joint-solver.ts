@@ -388,18 +388,21 @@ export class JointSolver {
    * a sub-step. So, for each joint with limits, in list order: rotate B only
    * by the pseudo-impulse −C/(a·I_B⁻¹·a) about the limit's axis (the NGS
    * update of Box2D v2.4 / Catto's "position projection", with A held), then
-   * translate B only to close its anchor gap. Holding A makes one pass exact
-   * for a tree listed parent first (a ragdoll): a joint's correction moves
+   * translate B to close its anchor gap (B alone when it is no heavier than
+   * A, else B and A in proportion to their inverse masses: rows.ts
+   * PointRow.projectB). Holding A makes one pass exact for a tree listed
+   * parent first (a ragdoll, children lighter): a joint's correction moves
    * only its child, whose own joints come later. Only the error beyond the
    * slops is removed, so resting contact and the soft rows are left alone
    * unless a limit is really violated.
    *
    * A projection is a teleport and may not create energy. A body it turns
-   * keeps its body-frame spin (rows.ts turnSpin), and potential energy it
-   * gives the pair (a heavy child lifted back to a light parent's anchor,
-   * after gravity opened the gap the sweeps could not hold) is paid from
-   * the pair's kinetic energy relative to its centre of mass
-   * (payFromRelativeMotion): unpaid, a lift every sub-step is a pump.
+   * keeps its body-frame spin (rows.ts turnSpin); a translation shared by
+   * inverse mass keeps the pair's centre of mass, and the potential energy
+   * a one-sided move gives the pair (a child lifted back to its parent's
+   * anchor; a grounded body's clipped share) is paid from the pair's kinetic
+   * energy relative to its centre of mass (payFromRelativeMotion): unpaid, a
+   * lift every sub-step is a pump.
    */
   solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
