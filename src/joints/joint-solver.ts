@@ -29,12 +29,21 @@
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { SolverSettings } from '../dynamics/solver-settings';
 import type { Joint } from './joint';
-import { JointStepContext } from './rows';
+import { JointStepContext, translateSlot } from './rows';
 import { SWEEP_BAUMGARTE, SWEEP_RIGID, SWEEP_SOFT } from '../dynamics/sweep-mode';
 import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
 
 /** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
 const WARM_START_ENERGY_GROWTH = 1;
+
+/**
+ * A projection that lifts a B more than twice A's mass further than the
+ * pair's relative motion can pay for moves the pair back together (its
+ * centre of mass stays); a lighter B (a ragdoll's bones are at most 1.75
+ * times their parent's mass: the chest on the spine) keeps A still, so a
+ * tree listed parent first stays exact.
+ */
+const HEAVY_CHILD = 0.5;
 
 /**
  * Kinetic energy ½ m|Δv|² + ½ Δωᵀ I Δω of the velocity change d[o..o+5] of a
@@ -141,6 +150,24 @@ function addPotentialGain(B: SolverBodies, s: number, p: Float64Array, o: number
 }
 
 /**
+ * e[1] = the kinetic energy of the pair's motion relative to its centre of
+ * mass (a body held fixed is the frame), what payFromRelativeMotion can pay
+ * from. `d`: 12 doubles of scratch.
+ */
+function relativeKinetic(B: SolverBodies, ia: number, ib: number, e: Float64Array, d: Float64Array): void {
+  const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+  const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+  for (let k = 0; k < 3; k++) {
+    const c = ima === 0 ? V[oa + k]! : imb === 0 ? V[ob + k]! : (V[oa + k]! / ima + V[ob + k]! / imb) / (1 / ima + 1 / imb);
+    d[k] = V[oa + k]! - c; d[3 + k] = V[oa + 3 + k]!;
+    d[6 + k] = V[ob + k]! - c; d[9 + k] = V[ob + 3 + k]!;
+  }
+  e[1] = 0;
+  addChangeEnergy(B, ia, d, 0, e, 1);
+  addChangeEnergy(B, ib, d, 6, e, 1);
+}
+
+/**
  * Takes `energy` (J) out of the kinetic energy of the pair's motion relative
  * to its centre of mass: linear velocities v_i → v_c + s(v_i − v_c), angular
  * ω_i → s ω_i, s = √(1 − energy / E_rel) (0 if E_rel ≤ energy), energy =
@@ -173,6 +200,24 @@ function payFromRelativeMotion(B: SolverBodies, ia: number, ib: number, e: Float
     const c = k === 0 ? cx : k === 1 ? cy : cz;
     if (ima !== 0) { V[oa + k] = c + s * d[k]!; V[oa + 3 + k] = s * d[3 + k]!; }
     if (imb !== 0) { V[ob + k] = c + s * d[6 + k]!; V[ob + 3 + k] = s * d[9 + k]!; }
+  }
+}
+
+/**
+ * Translates both slots of a pair by −Δ_c, Δ_c the displacement of the
+ * pair's centre of mass since the positions p[0..5] (A's, then B's): the
+ * gap a projection closed stays closed, and the centre of mass, with
+ * gravity's potential energy, returns to where it was. Both slots dynamic.
+ */
+function shiftPairBack(B: SolverBodies, ia: number, ib: number, p: Float64Array): void {
+  const ma = 1 / B.invMass[ia]!, mb = 1 / B.invMass[ib]!, inv = 1 / (ma + mb);
+  const d = B.delta;
+  const cx = (ma * (B.px[ia]! - p[0]!) + mb * (B.px[ib]! - p[3]!)) * inv;
+  const cy = (ma * (B.py[ia]! - p[1]!) + mb * (B.py[ib]! - p[4]!)) * inv;
+  const cz = (ma * (B.pz[ia]! - p[2]!) + mb * (B.pz[ib]! - p[5]!)) * inv;
+  for (let k = 0; k < 2; k++) {
+    d[0] = -cx; d[1] = -cy; d[2] = -cz; d[3] = 0; d[4] = 0; d[5] = 0;
+    translateSlot(B, k === 0 ? ia : ib);
   }
 }
 
@@ -423,7 +468,17 @@ export class JointSolver {
         E[0] = 0;
         addPotentialGain(B, ia, p, 0, E);
         addPotentialGain(B, ib, p, 3, E);
-        if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
+        if (E[0]! > 0) {
+          relativeKinetic(B, ia, ib, E, this.after);
+          if (E[1]! < E[0]! && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
+            // More than the pair's relative motion can pay, and B much the heavier: move the pair back together instead.
+            shiftPairBack(B, ia, ib, p);
+            E[0] = 0;
+            addPotentialGain(B, ia, p, 0, E);
+            addPotentialGain(B, ib, p, 3, E);
+          }
+          if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
+        }
       }
     }
     // Rows measure their geometry again only after the poses moved (poseVersion).

@@ -233,9 +233,10 @@ function movePoseF(B: SolverBodies, s: number): void {
 /**
  * Translates slot s by B.delta[0..2] (delta[3..5] must be 0), but at most
  * PROJECTION_SINK into a ground it rests on (SolverBodies.grounded): the
- * contact wins and the rest of the gap is left to the sweeps.
+ * contact wins and the rest of the gap is left to the sweeps. For the
+ * projections only.
  */
-function projectSlot(B: SolverBodies, s: number): void {
+export function translateSlot(B: SolverBodies, s: number): void {
   const d = B.delta;
   if (B.grounded[s] === 1) {
     const nx = B.gnx[s]!, ny = B.gny[s]!, nz = B.gnz[s]!;
@@ -509,12 +510,12 @@ export class PointRow {
   }
 
   /**
-   * Translates B (and A too when B is the heavier one; both rotations held)
-   * so that |C| ≤ slop. Used after the limit projection
-   * (JointSolver.solveVelocitiesAndProject): a translation leaves the angles
-   * that were just fixed untouched, and in a tree whose joints are listed
-   * parent first, correcting a lighter child only never undoes a joint
-   * earlier in the list.
+   * Translates only B (A and both rotations held) so that |C| ≤ slop. Used
+   * after the limit projection (JointSolver.solveVelocitiesAndProject): a
+   * translation leaves the angles that were just fixed untouched, and in a
+   * tree whose joints are listed parent first, correcting the child only
+   * never undoes a joint earlier in the list. (The joint solver moves the
+   * pair back together when the lift this gives it cannot be paid for.)
    */
   projectB(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
     const slop = ctx.anchorSlop;
@@ -530,22 +531,9 @@ export class PointRow {
     const err = Math.sqrt(err2);
     // At most MAX_PROJECTION per pass: a longer teleport can carry B past a surface no contact saw coming.
     const f = Math.min(err - slop, MAX_PROJECTION) / err;
-    // Who moves: a B no heavier than A (a limb under its parent) alone, so a
-    // tree listed parent first stays exact; a heavier B shares the move with
-    // A in proportion to their inverse masses, which keeps the pair's centre
-    // of mass (and with it gravity's potential energy) where it was. Moving
-    // a heavy B alone to a light A's anchor lifted the pair's centre of mass
-    // every sub-step, energy nothing paid for (fuzz seed 2023, docs/joints.md).
-    const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
-    const wb = imb >= ima ? 1 : imb / (ima + imb);
     const d = B.delta;
-    d[0] = -f * wb * cx; d[1] = -f * wb * cy; d[2] = -f * wb * cz; d[3] = 0; d[4] = 0; d[5] = 0;
-    projectSlot(B, ib);
-    if (wb < 1) {
-      const wa = 1 - wb;
-      d[0] = f * wa * cx; d[1] = f * wa * cy; d[2] = f * wa * cz; d[3] = 0; d[4] = 0; d[5] = 0;
-      projectSlot(B, ia);
-    }
+    d[0] = -f * cx; d[1] = -f * cy; d[2] = -f * cz; d[3] = 0; d[4] = 0; d[5] = 0;
+    translateSlot(B, ib);
   }
 
   /**
