@@ -6,9 +6,9 @@
  *   (a light body between a slider and a far hinge; seed 2020's weld and
  *   47 m slider on one spinning cylinder) were handed energy by every
  *   sub-step's warm start (JointSolver.trimWarmStarts);
- * - an unpaid lift: the anchor projection carried a heavy B to a light A's
- *   anchor every sub-step, raising the pair's centre of mass
- *   (PointRow.projectB).
+ * - an unpaid lift: the anchor projection (PointRow.projectB) carried a
+ *   heavy B to a light A's anchor every sub-step, raising the pair's centre
+ *   of mass with nothing to pay for it (JointSolver.shiftPairBack).
  *
  * The scenes fly free under gravity, so only the motion about the centre of
  * mass can be released: "releasable" is that kinetic energy. The bodies
@@ -147,12 +147,12 @@ describe('slider and far hinge on a light body: no energy gain', () => {
   });
 
   it('slider with the box as A and the capsule as B, sphere 3 m away: ≤ 1 % (the hinge projection lifted the 58 kg sphere to the capsule)', () => {
-    // Before the split projection: seed 3 +36 % (step 455), seed 7 +30 %.
+    // Before the pair shift: seed 3 +36 % (step 455), seed 7 +30 %.
     checkSeeds({ link: 'slider, heavy A', far: 3 }, SEEDS, 'heavy-A slider, hinge 3 m');
   });
 
   it('a locked six-dof (point block, projected) with the capsule as A, sphere 3 m away: ≤ 1 % (its projection lifted the 700 kg box to the capsule)', () => {
-    // Before the split projection: seed 1 +2700 %, seed 6 +500 %.
+    // Before the pair shift: seed 1 +2700 %, seed 6 +500 %.
     checkSeeds({ link: 'locked six-dof', far: 3 }, SEEDS, 'locked six-dof, hinge 3 m');
   });
 });
