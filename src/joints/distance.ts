@@ -130,8 +130,8 @@ export class DistanceJoint extends Joint {
     return this.minLength === this.maxLength && this.frequency === 0;
   }
 
-  /** @internal A spring may do work. */
-  override doesWork(): boolean { return this.frequencyValue > 0; }
+  /** @internal A spring stores energy. */
+  override workBound(out: Float64Array): boolean { out[0] = 0; return !(this.frequencyValue > 0); }
 
   /** @internal */
   warmStart(B: SolverBodies): void {

@@ -190,8 +190,11 @@ export class HingeJoint extends Joint {
     this.servo.setSpring(ctx);
   }
 
-  /** @internal A motor, velocity or position, may do work. */
-  override doesWork(): boolean { return this.maxMotorTorque > 0; }
+  /** @internal A velocity motor does at most maxMotorTorque·|motorSpeed|; a servo is a spring. */
+  override workBound(out: Float64Array): boolean {
+    out[0] = this.positionMode ? 0 : this.maxMotorTorque * Math.abs(this.motorSpeed);
+    return !(this.positionMode && this.maxMotorTorque > 0);
+  }
 
   /** @internal */
   warmStart(B: SolverBodies): void {

@@ -346,19 +346,23 @@ export class JointSolver {
    * the sweeps do not converge, impulses measured on a lever arm that has
    * turned since) can no longer hand the bodies energy that two sweeps do
    * not take out again, while a good one (a resting ragdoll's joints and
-   * contacts cancelling gravity together) keeps s ≈ 1. Joints with a motor
-   * or a spring keep their warm start: their rows may do work.
+   * contacts cancelling gravity together) keeps s ≈ 1. A joint with a
+   * velocity motor is trimmed only once its warm start raised the energy by
+   * more than the motor can do in the sub-step (Joint.workBound); one with
+   * a spring or a position motor (stored energy) keeps its warm start.
    */
   private trimWarmStarts(B: SolverBodies): void {
     const active = this.active, n = this.activeCount, E = this.energy;
     for (let i = 0; i < n; i++) {
       const j = active[i]!;
-      if (j.doesWork()) continue;
+      if (!j.workBound(this.ratio)) continue;
       const a = j.applied;
       E[0] = 0; E[1] = 0;
       addChangeDot(B, j.slotA, a, 0, E, 0);
       addChangeDot(B, j.slotB, a, 6, E, 0);
       if (!(E[0]! > 0 && E[1]! > 0)) continue;
+      // A velocity motor's warm start may raise the energy by as much as the motor can do over the sub-step.
+      if (this.ratio[0]! > 0 && E[0]! - 0.5 * E[1]! <= this.ratio[0]! * this.context.h) continue;
       let t = E[0]! / E[1]!;
       if (t > 1) t = 1;
       E[0] = 1 - t;

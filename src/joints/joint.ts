@@ -185,11 +185,12 @@ export abstract class Joint {
   projectLimits(_B: SolverBodies, _ctx: JointStepContext): void {}
 
   /**
-   * @internal Whether the joint has a motor or a spring this step: rows that
-   * may do work, so a warm start that raises the kinetic energy can be right
-   * (JointSolver.trimWarmStarts leaves such a joint's warm start whole).
+   * @internal The work the joint's rows may do (JointSolver.trimWarmStarts):
+   * false when it has a spring or a position motor (stored energy: its warm
+   * start is left whole); else true, with out[0] = the largest power of its
+   * velocity motors, Σ max force·|speed| (W; 0 without one).
    */
-  doesWork(): boolean { return false; }
+  workBound(out: Float64Array): boolean { out[0] = 0; return true; }
 
   /** @internal the geometry is being measured at the slots' current poses. */
   protected markMeasured(B: SolverBodies): void {

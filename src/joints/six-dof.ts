@@ -528,14 +528,19 @@ export class SixDofJoint extends Joint {
     }
   }
 
-  /** @internal Motors and soft limits (springs) may do work. */
-  override doesWork(): boolean {
+  /** @internal Velocity motors do at most max force·|speed|; position motors and soft limits are springs. */
+  override workBound(out: Float64Array): boolean {
+    let p = 0;
     for (let k = 0; k < 6; k++) {
       const axis = this.axes[k]!;
-      if (axis.motorCode !== MOTOR_OFF && axis.maxMotorForce > 0) return true;
-      if (axis.modeCode === MODE_LIMITED && axis.limitHertz > 0) return true;
+      if (axis.modeCode === MODE_LIMITED && axis.limitHertz > 0) return false;
+      if (axis.maxMotorForce > 0) {
+        if (axis.motorCode === MOTOR_POSITION) return false;
+        if (axis.motorCode === MOTOR_VELOCITY) p += axis.maxMotorForce * Math.abs(axis.motorSpeed);
+      }
     }
-    return false;
+    out[0] = p;
+    return true;
   }
 
   /** @internal */

@@ -157,12 +157,14 @@ describe('slider and far hinge on a light body: no energy gain', () => {
   });
 });
 
-describe('jointed fuzz worlds that gained energy with sliders (minimized)', () => {
+describe('jointed fuzz worlds that gained energy (minimized)', () => {
   const CASES: readonly { seed: number; keep: number[]; before: string }[] = [
     // A 0.15 kg capsule hinged to a 59 kg body 28 m away and on a 20 N friction slider along a box welded to a 616 kg sphere.
     { seed: 2023, keep: [14, 47, 90, 120, 121, 148, 149], before: '+8.8 % (step 127)' },
     // A 20 kg capsule welded 14 m from a 56 kg cylinder (both at 93 rad/s) with a 3.1 kg capsule on a slider anchored 41 m from it.
     { seed: 2020, keep: [18, 62, 63, 90], before: '+849 % (step 182)' },
+    // A 116 kg thin box hinged to the floor box 9.8 m from its anchor, with a 0.87 N·m velocity motor (a stale warm start the trim skipped while motors were exempt).
+    { seed: 2054, keep: [165], before: '+17046 % (step 396)' },
   ];
   for (const c of CASES) {
     it(`seed ${c.seed} bodies ${c.keep.join(',')}: energy within E(0) + 1 % of the releasable energy (was ${c.before})`, async () => {
