@@ -130,6 +130,9 @@ export class DistanceJoint extends Joint {
     return this.minLength === this.maxLength && this.frequency === 0;
   }
 
+  /** @internal A spring stores energy. */
+  override workBound(out: Float64Array): boolean { out[0] = 0; return !(this.frequencyValue > 0); }
+
   /** @internal */
   warmStart(B: SolverBodies): void {
     this.update(B);

@@ -190,6 +190,12 @@ export class HingeJoint extends Joint {
     this.servo.setSpring(ctx);
   }
 
+  /** @internal A velocity motor does at most maxMotorTorque·|motorSpeed|; a servo is a spring. */
+  override workBound(out: Float64Array): boolean {
+    out[0] = this.positionMode ? 0 : this.maxMotorTorque * Math.abs(this.motorSpeed);
+    return !(this.positionMode && this.maxMotorTorque > 0);
+  }
+
   /** @internal */
   warmStart(B: SolverBodies): void {
     const ia = this.slotA, ib = this.slotB;

@@ -29,12 +29,21 @@
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { SolverSettings } from '../dynamics/solver-settings';
 import type { Joint } from './joint';
-import { JointStepContext } from './rows';
+import { JointStepContext, translateSlot } from './rows';
 import { SWEEP_BAUMGARTE, SWEEP_RIGID, SWEEP_SOFT } from '../dynamics/sweep-mode';
 import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
 
 /** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
 const WARM_START_ENERGY_GROWTH = 1;
+
+/**
+ * A projection that lifts a B more than twice A's mass further than the
+ * pair's relative motion can pay for moves the pair back together (its
+ * centre of mass stays); a lighter B (a ragdoll's bones are at most 1.75
+ * times their parent's mass: the chest on the spine) keeps A still, so a
+ * tree listed parent first stays exact.
+ */
+const HEAVY_CHILD = 0.5;
 
 /**
  * Kinetic energy ½ m|Δv|² + ½ Δωᵀ I Δω of the velocity change d[o..o+5] of a
@@ -59,6 +68,35 @@ function addChangeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number,
   if (iy > 0) e += ly * ly / iy;
   if (iz > 0) e += lz * lz / iz;
   out[k] = out[k]! + 0.5 * e;
+}
+
+/**
+ * out[k] += Δᵀ M v for slot s: the velocity change d[o..o+5] against the
+ * slot's current velocity, m Δv·v + Δωᵀ I ω with I at the slot's current
+ * rotation (both turned into the body frame); and out[k + 1] += Δᵀ M Δ.
+ * 0 for a slot held fixed.
+ */
+function addChangeDot(B: SolverBodies, s: number, d: Float64Array, o: number, out: Float64Array, k: number): void {
+  const im = B.invMass[s]!;
+  if (im === 0) return;
+  const V = B.vel, ov = s * VELOCITY_STRIDE;
+  const qx = -B.qx[s]!, qy = -B.qy[s]!, qz = -B.qz[s]!, qw = B.qw[s]!;
+  // Body-frame Δω and ω: conj(q) x q.
+  let wx = d[o + 3]!, wy = d[o + 4]!, wz = d[o + 5]!;
+  let tx = 2 * (qy * wz - qz * wy), ty = 2 * (qz * wx - qx * wz), tz = 2 * (qx * wy - qy * wx);
+  const ax = wx + qw * tx + (qy * tz - qz * ty), ay = wy + qw * ty + (qz * tx - qx * tz), az = wz + qw * tz + (qx * ty - qy * tx);
+  wx = V[ov + 3]!; wy = V[ov + 4]!; wz = V[ov + 5]!;
+  tx = 2 * (qy * wz - qz * wy); ty = 2 * (qz * wx - qx * wz); tz = 2 * (qx * wy - qy * wx);
+  const bx = wx + qw * tx + (qy * tz - qz * ty), by = wy + qw * ty + (qz * tx - qx * tz), bz = wz + qw * tz + (qx * ty - qy * tx);
+  const dvx = d[o]!, dvy = d[o + 1]!, dvz = d[o + 2]!;
+  let dot = (dvx * V[ov]! + dvy * V[ov + 1]! + dvz * V[ov + 2]!) / im;
+  let sq = (dvx * dvx + dvy * dvy + dvz * dvz) / im;
+  const ix = B.ilx[s]!, iy = B.ily[s]!, iz = B.ilz[s]!;
+  if (ix > 0) { dot += ax * bx / ix; sq += ax * ax / ix; }
+  if (iy > 0) { dot += ay * by / iy; sq += ay * ay / iy; }
+  if (iz > 0) { dot += az * bz / iz; sq += az * az / iz; }
+  out[k] = out[k]! + dot;
+  out[k + 1] = out[k + 1]! + sq;
 }
 
 /** Joint solver settings (separate from the world's SolverSettings); checked at the start of every step. */
@@ -112,6 +150,24 @@ function addPotentialGain(B: SolverBodies, s: number, p: Float64Array, o: number
 }
 
 /**
+ * e[1] = the kinetic energy of the pair's motion relative to its centre of
+ * mass (a body held fixed is the frame), what payFromRelativeMotion can pay
+ * from. `d`: 12 doubles of scratch.
+ */
+function relativeKinetic(B: SolverBodies, ia: number, ib: number, e: Float64Array, d: Float64Array): void {
+  const V = B.vel, oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
+  const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
+  for (let k = 0; k < 3; k++) {
+    const c = ima === 0 ? V[oa + k]! : imb === 0 ? V[ob + k]! : (V[oa + k]! / ima + V[ob + k]! / imb) / (1 / ima + 1 / imb);
+    d[k] = V[oa + k]! - c; d[3 + k] = V[oa + 3 + k]!;
+    d[6 + k] = V[ob + k]! - c; d[9 + k] = V[ob + 3 + k]!;
+  }
+  e[1] = 0;
+  addChangeEnergy(B, ia, d, 0, e, 1);
+  addChangeEnergy(B, ib, d, 6, e, 1);
+}
+
+/**
  * Takes `energy` (J) out of the kinetic energy of the pair's motion relative
  * to its centre of mass: linear velocities v_i → v_c + s(v_i − v_c), angular
  * ω_i → s ω_i, s = √(1 − energy / E_rel) (0 if E_rel ≤ energy), energy =
@@ -147,6 +203,24 @@ function payFromRelativeMotion(B: SolverBodies, ia: number, ib: number, e: Float
   }
 }
 
+/**
+ * Translates both slots of a pair by −Δ_c, Δ_c the displacement of the
+ * pair's centre of mass since the positions p[0..5] (A's, then B's): the
+ * gap a projection closed stays closed, and the centre of mass, with
+ * gravity's potential energy, returns to where it was. Both slots dynamic.
+ */
+function shiftPairBack(B: SolverBodies, ia: number, ib: number, p: Float64Array): void {
+  const ma = 1 / B.invMass[ia]!, mb = 1 / B.invMass[ib]!, inv = 1 / (ma + mb);
+  const d = B.delta;
+  const cx = (ma * (B.px[ia]! - p[0]!) + mb * (B.px[ib]! - p[3]!)) * inv;
+  const cy = (ma * (B.py[ia]! - p[1]!) + mb * (B.py[ib]! - p[4]!)) * inv;
+  const cz = (ma * (B.pz[ia]! - p[2]!) + mb * (B.pz[ib]! - p[5]!)) * inv;
+  for (let k = 0; k < 2; k++) {
+    d[0] = -cx; d[1] = -cy; d[2] = -cz; d[3] = 0; d[4] = 0; d[5] = 0;
+    translateSlot(B, k === 0 ? ia : ib);
+  }
+}
+
 export class JointSolver {
   /** Live settings; take effect at the next `prepare`. */
   readonly settings: JointSolverSettings = defaultJointSolverSettings();
@@ -159,6 +233,8 @@ export class JointSolver {
   activeCount = 0;
   /** @internal */ readonly context = new JointStepContext();
   private warmStarting = true;
+  /** Set by warmStart: the next sweep first line-searches each joint's warm start (trimWarmStarts). */
+  private trimPending = false;
 
   /**
    * Called once per step after the contact rows are built; joints that are
@@ -257,6 +333,47 @@ export class JointSolver {
         this.rescaleChange(B, j);
       }
     }
+    this.trimPending = true;
+  }
+
+  /**
+   * Each joint keeps the share s ∈ [0, 1] of its warm start that leaves the
+   * least kinetic energy at the current velocities (every joint's and
+   * contact's warm start applied): with Δ the velocity change of its warm
+   * start, KE(v − (1 − s)Δ) is least at 1 − s = Δᵀ M v / Δᵀ M Δ, clamped.
+   * The same exact minimisation along one direction that a row solve is,
+   * restricted to shrinking the guess: a stale warm start (joints in series
+   * the sweeps do not converge, impulses measured on a lever arm that has
+   * turned since) can no longer hand the bodies energy that two sweeps do
+   * not take out again, while a good one (a resting ragdoll's joints and
+   * contacts cancelling gravity together) keeps s ≈ 1. A joint with a
+   * velocity motor is trimmed only once its warm start raised the energy by
+   * more than the motor can do in the sub-step (Joint.workBound); one with
+   * a spring or a position motor (stored energy) keeps its warm start.
+   */
+  private trimWarmStarts(B: SolverBodies): void {
+    const active = this.active, n = this.activeCount, E = this.energy;
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      if (!j.workBound(this.ratio)) continue;
+      const a = j.applied;
+      E[0] = 0; E[1] = 0;
+      addChangeDot(B, j.slotA, a, 0, E, 0);
+      addChangeDot(B, j.slotB, a, 6, E, 0);
+      if (!(E[0]! > 0 && E[1]! > 0)) continue;
+      // A velocity motor's warm start may raise the energy by as much as the motor can do over the sub-step.
+      if (this.ratio[0]! > 0 && E[0]! - 0.5 * E[1]! <= this.ratio[0]! * this.context.h) continue;
+      let t = E[0]! / E[1]!;
+      if (t > 1) t = 1;
+      E[0] = 1 - t;
+      j.scaleImpulses(E);
+      const V = B.vel, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+      for (let k = 0; k < 6; k++) {
+        if (B.invMass[j.slotA] !== 0) V[oa + k] = V[oa + k]! - t * a[k]!;
+        if (B.invMass[j.slotB] !== 0) V[ob + k] = V[ob + k]! - t * a[6 + k]!;
+        a[k] = a[k]! * (1 - t); a[6 + k] = a[6 + k]! * (1 - t);
+      }
+    }
   }
 
   /** ratio[0] = cos θ for the larger turn θ = |ω| h of the joint's two slots over the coming sub-step (0 past a quarter turn). */
@@ -320,18 +437,21 @@ export class JointSolver {
    * a sub-step. So, for each joint with limits, in list order: rotate B only
    * by the pseudo-impulse −C/(a·I_B⁻¹·a) about the limit's axis (the NGS
    * update of Box2D v2.4 / Catto's "position projection", with A held), then
-   * translate B only to close its anchor gap. Holding A makes one pass exact
-   * for a tree listed parent first (a ragdoll): a joint's correction moves
+   * translate B to close its anchor gap (B alone when it is no heavier than
+   * A, else B and A in proportion to their inverse masses: rows.ts
+   * PointRow.projectB). Holding A makes one pass exact for a tree listed
+   * parent first (a ragdoll, children lighter): a joint's correction moves
    * only its child, whose own joints come later. Only the error beyond the
    * slops is removed, so resting contact and the soft rows are left alone
    * unless a limit is really violated.
    *
    * A projection is a teleport and may not create energy. A body it turns
-   * keeps its body-frame spin (rows.ts turnSpin), and potential energy it
-   * gives the pair (a heavy child lifted back to a light parent's anchor,
-   * after gravity opened the gap the sweeps could not hold) is paid from
-   * the pair's kinetic energy relative to its centre of mass
-   * (payFromRelativeMotion): unpaid, a lift every sub-step is a pump.
+   * keeps its body-frame spin (rows.ts turnSpin); a translation shared by
+   * inverse mass keeps the pair's centre of mass, and the potential energy
+   * a one-sided move gives the pair (a child lifted back to its parent's
+   * anchor; a grounded body's clipped share) is paid from the pair's kinetic
+   * energy relative to its centre of mass (payFromRelativeMotion): unpaid, a
+   * lift every sub-step is a pump.
    */
   solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
@@ -340,6 +460,7 @@ export class JointSolver {
     ctx.invH = 1 / h;
     ctx.setBias(useBias);
     const active = this.active, n = this.activeCount;
+    if (this.trimPending) { this.trimPending = false; this.trimWarmStarts(B); }
     if (!useBias && ctx.mode === SWEEP_SOFT && this.settings.projection) {
       for (let i = 0; i < n; i++) {
         const j = active[i]!;
@@ -351,7 +472,17 @@ export class JointSolver {
         E[0] = 0;
         addPotentialGain(B, ia, p, 0, E);
         addPotentialGain(B, ib, p, 3, E);
-        if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
+        if (E[0]! > 0) {
+          relativeKinetic(B, ia, ib, E, this.after);
+          if (E[1]! < E[0]! && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
+            // More than the pair's relative motion can pay, and B much the heavier: move the pair back together instead.
+            shiftPairBack(B, ia, ib, p);
+            E[0] = 0;
+            addPotentialGain(B, ia, p, 0, E);
+            addPotentialGain(B, ib, p, 3, E);
+          }
+          if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
+        }
       }
     }
     // Rows measure their geometry again only after the poses moved (poseVersion).

@@ -184,6 +184,14 @@ export abstract class Joint {
    */
   projectLimits(_B: SolverBodies, _ctx: JointStepContext): void {}
 
+  /**
+   * @internal The work the joint's rows may do (JointSolver.trimWarmStarts):
+   * false when it has a spring or a position motor (stored energy: its warm
+   * start is left whole); else true, with out[0] = the largest power of its
+   * velocity motors, Σ max force·|speed| (W; 0 without one).
+   */
+  workBound(out: Float64Array): boolean { out[0] = 0; return true; }
+
   /** @internal the geometry is being measured at the slots' current poses. */
   protected markMeasured(B: SolverBodies): void {
     this.poseVersionA = B.slotVersion[this.slotA]!;

@@ -230,6 +230,25 @@ function movePoseF(B: SolverBodies, s: number): void {
   B.moveSlot(s);
 }
 
+/**
+ * Translates slot s by B.delta[0..2] (delta[3..5] must be 0), but at most
+ * PROJECTION_SINK into a ground it rests on (SolverBodies.grounded): the
+ * contact wins and the rest of the gap is left to the sweeps. For the
+ * projections only.
+ */
+export function translateSlot(B: SolverBodies, s: number): void {
+  const d = B.delta;
+  if (B.grounded[s] === 1) {
+    const nx = B.gnx[s]!, ny = B.gny[s]!, nz = B.gnz[s]!;
+    const into = d[0]! * nx + d[1]! * ny + d[2]! * nz;
+    if (into < -PROJECTION_SINK) {
+      const cut = into + PROJECTION_SINK;
+      d[0] = d[0]! - cut * nx; d[1] = d[1]! - cut * ny; d[2] = d[2]! - cut * nz;
+    }
+  }
+  B.moveSlot(s);
+}
+
 /** Metres a joint projection may translate a body per pass. */
 const MAX_PROJECTION = 0.05;
 /** Metres a joint projection may move a grounded body into its ground per pass (SolverBodies.grounded). */
@@ -492,10 +511,11 @@ export class PointRow {
 
   /**
    * Translates only B (A and both rotations held) so that |C| ≤ slop. Used
-   * after the limit projection (JointSolver.solveVelocities): a translation
-   * leaves the angles that were just fixed untouched, and in a tree whose
-   * joints are listed parent first, correcting the child only never undoes a
-   * joint earlier in the list.
+   * after the limit projection (JointSolver.solveVelocitiesAndProject): a
+   * translation leaves the angles that were just fixed untouched, and in a
+   * tree whose joints are listed parent first, correcting the child only
+   * never undoes a joint earlier in the list. (The joint solver moves the
+   * pair back together when the lift this gives it cannot be paid for.)
    */
   projectB(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
     const slop = ctx.anchorSlop;
@@ -512,18 +532,8 @@ export class PointRow {
     // At most MAX_PROJECTION per pass: a longer teleport can carry B past a surface no contact saw coming.
     const f = Math.min(err - slop, MAX_PROJECTION) / err;
     const d = B.delta;
-    let dx = -f * cx, dy = -f * cy, dz = -f * cz;
-    // Nor into what holds B up, beyond PROJECTION_SINK: the contact wins and the rest of the gap is left to the sweeps.
-    if (B.grounded[ib] === 1) {
-      const nx = B.gnx[ib]!, ny = B.gny[ib]!, nz = B.gnz[ib]!;
-      const into = dx * nx + dy * ny + dz * nz;
-      if (into < -PROJECTION_SINK) {
-        const cut = into + PROJECTION_SINK;
-        dx -= cut * nx; dy -= cut * ny; dz -= cut * nz;
-      }
-    }
-    d[0] = dx; d[1] = dy; d[2] = dz; d[3] = 0; d[4] = 0; d[5] = 0;
-    B.moveSlot(ib);
+    d[0] = -f * cx; d[1] = -f * cy; d[2] = -f * cz; d[3] = 0; d[4] = 0; d[5] = 0;
+    translateSlot(B, ib);
   }
 
   /**

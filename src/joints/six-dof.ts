@@ -528,6 +528,21 @@ export class SixDofJoint extends Joint {
     }
   }
 
+  /** @internal Velocity motors do at most max force·|speed|; position motors and soft limits are springs. */
+  override workBound(out: Float64Array): boolean {
+    let p = 0;
+    for (let k = 0; k < 6; k++) {
+      const axis = this.axes[k]!;
+      if (axis.modeCode === MODE_LIMITED && axis.limitHertz > 0) return false;
+      if (axis.maxMotorForce > 0) {
+        if (axis.motorCode === MOTOR_POSITION) return false;
+        if (axis.motorCode === MOTOR_VELOCITY) p += axis.maxMotorForce * Math.abs(axis.motorSpeed);
+      }
+    }
+    out[0] = p;
+    return true;
+  }
+
   /** @internal */
   warmStart(B: SolverBodies): void {
     const ia = this.slotA, ib = this.slotB;
