@@ -203,7 +203,7 @@ export class RigidBody {
    * step may move the body before continuous collision sweeps it.
    */
   readonly thinnestHalfSize: number;
-  /** @internal how far a point of the shape's core can be from its centre (0 for a ball, whose turn moves no surface; a capsule's half height): a turn's reach in continuous collision */
+  /** @internal how far a point of the swept shape's core can be from its centre (0 for a ball, whose turn moves no surface, and for a compound, swept as a ball; a capsule's half height): a turn's reach in continuous collision */
   readonly continuousReach: number;
   /** @internal the shapes continuous collision sweeps (dynamics/continuous.ts): the shape shrunk by the penetration it tolerates, and the sphere about the centre of mass; made on first use */
   continuousInner: ConvexShape | null = null;
@@ -356,7 +356,8 @@ export class RigidBody {
     const thinnest = sh.thinnestHalfSize !== undefined ? sh.thinnestHalfSize : sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
     this.elongation = shape.kind === ShapeKind.Sphere || !(thinnest > 0) ? 1 : this.boundingRadius / thinnest;
     this.thinnestHalfSize = thinnestHalfSize(shape, thinnest);
-    this.continuousReach = shape.kind === ShapeKind.Sphere ? 0 : shape.kind === ShapeKind.Capsule ? sh.halfHeight! : this.boundingRadius;
+    // A compound is swept as the sphere about its centre of mass only, which no turn moves.
+    this.continuousReach = shape.kind === ShapeKind.Sphere || !shape.isConvex ? 0 : shape.kind === ShapeKind.Capsule ? sh.halfHeight! : this.boundingRadius;
     this.updateInertia();
   }
 
