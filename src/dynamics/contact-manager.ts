@@ -412,6 +412,23 @@ export class ContactManager {
     return sx * sx + sy * sy + sz * sz > reach * reach;
   }
 
+  /**
+   * After a solve: a pair that was apart (speculative points only) and
+   * whose points pushed in this solve was stopped at the surface by the
+   * solver, so it touches from this step on, and its contactBegin is
+   * queued now, in the step of the impact (with that step's impulse), not
+   * in the next step's update.
+   */
+  reportImpacts(): void {
+    const list = this.solveList;
+    for (let i = 0; i < this.solveCount; i++) {
+      const c = list[i]!;
+      if (c.touching || c.totalNormalImpulse <= 0) continue;
+      c.touching = true;
+      this.events.queueContactEvent(c, EVENT_BEGIN);
+    }
+  }
+
   private listForSolver(c: Contact): void {
     const list = this.solveList;
     if (this.solveCount < list.length) list[this.solveCount] = c;
