@@ -31,6 +31,8 @@ export const EVENT_SENSOR_EXIT = 3;
 export interface ContactEventSink {
   /** `type` is one of EVENT_BEGIN, EVENT_END, EVENT_SENSOR_ENTER, EVENT_SENSOR_EXIT. */
   queueContactEvent(c: Contact, type: number): void;
+  /** A contactBegin for a pair the solver stopped at the surface this step (see ContactManager.reportImpacts). */
+  queueImpact(c: Contact): void;
 }
 
 /** Wakes a sleeping body's island (the world). */
@@ -377,8 +379,10 @@ export class ContactManager {
         c.mixMaterial();
       }
       c.wasTouching = c.touching;
-      // Touching: a point within the slop of contact (speculative points further out do not count).
-      c.touching = count > 0 && maxDepth > (c.isSensor ? 0 : -slop);
+      // Touching: a point within the slop of contact (speculative points further
+      // out do not count), or a pair that touched and pushed in the last solve
+      // (reportImpacts: it may still be a few mm apart, and would flicker).
+      c.touching = count > 0 && (maxDepth > (c.isSensor ? 0 : -slop) || (c.wasTouching && c.totalNormalImpulse > 0 && !c.isSensor));
       if (c.touching) {
         if (!a.awake) this.waker.wakeBody(a);
         if (!b.awake) this.waker.wakeBody(b);
@@ -425,7 +429,7 @@ export class ContactManager {
       const c = list[i]!;
       if (c.touching || c.totalNormalImpulse <= 0) continue;
       c.touching = true;
-      this.events.queueContactEvent(c, EVENT_BEGIN);
+      this.events.queueImpact(c);
     }
   }
 

@@ -9,21 +9,21 @@ import { Box, Sphere, World, type RigidBody } from '../../src/index';
 const DT = 1 / 60;
 
 /** Drops `body` onto a floor; per step, the contactBegin/End count delivered after it and the body's vertical speed. */
-function record(shape: Sphere | Box, height: number, e: number, steps: number): { begins: number[]; ends: number[]; vy: number[] } {
+function record(shape: Sphere | Box, height: number, e: number, steps: number): { begins: number[]; ends: number[]; vy: number[]; pointY: number[] } {
   const world = new World();
   world.createBody({ type: 'static', shape: new Box({ x: 20, y: 0.5, z: 20 }), position: { x: 0, y: -0.5, z: 0 }, restitution: e });
   const half = shape instanceof Sphere ? shape.radius : shape.halfExtents.y;
   const body: RigidBody = world.createBody({ type: 'dynamic', shape, position: { x: 0, y: half + height, z: 0 }, restitution: e });
-  const begins: number[] = [], ends: number[] = [], vy: number[] = [];
+  const begins: number[] = [], ends: number[] = [], vy: number[] = [], pointY: number[] = [];
   let b = 0, en = 0;
-  world.on('contactBegin', () => { b++; });
+  world.on('contactBegin', (ev) => { b++; pointY.push(ev.point.y); });
   world.on('contactEnd', () => { en++; });
   for (let i = 0; i < steps; i++) {
     b = 0; en = 0;
     world.step(DT);
     begins.push(b); ends.push(en); vy.push(body.linearVelocity.y);
   }
-  return { begins, ends, vy };
+  return { begins, ends, vy, pointY };
 }
 
 describe('contactBegin timing', () => {
@@ -33,10 +33,12 @@ describe('contactBegin timing', () => {
       const flip = r.vy.findIndex((v, i) => i > 0 && r.vy[i - 1]! < 0 && v > 0);
       const begin = r.begins.findIndex((n) => n > 0);
       const end = r.ends.findIndex((n) => n > 0);
-      console.log(`[contact begin] ball from ${height} m, e 0.5: speed flips in step ${flip}, contactBegin in step ${begin}, contactEnd in step ${end}`);
+      console.log(`[contact begin] ball from ${height} m, e 0.5: speed flips in step ${flip}, contactBegin in step ${begin} at y ${r.pointY[0]!.toExponential(2)} m, contactEnd in step ${end}`);
       expect(flip).toBeGreaterThan(0);
       expect(begin).toBe(flip);
       expect(r.begins[begin]).toBe(1);
+      // The event's point is on the floor's surface, where the ball hit (not midway across the gap closed in the step).
+      expect(Math.abs(r.pointY[0]!)).toBeLessThan(1e-3);
       expect(end).toBeGreaterThan(begin);
       // One begin per bounce: never two begins without an end between them.
       let open = 0;
@@ -56,6 +58,7 @@ describe('contactBegin timing', () => {
       console.log(`[contact begin] ${shape.constructor.name} from 1.5 m, e 0: stops in step ${stop} (${r.vy[stop - 1]!.toFixed(3)} -> ${r.vy[stop]!.toFixed(3)} m/s), contactBegin in step ${begin}; ${total} begin, ${ends} end`);
       expect(stop).toBeGreaterThan(0);
       expect(begin).toBe(stop);
+      expect(Math.abs(r.pointY[0]!)).toBeLessThan(1e-3);
       expect(total).toBe(1);
       expect(ends).toBe(0);
     });
