@@ -31,6 +31,8 @@ export const EVENT_SENSOR_EXIT = 3;
 export interface ContactEventSink {
   /** `type` is one of EVENT_BEGIN, EVENT_END, EVENT_SENSOR_ENTER, EVENT_SENSOR_EXIT. */
   queueContactEvent(c: Contact, type: number): void;
+  /** A contactBegin for a pair the solver stopped at the surface this step (see ContactManager.reportImpacts). */
+  queueImpact(c: Contact): void;
 }
 
 /** Wakes a sleeping body's island (the world). */
@@ -377,8 +379,10 @@ export class ContactManager {
         c.mixMaterial();
       }
       c.wasTouching = c.touching;
-      // Touching: a point within the slop of contact (speculative points further out do not count).
-      c.touching = count > 0 && maxDepth > (c.isSensor ? 0 : -slop);
+      // Touching: a point within the slop of contact (speculative points further
+      // out do not count), or a pair that touched and pushed in the last solve
+      // (reportImpacts: it may still be a few mm apart, and would flicker).
+      c.touching = count > 0 && (maxDepth > (c.isSensor ? 0 : -slop) || (c.wasTouching && c.totalNormalImpulse > 0 && !c.isSensor));
       if (c.touching) {
         if (!a.awake) this.waker.wakeBody(a);
         if (!b.awake) this.waker.wakeBody(b);
@@ -410,6 +414,23 @@ export class ContactManager {
     const sx = P[ob + PB_X]! - P[oa + PB_X]!, sy = P[ob + PB_Y]! - P[oa + PB_Y]!, sz = P[ob + PB_Z]! - P[oa + PB_Z]!;
     const reach = P[oa + PB_RADIUS]! + P[ob + PB_RADIUS]! + loose;
     return sx * sx + sy * sy + sz * sz > reach * reach;
+  }
+
+  /**
+   * After a solve: a pair that was apart (speculative points only) and
+   * whose points pushed in this solve was stopped at the surface by the
+   * solver, so it touches from this step on, and its contactBegin is
+   * queued now, in the step of the impact (with that step's impulse), not
+   * in the next step's update.
+   */
+  reportImpacts(): void {
+    const list = this.solveList;
+    for (let i = 0; i < this.solveCount; i++) {
+      const c = list[i]!;
+      if (c.touching || c.totalNormalImpulse <= 0) continue;
+      c.touching = true;
+      this.events.queueImpact(c);
+    }
   }
 
   private listForSolver(c: Contact): void {

@@ -204,6 +204,10 @@ export class ContactSolver {
   pointIndex = new Int32Array(0) as I32;
   rows = new Float64Array(0) as F64;
   ints = new Int32Array(0) as I32;
+  /** 1 when restitution may count the compression of speculative points as pushed (an unsplit step; see applyRestitution). */
+  countInFlight = 1;
+  /** 1/h of the last velocity sweep (restitution's compression cap), kept in an array: a double field read in a call is boxed. */
+  private readonly invH = new Float64Array(1);
 
   private reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -581,6 +585,7 @@ export class ContactSolver {
    */
   solveVelocities(B: SolverBodies, settings: SolverSettings, h: number, mode: SweepMode, softness: Softness, reverse: boolean, rotation: number): void {
     const inv = 1 / h;
+    this.invH[0] = inv;
     const omega = settings.relaxation;
     const slop = settings.linearSlop;
     const beta = settings.baumgarte;
@@ -741,10 +746,15 @@ export class ContactSolver {
    * pushes, in RESTITUTION_PASSES Gauss-Seidel passes over its manifold so
    * the points of a flat landing bounce evenly. The manifold's bounce
    * impulses together stay within e times the impulse its points pushed
-   * during the step (Poisson's bound): v_approach is predicted at the step's
-   * start, and a body that turned during the step meets the surface
+   * to stop the approach (Poisson's bound): v_approach is predicted at the
+   * step's start, and a body that turned during the step meets the surface
    * elsewhere and slower — the Newton target alone would throw it off with
    * energy it never brought in.
+   * A speculative point that pushed still approaches at the end of the step
+   * (its gap lets it close within the next sub-step): those points are
+   * first stopped (compression passes), and that impulse counts as pushed.
+   * Without it the bound misses the approach still in flight and a ball
+   * caught a few millimetres above the floor rebounds at a fraction of e.
    */
   applyRestitution(B: SolverBodies, settings: Readonly<SolverSettings>): void {
     // The threshold is read here, not passed: a double argument is boxed (CONTRIBUTING.md, hot path).
@@ -753,7 +763,7 @@ export class ContactSolver {
     const V = B.vel;
     for (let first = 0; first < this.count;) {
       const size = I[first * INT_STRIDE + I_SIZE]!;
-      let budget = 0;
+      let bouncing = 0;
       for (let i = first; i < first + size; i++) {
         const o = i * ROW_STRIDE;
         const e = R[o + R_RESTITUTION]!;
@@ -762,32 +772,63 @@ export class ContactSolver {
           R[o + R_BOUNCE] = -1;
           continue;
         }
-        budget += e * R[o + R_PUSHED]!;
+        bouncing++;
       }
-      if (budget <= 0) {
+      if (bouncing === 0) {
         first += size;
         continue;
       }
       const ia = I[first * INT_STRIDE + I_A]!, ib = I[first * INT_STRIDE + I_B]!;
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
       const oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
-      let used = 0;
-      for (let pass = 0; pass < RESTITUTION_PASSES; pass++) {
+      let budget = 0, used = 0, compressed = 0;
+      for (let pass = 0; pass < 2 * RESTITUTION_PASSES; pass++) {
+        const compress = pass < RESTITUTION_PASSES;
+        if (pass === RESTITUTION_PASSES) {
+          let cap = 0, eMax = 0;
+          for (let i = first; i < first + size; i++) {
+            const o = i * ROW_STRIDE;
+            if (R[o + R_BOUNCE]! < 0) continue;
+            budget += R[o + R_RESTITUTION]! * R[o + R_PUSHED]!;
+            const sep = R[o + R_SEP_CUR]!;
+            if (sep > 0) cap += R[o + R_NORMAL_MASS]! * sep * this.invH[0]!;
+            if (R[o + R_RESTITUTION]! > eMax) eMax = R[o + R_RESTITUTION]!;
+            R[o + R_BOUNCE] = 0;
+          }
+          // The compression counts as pushed up to the approach the gaps still
+          // allowed (beyond that the rows are stale, not in flight), and not in
+          // a split step: its parts keep the rows of the step's start while a
+          // fast-turning body turns, and the full Newton bounce on them adds
+          // energy (docs/contact-energy.md).
+          if (this.countInFlight === 1) budget += eMax * (compressed < cap ? compressed : cap);
+          if (budget <= 0) break;
+        }
         for (let i = first; i < first + size; i++) {
           const o = i * ROW_STRIDE;
           const bounce = R[o + R_BOUNCE]!;
           if (bounce < 0) continue;
           normalVelocity(this, B, i, ia, ib);
           const old = R[o + R_NORMAL_IMPULSE]!;
-          let ln = old - R[o + R_NORMAL_MASS]! * (RESULT[0]! + R[o + R_RESTITUTION]! * R[o + R_APPROACH]!);
-          if (ln > old + budget - used) ln = old + budget - used;
-          // The bounce only adds to the push: never below the impulse the
-          // point had before restitution.
-          if (ln < old - bounce) ln = old - bounce;
+          let ln: number;
+          if (compress) {
+            // Stop what still approaches (accumulated over the passes, never pulling).
+            ln = old - R[o + R_NORMAL_MASS]! * RESULT[0]!;
+            if (ln < old - R[o + R_BOUNCE]!) ln = old - R[o + R_BOUNCE]!;
+          } else {
+            ln = old - R[o + R_NORMAL_MASS]! * (RESULT[0]! + R[o + R_RESTITUTION]! * R[o + R_APPROACH]!);
+            if (ln > old + budget - used) ln = old + budget - used;
+            // The bounce only adds to the push: never below the impulse the
+            // point had before the bounce passes.
+            if (ln < old - bounce) ln = old - bounce;
+          }
           if (ln < 0) ln = 0;
           const dl = ln - old;
           if (dl === 0) continue;
-          used += dl;
+          if (compress) {
+            compressed += dl;
+          } else {
+            used += dl;
+          }
           R[o + R_BOUNCE] = bounce + dl;
           R[o + R_NORMAL_IMPULSE] = ln;
           const px = dl * R[o + R_N]!, py = dl * R[o + R_N + 1]!, pz = dl * R[o + R_N + 2]!;

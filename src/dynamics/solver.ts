@@ -122,6 +122,7 @@ export class StepSolver<J> {
     const J = this.jointSolver;
     J.prepare(this.jointList, B, S, h, dt);
 
+    C.countInFlight = this.ctx.firstPart && this.ctx.finalPart ? 1 : 0;
     const shock = soft && S.shockPropagation && this.shock.build(C, B, S, dt) > 0;
     if (soft) {
       // One softness for every contact (Box2D v3 doubles the hertz against

@@ -123,6 +123,21 @@ export class EventQueue implements ContactEventSink, JointBreakSink {
     e.impulse = c.totalNormalImpulse;
   }
 
+  queueImpact(c: Contact): void {
+    const i = this.eventCount;
+    this.queueContactEvent(c, EVENT_BEGIN);
+    if (this.eventCount === i || c.pointCount === 0) return;
+    // The point is midway across the gap the narrowphase measured before the
+    // solve; the moving body has since closed it onto an immovable one, so the
+    // impact is on that one's surface (n points from A to B).
+    const fixedA = !c.bodyA!.isDynamic, fixedB = !c.bodyB!.isDynamic;
+    if (fixedA === fixedB) return;
+    const e = this.events[i]!;
+    const half = 0.5 * c.pointDepth(0);
+    const s = fixedA ? half : -half;
+    e.point.x += s * e.normal.x; e.point.y += s * e.normal.y; e.point.z += s * e.normal.z;
+  }
+
   /**
    * Delivers the queued events in order, each to the listeners subscribed
    * when its delivery starts (see World.on). Removals deferred during the

@@ -511,6 +511,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
         ctx.finalPart = parts === 1;
         ctx.firstPart = k === 0;
         this.stepSolver.solve(h);
+        this.contactManager.reportImpacts();
         timer.lap(STAGE_SOLVER);
         this.islands.update(h, this.stepSolver.bodies, this.sleeping, this.contactManager.list, this.jointList);
         timer.lap(STAGE_ISLANDS);

@@ -533,7 +533,9 @@ describe('FootingPlugin: events and queries', () => {
     let own = 0;
     agg.body.getCollisionObservable().add((e) => { if (e.collider === agg.body) own++; });
     runFrames(scene, 60);
-    expect(starts.length).toBe(1);
+    // Babylon's default restitution 0.2: the ball rebounds at 0.63 m/s, 2 cm up, and lands
+    // again (Havok, same scene: 3 starts, its second landing bounces once more).
+    expect(starts.length).toBe(2);
     expect(starts[0]!.y).toBeCloseTo(0, 2);
     expect(Math.abs(starts[0]!.ny)).toBeCloseTo(1, 6);
     // Landing at √(2 g 0.5) = 3.13 m/s on 1 kg: the first step's impulse stops it.

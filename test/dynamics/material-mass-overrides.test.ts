@@ -83,7 +83,7 @@ describe('friction and restitution combine modes', () => {
     const rows = ([['minimum', 0.3], ['average', 0.6], ['maximum', 0.9], ['multiply', 0.27], ['geometric', Math.sqrt(0.27)]] as const).map(([mode, e]) => ({ mode, mixed: bounce(0.3, 0.9, mode), same: bounce(e, e, 'maximum'), e }));
     console.log(`restitution combine, rebound/impact speed: ${rows.map((r) => `'${r.mode}' ${r.mixed.toFixed(4)} (both e ${r.e.toFixed(3)}: ${r.same.toFixed(4)})`).join(', ')}`);
     for (const r of rows) expect(Math.abs(r.mixed - r.same)).toBeLessThan(1e-9);
-    // The rebound grows with the combined e (footing's rebound falls short of e at this speed: 0.52 for e = 0.9).
+    // The rebound grows with the combined e (test/dynamics/restitution-rebound.test.ts: it is e × the impact speed).
     expect(rows[0]!.mixed).toBeLessThan(rows[1]!.mixed);
     expect(rows[1]!.mixed).toBeLessThan(rows[2]!.mixed);
   });
