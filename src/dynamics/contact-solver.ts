@@ -782,7 +782,12 @@ export class ContactSolver {
       const ima = B.invMass[ia]!, imb = B.invMass[ib]!;
       const oa = ia * VELOCITY_STRIDE, ob = ib * VELOCITY_STRIDE;
       let budget = 0, used = 0, compressed = 0;
-      for (let pass = 0; pass < 2 * RESTITUTION_PASSES; pass++) {
+      // A jointed body's manifold skips the compression passes: what still
+      // approaches may be its joint's drag, not an impact, and counted as
+      // pushed it pumps energy (a hinged 116 kg stick with a motor gained
+      // 46 % of its releasable energy).
+      const jointed = B.bodies[ia]!.jointCount > 0 || B.bodies[ib]!.jointCount > 0;
+      for (let pass = jointed ? RESTITUTION_PASSES : 0; pass < 2 * RESTITUTION_PASSES; pass++) {
         const compress = pass < RESTITUTION_PASSES;
         if (pass === RESTITUTION_PASSES) {
           let cap = 0, eMax = 0;
