@@ -168,8 +168,10 @@ export class ContinuousCollision {
     if (!(H[0]! < 1)) return false;
     this.fraction[0] = H[0]!;
     this.putBack(B, i);
-    // Put back twice running: the contacts found in between did not answer it.
-    if (b.continuousPutBack) this.stopApproach(B, i);
+    // Put back twice running: the contacts found in between did not answer
+    // it. (Not for a jointed body: the impulse on it alone fights its joints,
+    // and pushOutOfImmovables answers it on position.)
+    if (b.continuousPutBack && b.jointCount === 0) this.stopApproach(B, i);
     b.continuousPutBack = true;
     return true;
   }
