@@ -10,8 +10,10 @@
  * at its bounding radius) exceeds half its thinnest half size is swept from
  * its start pose to its end pose, turning about the fixed axis between
  * them, against the static bodies in the sweep's box; at the first contact
- * it is put back to that fraction of its motion (its velocity kept: the
- * next step's contacts answer it). Surfaces the whole shape touches at the
+ * it is put back to that fraction of its motion, its velocity kept (the
+ * next step's contacts answer it) unless it was put back in the last run
+ * too: then those contacts missed the surface, and an inelastic impulse at
+ * the hit point takes the speed into it. Surfaces the whole shape touches at the
  * start are left to the contacts (a body resting on the ground may slide
  * along it); for those, a sphere of a quarter of the thinnest half size
  * about the centre of mass is swept instead, so the body's core never
@@ -31,7 +33,7 @@ import { Cylinder } from '../shapes/cylinder';
 import { Sphere } from '../shapes/sphere';
 import type { RigidBody } from './body';
 import { shouldCollide } from './contact-manager';
-import type { SolverBodies } from './solver-bodies';
+import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
 
 /**
  * The swept shape is the body's shrunk by the penetration a sweep tolerates,
@@ -78,9 +80,13 @@ export class ContinuousCollision {
     for (let i = 0; i < B.count; i++) {
       if (B.dynamic[i] === 0) continue;
       const b = bodies[i]!;
-      if (b.isSensor || !this.isFast(b, i, B)) continue;
+      if (b.isSensor || !this.isFast(b, i, B)) {
+        b.continuousPutBack = false;
+        continue;
+      }
       this.swept++;
       if (this.sweep(b, i, B)) this.hits++;
+      else b.continuousPutBack = false;
     }
     SWEEP[0] = 0;
   }
@@ -145,35 +151,93 @@ export class ContinuousCollision {
     }
     const convex = b.continuousInner;
     const hit = this.hit;
-    let best = 1;
+    const H = this.best;
+    H[0] = 1;
     for (let k = 0; k < list.count; k++) {
       const target = this.bodyById.get(list.ids[k]!);
       if (target === undefined || target.isSensor || !shouldCollide(b, target)) continue;
       let coreToo = convex === null;
       if (convex !== null) {
-        SWEEP[0] = 1;
-        SWEEP[6] = 0;
-        const found = shapeCastPair(convex, p0, q0, T, target.shape, target.position, target.rotation, hit);
-        SWEEP[0] = 0;
-        if (found && hit.fraction > 0) {
-          if (hit.fraction < best) best = hit.fraction;
-        } else if (found || SWEEP[6]! > 0) {
-          coreToo = true;
-        }
+        const overlapped = this.castTurning(convex, p0, q0, T, target);
+        if (overlapped) coreToo = true;
       }
       if (coreToo) {
         // The centre of mass does not turn: a plain translation of the core.
         const core = b.continuousCore ?? (b.continuousCore = new Sphere(Math.max(CORE_FRACTION * b.thinnestHalfSize, 1e-4)));
-        if (shapeCastPair(core, p0, q0, T, target.shape, target.position, target.rotation, hit) && hit.fraction > 0 && hit.fraction < best) {
-          best = hit.fraction;
-        }
+        if (shapeCastPair(core, p0, q0, T, target.shape, target.position, target.rotation, hit)) this.keepEarliest();
       }
     }
-    if (!(best < 1)) return false;
-    // (Through a typed array: a double argument would be boxed.)
-    this.fraction[0] = best;
+    if (!(H[0]! < 1)) return false;
+    this.fraction[0] = H[0]!;
     this.putBack(B, i);
+    // Put back twice running: the contacts found in between did not answer
+    // it. (Not for a jointed body: the impulse on it alone fights its joints,
+    // and pushOutOfImmovables answers it on position.)
+    if (b.continuousPutBack && b.jointCount === 0) this.stopApproach(B, i);
+    b.continuousPutBack = true;
     return true;
+  }
+
+  /** The earliest hit of this sweep: fraction, point on the target, normal out of the target. */
+  private readonly best = new Float64Array(7);
+
+  /** this.hit into this.best if it is a contact after the start and earlier than the best so far. */
+  private keepEarliest(): void {
+    const hit = this.hit, H = this.best;
+    if (!(hit.fraction > 0 && hit.fraction < H[0]!)) return;
+    H[0] = hit.fraction;
+    H[1] = hit.point.x; H[2] = hit.point.y; H[3] = hit.point.z;
+    H[4] = hit.normal.x; H[5] = hit.normal.y; H[6] = hit.normal.z;
+  }
+
+  /**
+   * An inelastic impulse at the first contact point that takes away the
+   * speed into the surface there. The step's contact points did not hold
+   * this surface (else the body would not have reached it); with its speed
+   * kept, a body whose manifold misses the surface — a wide plate sliding up
+   * a hill, holding four points over many triangles — is put back against
+   * it step after step and turns into it about the points it has. The
+   * impulse only removes energy: ΔE = −v_n²/(2k) with k the effective mass's
+   * inverse along the normal.
+   */
+  private stopApproach(B: SolverBodies, i: number): void {
+    const H = this.best;
+    const nx = H[4]!, ny = H[5]!, nz = H[6]!;
+    const rx = H[1]! - B.px[i]!, ry = H[2]! - B.py[i]!, rz = H[3]! - B.pz[i]!;
+    const V = B.vel, o = i * VELOCITY_STRIDE;
+    const wx = V[o + 3]!, wy = V[o + 4]!, wz = V[o + 5]!;
+    const vx = V[o]! + wy * rz - wz * ry, vy = V[o + 1]! + wz * rx - wx * rz, vz = V[o + 2]! + wx * ry - wy * rx;
+    const vn = vx * nx + vy * ny + vz * nz;
+    if (!(vn < 0)) return;
+    // r × n, and I⁻¹(r × n) (world inverse inertia of the slot).
+    const cx = ry * nz - rz * ny, cy = rz * nx - rx * nz, cz = rx * ny - ry * nx;
+    const ix = B.ixx[i]! * cx + B.ixy[i]! * cy + B.ixz[i]! * cz;
+    const iy = B.ixy[i]! * cx + B.iyy[i]! * cy + B.iyz[i]! * cz;
+    const iz = B.ixz[i]! * cx + B.iyz[i]! * cy + B.izz[i]! * cz;
+    const im = B.invMass[i]!;
+    const k = im + cx * ix + cy * iy + cz * iz;
+    if (!(k > 0)) return;
+    const j = -vn / k;
+    V[o] = V[o]! + j * im * nx; V[o + 1] = V[o + 1]! + j * im * ny; V[o + 2] = V[o + 2]! + j * im * nz;
+    V[o + 3] = wx + j * ix; V[o + 4] = wy + j * iy; V[o + 5] = wz + j * iz;
+  }
+
+  /**
+   * Sweeps `shape` turning (SWEEP) along T against target, keeping its first
+   * contact after the start in this.best; true if it found none and the
+   * target (or a triangle or child of it) was already touched at the start.
+   */
+  private castTurning(shape: ConvexShape, p0: Vec3, q0: Quat, T: Vec3, target: RigidBody): boolean {
+    const hit = this.hit;
+    SWEEP[0] = 1;
+    SWEEP[6] = 0;
+    const found = shapeCastPair(shape, p0, q0, T, target.shape, target.position, target.rotation, hit);
+    SWEEP[0] = 0;
+    if (found && hit.fraction > 0) {
+      this.keepEarliest();
+      return false;
+    }
+    return found || SWEEP[6]! > 0;
   }
 
   private readonly endPos: Vec3 = { x: 0, y: 0, z: 0 };

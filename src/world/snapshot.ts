@@ -45,7 +45,8 @@ export interface StepperSnapshot {
  *   `bodyInts` (BODY_INTS): id, type code, shape kind, flags (BODY_*), the
  *   id of the next body of its sleeping island (−1 none), broadphase handle,
  *   collision group and mask, combine modes (friction code | restitution
- *   code << 4, body.ts COMBINE_CODES).
+ *   code << 4, body.ts COMBINE_CODES). The flag BODY_PUT_BACK: continuous
+ *   collision put the body back in its last run (dynamics/continuous.ts).
  * - `contacts` (CONTACT_ROW doubles, in contact order): the contact's block
  *   of the ContactStore as it is (points, warm-start impulses, persisted
  *   flags, manifold cache), then gap, gap odometer, friction, restitution,
@@ -83,7 +84,7 @@ export const B_FRICTION = 35, B_RESTITUTION = 36, B_LINEAR_DAMPING = 37, B_ANGUL
 export const B_STATIC_FRICTION = 44, B_INERTIA = 45;
 export const BODY_STRIDE = 48;
 export const BI_ID = 0, BI_TYPE = 1, BI_SHAPE = 2, BI_FLAGS = 3, BI_ISLAND_NEXT = 4, BI_PROXY = 5, BI_GROUP = 6, BI_MASK = 7, BI_COMBINE = 8, BODY_INTS = 9;
-export const BODY_AWAKE = 1, BODY_PROXY_STALE = 2, BODY_KINEMATIC_TARGET = 4, BODY_CAN_SLEEP = 8, BODY_SENSOR = 16;
+export const BODY_AWAKE = 1, BODY_PROXY_STALE = 2, BODY_KINEMATIC_TARGET = 4, BODY_CAN_SLEEP = 8, BODY_SENSOR = 16, BODY_PUT_BACK = 32;
 // ---- contacts (the block's length is CONTACT_STRIDE; these follow it)
 export const C_GAP = 0, C_GAP_ODOMETER = 1, C_FRICTION = 2, C_RESTITUTION = 3, C_TOTAL_IMPULSE = 4, CONTACT_EXTRA = 5;
 export const CI_A = 0, CI_B = 1, CI_POINTS = 2, CI_FLAGS = 3, CONTACT_INTS = 4;

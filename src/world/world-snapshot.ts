@@ -16,7 +16,7 @@ import type { SceneQueries } from './queries';
 import {
   B_ANGULAR, B_ANGULAR_DAMPING, B_FORCE, B_FRICTION, B_GRAVITY_SCALE, B_LINEAR_DAMPING, B_MASS, B_ODOMETER, B_POSITION, B_PREV_POSITION, B_PREV_ROTATION,
   B_RESTITUTION, B_ROTATION, B_SHAPE, B_STATIC_FRICTION, B_INERTIA, BI_COMBINE, B_SLEEP_TIME, B_TARGET_POSITION, B_TARGET_ROTATION, B_TORQUE, B_VELOCITY, BI_FLAGS, BI_GROUP, BI_ID, BI_ISLAND_NEXT,
-  BI_MASK, BI_PROXY, BI_SHAPE, BI_TYPE, BODY_AWAKE, BODY_CAN_SLEEP, BODY_INTS, BODY_KINEMATIC_TARGET, BODY_PROXY_STALE, BODY_SENSOR, BODY_STRIDE,
+  BI_MASK, BI_PROXY, BI_SHAPE, BI_TYPE, BODY_AWAKE, BODY_CAN_SLEEP, BODY_INTS, BODY_PUT_BACK, BODY_KINEMATIC_TARGET, BODY_PROXY_STALE, BODY_SENSOR, BODY_STRIDE,
   C_FRICTION, C_GAP, C_GAP_ODOMETER, C_RESTITUTION, C_TOTAL_IMPULSE, CI_A, CI_B, CI_FLAGS, CI_POINTS, CONTACT_CACHED, CONTACT_EXTRA, CONTACT_IDLE,
   CONTACT_INTS, CONTACT_TOUCHING, CONTACT_WAS_TOUCHING, getQuat, getVec, JI_A, JI_B, JI_FLAGS, JI_KIND, JI_LENGTH, JI_OFFSET, JOINT_BREAK_REPORTED,
   JOINT_BROKEN, JOINT_INTS, putQuat, putVec, requireF64, requireI32, requireSameBody, requireUnitQuat, shapeParams, SNAPSHOT_VERSION, SnapshotError,
@@ -77,7 +77,7 @@ export function takeSnapshot<W>(w: SnapshotHost<W>): WorldSnapshot {
     bodyInts[oi + BI_TYPE] = b.typeCode;
     bodyInts[oi + BI_SHAPE] = b.shape.kind;
     bodyInts[oi + BI_FLAGS] = (b.awake ? BODY_AWAKE : 0) | (b.proxyStale ? BODY_PROXY_STALE : 0) | (b.hasKinematicTarget ? BODY_KINEMATIC_TARGET : 0) |
-      (b.canSleep ? BODY_CAN_SLEEP : 0) | (b.isSensor ? BODY_SENSOR : 0);
+      (b.canSleep ? BODY_CAN_SLEEP : 0) | (b.isSensor ? BODY_SENSOR : 0) | (b.continuousPutBack ? BODY_PUT_BACK : 0);
     bodyInts[oi + BI_ISLAND_NEXT] = b.islandNext !== null ? b.islandNext.id : -1;
     bodyInts[oi + BI_PROXY] = b.proxy;
     bodyInts[oi + BI_GROUP] = b.collisionGroup;
@@ -155,6 +155,7 @@ export function restoreSnapshot<W>(w: SnapshotHost<W>, snapshot: WorldSnapshot, 
     b.hasKinematicTarget = (flags & BODY_KINEMATIC_TARGET) !== 0;
     b.endsOnKinematicTarget = false;
     b.canSleep = (flags & BODY_CAN_SLEEP) !== 0;
+    b.continuousPutBack = (flags & BODY_PUT_BACK) !== 0;
     b.proxy = fi[oi + BI_PROXY]!;
     b.collisionGroup = fi[oi + BI_GROUP]!;
     b.collisionMask = fi[oi + BI_MASK]!;

@@ -215,6 +215,8 @@ export class WorldChecker {
   private readonly scratch = new Float64Array(2);
   /** Per body: its centre went off the footprint below the lowest ground (it fell off the world's edge; see the tunnelling check). */
   private readonly fellOff: Uint8Array;
+  /** The same for the characters. */
+  private readonly characterFellOff: Uint8Array;
   /** Per body: jointed to the floor box without collideConnected, so it does not collide with the floor box (it may hang through it). */
   private readonly floorExempt: Uint8Array;
   private readonly lowestGround: number;
@@ -234,6 +236,7 @@ export class WorldChecker {
 
   constructor(readonly spec: FuzzWorldSpec, readonly instance: FuzzInstance) {
     this.fellOff = new Uint8Array(spec.bodies.length);
+    this.characterFellOff = new Uint8Array(spec.characters.length);
     this.floorExempt = new Uint8Array(spec.bodies.length);
     for (const j of spec.jointSpecs) if (j.a < 0 && !j.collideConnected) this.floorExempt[j.b] = 1;
     let lowest = 0;
@@ -388,9 +391,17 @@ export class WorldChecker {
     }
     for (let k = 0; k < inst.characterCount; k++) {
       const c = spec.characters[k]!, ch = this.characters;
-      const x = ch[6 * k]!, z = ch[6 * k + 2]!, low = ch[6 * k + 1]! - c.halfHeight - c.radius;
+      const x = ch[6 * k]!, y = ch[6 * k + 1]!, z = ch[6 * k + 2]!, low = y - c.halfHeight - c.radius;
       const ground = groundHeight(spec, x, z);
-      if (!Number.isNaN(ground) && ground - low > 2 * c.radius) {
+      // A character that walked off the ground's edge is exempt from then on,
+      // as a body is (it may come back in under the sheet).
+      if (Number.isNaN(ground)) {
+        const ex = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, x)), ez = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, z));
+        if (y < this.lowestGround || y < groundHeight(spec, ex, ez)) this.characterFellOff[k] = 1;
+        continue;
+      }
+      if (this.characterFellOff[k] === 1) continue;
+      if (ground - low > 2 * c.radius) {
         this.fail({
           check: 'tunnelling', step, what: 'character', index: k, value: ground - low,
           message: `character ${k} (r=${fmt(c.radius, 3)}, hh=${fmt(c.halfHeight, 3)}): feet ${fmt(ground - low)} m under the ground at (${fmt(x)}, ${fmt(z)})`,

@@ -19,6 +19,12 @@
  *   collision, dynamics/continuous.ts); 3.46 before.
  * - 1025, body 24 alone: the same with a 0.15 kg box at 173 m/s, spun to
  *   560 rad/s; 1.29 before.
+ * - 1036, body 45 alone: a 2.38 × 0.05 × 2.68 m plate sliding up a terrain
+ *   hill at 110 m/s; its manifold (four points over many triangles) missed
+ *   the slope ahead, continuous collision put it back against the slope
+ *   every step with its speed kept, and it turned its trailing edge into
+ *   the terrain behind (continuous.ts stopApproach now takes the speed into
+ *   the surface it was put back against); 4.65 before.
  *
  * Jointed:
  * - 2013, body 14 alone: a thin capsule (r 5 cm, 66 m/s) on a cone-twist
@@ -42,6 +48,7 @@ const CASES: readonly { seed: number; keep: number[]; before: number; joints?: b
   { seed: 1020, keep: [27], before: 1.68 },
   { seed: 1024, keep: [26], before: 3.46 },
   { seed: 1025, keep: [24], before: 1.29 },
+  { seed: 1036, keep: [45], before: 4.65 },
   { seed: 2013, keep: [14], before: 20.9, joints: true },
   { seed: 2001, keep: [94, 127], before: 51.1, joints: true },
 ];
