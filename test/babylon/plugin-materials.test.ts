@@ -69,7 +69,10 @@ function spinUp(plugin: IPhysicsEnginePluginV2, orientation?: Quaternion): numbe
   a.body.setAngularDamping(0);
   a.body.setMassProperties({ mass: 1, inertia: new Vector3(1, 2, 3), inertiaOrientation: orientation ?? Quaternion.Identity() });
   for (let i = 0; i < 30; i++) {
-    a.body.applyTorque(new Vector3(0, 0, 1));
+    // 1 N·m about world Z as a couple of forces 2 m apart (PhysicsBody.applyTorque is newer than Babylon 8.0).
+    const c = m.getAbsolutePosition();
+    a.body.applyForce(new Vector3(-0.5, 0, 0), c.add(new Vector3(0, 1, 0)));
+    a.body.applyForce(new Vector3(0.5, 0, 0), c.add(new Vector3(0, -1, 0)));
     runFrames(scene, 1);
   }
   const w = a.body.getAngularVelocity().z;
