@@ -288,21 +288,15 @@ export class BroadPhase {
 
   /** Appends the user data of proxies (both trees) whose fat box overlaps `box` to `list`; allocation-free. */
   queryList(box: Readonly<Aabb>, list: IdList): void {
-    const b = this.fat;
-    b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z;
-    b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
-    const sink = this.listSink;
-    sink.list = list;
-    sink.tree = this.staticTree;
-    this.staticTree.overlapLeaves(b, 0, sink);
-    sink.tree = this.movingTree;
-    this.movingTree.overlapLeaves(b, 0, sink);
-    sink.list = null;
-    sink.tree = null;
+    this.collect(box, list, true);
   }
 
   /** Appends the user data of static proxies whose fat box overlaps `box` to `list`; allocation-free. */
   queryStaticList(box: Readonly<Aabb>, list: IdList): void {
+    this.collect(box, list, false);
+  }
+
+  private collect(box: Readonly<Aabb>, list: IdList, moving: boolean): void {
     const b = this.fat;
     b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z;
     b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
@@ -310,6 +304,10 @@ export class BroadPhase {
     sink.list = list;
     sink.tree = this.staticTree;
     this.staticTree.overlapLeaves(b, 0, sink);
+    if (moving) {
+      sink.tree = this.movingTree;
+      this.movingTree.overlapLeaves(b, 0, sink);
+    }
     sink.list = null;
     sink.tree = null;
   }
