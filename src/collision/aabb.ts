@@ -1,4 +1,5 @@
 /** Axis-aligned bounding boxes, out-parameter style. */
+import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 
 export interface Aabb {
@@ -90,4 +91,31 @@ export function aabbRayEntry(a: Readonly<Aabb>, origin: Readonly<Vec3>, invDir: 
     if (t0 > t1) return -1;
   }
   return t0;
+}
+
+/**
+ * out = the world box of the local box b[o..o+5] (min xyz, max xyz) turned by
+ * q and moved to `position`: centre p + R c, extent_i = Σ_j |R_ij| h_j.
+ * (The box is passed as an array and offset: doubles passed to a call V8
+ * does not inline would be boxed.)
+ */
+export function rotatedBoxAabb(out: Aabb, b: Float64Array, o: number, position: Readonly<Vec3>, q: Readonly<Quat>): Aabb {
+  const cx = 0.5 * (b[o]! + b[o + 3]!), cy = 0.5 * (b[o + 1]! + b[o + 4]!), cz = 0.5 * (b[o + 2]! + b[o + 5]!);
+  const hx = 0.5 * (b[o + 3]! - b[o]!), hy = 0.5 * (b[o + 4]! - b[o + 1]!), hz = 0.5 * (b[o + 5]! - b[o + 2]!);
+  const x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
+  const xx = q.x * x2, xy = q.x * y2, xz = q.x * z2;
+  const yy = q.y * y2, yz = q.y * z2, zz = q.z * z2;
+  const wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
+  const r00 = 1 - (yy + zz), r01 = xy - wz, r02 = xz + wy;
+  const r10 = xy + wz, r11 = 1 - (xx + zz), r12 = yz - wx;
+  const r20 = xz - wy, r21 = yz + wx, r22 = 1 - (xx + yy);
+  const wcx = position.x + r00 * cx + r01 * cy + r02 * cz;
+  const wcy = position.y + r10 * cx + r11 * cy + r12 * cz;
+  const wcz = position.z + r20 * cx + r21 * cy + r22 * cz;
+  const ex = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
+  const ey = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
+  const ez = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
+  out.min.x = wcx - ex; out.min.y = wcy - ey; out.min.z = wcz - ez;
+  out.max.x = wcx + ex; out.max.y = wcy + ey; out.max.z = wcz + ez;
+  return out;
 }

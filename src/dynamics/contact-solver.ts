@@ -784,8 +784,7 @@ export class ContactSolver {
       let budget = 0, used = 0, compressed = 0;
       // A jointed body's manifold skips the compression passes: what still
       // approaches may be its joint's drag, not an impact, and counted as
-      // pushed it pumps energy (a hinged 116 kg stick with a motor gained
-      // 46 % of its releasable energy).
+      // pushed and bounced back it pumps energy into the joint.
       const jointed = B.bodies[ia]!.jointCount > 0 || B.bodies[ib]!.jointCount > 0;
       for (let pass = jointed ? RESTITUTION_PASSES : 0; pass < 2 * RESTITUTION_PASSES; pass++) {
         const compress = pass < RESTITUTION_PASSES;

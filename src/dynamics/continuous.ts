@@ -62,6 +62,7 @@ export class ContinuousCollision {
   private readonly motion: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
   private readonly endBox: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
+  private readonly endPos: Vec3 = { x: 0, y: 0, z: 0 };
 
   constructor(
     private readonly broadphase: BroadPhase,
@@ -136,8 +137,9 @@ export class ContinuousCollision {
     // The static bodies whose boxes meet the sweep's: both poses' boxes,
     // grown by how far a turn can bow a point off the straight path.
     const box = b.shape.computeAabb(this.box, p0, q0);
-    this.endPosition(B, i);
-    const end = b.shape.computeAabb(this.endBox, this.endPos, q1);
+    const e = this.endPos;
+    e.x = B.px[i]!; e.y = B.py[i]!; e.z = B.pz[i]!;
+    const end = b.shape.computeAabb(this.endBox, e, q1);
     const bow = Math.min(SWEEP[4]!, 2) * SWEEP[5]!;
     box.min.x = Math.min(box.min.x, end.min.x) - bow; box.min.y = Math.min(box.min.y, end.min.y) - bow; box.min.z = Math.min(box.min.z, end.min.z) - bow;
     box.max.x = Math.max(box.max.x, end.max.x) + bow; box.max.y = Math.max(box.max.y, end.max.y) + bow; box.max.z = Math.max(box.max.z, end.max.z) + bow;
@@ -240,11 +242,7 @@ export class ContinuousCollision {
     return found || SWEEP[6]! > 0;
   }
 
-  private readonly endPos: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly fraction = new Float64Array(1);
-  private endPosition(B: SolverBodies, i: number): void {
-    this.endPos.x = B.px[i]!; this.endPos.y = B.py[i]!; this.endPos.z = B.pz[i]!;
-  }
 
   /** Slot i to the pose at fraction t (this.fraction) of its sweep: start + t·T, rot(axis, t·angle)·q0. */
   private putBack(B: SolverBodies, i: number): void {

@@ -26,7 +26,7 @@
  * Contacts and queries run per child (collide-compound.ts), with the child
  * found through a bounding-volume tree over the children's boxes in S.
  */
-import type { Aabb } from '../collision/aabb';
+import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
 import type { Vec3 } from '../math/vec3';
@@ -289,29 +289,15 @@ export class Compound extends Shape {
   }
 
   computeAabb(out: Aabb, position: Readonly<Vec3>, q: Readonly<Quat>): Aabb {
-    const nb = this.nodeBounds;
-    const cx = 0.5 * (nb[0]! + nb[3]!), cy = 0.5 * (nb[1]! + nb[4]!), cz = 0.5 * (nb[2]! + nb[5]!);
-    const hx = 0.5 * (nb[3]! - nb[0]!), hy = 0.5 * (nb[4]! - nb[1]!), hz = 0.5 * (nb[5]! - nb[2]!);
-    // The rotated root box: centre p + R c, extent_i = Σ_j |R_ij| h_j.
-    const x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
-    const xx = q.x * x2, xy = q.x * y2, xz = q.x * z2;
-    const yy = q.y * y2, yz = q.y * z2, zz = q.z * z2;
-    const wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
-    const r00 = 1 - (yy + zz), r01 = xy - wz, r02 = xz + wy;
-    const r10 = xy + wz, r11 = 1 - (xx + zz), r12 = yz - wx;
-    const r20 = xz - wy, r21 = yz + wx, r22 = 1 - (xx + yy);
-    const wcx = position.x + r00 * cx + r01 * cy + r02 * cz;
-    const wcy = position.y + r10 * cx + r11 * cy + r12 * cz;
-    const wcz = position.z + r20 * cx + r21 * cy + r22 * cz;
+    rotatedBoxAabb(out, this.nodeBounds, 0, position, q);
     // Never wider than the bounding sphere (a turned long box's box is).
     const r = this.boundingRadius;
-    const ex = Math.min(Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz, r);
-    const ey = Math.min(Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz, r);
-    const ez = Math.min(Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz, r);
-    out.min.x = Math.max(wcx - ex, position.x - r); out.min.y = Math.max(wcy - ey, position.y - r); out.min.z = Math.max(wcz - ez, position.z - r);
-    out.max.x = Math.min(wcx + ex, position.x + r); out.max.y = Math.min(wcy + ey, position.y + r); out.max.z = Math.min(wcz + ez, position.z + r);
+    const cx = 0.5 * (out.min.x + out.max.x), cy = 0.5 * (out.min.y + out.max.y), cz = 0.5 * (out.min.z + out.max.z);
+    out.min.x = Math.max(out.min.x, cx - r, position.x - r); out.min.y = Math.max(out.min.y, cy - r, position.y - r); out.min.z = Math.max(out.min.z, cz - r, position.z - r);
+    out.max.x = Math.min(out.max.x, cx + r, position.x + r); out.max.y = Math.min(out.max.y, cy + r, position.y + r); out.max.z = Math.min(out.max.z, cz + r, position.z + r);
     return out;
   }
+
 
   volume(): number {
     return this.totalVolume;

@@ -22,7 +22,7 @@
  * the fly with the same active-edge flags a TriangleMesh of the same terrain
  * would compute (triangle-mesh.ts), so a body meets the same surface.
  */
-import type { Aabb } from '../collision/aabb';
+import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE } from '../math/validate';
@@ -367,26 +367,10 @@ export class HeightField extends Shape {
   }
 
   computeAabb(out: Aabb, position: Readonly<Vec3>, q: Readonly<Quat>): Aabb {
-    const nb = this.localBounds;
-    const cx = 0.5 * (nb[0]! + nb[3]!), cy = 0.5 * (nb[1]! + nb[4]!), cz = 0.5 * (nb[2]! + nb[5]!);
-    const hx = 0.5 * (nb[3]! - nb[0]!), hy = 0.5 * (nb[4]! - nb[1]!), hz = 0.5 * (nb[5]! - nb[2]!);
-    const x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
-    const xx = q.x * x2, xy = q.x * y2, xz = q.x * z2;
-    const yy = q.y * y2, yz = q.y * z2, zz = q.z * z2;
-    const wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
-    const r00 = 1 - (yy + zz), r01 = xy - wz, r02 = xz + wy;
-    const r10 = xy + wz, r11 = 1 - (xx + zz), r12 = yz - wx;
-    const r20 = xz - wy, r21 = yz + wx, r22 = 1 - (xx + yy);
-    const wcx = position.x + r00 * cx + r01 * cy + r02 * cz;
-    const wcy = position.y + r10 * cx + r11 * cy + r12 * cz;
-    const wcz = position.z + r20 * cx + r21 * cy + r22 * cz;
-    const ex = Math.abs(r00) * hx + Math.abs(r01) * hy + Math.abs(r02) * hz;
-    const ey = Math.abs(r10) * hx + Math.abs(r11) * hy + Math.abs(r12) * hz;
-    const ez = Math.abs(r20) * hx + Math.abs(r21) * hy + Math.abs(r22) * hz;
-    out.min.x = wcx - ex; out.min.y = wcy - ey; out.min.z = wcz - ez;
-    out.max.x = wcx + ex; out.max.y = wcy + ey; out.max.z = wcz + ez;
+    rotatedBoxAabb(out, this.localBounds, 0, position, q);
     return out;
   }
+
 
   volume(): number {
     return 0;
