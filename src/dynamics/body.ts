@@ -208,6 +208,7 @@ export class RigidBody {
   /** @internal the shapes continuous collision sweeps (dynamics/continuous.ts): the shape shrunk by the penetration it tolerates, and the sphere about the centre of mass; made on first use */
   continuousInner: ConvexShape | null = null;
   /** @internal */ continuousCore: ConvexShape | null = null;
+  /** @internal the shape shrunk by the most overlap a sweep tolerates (its core keeps its length): swept against surfaces continuousInner starts in */ continuousDeep: ConvexShape | null = null;
   /** @internal whether continuous collision put the body back in its last run (dynamics/continuous.ts stopApproach) */ continuousPutBack = false;
   /** @internal whether continuousInner was made for a jointed body (it tolerates more overlap) */ continuousInnerJointed = false;
   /** @internal radius of the shape's rounded surface (sphere, capsule), 0 for flat-faced shapes: contact anchors sit at its centre */ readonly roundingRadius: number;

@@ -23,6 +23,8 @@ import type { Aabb } from '../collision/aabb';
 import type { BroadPhase } from '../collision/broadphase/broadphase';
 import { IdList } from '../collision/broadphase/broadphase';
 import { shapeCastPair, ShapeCastPairHit, SWEEP } from '../collision/query/shape-cast';
+import { collide } from '../collision/narrowphase/dispatch';
+import { Manifold } from '../collision/narrowphase/manifold';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MIN_SHAPE_SIZE } from '../math/validate';
@@ -155,19 +157,31 @@ export class ContinuousCollision {
     const hit = this.hit;
     const H = this.best;
     H[0] = 1;
+    const embedded = this.embedded;
+    embedded.count = 0;
     for (let k = 0; k < list.count; k++) {
       const target = this.bodyById.get(list.ids[k]!);
       if (target === undefined || target.isSensor || !shouldCollide(b, target)) continue;
       let coreToo = convex === null;
-      if (convex !== null) {
-        const overlapped = this.castTurning(convex, p0, q0, T, target);
-        if (overlapped) coreToo = true;
+      if (convex !== null && this.castTurning(convex, p0, q0, T, target)) {
+        // Touched at the start: the deeper core, which keeps the body's
+        // length, so a turning stick's ends cannot swing through the surface
+        // while its middle rests on it.
+        const deep = b.continuousInnerJointed ? null : b.continuousDeep ?? (b.continuousDeep = innerShape(b, MAX_FRACTION));
+        coreToo = deep === null || this.castTurning(deep, p0, q0, T, target);
       }
       if (coreToo) {
         // The centre of mass does not turn: a plain translation of the core.
         const core = b.continuousCore ?? (b.continuousCore = new Sphere(Math.max(CORE_FRACTION * b.thinnestHalfSize, 1e-4)));
         if (shapeCastPair(core, p0, q0, T, target.shape, target.position, target.rotation, hit)) this.keepEarliest();
+        if (convex !== null) embedded.push(target.id);
       }
+    }
+    if (embedded.count > 0 && this.limitDepth(b, B, i)) {
+      // Deeper into a surface it started in: the contacts did not answer it.
+      this.stopApproach(B, i);
+      b.continuousPutBack = true;
+      return true;
     }
     if (!(H[0]! < 1)) return false;
     this.fraction[0] = H[0]!;
@@ -178,6 +192,67 @@ export class ContinuousCollision {
     if (b.continuousPutBack && b.jointCount === 0) this.stopApproach(B, i);
     b.continuousPutBack = true;
     return true;
+  }
+
+  /** Static bodies the swept shapes started in (ids), for limitDepth. */
+  private readonly embedded = new IdList();
+  private readonly manifold = new Manifold();
+  private readonly pose: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly poseRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** depthAt's result: the deepest penetration, the point on the target and the normal out of it. */
+  private readonly deepest = new Float64Array(7);
+
+  /**
+   * The sweeps skip surfaces the shrunk shapes start in, leaving them to the
+   * contacts; a body spun or struck within the step can still go deeper into
+   * them than its contact points allow for. The body's real shape may not
+   * end deeper in those than it started or than MAX_FRACTION of its thinnest
+   * half size, whichever is more: if it would, it is moved out along the
+   * deepest point's normal to that depth (not back along its path, which
+   * would stop a body sliding on the surface), and the speed into the
+   * surface there is taken away. True if it was moved.
+   */
+  private limitDepth(b: RigidBody, B: SolverBodies, i: number): boolean {
+    const H = this.best, D = this.deepest;
+    this.depthAt(b, H[0]!);
+    if (!(D[0]! > MAX_FRACTION * b.thinnestHalfSize)) return false;
+    const E = this.endDeepest;
+    E.set(D);
+    this.depthAt(b, 0);
+    const limit = Math.max(D[0]!, MAX_FRACTION * b.thinnestHalfSize);
+    if (!(E[0]! > limit)) return false;
+    // Put back to the fraction the sweeps found (if any), then out.
+    this.fraction[0] = H[0]!;
+    this.putBack(B, i);
+    const push = E[0]! - limit;
+    B.px[i] = B.px[i]! + push * E[4]!; B.py[i] = B.py[i]! + push * E[5]!; B.pz[i] = B.pz[i]! + push * E[6]!;
+    H.set(E);
+    H[1] = E[1]! + push * E[4]!; H[2] = E[2]! + push * E[5]!; H[3] = E[3]! + push * E[6]!;
+    return true;
+  }
+  private readonly endDeepest = new Float64Array(7);
+
+  /** The deepest contact of b's shape, at fraction t of its sweep, with the embedded targets into this.deepest. */
+  private depthAt(b: RigidBody, t: number): void {
+    const p = this.pose, q = this.poseRotation, m = this.manifold, D = this.deepest;
+    this.fraction[0] = t;
+    this.poseAtFraction(p, q);
+    D[0] = 0;
+    const list = this.embedded;
+    for (let k = 0; k < list.count; k++) {
+      const target = this.bodyById.get(list.ids[k]!)!;
+      m.reset();
+      collide(b.shape, p, q, target.shape, target.position, target.rotation, 0, m);
+      for (let j = 0; j < m.pointCount; j++) {
+        const pt = m.points[j]!;
+        if (!(pt.depth > D[0]!)) continue;
+        // n points from the body into the target; the target's surface point is position − n·depth/2.
+        const n = pt.normal, h = 0.5 * pt.depth;
+        D[0] = pt.depth;
+        D[1] = pt.position.x - n.x * h; D[2] = pt.position.y - n.y * h; D[3] = pt.position.z - n.z * h;
+        D[4] = -n.x; D[5] = -n.y; D[6] = -n.z;
+      }
+    }
   }
 
   /** The earliest hit of this sweep: fraction, point on the target, normal out of the target. */
@@ -226,8 +301,8 @@ export class ContinuousCollision {
 
   /**
    * Sweeps `shape` turning (SWEEP) along T against target, keeping its first
-   * contact after the start in this.best; true if it found none and the
-   * target (or a triangle or child of it) was already touched at the start.
+   * contact after the start in this.best; true if the target (or a triangle
+   * or child of it, skipped by the sweep) was already touched at the start.
    */
   private castTurning(shape: ConvexShape, p0: Vec3, q0: Quat, T: Vec3, target: RigidBody): boolean {
     const hit = this.hit;
@@ -235,20 +310,45 @@ export class ContinuousCollision {
     SWEEP[6] = 0;
     const found = shapeCastPair(shape, p0, q0, T, target.shape, target.position, target.rotation, hit);
     SWEEP[0] = 0;
-    if (found && hit.fraction > 0) {
-      this.keepEarliest();
-      return false;
-    }
-    return found || SWEEP[6]! > 0;
+    // A hit after the start counts, and surfaces (a mesh's triangles) it
+    // skipped as touched at the start still need the deeper sweep.
+    if (found && hit.fraction > 0) this.keepEarliest();
+    return (found && !(hit.fraction > 0)) || SWEEP[6]! > 0;
   }
 
   private readonly fraction = new Float64Array(1);
 
-  /** Slot i to the pose at fraction t (this.fraction) of its sweep: start + t·T, rot(axis, t·angle)·q0. */
+  /** Slot i to the pose at fraction t (this.fraction) of its sweep. */
   private putBack(B: SolverBodies, i: number): void {
+    const p = this.pose, q = this.poseRotation;
+    this.poseAtFraction(p, q);
+    B.px[i] = p.x; B.py[i] = p.y; B.pz[i] = p.z;
+    B.qx[i] = q.x; B.qy[i] = q.y; B.qz[i] = q.z; B.qw[i] = q.w;
+    // The spin turns back with the body: kept in world space it would lie
+    // along other body axes, and a rod spinning about its length would be
+    // put back tumbling across it with many times the energy.
+    const back = -(1 - this.fraction[0]!) * SWEEP[4]!;
+    if (back !== 0) {
+      const V = B.vel, o = i * VELOCITY_STRIDE;
+      const ax = SWEEP[1]!, ay = SWEEP[2]!, az = SWEEP[3]!;
+      const wx = V[o + 3]!, wy = V[o + 4]!, wz = V[o + 5]!;
+      // Rodrigues: w cosθ + (a × w) sinθ + a (a·w)(1 − cosθ).
+      const c = Math.cos(back), sn = Math.sin(back), d = (ax * wx + ay * wy + az * wz) * (1 - c);
+      V[o + 3] = wx * c + (ay * wz - az * wy) * sn + ax * d;
+      V[o + 4] = wy * c + (az * wx - ax * wz) * sn + ay * d;
+      V[o + 5] = wz * c + (ax * wy - ay * wx) * sn + az * d;
+    }
+    // The inertia answers for the pose now (stopApproach's impulse): taken
+    // at a pose a fast turn has left, a rod's impulse would spin it as if it
+    // lay along another axis.
+    if (B.staleCos[i]! >= 0) B.takeInertia(i);
+  }
+
+  /** The pose at fraction t (this.fraction) of the sweep: start + t·T, rot(axis, t·angle)·q0. */
+  private poseAtFraction(out: Vec3, outRotation: Quat): void {
     const t = this.fraction[0]!;
     const p0 = this.start, q = this.startRotation, T = this.motion;
-    B.px[i] = p0.x + t * T.x; B.py[i] = p0.y + t * T.y; B.pz[i] = p0.z + t * T.z;
+    out.x = p0.x + t * T.x; out.y = p0.y + t * T.y; out.z = p0.z + t * T.z;
     const half = 0.5 * t * SWEEP[4]!;
     const sn = Math.sin(half), c = Math.cos(half);
     const ax = SWEEP[1]! * sn, ay = SWEEP[2]! * sn, az = SWEEP[3]! * sn;
@@ -257,7 +357,7 @@ export class ContinuousCollision {
     const z = c * q.z + ax * q.y - ay * q.x + az * q.w;
     const w = c * q.w - ax * q.x - ay * q.y - az * q.z;
     const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-    B.qx[i] = x * n; B.qy[i] = y * n; B.qz[i] = z * n; B.qw[i] = w * n;
+    outRotation.x = x * n; outRotation.y = y * n; outRotation.z = z * n; outRotation.w = w * n;
   }
 }
 
@@ -297,13 +397,13 @@ class ScaledHull extends ConvexShape {
  * box of half extents h − δ, a cylinder of radius r − δ and half height
  * hh − δ: the exact erosions), so the convex routines see no new class.
  */
-function innerShape(b: RigidBody): ConvexShape {
+function innerShape(b: RigidBody, fraction = 0): ConvexShape {
   const shape = b.shape as ConvexShape;
   const th = b.thinnestHalfSize;
   // A jointed body is swept with the most overlap tolerated: a ragdoll limb
   // landing is held by its joints a little into the ground, and putting it
   // back alone would open them.
-  let delta = b.jointCount > 0 ? MAX_FRACTION * th : Math.min(Math.max(TOLERATED_FRACTION * th, MIN_TOLERATED), MAX_FRACTION * th);
+  let delta = fraction > 0 || b.jointCount > 0 ? MAX_FRACTION * th : Math.min(Math.max(TOLERATED_FRACTION * th, MIN_TOLERATED), MAX_FRACTION * th);
   // The smaller shape must stay a valid size (a body near MIN_SHAPE_SIZE is shrunk less).
   if (th - delta < MIN_SHAPE_SIZE) delta = Math.max(0, th - MIN_SHAPE_SIZE);
   switch (shape.kind) {

@@ -254,22 +254,28 @@ export class SolverBodies {
       const qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
       const dot = qx * this.rqx[i]! + qy * this.rqy[i]! + qz * this.rqz[i]! + qw * this.rqw[i]!;
       if (dot >= limit || -dot >= limit) continue;
-      this.rqx[i] = qx; this.rqy[i] = qy; this.rqz[i] = qz; this.rqw[i] = qw;
-      // Columns of R: the body axes in world space.
-      const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
-      const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
-      const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
-      const a = this.ilx[i]!, b = this.ily[i]!, c = this.ilz[i]!;
-      this.ixx[i] = r00 * r00 * a + r01 * r01 * b + r02 * r02 * c;
-      this.ixy[i] = r00 * r10 * a + r01 * r11 * b + r02 * r12 * c;
-      this.ixz[i] = r00 * r20 * a + r01 * r21 * b + r02 * r22 * c;
-      this.iyy[i] = r10 * r10 * a + r11 * r11 * b + r12 * r12 * c;
-      this.iyz[i] = r10 * r20 * a + r11 * r21 * b + r12 * r22 * c;
-      this.izz[i] = r20 * r20 * a + r21 * r21 * b + r22 * r22 * c;
+      this.takeInertia(i);
       this.refreshed[i] = 1;
       n++;
     }
     return n;
+  }
+
+  /** Slot i's world inverse inertia at its current rotation (a pose moved outside the integration: continuous collision's put-back). */
+  takeInertia(i: number): void {
+    const qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
+    this.rqx[i] = qx; this.rqy[i] = qy; this.rqz[i] = qz; this.rqw[i] = qw;
+    // Columns of R: the body axes in world space.
+    const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
+    const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+    const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+    const a = this.ilx[i]!, b = this.ily[i]!, c = this.ilz[i]!;
+    this.ixx[i] = r00 * r00 * a + r01 * r01 * b + r02 * r02 * c;
+    this.ixy[i] = r00 * r10 * a + r01 * r11 * b + r02 * r12 * c;
+    this.ixz[i] = r00 * r20 * a + r01 * r21 * b + r02 * r22 * c;
+    this.iyy[i] = r10 * r10 * a + r11 * r11 * b + r12 * r12 * c;
+    this.iyz[i] = r10 * r20 * a + r11 * r21 * b + r12 * r22 * c;
+    this.izz[i] = r20 * r20 * a + r21 * r21 * b + r22 * r22 * c;
   }
 
   clear(): void {
