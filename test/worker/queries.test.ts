@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Sphere, Box, World } from '../../src/index';
-import { shapeFromDesc, type BodyDescData } from '../../src/worker/index';
+import { shapeFromDesc, type BodyDescData, type ShapeDesc } from '../../src/worker/index';
 import { connect } from './connect';
 
 const FLOOR: BodyDescData = { type: 'static', shape: { kind: 'box', halfExtents: { x: 10, y: 0.5, z: 10 } }, position: { x: 0, y: -0.5, z: 0 } };
@@ -86,7 +86,7 @@ describe('shape casts and overlaps over footing/worker', () => {
 
   it('rejects a bad shape, pose or option with the field named', async () => {
     const { client, a } = await scene();
-    const mesh = { kind: 'mesh', positions: [0, 0, 0, 1, 0, 0, 0, 0, 1], indices: [0, 1, 2] } as const;
+    const mesh: ShapeDesc = { kind: 'mesh', positions: [0, 0, 0, 1, 0, 0, 0, 0, 1], indices: [0, 1, 2] };
     await expect(client.shapeCast(mesh, { x: 0, y: 2, z: 0 }, IDENTITY, { x: 0, y: -1, z: 0 })).rejects.toThrow(/shapeCast: shape must be a convex kind/);
     await expect(client.overlap({ kind: 'sphere', radius: -1 }, { x: 0, y: 2, z: 0 }, IDENTITY)).rejects.toThrow(/radius/);
     await expect(client.shapeCast(BALL, { x: 0, y: NaN, z: 0 }, IDENTITY, { x: 1, y: 0, z: 0 })).rejects.toThrow(/position/);
