@@ -735,18 +735,18 @@ export class PhysicsHost {
    * description refused half-way takes out what it had added.
    */
   private buildRagdoll(world: World, desc: RagdollDescData): RagdollData {
-    if (desc === null || typeof desc !== 'object') throw new TypeError(`createRagdoll: desc must be a ragdoll description object (got ${String(desc)})`);
+    if (desc === null || typeof desc !== 'object') throw new TypeError(`desc must be a ragdoll description object (got ${String(desc)})`);
     for (const key of Object.keys(desc)) {
-      if (!RAGDOLL_FIELDS.includes(key)) throw new RangeError(`createRagdoll: ${key} is not a ragdoll option (options: ${RAGDOLL_FIELDS.join(', ')})`);
+      if (!RAGDOLL_FIELDS.includes(key)) throw new RangeError(`${key} is not a ragdoll option (options: ${RAGDOLL_FIELDS.join(', ')})`);
     }
     const { bones, ...options } = desc;
-    if (options.position === null || typeof options.position !== 'object') throw new TypeError(`createRagdoll: position must be a { x, y, z } object (got ${String(options.position)})`);
+    if (options.position === null || typeof options.position !== 'object') throw new TypeError(`position must be a { x, y, z } object (got ${String(options.position)})`);
     let skeleton: RagdollBoneDesc[] | null = null;
     if (bones !== undefined) {
-      if (!Array.isArray(bones)) throw new TypeError(`createRagdoll: bones must be an array of bone descriptions (got ${String(bones)})`);
+      if (!Array.isArray(bones)) throw new TypeError(`bones must be an array of bone descriptions (got ${String(bones)})`);
       skeleton = bones.map((bone, i) => {
-        if (bone === null || typeof bone !== 'object') throw new TypeError(`createRagdoll: bones[${i}] must be a bone description object`);
-        return { ...bone, shape: this.queryShape(bone.shape, `createRagdoll: bones[${i}]`) };
+        if (bone === null || typeof bone !== 'object') throw new TypeError(`bones[${i}] must be a bone description object`);
+        return { ...bone, shape: this.queryShape(bone.shape, `bones[${i}]`) };
       });
     }
     const added: RigidBody[] = [];
