@@ -120,6 +120,10 @@ describe('character settings over footing/worker', () => {
     expect(p.y).toBeCloseTo(STAND_Y, 2);
     expect(2 * Math.atan2(q.y, q.w)).toBeCloseTo(1.25, 6);
     expect(client.getState(hero)).toBe(STATE_GROUNDED);
+    // teleport() takes a rotation: a character keeps its twist about up as the yaw.
+    client.teleport(hero, { x: 5, y: STAND_Y, z: -3 }, { x: 0.1, y: Math.sin(-0.35), z: 0, w: Math.cos(-0.35) });
+    await run(2);
+    expect(2 * Math.atan2(client.getRotation(hero, q).y, q.w)).toBeCloseTo(2 * Math.atan2(Math.sin(-0.35), Math.cos(-0.35)), 6);
     await expect(client.teleportCharacter(hero, { x: 0, y: 0, z: 0 }, NaN)).rejects.toThrow(/yaw must be a finite number/);
     await expect(client.teleportCharacter(hero, { x: 0, y: 1e9, z: 0 })).rejects.toThrow(/position must have each component within/);
 
