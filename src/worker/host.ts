@@ -372,10 +372,23 @@ export class PhysicsHost {
       case 'teleport': {
         const slot = this.requireSlot(msg.handle, msg.type);
         const walker = this.walkers[slot];
-        if (walker) return walker.teleport(msg.position, msg.rotation && yawAbout(msg.rotation, walker.controller.up));
+        const r = msg.rotation;
+        if (walker) {
+          if (r && !(Number.isFinite(r.x) && Number.isFinite(r.y) && Number.isFinite(r.z) && Number.isFinite(r.w))) {
+            throw new RangeError(`rotation must be finite (got (${r.x}, ${r.y}, ${r.z}, ${r.w}))`);
+          }
+          return walker.teleport(msg.position, r && yawAbout(r, walker.controller.up));
+        }
         const body = this.requireBody(msg.handle, msg.type);
-        body.setPosition(msg.position);
-        if (msg.rotation) body.setRotation(msg.rotation);
+        const { x, y, z, w } = body.rotation;
+        if (r) body.setRotation(r);
+        try {
+          body.setPosition(msg.position);
+        } catch (error) {
+          // All or nothing: the rotation written above goes back.
+          body.setRotation({ x, y, z, w });
+          throw error;
+        }
         return;
       }
       case 'raycast': {

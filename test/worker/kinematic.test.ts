@@ -76,8 +76,12 @@ describe('kinematic bodies over footing/worker', () => {
     client.setVelocity(lift, { x: 1, y: 0, z: 0 }, { x: NaN, y: 0, z: 0 });
     // A raw message, as another page might send: the worker refuses a dynamic body's target too.
     port.postMessage({ type: 'setKinematicTarget', handle: crate, position: { x: 0, y: 0, z: 0 } });
+    // A turn with a position out of range: refused whole, the body keeps its rotation.
+    client.teleport(lift, { x: 0, y: 1e300, z: 0 }, aboutY(1));
     await run(10);
-    expect(errors.map((e) => e.command)).toEqual(['setKinematicTarget', 'setVelocity', 'setKinematicTarget']);
+    expect(errors.map((e) => e.command)).toEqual(['setKinematicTarget', 'setVelocity', 'setKinematicTarget', 'teleport']);
+    expect(errors[3]!.message).toMatch(/position/);
+    expect(host.getBody(lift)!.rotation.w).toBe(1);
     expect(errors[0]!.message).toMatch(/position\.y must be within/);
     expect(errors[1]!.message).toMatch(/angularVelocity/);
     expect(errors[2]!.message).toMatch(/body must be kinematic/);
