@@ -108,11 +108,11 @@ export class PhysicsClient {
   /** The page's userData by handle: the value itself (the worker has a copy). */
   private readonly userData = new Map<number, unknown>();
   /**
-   * userData of bodies removed from the page: the worker's next events may
-   * still name them (a contact's end). `acknowledged` once the worker's
-   * 'removed' came; dropped after the next event batch that follows it.
+   * userData of removed bodies: the worker's next events may still name
+   * them (a contact's end). Dropped when the worker says 'retired', after
+   * the events of the step that followed the removal.
    */
-  private readonly retiredUserData = new Map<number, { value: unknown; acknowledged: boolean }>();
+  private readonly retiredUserData = new Map<number, unknown>();
   /** What each live handle is: a body's type, or a character (the quick checks of kinematic commands). */
   private readonly kinds = new Map<number, BodyType | 'character'>();
   /** The bodies of each ragdoll the page created, by ragdoll handle. */
@@ -162,18 +162,18 @@ export class PhysicsClient {
   removeBody(handle: number): void {
     const slot = this.requireHandle(handle);
     this.send({ type: 'removeBody', handle });
-    this.forget(handle, false);
+    this.forget(handle);
     // Odd slots are the host's: it reuses them, and says so with 'tracked'.
     if (slot % 2 === 0) this.freeSlots.push(slot);
   }
 
   /** Marks a handle dead; its userData stays for the events the worker may still send about it. */
-  private forget(handle: number, acknowledged: boolean): void {
+  private forget(handle: number): void {
     const slot = slotOf(handle);
     if (this.generations[slot] === generationOf(handle)) this.generations[slot] = generationOf(handle) + 1;
     this.initial.delete(handle);
     this.kinds.delete(handle);
-    if (this.userData.has(handle)) this.retiredUserData.set(handle, { value: this.userData.get(handle), acknowledged });
+    if (this.userData.has(handle)) this.retiredUserData.set(handle, this.userData.get(handle));
     this.userData.delete(handle);
   }
 
@@ -357,7 +357,7 @@ export class PhysicsClient {
     const bodies = this.ragdollBodies.get(handle);
     if (!bodies) throw new RangeError(`footing worker: ${String(handle)} is not a live ragdoll handle`);
     this.ragdollBodies.delete(handle);
-    for (const body of bodies) if (this.generations[slotOf(body)] === generationOf(body)) this.forget(body, false);
+    for (const body of bodies) if (this.generations[slotOf(body)] === generationOf(body)) this.forget(body);
     return this.request((id) => ({ type: 'removeRagdoll', id, handle }));
   }
 
@@ -476,7 +476,7 @@ export class PhysicsClient {
 
   /** A handle's userData, a body removed since the worker's last events included. */
   private userDataOf(handle: number): unknown {
-    return this.userData.has(handle) ? this.userData.get(handle) : this.retiredUserData.get(handle)?.value;
+    return this.userData.has(handle) ? this.userData.get(handle) : this.retiredUserData.get(handle);
   }
 
   private listenerList(name: unknown, caller: string): unknown[] {
@@ -676,15 +676,13 @@ export class PhysicsClient {
         return;
       }
       case 'untracked': {
-        this.forget(msg.handle, true);
+        this.forget(msg.handle);
         this.onBodyRemoved?.(msg.handle);
         return;
       }
-      case 'removed': {
-        const retired = this.retiredUserData.get(msg.handle);
-        if (retired) retired.acknowledged = true;
+      case 'retired':
+        for (const handle of msg.handles) this.retiredUserData.delete(handle);
         return;
-      }
       case 'raycastResult':
       case 'shapeCastResult':
         return this.answer(msg.id, msg.hit);
@@ -706,8 +704,6 @@ export class PhysicsClient {
         try {
           this.deliver(msg.data, msg.count);
         } finally {
-          // The worker had removed these before the steps of this batch: later batches cannot name them.
-          for (const [handle, retired] of this.retiredUserData) if (retired.acknowledged) this.retiredUserData.delete(handle);
           // Back to the worker, which writes a later tick's events into it.
           this.port.postMessage({ type: 'returnEvents', data: msg.data } satisfies ClientMessage, [msg.data.buffer]);
         }

@@ -165,7 +165,7 @@ export class PhysicsHost {
   untrack(handle: number): void {
     const slot = slotOf(handle);
     if (slot % 2 !== 1 || this.generations[slot] !== generationOf(handle) || !this.bodies[slot]) throw new Error(`untrack: ${handle} is not a tracked body`);
-    this.handleOf.delete(this.bodies[slot]!);
+    this.retire(this.bodies[slot]!);
     this.release(slot);
     this.post({ type: 'untracked', handle });
   }
@@ -230,7 +230,11 @@ export class PhysicsHost {
     if (this.accumulator >= h) this.accumulator %= h;
     // Before the frame: a page that reads both sees the events of the steps the frame shows.
     this.flushEvents();
-    if (steps > 0) this.retired.clear();
+    if (steps > 0 && this.retired.size > 0) {
+      // Their last events (a contact's end) were in this tick's batch: the page may forget them now.
+      this.post({ type: 'retired', handles: [...this.retired.values()] });
+      this.retired.clear();
+    }
     if (steps > 0) this.publish();
     return steps;
   }
@@ -338,7 +342,6 @@ export class PhysicsHost {
           walker.controller.dispose();
         }
         this.release(slot);
-        this.post({ type: 'removed', handle: msg.handle });
         return;
       }
       case 'input': {
@@ -465,7 +468,6 @@ export class PhysicsHost {
           const slot = slotOf(handle);
           if (this.generations[slot] === generationOf(handle) && this.bodies[slot]) {
             this.release(slot);
-            this.post({ type: 'removed', handle });
           }
         }
         for (const handle of entry.joints) {

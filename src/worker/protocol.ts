@@ -418,8 +418,8 @@ export type HostMessage =
   /** `setCharacterHeight`'s answer: false when the taller capsule would overlap geometry (nothing changed). */
   | { type: 'characterHeight'; id: number; changed: boolean }
   | { type: 'ragdoll'; id: number; ragdoll: RagdollData }
-  /** A body the page removed is gone from the worker: events after this one no longer name it. */
-  | { type: 'removed'; handle: number }
+  /** Bodies removed before this tick's steps, sent after the tick's events: no later event names them. */
+  | { type: 'retired'; handles: number[] }
   | { type: 'tracked'; handle: number; body: TrackedBodyData }
   | { type: 'untracked'; handle: number }
   /** A command with an `id` was carried out. */

@@ -88,6 +88,21 @@ describe('userData over footing/worker', () => {
     expect(errors).toEqual([]);
   });
 
+  it('forgets a removed body\'s userData once the worker has stepped past its removal, with or without listeners', async () => {
+    const { client, run, errors } = connect();
+    await client.ready;
+    const retired = (client as unknown as { retiredUserData: Map<number, unknown> }).retiredUserData;
+    for (let round = 0; round < 5; round++) {
+      const shots = Array.from({ length: 10 }, (_, i) => client.createBody({ ...crate(i * 2, { shot: round * 10 + i }), type: 'static' }));
+      await run(1);
+      for (const h of shots) client.removeBody(h);
+      expect(retired.size).toBe(10);
+      await run(1);
+      expect(retired.size).toBe(0);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('refuses userData that cannot be cloned, at once, naming the field, and claims no handle', async () => {
     const { client, run, errors, host } = connect();
     await client.ready;
