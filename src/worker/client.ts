@@ -142,7 +142,7 @@ export class PhysicsClient {
     if (desc.userData !== undefined) requireCloneable(desc.userData, 'createBody: userData');
     const handle = this.claimHandle(desc.position, desc.rotation);
     this.send({ type: 'createBody', handle, desc });
-    this.kinds.set(handle, desc.type ?? 'dynamic');
+    this.kinds.set(handle, desc.type);
     if (desc.userData !== undefined) this.userData.set(handle, desc.userData);
     return handle;
   }
