@@ -13,7 +13,10 @@ import {
   type BodyDescData, type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type RaycastOptionsData,
   type WorldDescData, type JointDescData, type JointChangesData, type WorldSettingsData, type WorldSettingsState, type WorkerSnapshot, type WorkerEventName, type WorkerListener,
   type ContactEventData, type SensorEventData, type JointBreakEventData,
+  PROTOCOL_VERSION, type QueryOptionsData, type ShapeDesc, type ShapeCastHitData, type OverlapContactData, type CharacterSettingsData, type CharacterSettingsState,
+  type RagdollDescData, type RagdollData,
 } from './protocol';
+import type { BodyType } from '../dynamics/body';
 
 export interface PhysicsClientOptions {
   /**
@@ -98,8 +101,22 @@ export class PhysicsClient {
     contactBegin: [], contactEnd: [], sensorEnter: [], sensorExit: [], jointBreak: [],
   };
   // One object per event kind, refilled for each event (as the World's events are: copy what you keep).
-  private readonly contactEvent: ContactEventData = { step: 0, bodyA: -1, bodyB: -1, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0, childA: -1, childB: -1 };
-  private readonly sensorEvent: SensorEventData = { step: 0, sensor: -1, body: -1 };
+  private readonly contactEvent: ContactEventData = {
+    step: 0, bodyA: -1, bodyB: -1, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, impulse: 0, childA: -1, childB: -1, userDataA: undefined, userDataB: undefined,
+  };
+  private readonly sensorEvent: SensorEventData = { step: 0, sensor: -1, body: -1, sensorUserData: undefined, bodyUserData: undefined };
+  /** The page's userData by handle: the value itself (the worker has a copy). */
+  private readonly userData = new Map<number, unknown>();
+  /**
+   * userData of removed bodies: the worker's next events may still name
+   * them (a contact's end). Dropped when the worker says 'retired', after
+   * the events of the step that followed the removal.
+   */
+  private readonly retiredUserData = new Map<number, unknown>();
+  /** What each live handle is: a body's type, or a character (the quick checks of kinematic commands). */
+  private readonly kinds = new Map<number, BodyType | 'character'>();
+  /** The bodies of each ragdoll the page created, by ragdoll handle. */
+  private readonly ragdollBodies = new Map<number, readonly number[]>();
   private readonly jointBreakEvent: JointBreakEventData = { step: 0, joint: -1, impulse: 0 };
   private readonly onMessage = (event: MessageEvent): void => this.receive(event.data as HostMessage);
 
@@ -116,20 +133,28 @@ export class PhysicsClient {
     this.ready.catch(() => {});
     port.addEventListener('message', this.onMessage);
     port.start?.();
-    this.send({ type: 'init', world, shared: shared && typeof SharedArrayBuffer === 'function', autoStart: options.autoStart ?? true });
+    this.send({ type: 'init', version: PROTOCOL_VERSION, world, shared: shared && typeof SharedArrayBuffer === 'function', autoStart: options.autoStart ?? true });
   }
 
   /** Creates a body in the worker; returns its handle at once (its pose is the description's until the worker reports it). */
   createBody(desc: BodyDescData): number {
+    if (desc === null || typeof desc !== 'object') throw new TypeError(`createBody: desc must be a body description object (got ${String(desc)})`);
+    if (desc.userData !== undefined) requireCloneable(desc.userData, 'createBody: userData');
     const handle = this.claimHandle(desc.position, desc.rotation);
     this.send({ type: 'createBody', handle, desc });
+    this.kinds.set(handle, desc.type);
+    if (desc.userData !== undefined) this.userData.set(handle, desc.userData);
     return handle;
   }
 
   /** Creates a character controller with a Walker in the worker; its frame rotation is the walker's yaw about up. */
   createCharacter(desc: CharacterDescData = {}): number {
+    const { userData, ...rest } = desc;
+    if (userData !== undefined) requireCloneable(userData, 'createCharacter: userData');
     const handle = this.claimHandle(desc.position, undefined);
-    this.send({ type: 'createCharacter', handle, desc });
+    this.send({ type: 'createCharacter', handle, desc: rest });
+    this.kinds.set(handle, 'character');
+    if (userData !== undefined) this.userData.set(handle, userData);
     return handle;
   }
 
@@ -137,10 +162,42 @@ export class PhysicsClient {
   removeBody(handle: number): void {
     const slot = this.requireHandle(handle);
     this.send({ type: 'removeBody', handle });
-    this.generations[slot] = generationOf(handle) + 1;
-    this.initial.delete(handle);
+    this.forget(handle);
     // Odd slots are the host's: it reuses them, and says so with 'tracked'.
     if (slot % 2 === 0) this.freeSlots.push(slot);
+  }
+
+  /** Marks a handle dead; its userData stays for the events the worker may still send about it. */
+  private forget(handle: number): void {
+    const slot = slotOf(handle);
+    if (this.generations[slot] === generationOf(handle)) this.generations[slot] = generationOf(handle) + 1;
+    this.initial.delete(handle);
+    this.kinds.delete(handle);
+    if (this.userData.has(handle)) this.retiredUserData.set(handle, this.userData.get(handle));
+    this.userData.delete(handle);
+  }
+
+  /**
+   * The userData the page gave a body or character (`createBody`,
+   * `setUserData`; a tracked body's `tag`; a ragdoll's `userData`): the
+   * value itself, not a copy. Undefined for a handle without any.
+   */
+  getUserData(handle: number): unknown {
+    return this.userData.get(handle);
+  }
+
+  /**
+   * Sets a body's userData: the client keeps `value`, the worker's body
+   * gets a structured clone. Throws a TypeError at once, and changes
+   * nothing, when `value` cannot be cloned (a function, a DOM node, …).
+   */
+  setUserData(handle: number, value: unknown): void {
+    this.requireHandle(handle);
+    requireCloneable(value, 'setUserData: value');
+    // A character's body keeps its controller as userData in the worker: its userData lives on the page only.
+    if (this.kinds.get(handle) !== 'character') this.send({ type: 'setUserData', handle, userData: value });
+    if (value === undefined) this.userData.delete(handle);
+    else this.userData.set(handle, value);
   }
 
   /**
@@ -168,15 +225,140 @@ export class PhysicsClient {
     this.send({ type: 'setVelocity', handle, linear: linear && copyVec(linear), angular: angular && copyVec(angular) });
   }
 
-  /** Moves a body (or a character, whose velocity is zeroed) to a new pose. */
+  /**
+   * Kinematic bodies: the pose reached at the end of the worker's next step
+   * (`body.setKinematicTarget`: the world sets the velocities that get
+   * there, so bodies resting on it are carried; the body keeps that
+   * velocity until the next target). Send one per step for a scripted path.
+   * Throws at once for a body that is not kinematic or a non-finite pose.
+   */
+  setKinematicTarget(handle: number, position: Vec3, rotation?: Quat): void {
+    this.requireHandle(handle);
+    const kind = this.kinds.get(handle);
+    if (kind !== undefined && kind !== 'kinematic') throw new TypeError(`setKinematicTarget: handle ${handle} is a ${kind === 'character' ? 'character' : `${kind} body`}, not a kinematic body`);
+    requireFiniteVec(position, 'setKinematicTarget: position');
+    if (rotation !== undefined) requireFiniteQuat(rotation, 'setKinematicTarget: rotation');
+    this.send({ type: 'setKinematicTarget', handle, position: copyVec(position), rotation: rotation && copyQuat(rotation) });
+  }
+
+  /**
+   * Moves a body to a new pose; a character is teleported as
+   * `Walker.teleport` does (velocity and carried ground velocity zeroed,
+   * airborne until the next step finds the ground, a pending jump dropped),
+   * its yaw set from the rotation's twist about up when one is given.
+   */
   teleport(handle: number, position: Vec3, rotation?: Quat): void {
     this.requireHandle(handle);
     this.send({ type: 'teleport', handle, position: copyVec(position), rotation: rotation && { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w } });
   }
 
-  /** A ray from `from` to `to`, answered by the worker between steps. */
+  /**
+   * A ray from `from` to `to`, answered by the worker between steps. The
+   * options filter as the World's (`exclude` a handle or a list of them).
+   */
   raycast(from: Vec3, to: Vec3, options?: RaycastOptionsData): Promise<RaycastHitData | null> {
-    return this.request((id) => ({ type: 'raycast', id, from: copyVec(from), to: copyVec(to), options }));
+    return this.request<RaycastHitData | null>((id) => ({ type: 'raycast', id, from: copyVec(from), to: copyVec(to), options })).then((hit) => this.withUserData(hit));
+  }
+
+  /**
+   * Sweeps a convex shape, given as data, from `position` along
+   * `translation` (`world.shapeCast`), answered by the worker between
+   * steps: the first impact with its `fraction` and `distance` along the
+   * translation, or null. Rejects with the field named for a bad shape,
+   * pose or option.
+   */
+  shapeCast(shape: ShapeDesc, position: Vec3, rotation: Quat, translation: Vec3, options?: QueryOptionsData): Promise<ShapeCastHitData | null> {
+    return this.request<ShapeCastHitData | null>((id) => ({
+      type: 'shapeCast', id, shape, position: copyVec(position), rotation: copyQuat(rotation), translation: copyVec(translation), options,
+    })).then((hit) => this.withUserData(hit));
+  }
+
+  /**
+   * Every body a convex shape, given as data, overlaps at a pose
+   * (`world.overlap`): one entry per contact point, with the normal that
+   * pushes the shape out and the depth.
+   */
+  overlap(shape: ShapeDesc, position: Vec3, rotation: Quat, options?: QueryOptionsData): Promise<OverlapContactData[]> {
+    return this.request<OverlapContactData[]>((id) => ({ type: 'overlap', id, shape, position: copyVec(position), rotation: copyQuat(rotation), options })).then((contacts) => {
+      for (const c of contacts) this.withUserData(c);
+      return contacts;
+    });
+  }
+
+  private withUserData<T extends { handle: number; userData?: unknown } | null>(hit: T): T {
+    if (hit && this.userData.has(hit.handle)) hit.userData = this.userData.get(hit.handle);
+    return hit;
+  }
+
+  /**
+   * Changes a character's settings: the controller's (`settings`: slope
+   * limit, step height, snap distance, push strength, …) and the walker's
+   * (`walker`: speed, acceleration, air control and drag, jump speed,
+   * coyote time, gravity, turn speed), each partial. The worker checks the
+   * whole change and applies all of it before its next step, or none of it
+   * and rejects with the field named. Resolves with every setting as it now is.
+   */
+  setCharacterSettings(handle: number, change: CharacterSettingsData): Promise<CharacterSettingsState> {
+    this.requireCharacter(handle, 'setCharacterSettings');
+    return this.request((id) => ({ type: 'setCharacter', id, handle, change }));
+  }
+
+  /** Every setting of a character, and its capsule's radius and halfHeight. */
+  getCharacterSettings(handle: number): Promise<CharacterSettingsState> {
+    this.requireCharacter(handle, 'getCharacterSettings');
+    return this.request((id) => ({ type: 'getCharacter', id, handle }));
+  }
+
+  /**
+   * Changes the capsule's half-height keeping the feet in place (crouch,
+   * stand up): resolves false, and nothing changes, when the taller capsule
+   * would overlap geometry (a low ceiling).
+   */
+  setCharacterHeight(handle: number, halfHeight: number): Promise<boolean> {
+    this.requireCharacter(handle, 'setCharacterHeight');
+    return this.request((id) => ({ type: 'setCharacterHeight', id, handle, halfHeight }));
+  }
+
+  /**
+   * Teleports and resets a character (`Walker.teleport`): velocity zeroed,
+   * airborne until the next step finds the ground, a pending jump dropped,
+   * `yaw` (radians about up) set when given. Rejects with the field named
+   * for a position out of range or a non-finite yaw; nothing changes then.
+   */
+  teleportCharacter(handle: number, position: Vec3, yaw?: number): Promise<void> {
+    this.requireCharacter(handle, 'teleportCharacter');
+    return this.request((id) => ({ type: 'teleportCharacter', id, handle, position: copyVec(position), yaw }));
+  }
+
+  /**
+   * Builds a ragdoll in the worker: `createRagdoll`'s options (the humanoid)
+   * or, with `bones`, a skeleton of your own whose shapes are data.
+   * Resolves with its handle and, per bone, a body handle (draw it as any
+   * body: `getPosition`, `getRotation`), its name and shape; its joints'
+   * handles take `setJoint` and name `jointBreak` events. All or nothing:
+   * a refused description rejects with the field named and adds nothing.
+   */
+  createRagdoll(desc: RagdollDescData): Promise<RagdollData> {
+    if (desc === null || typeof desc !== 'object') throw new TypeError(`createRagdoll: desc must be a ragdoll description object (got ${String(desc)})`);
+    if (desc.userData !== undefined) requireCloneable(desc.userData, 'createRagdoll: userData');
+    return this.request<RagdollData>((id) => ({ type: 'createRagdoll', id, desc })).then((ragdoll) => {
+      for (const handle of ragdoll.bodies) {
+        this.generations[slotOf(handle)] = generationOf(handle);
+        this.kinds.set(handle, 'dynamic');
+        if (desc.userData !== undefined) this.userData.set(handle, desc.userData);
+      }
+      this.ragdollBodies.set(ragdoll.handle, ragdoll.bodies);
+      return ragdoll;
+    });
+  }
+
+  /** Removes a ragdoll's bodies and joints that are still in the world; its body handles are dead from now on. */
+  removeRagdoll(handle: number): Promise<void> {
+    const bodies = this.ragdollBodies.get(handle);
+    if (!bodies) throw new RangeError(`footing worker: ${String(handle)} is not a live ragdoll handle`);
+    this.ragdollBodies.delete(handle);
+    for (const body of bodies) if (this.generations[slotOf(body)] === generationOf(body)) this.forget(body);
+    return this.request((id) => ({ type: 'removeRagdoll', id, handle }));
   }
 
   /**
@@ -292,6 +474,11 @@ export class PhysicsClient {
     if (next.length === 0) this.send({ type: 'subscribe', event: name, on: false });
   }
 
+  /** A handle's userData, a body removed since the worker's last events included. */
+  private userDataOf(handle: number): unknown {
+    return this.userData.has(handle) ? this.userData.get(handle) : this.retiredUserData.get(handle);
+  }
+
   private listenerList(name: unknown, caller: string): unknown[] {
     if (typeof name !== 'string' || !(WORKER_EVENT_NAMES as readonly string[]).includes(name)) {
       throw new RangeError(`${caller}: unknown event ${String(name)} (events: ${WORKER_EVENT_NAMES.join(', ')})`);
@@ -325,6 +512,7 @@ export class PhysicsClient {
       } else if (name === 'sensorEnter' || name === 'sensorExit') {
         const e = this.sensorEvent;
         e.step = data[o + E_STEP]!; e.sensor = data[o + E_A]!; e.body = data[o + E_B]!;
+        e.sensorUserData = this.userDataOf(e.sensor); e.bodyUserData = this.userDataOf(e.body);
         event = e;
       } else {
         const e = this.contactEvent;
@@ -332,6 +520,7 @@ export class PhysicsClient {
         e.point.x = data[o + E_POINT]!; e.point.y = data[o + E_POINT + 1]!; e.point.z = data[o + E_POINT + 2]!;
         e.normal.x = data[o + E_NORMAL]!; e.normal.y = data[o + E_NORMAL + 1]!; e.normal.z = data[o + E_NORMAL + 2]!;
         e.impulse = data[o + E_IMPULSE]!; e.childA = data[o + E_CHILD_A]!; e.childB = data[o + E_CHILD_B]!;
+        e.userDataA = this.userDataOf(e.bodyA); e.userDataB = this.userDataOf(e.bodyB);
         event = e;
       }
       for (const listener of list) {
@@ -481,17 +670,30 @@ export class PhysicsClient {
       }
       case 'tracked': {
         this.generations[slotOf(msg.handle)] = generationOf(msg.handle);
+        this.kinds.set(msg.handle, msg.body.type);
+        if (msg.body.tag !== undefined) this.userData.set(msg.handle, msg.body.tag);
         this.onBodyAdded?.(msg.handle, msg.body);
         return;
       }
       case 'untracked': {
-        const slot = slotOf(msg.handle);
-        if (this.generations[slot] === generationOf(msg.handle)) this.generations[slot] = generationOf(msg.handle) + 1;
+        this.forget(msg.handle);
         this.onBodyRemoved?.(msg.handle);
         return;
       }
+      case 'retired':
+        for (const handle of msg.handles) this.retiredUserData.delete(handle);
+        return;
       case 'raycastResult':
+      case 'shapeCastResult':
         return this.answer(msg.id, msg.hit);
+      case 'overlapResult':
+        return this.answer(msg.id, msg.contacts);
+      case 'character':
+        return this.answer(msg.id, msg.state);
+      case 'characterHeight':
+        return this.answer(msg.id, msg.changed);
+      case 'ragdoll':
+        return this.answer(msg.id, msg.ragdoll);
       case 'done':
         return this.answer(msg.id, undefined);
       case 'settings':
@@ -565,6 +767,11 @@ export class PhysicsClient {
     return slot;
   }
 
+  private requireCharacter(handle: number, command: string): void {
+    this.requireHandle(handle);
+    if (this.kinds.get(handle) !== 'character') throw new TypeError(`${command}: handle ${handle} is not a character`);
+  }
+
   private send(message: ClientMessage): void {
     this.port.postMessage(message);
   }
@@ -572,6 +779,37 @@ export class PhysicsClient {
 
 function copyVec(v: Vec3): Vec3 {
   return { x: v.x, y: v.y, z: v.z };
+}
+
+function copyQuat(q: Quat): Quat {
+  return { x: q.x, y: q.y, z: q.z, w: q.w };
+}
+
+function requireFiniteVec(v: Vec3, field: string): void {
+  if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object (got ${String(v)})`);
+  if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`${field} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+}
+
+function requireFiniteQuat(q: Quat, field: string): void {
+  if (q === null || typeof q !== 'object') throw new TypeError(`${field} must be a { x, y, z, w } object (got ${String(q)})`);
+  if (!Number.isFinite(q.x) || !Number.isFinite(q.y) || !Number.isFinite(q.z) || !Number.isFinite(q.w)) {
+    throw new RangeError(`${field} must be finite (got (${q.x}, ${q.y}, ${q.z}, ${q.w}))`);
+  }
+}
+
+/**
+ * Throws a TypeError naming `field` when `value` cannot cross to the worker,
+ * before a handle is claimed (postMessage would throw a DataCloneError
+ * naming neither the command nor the field).
+ */
+function requireCloneable(value: unknown, field: string): void {
+  if (typeof structuredClone !== 'function') return;
+  try {
+    structuredClone(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`${field} cannot be sent to the worker: it must be structured-cloneable (plain data, no functions or DOM nodes; ${reason})`);
+  }
 }
 
 /** The ArrayBuffers of a WorkerSnapshot (the client imports no physics code, so not the World's snapshotTransferList). */

@@ -13,8 +13,10 @@ import { Capsule } from '../shapes/capsule';
 import { Cylinder } from '../shapes/cylinder';
 import { ConvexHull } from '../shapes/convex-hull';
 import { TriangleMesh } from '../shapes/triangle-mesh';
-import type { RaycastOptions } from '../world/world';
+import type { QueryOptions } from '../world/world';
 import type { Joint } from '../joints/joint';
+import { createRagdoll, createRagdollFromDescription, type Ragdoll, type RagdollBoneDesc, type RagdollWorld } from '../ragdoll/ragdoll';
+import type { ConvexShape } from '../shapes/shape';
 import type { ContactEvent, JointBreakEvent, SensorEvent } from '../world/events';
 import { SnapshotError, snapshotTransferList, type WorldSnapshot } from '../world/snapshot';
 import { CharacterController } from '../../character/controller';
@@ -22,13 +24,15 @@ import { Walker, type WalkerSnapshot } from '../../character/walker';
 import { describeShape } from './describe';
 import { changeJoint, jointFromDesc } from './joints';
 import { applySettings, readSettings } from './settings';
+import { applyCharacterSettings, readCharacter } from './character';
 import {
   epochNow, SLOT_COUNT, F_GENERATION, F_POSITION, F_ROTATION, F_STATE, FRAME_STRIDE, generationOf, H_INPUT_SEQ, H_NEWEST, H_SEQUENCE, H_SLOTS, H_STEP, H_TIME,
   SHARED_HEADER_BYTES, slotOf,
   STATE_AIRBORNE, STATE_AWAKE, STATE_EMPTY, STATE_GROUNDED, STATE_SLEEPING, STATE_SLIDING,
   E_A, E_B, E_CHILD_A, E_CHILD_B, E_IMPULSE, E_NAME, E_NORMAL, E_POINT, E_STEP, EVENT_STRIDE, WORKER_EVENT_NAMES,
+  PROTOCOL_VERSION, QUERY_OPTION_NAMES,
   type BodyDescData, type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type RaycastHitData, type ShapeDesc,
-  type WorkerEventName, type WorkerSnapshot,
+  type WorkerEventName, type WorkerSnapshot, type QueryOptionsData, type ShapeCastHitData, type OverlapContactData, type RagdollDescData, type RagdollData,
 } from './protocol';
 
 /** Builds a footing shape from its description; throws a RangeError/TypeError naming the field. */
@@ -98,6 +102,9 @@ export class PhysicsHost {
   private eventCount = 0;
   /** Batches the client handed back: with them, a tick with events allocates nothing. */
   private readonly spareEvents: Float64Array<ArrayBuffer>[] = [];
+  /** Ragdolls the page created, by the handle `createRagdoll` answered with. */
+  private readonly ragdolls = new Map<number, { ragdoll: Ragdoll; bodies: number[]; joints: number[] }>();
+  private nextRagdoll = 1;
 
   /** Listens on `port` (the worker's `self`, or a MessagePort) for a client's `init`. */
   constructor(port: MessagePortLike, options: PhysicsHostOptions = {}) {
@@ -133,10 +140,17 @@ export class PhysicsHost {
     const world = this.worldValue;
     if (!world || !world.bodies.includes(body)) throw new Error('track: the body is not in this host\'s world');
     if (this.handleOf.has(body)) throw new Error(`track: the body already has handle ${this.handleOf.get(body)}`);
+    const info: TrackedBodyData = { type: body.type, shape: describeShape(body.shape), tag };
+    const handle = this.register(body);
+    this.post({ type: 'tracked', handle, body: info });
+    return handle;
+  }
+
+  /** Gives a body of the world a handle on one of the host's (odd) slots and its row in the frames. */
+  private register(body: RigidBody): number {
     const slot = this.freeHostSlots.pop() ?? this.takeHostSlot();
     const generation = this.nextGeneration[slot] ?? 0;
     const handle = slot + generation * SLOT_COUNT;
-    const info: TrackedBodyData = { type: body.type, shape: describeShape(body.shape), tag };
     for (let i = this.slotCount; i <= slot; i++) {
       this.bodies[i] = null; this.walkers[i] = null; this.generations[i] = -1;
     }
@@ -144,7 +158,6 @@ export class PhysicsHost {
     this.bodies[slot] = body;
     this.generations[slot] = generation;
     this.handleOf.set(body, handle);
-    this.post({ type: 'tracked', handle, body: info });
     return handle;
   }
 
@@ -152,7 +165,7 @@ export class PhysicsHost {
   untrack(handle: number): void {
     const slot = slotOf(handle);
     if (slot % 2 !== 1 || this.generations[slot] !== generationOf(handle) || !this.bodies[slot]) throw new Error(`untrack: ${handle} is not a tracked body`);
-    this.handleOf.delete(this.bodies[slot]!);
+    this.retire(this.bodies[slot]!);
     this.release(slot);
     this.post({ type: 'untracked', handle });
   }
@@ -217,7 +230,11 @@ export class PhysicsHost {
     if (this.accumulator >= h) this.accumulator %= h;
     // Before the frame: a page that reads both sees the events of the steps the frame shows.
     this.flushEvents();
-    if (steps > 0) this.retired.clear();
+    if (steps > 0 && this.retired.size > 0) {
+      // Their last events (a contact's end) were in this tick's batch: the page may forget them now.
+      this.post({ type: 'retired', handles: [...this.retired.values()] });
+      this.retired.clear();
+    }
     if (steps > 0) this.publish();
     return steps;
   }
@@ -267,7 +284,12 @@ export class PhysicsHost {
   }
 
   private dispatch(msg: ClientMessage): void {
-    if (msg.type === 'init') return this.init(msg.world, msg.shared, msg.autoStart);
+    if (msg.type === 'init') {
+      if (msg.version !== PROTOCOL_VERSION) {
+        throw new Error(`the page speaks footing/worker protocol ${String(msg.version)}, this worker ${PROTOCOL_VERSION} (build both from the same footing)`);
+      }
+      return this.init(msg.world, msg.shared, msg.autoStart);
+    }
     if (msg.type === 'returnFrame') {
       this.framesOut--;
       if (msg.frame.length >= this.slotCount * FRAME_STRIDE) this.spare.push(msg.frame);
@@ -287,7 +309,7 @@ export class PhysicsHost {
       case 'createBody': {
         const slot = this.claimSlot(msg.handle);
         const d = msg.desc;
-        const body = world.createBody({ ...d, shape: shapeFromDesc(d.shape), userData: msg.handle });
+        const body = world.createBody({ ...d, shape: shapeFromDesc(d.shape) });
         this.bodies[slot] = body;
         this.handleOf.set(body, msg.handle);
         return;
@@ -334,39 +356,127 @@ export class PhysicsHost {
         return this.requireBody(msg.handle, msg.type).applyImpulse(msg.impulse, msg.point);
       case 'setVelocity': {
         const body = this.requireBody(msg.handle, msg.type);
+        const { x, y, z } = body.linearVelocity;
         if (msg.linear) body.setLinearVelocity(msg.linear);
-        if (msg.angular) body.setAngularVelocity(msg.angular);
+        try {
+          if (msg.angular) body.setAngularVelocity(msg.angular);
+        } catch (error) {
+          // All or nothing: the linear velocity written above goes back.
+          body.setLinearVelocity({ x, y, z });
+          throw error;
+        }
         return;
       }
+      case 'setKinematicTarget':
+        return this.requireBody(msg.handle, msg.type).setKinematicTarget(msg.position, msg.rotation);
+      case 'setUserData':
+        this.requireBody(msg.handle, msg.type).userData = msg.userData;
+        return;
       case 'teleport': {
         const slot = this.requireSlot(msg.handle, msg.type);
         const walker = this.walkers[slot];
+        const r = msg.rotation;
         if (walker) {
-          walker.controller.setPosition(msg.position);
-          walker.velocity.x = 0; walker.velocity.y = 0; walker.velocity.z = 0;
-          return;
+          if (r && !(Number.isFinite(r.x) && Number.isFinite(r.y) && Number.isFinite(r.z) && Number.isFinite(r.w))) {
+            throw new RangeError(`rotation must be finite (got (${r.x}, ${r.y}, ${r.z}, ${r.w}))`);
+          }
+          return walker.teleport(msg.position, r && yawAbout(r, walker.controller.up));
         }
         const body = this.requireBody(msg.handle, msg.type);
-        body.setPosition(msg.position);
-        if (msg.rotation) body.setRotation(msg.rotation);
+        const { x, y, z, w } = body.rotation;
+        if (r) body.setRotation(r);
+        try {
+          body.setPosition(msg.position);
+        } catch (error) {
+          // All or nothing: the rotation written above goes back.
+          body.setRotation({ x, y, z, w });
+          throw error;
+        }
         return;
       }
       case 'raycast': {
-        const o = msg.options ?? {};
-        const options: RaycastOptions = { collisionGroup: o.collisionGroup, collisionMask: o.collisionMask, includeSensors: o.includeSensors };
-        if (o.exclude !== undefined) {
-          const slot = this.requireSlot(o.exclude, 'raycast: options.exclude');
-          options.exclude = this.bodies[slot] ?? this.walkers[slot]?.controller.body ?? null;
-        }
-        const hit = world.raycast(msg.from, msg.to, options);
+        const hit = world.raycast(msg.from, msg.to, this.queryOptions(msg.options, msg.type));
         const data: RaycastHitData | null = hit && {
           handle: this.handleOf.get(hit.body) ?? -1,
           point: { x: hit.point.x, y: hit.point.y, z: hit.point.z },
           normal: { x: hit.normal.x, y: hit.normal.y, z: hit.normal.z },
-          distance: hit.distance, fraction: hit.fraction, triangle: hit.triangle,
+          distance: hit.distance, fraction: hit.fraction, triangle: hit.triangle, child: hit.child ?? -1,
         };
         this.post({ type: 'raycastResult', id: msg.id, hit: data });
         return;
+      }
+      case 'shapeCast': {
+        const shape = this.queryShape(msg.shape, msg.type);
+        const hit = world.shapeCast(shape, msg.position, msg.rotation, msg.translation, this.queryOptions(msg.options, msg.type));
+        const t = msg.translation;
+        const data: ShapeCastHitData | null = hit && {
+          handle: this.handleOf.get(hit.body) ?? -1,
+          fraction: hit.fraction, distance: hit.fraction * Math.hypot(t.x, t.y, t.z),
+          point: { x: hit.point.x, y: hit.point.y, z: hit.point.z },
+          normal: { x: hit.normal.x, y: hit.normal.y, z: hit.normal.z },
+          triangle: hit.triangle, child: hit.child ?? -1,
+        };
+        this.post({ type: 'shapeCastResult', id: msg.id, hit: data });
+        return;
+      }
+      case 'overlap': {
+        const shape = this.queryShape(msg.shape, msg.type);
+        const contacts: OverlapContactData[] = world.overlap(shape, msg.position, msg.rotation, this.queryOptions(msg.options, msg.type)).map((c) => ({
+          handle: this.handleOf.get(c.body) ?? -1,
+          point: { x: c.point.x, y: c.point.y, z: c.point.z },
+          normal: { x: c.normal.x, y: c.normal.y, z: c.normal.z },
+          depth: c.depth, child: c.child,
+        }));
+        this.post({ type: 'overlapResult', id: msg.id, contacts });
+        return;
+      }
+      case 'setCharacter': {
+        const walker = this.requireWalker(msg.handle, msg.type);
+        applyCharacterSettings(walker, msg.change);
+        this.post({ type: 'character', id: msg.id, state: readCharacter(walker) });
+        return;
+      }
+      case 'getCharacter':
+        this.post({ type: 'character', id: msg.id, state: readCharacter(this.requireWalker(msg.handle, msg.type)) });
+        return;
+      case 'teleportCharacter':
+        this.requireWalker(msg.handle, msg.type).teleport(msg.position, msg.yaw);
+        return this.done(msg.id);
+      case 'setCharacterHeight': {
+        const controller = this.requireWalker(msg.handle, msg.type).controller;
+        const before = controller.body;
+        const changed = controller.setHalfHeight(msg.halfHeight);
+        // The controller rebuilt its body for the new capsule: events name the new one by the character's handle.
+        if (before && controller.body !== before) {
+          this.retire(before);
+          if (controller.body) this.handleOf.set(controller.body, msg.handle);
+        }
+        this.post({ type: 'characterHeight', id: msg.id, changed });
+        return;
+      }
+      case 'createRagdoll': {
+        const ragdoll = this.buildRagdoll(world, msg.desc);
+        this.post({ type: 'ragdoll', id: msg.id, ragdoll });
+        return;
+      }
+      case 'removeRagdoll': {
+        const entry = this.ragdolls.get(msg.handle);
+        if (!entry) throw new Error(`removeRagdoll: no ragdoll with handle ${String(msg.handle)}`);
+        for (const body of entry.ragdoll.bodies) this.retire(body);
+        entry.ragdoll.remove();
+        for (const handle of entry.bodies) {
+          const slot = slotOf(handle);
+          if (this.generations[slot] === generationOf(handle) && this.bodies[slot]) {
+            this.release(slot);
+          }
+        }
+        for (const handle of entry.joints) {
+          const joint = this.joints.get(handle);
+          if (joint) this.jointHandleOf.delete(joint);
+          this.joints.delete(handle);
+        }
+        this.ragdolls.delete(msg.handle);
+        return this.done(msg.id);
       }
       case 'subscribe': return this.subscribe(world, msg.event, msg.on);
       case 'createJoint': {
@@ -594,6 +704,94 @@ export class PhysicsHost {
     return slot;
   }
 
+  private requireWalker(handle: number, command: string): Walker {
+    const walker = this.walkers[this.requireSlot(handle, command)];
+    if (!walker) throw new Error(`${command}: handle ${handle} is a body, not a character`);
+    return walker;
+  }
+
+  /** The World's QueryOptions for the page's filter, bodies by handle; refuses a field it does not know. */
+  private queryOptions(o: QueryOptionsData | undefined, command: string): QueryOptions {
+    if (o === undefined) return {};
+    if (o === null || typeof o !== 'object') throw new TypeError(`${command}: options must be an object (got ${String(o)})`);
+    for (const key of Object.keys(o)) {
+      if (!(QUERY_OPTION_NAMES as readonly string[]).includes(key)) {
+        throw new RangeError(`${command}: options.${key} is not a query option (options: ${QUERY_OPTION_NAMES.join(', ')})`);
+      }
+    }
+    const options: QueryOptions = { collisionGroup: o.collisionGroup, collisionMask: o.collisionMask, includeSensors: o.includeSensors };
+    const ex = o.exclude;
+    if (ex === undefined) return options;
+    const bodyOf = (handle: number, field: string): RigidBody | null => {
+      const slot = this.requireSlot(handle, `${command}: ${field}`);
+      return this.bodies[slot] ?? this.walkers[slot]?.controller.body ?? null;
+    };
+    if (typeof ex === 'number') {
+      options.exclude = bodyOf(ex, 'options.exclude');
+    } else if (Array.isArray(ex)) {
+      const skip = new Set<RigidBody | null>(ex.map((h, i) => bodyOf(h, `options.exclude[${i}]`)));
+      options.filter = (body) => !skip.has(body);
+    } else {
+      throw new TypeError(`${command}: options.exclude must be a handle or an array of handles (got ${String(ex)})`);
+    }
+    return options;
+  }
+
+  /** A query's shape from its description: convex kinds only, as the World's queries take. */
+  private queryShape(desc: ShapeDesc, command: string): ConvexShape {
+    const shape = shapeFromDesc(desc);
+    if (!shape.isConvex) throw new TypeError(`${command}: shape must be a convex kind ('box', 'sphere', 'capsule', 'cylinder' or 'hull'; got '${desc.kind}')`);
+    return shape as ConvexShape;
+  }
+
+  /**
+   * Builds a ragdoll (the humanoid, or `desc.bones`), gives its bodies host
+   * handles and its joints `trackJoint` handles. All or nothing: a
+   * description refused half-way takes out what it had added.
+   */
+  private buildRagdoll(world: World, desc: RagdollDescData): RagdollData {
+    if (desc === null || typeof desc !== 'object') throw new TypeError(`desc must be a ragdoll description object (got ${String(desc)})`);
+    for (const key of Object.keys(desc)) {
+      if (!RAGDOLL_FIELDS.includes(key)) throw new RangeError(`${key} is not a ragdoll option (options: ${RAGDOLL_FIELDS.join(', ')})`);
+    }
+    const { bones, ...options } = desc;
+    if (options.position === null || typeof options.position !== 'object') throw new TypeError(`position must be a { x, y, z } object (got ${String(options.position)})`);
+    let skeleton: RagdollBoneDesc[] | null = null;
+    if (bones !== undefined) {
+      if (!Array.isArray(bones)) throw new TypeError(`bones must be an array of bone descriptions (got ${String(bones)})`);
+      skeleton = bones.map((bone, i) => {
+        if (bone === null || typeof bone !== 'object') throw new TypeError(`bones[${i}] must be a bone description object`);
+        return { ...bone, shape: this.queryShape(bone.shape, `bones[${i}]`) };
+      });
+    }
+    const added: RigidBody[] = [];
+    const addedJoints: Joint[] = [];
+    const recording: RagdollWorld = {
+      createBody: (d) => { const b = world.createBody(d); added.push(b); return b; },
+      removeBody: (b) => world.removeBody(b),
+      addJoint: (j) => { world.addJoint(j); addedJoints.push(j); },
+      removeJoint: (j) => world.removeJoint(j),
+    };
+    let ragdoll: Ragdoll;
+    try {
+      ragdoll = skeleton
+        ? createRagdollFromDescription(recording, skeleton, { position: options.position, rotation: options.rotation }, options)
+        : createRagdoll(recording, options);
+    } catch (error) {
+      for (let i = addedJoints.length - 1; i >= 0; i--) if (addedJoints[i]!.owner) world.removeJoint(addedJoints[i]!);
+      for (let i = added.length - 1; i >= 0; i--) if (added[i]!.world) world.removeBody(added[i]!);
+      throw error;
+    }
+    const data: RagdollData = { handle: this.nextRagdoll++, bodies: [], names: ragdoll.names.slice(), shapes: [], joints: [] };
+    for (const body of ragdoll.bodies) {
+      data.bodies.push(this.register(body));
+      data.shapes.push(describeShape(body.shape));
+    }
+    for (const joint of ragdoll.joints) data.joints.push(this.trackJoint(joint));
+    this.ragdolls.set(data.handle, { ragdoll, bodies: data.bodies, joints: data.joints });
+    return data;
+  }
+
   private requireBody(handle: number, command: string): RigidBody {
     const body = this.bodies[this.requireSlot(handle, command)];
     if (!body) throw new Error(`${command}: handle ${handle} is a character, not a body`);
@@ -692,6 +890,16 @@ export class PhysicsHost {
 }
 
 type ClientMessageInit = Extract<ClientMessage, { type: 'init' }>;
+
+const RAGDOLL_FIELDS = [
+  'position', 'rotation', 'scale', 'joints', 'bones', 'density', 'friction', 'angularDamping', 'linearDamping', 'collisionGroup', 'collisionMask',
+  'jointFriction', 'linearVelocity', 'userData',
+];
+
+/** The angle of `q`'s twist about the unit axis `up` (the yaw a character's frame rotation carries). */
+function yawAbout(q: { x: number; y: number; z: number; w: number }, up: { x: number; y: number; z: number }): number {
+  return 2 * Math.atan2(q.x * up.x + q.y * up.y + q.z * up.z, q.w);
+}
 
 /** The ArrayBuffers of a WorkerSnapshot, to post it without a copy. */
 export function workerSnapshotTransferList(s: WorkerSnapshot): ArrayBuffer[] {

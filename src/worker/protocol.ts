@@ -18,6 +18,7 @@ import type { FixedJointDesc } from '../joints/fixed';
 import type { DistanceJointDesc } from '../joints/distance';
 import type { SliderJointDesc } from '../joints/slider';
 import type { SixDofJointDesc } from '../joints/six-dof';
+import type { RagdollBoneDesc, RagdollOptions } from '../ragdoll/ragdoll';
 import type { CharacterSettings } from '../../character/controller';
 import type { WalkerSettings, WalkerSnapshot } from '../../character/walker';
 
@@ -31,9 +32,22 @@ export type ShapeDesc =
   | { kind: 'hull'; points: Float64Array | number[] | Vec3[]; maxVertices?: number }
   | { kind: 'mesh'; positions: Float32Array | Float64Array | number[]; indices: Uint32Array | Uint16Array | number[]; doubleSided?: boolean };
 
-/** `BodyDesc` with the shape as data; `userData` must be structured-cloneable and stays in the worker. */
+/**
+ * Bumped whenever a message changes shape: a page and a worker built from
+ * different footing versions refuse each other at `init` instead of
+ * misreading messages.
+ */
+export const PROTOCOL_VERSION = 2;
+
+/** `BodyDesc` with the shape as data. */
 export interface BodyDescData extends Omit<BodyDesc, 'shape' | 'userData'> {
   shape: ShapeDesc;
+  /**
+   * Anything structured-cloneable (no functions, DOM nodes or class
+   * behaviour): the page's client keeps the value itself for
+   * `getUserData` and events, the worker's body a copy in `body.userData`.
+   */
+  userData?: unknown;
 }
 
 /** A character controller with a Walker, built in the worker. */
@@ -44,6 +58,55 @@ export interface CharacterDescData {
   collisionGroup?: number;
   settings?: Partial<CharacterSettings>;
   walker?: Partial<Omit<WalkerSettings, 'gravity'>> & { gravity?: Vec3 };
+  /** Structured-cloneable; kept by the client only (the character's body in the worker names its controller). */
+  userData?: unknown;
+}
+
+/**
+ * A character's tunable settings (`PhysicsClient.setCharacterSettings`):
+ * the controller's (`settings`: slope limit, step height, snap distance,
+ * push strength, …) and the walker's (`walker`: speed, acceleration, air
+ * control and drag, jump speed, coyote time, gravity, turn speed), each
+ * partial. Checked whole in the worker, applied all or nothing.
+ */
+export interface CharacterSettingsData {
+  settings?: Partial<CharacterSettings>;
+  walker?: Partial<WalkerSettings>;
+}
+
+/** Every setting of a character, and its capsule, as the worker answers. */
+export interface CharacterSettingsState {
+  settings: CharacterSettings;
+  walker: WalkerSettings;
+  radius: number;
+  halfHeight: number;
+}
+
+/** One bone of a skeleton of your own, with its shape as data (a convex kind). */
+export interface RagdollBoneData extends Omit<RagdollBoneDesc, 'shape'> {
+  shape: ShapeDesc;
+}
+
+/**
+ * A ragdoll the worker builds (`PhysicsClient.createRagdoll`): the options
+ * of `createRagdoll` (the 12-bone humanoid), or with `bones` a skeleton of
+ * your own (`createRagdollFromDescription`, placed at position and
+ * rotation; `scale` and `joints` apply to the humanoid only).
+ */
+export interface RagdollDescData extends Omit<RagdollOptions, 'userData'> {
+  bones?: RagdollBoneData[];
+  /** Structured-cloneable; every bone's body gets it (the client keeps the value, the worker a copy). */
+  userData?: unknown;
+}
+
+/** The ragdoll the worker built: its handle, and per bone (in build order, the root first) a body handle, name and shape. */
+export interface RagdollData {
+  handle: number;
+  bodies: number[];
+  names: string[];
+  shapes: ShapeDesc[];
+  /** Handles of its joints (odd, as `trackJoint`'s): `setJoint`, `removeJoint` and `jointBreak` events take them. */
+  joints: number[];
 }
 
 /** The world the host builds. */
@@ -145,12 +208,18 @@ export interface ContactEventData {
   impulse: number;
   childA: number;
   childB: number;
+  /** The bodies' userData as the page gave it (set by the client from the handles; undefined for −1). */
+  userDataA: unknown;
+  userDataB: unknown;
 }
 
 export interface SensorEventData {
   step: number;
   sensor: number;
   body: number;
+  /** The sensor's and the body's userData as the page gave it (set by the client). */
+  sensorUserData: unknown;
+  bodyUserData: unknown;
 }
 
 export interface JointBreakEventData {
@@ -188,6 +257,37 @@ export interface RaycastHitData {
   distance: number;
   fraction: number;
   triangle: number;
+  /** Index of the Compound child hit, else −1. */
+  child: number;
+  /** The body's userData on the page (set by the client). */
+  userData?: unknown;
+}
+
+/** A shape cast's first impact as data (`world.shapeCast`'s hit with the body as a handle). */
+export interface ShapeCastHitData {
+  handle: number;
+  /** Time of impact as a fraction of the translation, in [0, 1]. */
+  fraction: number;
+  /** fraction · |translation|, metres travelled before the impact. */
+  distance: number;
+  point: Vec3;
+  /** Surface normal of the hit body (unit, facing the cast shape). */
+  normal: Vec3;
+  triangle: number;
+  child: number;
+  userData?: unknown;
+}
+
+/** One contact of an overlap query (`world.overlap`'s entry with the body as a handle). */
+export interface OverlapContactData {
+  handle: number;
+  point: Vec3;
+  /** Unit normal from the body towards the query shape (the direction to push the query out). */
+  normal: Vec3;
+  /** Penetration depth, metres (> 0). */
+  depth: number;
+  child: number;
+  userData?: unknown;
 }
 
 /** A body the worker created and tracks: what the page needs to draw it. */
@@ -198,13 +298,20 @@ export interface TrackedBodyData {
   tag: unknown;
 }
 
-export interface RaycastOptionsData {
+/**
+ * The filter of raycast, shapeCast and overlap: the World's QueryOptions
+ * with bodies as handles (`filter`, a function, cannot cross to the
+ * worker; a list of handles to ignore covers its usual use).
+ */
+export interface QueryOptionsData {
   collisionGroup?: number;
   collisionMask?: number;
-  /** Handle of a body (or character) to ignore. */
-  exclude?: number;
+  /** Handle, or handles, of bodies (or characters) to ignore. */
+  exclude?: number | readonly number[];
   includeSensors?: boolean;
 }
+export type RaycastOptionsData = QueryOptionsData;
+export const QUERY_OPTION_NAMES: readonly (keyof QueryOptionsData)[] = ['collisionGroup', 'collisionMask', 'exclude', 'includeSensors'];
 
 // ---------------------------------------------------------------- handles
 
@@ -266,7 +373,7 @@ export function epochNow(): number {
 // ---------------------------------------------------------------- messages
 
 export type ClientMessage =
-  | { type: 'init'; world: WorldDescData; shared: boolean; autoStart: boolean }
+  | { type: 'init'; version: number; world: WorldDescData; shared: boolean; autoStart: boolean }
   | { type: 'start' }
   | { type: 'stop' }
   | { type: 'createBody'; handle: number; desc: BodyDescData }
@@ -277,6 +384,16 @@ export type ClientMessage =
   | { type: 'setVelocity'; handle: number; linear?: Vec3; angular?: Vec3 }
   | { type: 'teleport'; handle: number; position: Vec3; rotation?: Quat }
   | { type: 'raycast'; id: number; from: Vec3; to: Vec3; options?: RaycastOptionsData }
+  | { type: 'shapeCast'; id: number; shape: ShapeDesc; position: Vec3; rotation: Quat; translation: Vec3; options?: QueryOptionsData }
+  | { type: 'overlap'; id: number; shape: ShapeDesc; position: Vec3; rotation: Quat; options?: QueryOptionsData }
+  | { type: 'setKinematicTarget'; handle: number; position: Vec3; rotation?: Quat }
+  | { type: 'setUserData'; handle: number; userData: unknown }
+  | { type: 'setCharacter'; id: number; handle: number; change: CharacterSettingsData }
+  | { type: 'getCharacter'; id: number; handle: number }
+  | { type: 'setCharacterHeight'; id: number; handle: number; halfHeight: number }
+  | { type: 'teleportCharacter'; id: number; handle: number; position: Vec3; yaw?: number }
+  | { type: 'createRagdoll'; id: number; desc: RagdollDescData }
+  | { type: 'removeRagdoll'; id: number; handle: number }
   | { type: 'returnFrame'; frame: Float32Array }
   /** An event batch handed back for reuse, as frames are. */
   | { type: 'returnEvents'; data: Float64Array }
@@ -295,6 +412,14 @@ export type HostMessage =
   | { type: 'frame'; step: number; time: number; slots: number; frame: Float32Array; inputSeq: number }
   | { type: 'shared'; buffer: SharedArrayBuffer }
   | { type: 'raycastResult'; id: number; hit: RaycastHitData | null }
+  | { type: 'shapeCastResult'; id: number; hit: ShapeCastHitData | null }
+  | { type: 'overlapResult'; id: number; contacts: OverlapContactData[] }
+  | { type: 'character'; id: number; state: CharacterSettingsState }
+  /** `setCharacterHeight`'s answer: false when the taller capsule would overlap geometry (nothing changed). */
+  | { type: 'characterHeight'; id: number; changed: boolean }
+  | { type: 'ragdoll'; id: number; ragdoll: RagdollData }
+  /** Bodies removed before this tick's steps, sent after the tick's events: no later event names them. */
+  | { type: 'retired'; handles: number[] }
   | { type: 'tracked'; handle: number; body: TrackedBodyData }
   | { type: 'untracked'; handle: number }
   /** A command with an `id` was carried out. */

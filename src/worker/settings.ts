@@ -48,12 +48,20 @@ export function applySettings(world: World, change: WorldSettingsData): void {
   if (change.maxStepsPerAdvance !== undefined) world.maxStepsPerAdvance = change.maxStepsPerAdvance;
 }
 
-/** `current` with `change`'s fields, refusing fields `current` does not have (a misspelt setting would otherwise be ignored). */
-function merged<T extends object>(current: T, change: Partial<T> | undefined, name: string): T {
+/**
+ * `current` with `change`'s fields, refusing fields `current` does not have
+ * (a misspelt setting would otherwise be ignored) and a non-number for a
+ * numeric one (a range check such as `x >= 0` lets the string '5' through).
+ */
+export function merged<T extends object>(current: T, change: Partial<T> | undefined, name: string): T {
   if (change === undefined) return { ...current };
   if (change === null || typeof change !== 'object') throw new TypeError(`${name} must be an object (got ${String(change)})`);
   for (const key of Object.keys(change)) {
     if (!Object.prototype.hasOwnProperty.call(current, key)) throw new RangeError(`${name}.${key} is not a setting (${name}: ${Object.keys(current).join(', ')})`);
+    const value = (change as Record<string, unknown>)[key];
+    if (typeof (current as Record<string, unknown>)[key] === 'number' && typeof value !== 'number') {
+      throw new TypeError(`${name}.${key} must be a number (got ${typeof value} ${String(value)})`);
+    }
   }
   return { ...current, ...change };
 }

@@ -35,7 +35,7 @@ describe('events over footing/worker', () => {
     const handleOf = (b: RigidBody) => handles[bodies.indexOf(b)]!;
     const direct = { begins: [] as ContactEventData[], ends: 0, sensor: [] as string[] };
     world.on('contactBegin', (e) => {
-      direct.begins.push({ step: world.stepCount, bodyA: handleOf(e.bodyA), bodyB: handleOf(e.bodyB), point: { ...e.point }, normal: { ...e.normal }, impulse: e.impulse, childA: e.childA, childB: e.childB });
+      direct.begins.push({ step: world.stepCount, bodyA: handleOf(e.bodyA), bodyB: handleOf(e.bodyB), point: { ...e.point }, normal: { ...e.normal }, impulse: e.impulse, childA: e.childA, childB: e.childB, userDataA: undefined, userDataB: undefined });
     });
     world.on('contactEnd', () => { direct.ends++; });
     world.on('sensorEnter', (e) => { direct.sensor.push(`enter ${world.stepCount} ${handleOf(e.sensor)} ${handleOf(e.body)}`); });

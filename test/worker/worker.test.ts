@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Box, createRagdoll, World } from '../../src/index';
-import { STATE_AIRBORNE, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData } from '../../src/worker/index';
+import { MessageChannel } from 'node:worker_threads';
+import { PhysicsHost, PROTOCOL_VERSION, STATE_AIRBORNE, STATE_AWAKE, STATE_GROUNDED, STATE_SLEEPING, type BodyDescData, type MessagePortLike } from '../../src/worker/index';
 import { connect, H } from './connect';
 
 const FLOOR: BodyDescData = { type: 'static', shape: { kind: 'box', halfExtents: { x: 10, y: 0.5, z: 10 } }, position: { x: 0, y: -0.5, z: 0 } };
@@ -120,6 +121,23 @@ describe('footing/worker over a MessageChannel', () => {
     await run(1);
     expect(errors.map((e) => e.command)).toEqual(['createCharacter']);
     expect(errors[0]!.message).toMatch(/speed/);
+  });
+
+  it('refuses a page that speaks another protocol version at init', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const host = new PhysicsHost(port2 as unknown as MessagePortLike);
+    const answers: { type: string; command?: string; message?: string }[] = [];
+    port1.on('message', (m: { type: string; command?: string; message?: string }) => { answers.push(m); });
+    port1.postMessage({ type: 'init', version: PROTOCOL_VERSION - 1, world: {}, shared: false, autoStart: false });
+    port1.postMessage({ type: 'init', world: {}, shared: false, autoStart: false });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    port1.close();
+    const refusals = answers.filter((m) => m.type === 'error' && m.command === 'init').map((m) => m.message);
+    expect(refusals).toEqual([
+      `the page speaks footing/worker protocol ${PROTOCOL_VERSION - 1}, this worker ${PROTOCOL_VERSION} (build both from the same footing)`,
+      `the page speaks footing/worker protocol undefined, this worker ${PROTOCOL_VERSION} (build both from the same footing)`,
+    ]);
+    expect(host.world).toBeNull();
   });
 
   it('answers raycasts with the hit body handle and removes bodies, reusing slots safely', async () => {
