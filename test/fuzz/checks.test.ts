@@ -6,11 +6,51 @@
 import { describe, expect, it } from 'vitest';
 import { ConvexHull, TriangleMesh, World, type ConvexShape, type Vec3 } from '../../src/index';
 import { seeded } from '../helpers/random';
-import { footingCompound, footingShape, terrainHeightField } from './engines';
-import { lowestPoint } from './checks';
+import { BODY_STRIDE, footingCompound, footingShape, terrainHeightField, type FuzzInstance } from './engines';
+import { lowestPoint, WorldChecker } from './checks';
 import { generateWorld, groundHeight, GROUND_HALF, type ShapeSpec } from './generator';
 
 describe('fuzz checks', () => {
+  it('a body that passes in under the floor box\'s edge within one step is exempt; one that crosses its top is not', () => {
+    // Body 0 of seed 7's world moves in one step from beside the floor box's
+    // x = −25 edge, 2 m up, to 3 m under the floor's top inside the footprint.
+    const spec = generateWorld(7, { joints: false });
+    const n = spec.bodies.length;
+    const run = (from: Vec3, to: Vec3): number => {
+      let pose = from;
+      const instance = {
+        engine: 'footing', inertia: new Float64Array(3 * n), masses: new Float64Array(n).fill(1), jointCount: 0, motorPower: 0, omitted: '',
+        particleCapacity: 0, characterCount: 0,
+        step(): void { pose = to; },
+        readBodies(out: Float64Array): void {
+          for (let i = 0; i < n; i++) {
+            const o = BODY_STRIDE * i;
+            out.fill(0, o, o + BODY_STRIDE);
+            out[o + 6] = 1;
+            // Everything but body 0 far above the ground, at rest.
+            out[o] = 0; out[o + 1] = i === 0 ? pose.y : 1000 + i; out[o + 2] = i === 0 ? pose.z : -10;
+            if (i === 0) out[o] = pose.x;
+          }
+        },
+        readParticles(): number { return 0; },
+        readCharacters(): void {},
+        dispose(): void {},
+      } satisfies FuzzInstance;
+      const checker = new WorldChecker(spec, instance);
+      checker.start();
+      instance.step();
+      checker.check(0);
+      return checker.failures.filter((f) => f.check === 'tunnelling').length;
+    };
+    // The centre's path meets x = −25 at y = −1.9, under the 1 m thick floor box: around its edge.
+    const under = run({ x: -26.226, y: 2.078, z: -5.612 }, { x: -24.425, y: -3.777, z: -6.535 });
+    // The same end from straight above the floor: through its top.
+    const through = run({ x: -24.425, y: 2.078, z: -6.535 }, { x: -24.425, y: -3.777, z: -6.535 });
+    console.log(`[fuzz checks] seed 7 body 0 (${spec.bodies[0]!.shape.kind}): tunnelling failures around the edge ${under}, through the top ${through}`);
+    expect(under).toBe(0);
+    expect(through).toBe(1);
+  });
+
   it('groundHeight matches a ray cast down onto the floor top and the terrain TriangleMesh', () => {
     const rng = seeded(77, 'fuzz groundHeight');
     const spec = generateWorld(5, { joints: false });

@@ -220,6 +220,8 @@ export class WorldChecker {
   /** Per body: jointed to the floor box without collideConnected, so it does not collide with the floor box (it may hang through it). */
   private readonly floorExempt: Uint8Array;
   private readonly lowestGround: number;
+  /** Per body: its centre after the last step (x, y, z), to see it come in under the ground's edge within a step. */
+  private readonly previousCentre: Float64Array;
   /** Per body KE over the last KE_WINDOW steps (ring), to name the body that gained the most when the energy check fails. */
   private readonly keHistory: Float64Array;
   energy0 = NaN;
@@ -238,6 +240,7 @@ export class WorldChecker {
     this.fellOff = new Uint8Array(spec.bodies.length);
     this.characterFellOff = new Uint8Array(spec.characters.length);
     this.floorExempt = new Uint8Array(spec.bodies.length);
+    this.previousCentre = new Float64Array(3 * spec.bodies.length);
     for (const j of spec.jointSpecs) if (j.a < 0 && !j.collideConnected) this.floorExempt[j.b] = 1;
     let lowest = 0;
     for (let k = 1; k < spec.terrain.positions.length; k += 3) lowest = Math.min(lowest, spec.terrain.positions[k]!);
@@ -286,6 +289,7 @@ export class WorldChecker {
   /** Before the first step: E(0) and the releasable energy. */
   start(): void {
     this.instance.readBodies(this.state);
+    this.keepCentres();
     const pc = this.instance.readParticles(this.particlePositions, this.particleVelocities, this.particleMasses);
     this.energy0 = this.totalEnergy(-1, pc);
     // Until KE_WINDOW steps have run, the oldest ring entry is the start's.
@@ -296,6 +300,38 @@ export class WorldChecker {
     for (let i = 0; i < this.spec.bodies.length; i++) eMin += this.instance.masses[i]! * GRAVITY * h;
     for (let k = 0; k < pc; k++) eMin += this.particleMasses[k]! * GRAVITY * h;
     this.releasable = this.energy0 - eMin;
+  }
+
+  private keepCentres(): void {
+    const st = this.state, prev = this.previousCentre;
+    for (let i = 0; i < this.spec.bodies.length; i++) {
+      const o = BODY_STRIDE * i;
+      prev[3 * i] = st[o]!; prev[3 * i + 1] = st[o + 1]!; prev[3 * i + 2] = st[o + 2]!;
+    }
+  }
+
+  /**
+   * Whether body i's centre came onto the footprint within the last step
+   * from off it, crossing the footprint's edge below the ground there: a
+   * fast body falling beside the world can pass in under the edge within
+   * one step, which the per-step off-footprint test cannot see.
+   */
+  private cameInUnderEdge(i: number): boolean {
+    const p = this.previousCentre, st = this.state, o = BODY_STRIDE * i;
+    const x0 = p[3 * i]!, y0 = p[3 * i + 1]!, z0 = p[3 * i + 2]!;
+    if (!Number.isNaN(groundHeight(this.spec, x0, z0))) return false;
+    const dx = st[o]! - x0, dz = st[o + 2]! - z0;
+    // Liang–Barsky: the fraction at which the path enters |x|, |z| ≤ GROUND_HALF.
+    let enter = 0;
+    for (const [a, d] of [[x0, dx], [z0, dz]] as const) {
+      if (d === 0) continue;
+      const t1 = (-GROUND_HALF - a) / d, t2 = (GROUND_HALF - a) / d;
+      enter = Math.max(enter, Math.min(t1, t2));
+    }
+    if (!(enter <= 1)) return false;
+    const ex = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, x0 + enter * dx)), ez = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, z0 + enter * dz));
+    const y = y0 + enter * (st[o + 1]! - y0);
+    return y < groundHeight(this.spec, ex, ez);
   }
 
   /** Energy allowance after `step + 1` steps: W(t) + tol. */
@@ -366,6 +402,7 @@ export class WorldChecker {
         if (st[o + 1]! < this.lowestGround || st[o + 1]! < edge) this.fellOff[i] = 1;
         continue;
       }
+      if (this.fellOff[i] === 0 && this.cameInUnderEdge(i)) this.fellOff[i] = 1;
       if (this.fellOff[i] === 1) continue;
       const low = lowestPoint(shape, st, o, this.scratch);
       const ground = groundHeight(spec, this.scratch[0]!, this.scratch[1]!);
@@ -389,6 +426,7 @@ export class WorldChecker {
         });
       }
     }
+    this.keepCentres();
     for (let k = 0; k < inst.characterCount; k++) {
       const c = spec.characters[k]!, ch = this.characters;
       const x = ch[6 * k]!, y = ch[6 * k + 1]!, z = ch[6 * k + 2]!, low = y - c.halfHeight - c.radius;
