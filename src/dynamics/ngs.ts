@@ -87,6 +87,14 @@ function movePose(B: SolverBodies, slot: number, rx: number, ry: number, rz: num
  * light body in a little each step. Here the contact wins, and the joint's
  * error grows instead (docs/joints.md). Returns how many bodies it moved.
  */
+/**
+ * Overlap tolerated by pushOutOfImmovables, as a fraction of the thinnest
+ * half size: past about half, the core a continuous sweep of the body
+ * starts from is behind a one-sided surface, and the next strong pull takes
+ * the body through it unseen.
+ */
+const PUSH_OUT_FRACTION = 0.5;
+
 export function pushOutOfImmovables(S: ContactSolver, B: SolverBodies, settings: SolverSettings): number {
   const R = S.rows, I = S.ints;
   const slop2 = 2 * settings.linearSlop;
@@ -103,7 +111,7 @@ export function pushOutOfImmovables(S: ContactSolver, B: SolverBodies, settings:
     const slot = da ? ia : ib;
     const body = B.bodies[slot]!;
     if (body.jointCount === 0) continue;
-    const tolerated = Math.max(body.thinnestHalfSize, slop2);
+    const tolerated = Math.max(PUSH_OUT_FRACTION * body.thinnestHalfSize, slop2);
     if (!(s < -tolerated)) continue;
     // n points from A to B; sign: +1 moves the dynamic body out along ±n.
     const sign = da ? -1 : 1;
