@@ -407,6 +407,9 @@ export class CharacterController {
     const needed = 2 * s.maxSweeps + 2;
     const pts = this.result.solvePoints;
     while (pts.length < needed) pts.push({ x: 0, y: 0, z: 0 });
+    // The character's body collides as its queries do: a changed mask reaches it too.
+    const body = this.body;
+    if (body !== null && body.world === this.world && body.collisionMask !== (s.collisionMask | 0)) body.collisionMask = s.collisionMask;
     const v = this.validated;
     v[0] = s.maxSlopeDegrees; v[1] = s.stepHeight; v[2] = s.minStepForward; v[3] = s.snapDistance;
     v[4] = s.skinWidth; v[5] = s.maxIterations; v[6] = s.maxSweeps; v[7] = s.tolerance; v[8] = s.slop;

@@ -106,6 +106,8 @@ export function combine(code: number, a: number, b: number): number {
 /** Minimal surface of the owning world that bodies call back into. */
 export interface BodyOwner {
   wakeBody(body: RigidBody): void;
+  /** The body's collision group or mask changed: its contacts and pairs are filtered anew before the next step. */
+  filterChanged(body: RigidBody): void;
   bodyPoseChanged(body: RigidBody): void;
   assertNotStepping(field: string): void;
 }
@@ -389,10 +391,20 @@ export class RigidBody {
   set gravityScale(v: number) { requireInRange(v, -MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE, 'body.gravityScale'); this.gravityScaleValue = v; }
   /** 32-bit membership bits (read back as a signed 32-bit integer). */
   get collisionGroup(): number { return this.collisionGroupValue; }
-  set collisionGroup(v: number) { this.collisionGroupValue = requireCollisionBits(v, 'body.collisionGroup'); }
+  set collisionGroup(v: number) {
+    const g = requireCollisionBits(v, 'body.collisionGroup');
+    if (g === this.collisionGroupValue) return;
+    this.collisionGroupValue = g;
+    this.owner?.filterChanged(this);
+  }
   /** 32-bit bits of the groups this body collides with (read back as a signed 32-bit integer). */
   get collisionMask(): number { return this.collisionMaskValue; }
-  set collisionMask(v: number) { this.collisionMaskValue = requireCollisionBits(v, 'body.collisionMask'); }
+  set collisionMask(v: number) {
+    const m = requireCollisionBits(v, 'body.collisionMask');
+    if (m === this.collisionMaskValue) return;
+    this.collisionMaskValue = m;
+    this.owner?.filterChanged(this);
+  }
   /** Allow sleeping. */
   get canSleep(): boolean { return this.canSleepValue; }
   set canSleep(v: boolean) { requireBoolean(v, 'body.canSleep'); this.canSleepValue = v; }

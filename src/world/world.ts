@@ -23,7 +23,7 @@ import { aabb, type Aabb } from '../collision/aabb';
 import { BroadPhase } from '../collision/broadphase/broadphase';
 import { RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
 import type { Contact } from '../dynamics/contact';
-import { ContactManager, PAIR_KEY_SCALE } from '../dynamics/contact-manager';
+import { ContactManager, PAIR_KEY_SCALE, shouldCollide } from '../dynamics/contact-manager';
 import { FAT_MARGIN, motionBound, prepareKinematicTargets, refitStaleProxies } from '../dynamics/integrate';
 import { StepSolver } from '../dynamics/solver';
 import { StepContext } from '../dynamics/step-context';
@@ -438,6 +438,40 @@ export class World implements BodyOwner, SnapshotHost<World> {
     wakeIsland(body, this.contactManager);
   }
 
+  /** Bodies whose collision group or mask changed since the last step (see refilter). */
+  private readonly filterChangedBodies: RigidBody[] = [];
+
+  /** @internal BodyOwner: `body`'s collision group or mask changed; refilter runs before the next step's pairs. */
+  filterChanged(body: RigidBody): void {
+    this.queries.version++;
+    if (this.filterChangedBodies.indexOf(body) < 0) this.filterChangedBodies.push(body);
+  }
+
+  /**
+   * Applies changed collision filters (Box2D resets the proxy likewise): the
+   * contacts the new filter refuses end (with their contactEnd events), and
+   * the body's proxy is queued so that pairs it now allows are found. The
+   * body and the partners it lost wake, so nothing rests on a contact that
+   * is gone.
+   */
+  private refilter(): void {
+    const changed = this.filterChangedBodies, list = this.contactManager.list;
+    for (let k = 0; k < changed.length; k++) {
+      const body = changed[k]!;
+      if (body.owner !== this) continue;
+      if (!body.awake) this.wakeBody(body);
+      for (let i = list.length - 1; i >= 0; i--) {
+        const c = list[i]!;
+        if (c.bodyA !== body && c.bodyB !== body) continue;
+        if (shouldCollide(c.bodyA!, c.bodyB!)) continue;
+        (c.bodyA === body ? c.bodyB! : c.bodyA!).wakeUp();
+        this.contactManager.destroyContact(c, true);
+      }
+      this.broadphase.requeue(body.proxy);
+    }
+    changed.length = 0;
+  }
+
   // ------------------------------------------------------------------ stepping
 
   /**
@@ -487,6 +521,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
       }
       prepareKinematicTargets(this.bodyList, dt, ctx);
       refitStaleProxies(this.bodyList, dt, ctx, this.broadphase);
+      if (this.filterChangedBodies.length > 0) this.refilter();
       this.contactManager.findNewContacts();
       timer.lap(STAGE_BROADPHASE);
       // A body turning fast near others splits the step (see maxTurnPerStep);

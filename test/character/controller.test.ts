@@ -4,7 +4,7 @@
  * out by hand in each test.
  */
 import { describe, expect, it } from 'vitest';
-import { Box, World } from '../../src/index';
+import { Box, Sphere, World } from '../../src/index';
 import { CharacterController } from '../../character/index';
 import { DT, REST_Y, flatWorld, penetration, staticBox } from './helpers';
 
@@ -225,5 +225,24 @@ describe('CharacterController with other bodies', () => {
       else expect(Math.abs(moved)).toBeLessThan(0.01);
       expect(deepest).toBeLessThan(0.002);
     }
+  });
+});
+
+describe('the character body follows the settings', () => {
+  it('a collisionMask changed after creation reaches the character\'s body: a ball in group 2 rests on its head, then falls through it', () => {
+    const { world } = flatWorld();
+    const controller = new CharacterController(world, { position: { x: 0, y: REST_Y, z: 0 } });
+    const ball = world.createBody({ type: 'dynamic', shape: new Sphere(0.2), position: { x: 0, y: 2.2, z: 0 }, collisionGroup: 2 });
+    const still = { x: 0, y: 0, z: 0 };
+    for (let i = 0; i < 120; i++) { controller.move(still); world.step(DT); }
+    const onHead = ball.position.y;
+    // Everything but group 2, for the queries and the body alike.
+    controller.settings.collisionMask = 0xfffffffd;
+    for (let i = 0; i < 120; i++) { controller.move(still); world.step(DT); }
+    console.log(`[character mask] ball on the head at y ${onHead.toFixed(3)}, after the mask change ${ball.position.y.toFixed(3)}; body mask ${controller.body!.collisionMask}`);
+    // Head top at REST_Y + 0.6 + 0.3 ≈ 1.81: the ball rests there, then drops to the floor (centre 0.2).
+    expect(onHead).toBeGreaterThan(1.9);
+    expect(ball.position.y).toBeCloseTo(0.2, 1);
+    expect(controller.body!.collisionMask).toBe(0xfffffffd | 0);
   });
 });

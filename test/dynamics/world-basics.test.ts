@@ -98,3 +98,32 @@ describe('advance', () => {
     expect(world.droppedTime).toBeGreaterThan(0.9);
   });
 });
+
+describe('collision filters changed after creation', () => {
+  it('a mask that refuses the floor ends the contact (one contactEnd) and wakes the resting ball, which falls through; a mask that allows it again finds the pair', () => {
+    const world = new World({ gravity: { x: 0, y: -9.81, z: 0 } });
+    const floor = world.createBody({ type: 'static', shape: new Box({ x: 5, y: 0.5, z: 5 }), position: { x: 0, y: -0.5, z: 0 } });
+    const ball = world.createBody({ type: 'dynamic', shape: new Sphere(0.3), position: { x: 0, y: 0.3, z: 0 } });
+    let ends = 0, begins = 0;
+    world.on('contactEnd', (e) => { if (e.bodyA === ball || e.bodyB === ball) ends++; });
+    world.on('contactBegin', (e) => { if ((e.bodyA === ball || e.bodyB === ball) && (e.bodyA === floor || e.bodyB === floor)) begins++; });
+    for (let i = 0; i < 240; i++) world.step(DT);
+    const asleep = ball.isSleeping;
+    ball.collisionMask = 0;
+    for (let i = 0; i < 30; i++) world.step(DT);
+    const fallen = ball.position.y;
+
+    // A refused pair inside the broadphase margin, then allowed: the ball lands.
+    const ball2 = world.createBody({ type: 'dynamic', shape: new Sphere(0.3), position: { x: 2, y: 0.33, z: 0 }, collisionMask: 0 });
+    world.step(DT);
+    ball2.collisionMask = -1;
+    for (let i = 0; i < 60; i++) world.step(DT);
+    console.log(`[filters] asleep before ${asleep}, contactEnd ${ends}, ball y after the mask change ${fallen.toFixed(3)}; second ball rests at ${ball2.position.y.toFixed(4)}; floor begins ${begins}`);
+    expect(asleep).toBe(true);
+    expect(ends).toBe(1);
+    expect(fallen).toBeLessThan(-0.8);
+    expect(ball2.position.y).toBeGreaterThan(0.29);
+    expect(ball2.position.y).toBeLessThan(0.31);
+    expect(floor.collisionMask).toBe(-1);
+  });
+});

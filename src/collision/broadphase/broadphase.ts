@@ -217,6 +217,11 @@ export class BroadPhase {
     return handle;
   }
 
+  /** Queues the proxy for pair finding as if it had moved: its body's filter changed, and pairs it refused may now be allowed. */
+  requeue(handle: number): void {
+    this.queue(handle);
+  }
+
   getFatAabb(handle: number, out: Aabb): Aabb {
     return this.treeOf(handle).getFatAabb(handle >> 1, out);
   }
