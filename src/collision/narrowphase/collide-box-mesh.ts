@@ -22,9 +22,9 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Box } from '../../shapes/box';
-import type { MeshTriangles } from '../../shapes/triangle-mesh';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
+import type { BoxGeometry as Box } from '../../shapes/geometry';
+import type { MeshTriangles } from '../../shapes/geometry';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { MeshContactCollector, projectsInside } from './triangle-contact';

@@ -26,8 +26,8 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Capsule } from '../../shapes/capsule';
-import type { MeshTriangles } from '../../shapes/triangle-mesh';
+import type { CapsuleGeometry as Capsule } from '../../shapes/geometry';
+import type { MeshTriangles } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { capsuleLineExtent, lineArgs } from './collide-capsule-capsule';
 import { narrowphaseMargin } from './margin';

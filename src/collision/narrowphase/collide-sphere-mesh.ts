@@ -12,8 +12,8 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Sphere } from '../../shapes/sphere';
-import type { MeshTriangles } from '../../shapes/triangle-mesh';
+import type { SphereGeometry as Sphere } from '../../shapes/geometry';
+import type { MeshTriangles } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { closestPointOnTriangle, isFeatureActive, MeshContactCollector, projectsInside } from './triangle-contact';
