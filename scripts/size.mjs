@@ -95,8 +95,8 @@ export const CUTS = [
   {
     name: 'joint core (world.ts → joints/joint.ts attachJoint/detachJoint/Joint, joints/joint-solver.ts JointSolver)',
     stubs: {
-      'src/joints/joint.ts': 'export class Joint {} export function attachJoint() {} export function detachJoint() {}',
-      'src/joints/joint-solver.ts': 'export class JointSolver {}',
+      'src/joints/joint.ts': 'export function isJoint() { return false; } export function attachJoint() {} export function detachJoint() {}',
+      'src/joints/joint-solver.ts': 'export function defaultJointSolverSettings() { return {}; }',
     },
   },
   {

@@ -5,7 +5,7 @@
  */
 import { aabb, aabbContains, aabbOverlaps, aabbRayEntry, type Aabb } from '../collision/aabb';
 import { IdList, type BroadPhase, type BroadPhaseRayCallback } from '../collision/broadphase/broadphase';
-import { pointChildB } from '../collision/narrowphase/collide-compound';
+import { pointChildB } from '../collision/narrowphase/compound-ids';
 import { collide } from '../collision/narrowphase/collide-table';
 import { Manifold } from '../collision/narrowphase/manifold';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';

@@ -8,41 +8,20 @@
  * they are, so a compound touching with one child behaves as that child.
  *
  * Feature ids: the child's 32-bit id plus, above bit 32, the child index of
- * each side (10 bits each, +1 so that 0 means "not a compound"); a double
- * holds the 52 bits exactly, and the contacts store ids as doubles. The
- * events and queries read the child back with {@link contactChildA} / B.
+ * each side (layout and readers in compound-ids.ts).
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { CompoundGeometry as Compound } from '../../shapes/geometry';
 import { ShapeKind, type Shape } from '../../shapes/shape';
 import { collideTable } from './collide-table';
-import { Manifold, type ManifoldPoint } from './manifold';
+import { CHILD_SLOTS, TWO_32 } from './compound-ids';
+import { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 import { MeshContactCollector } from './triangle-contact';
 
-const TWO_32 = 4294967296;
-const CHILD_SLOTS = 1024;
 /** Candidates kept per pair (past this, further child points are dropped). */
 const CAPACITY = 256;
-
-/** Child index of shape A in a contact point's feature id (−1 when A is not a compound). */
-export function contactChildA(id: number): number {
-  const high = Math.floor(id / TWO_32);
-  return (high % CHILD_SLOTS) - 1;
-}
-
-/** Child index of shape B at a manifold point (−1 when B is not a compound); reads the id itself, so no double crosses the call. */
-export function pointChildB(p: ManifoldPoint): number {
-  const high = Math.floor(p.id / TWO_32);
-  return Math.floor(high / CHILD_SLOTS) - 1;
-}
-
-/** Child index of shape B in a contact point's feature id (−1 when B is not a compound). */
-export function contactChildB(id: number): number {
-  const high = Math.floor(id / TWO_32);
-  return Math.floor(high / CHILD_SLOTS) - 1;
-}
 
 /**
  * Scratch of the compound routines: one per table (the routines never call
