@@ -45,7 +45,7 @@ class CompoundScratch {
   count = 0;
 }
 
-const S = new CompoundScratch();
+const S = /* @__PURE__ */ new CompoundScratch();
 
 /** out = p + q·v (a child's world position). */
 function composePosition(out: Vec3, p: Readonly<Vec3>, q: Readonly<Quat>, v: Readonly<Vec3>): void {

@@ -464,8 +464,8 @@ export function reduceCandidates(ctx: ClipContext): void {
   if (i3 >= 0) keep[ctx.keepCount++] = i3;
 }
 
-const ctx = new ClipContext();
-const result = new GjkResult();
+const ctx = /* @__PURE__ */ new ClipContext();
+const result = /* @__PURE__ */ new GjkResult();
 const relPos: Vec3 = { x: 0, y: 0, z: 0 };
 const relRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };

@@ -100,9 +100,9 @@ class TriangleShape extends ConvexShape {
 // castResult/castPos and calls only gjkCore / fillSeparatedResult /
 // epaPenetration, which use their own; shapeCastPair's mesh branch uses the
 // mesh scratch and calls castConvex.
-const castPair = new MinkowskiPair();
-const castSimplex = new Simplex();
-const castResult = new GjkResult();
+const castPair = /* @__PURE__ */ new MinkowskiPair();
+const castSimplex = /* @__PURE__ */ new Simplex();
+const castResult = /* @__PURE__ */ new GjkResult();
 const castPos: Vec3 = { x: 0, y: 0, z: 0 };
 const castNormal: Vec3 = { x: 0, y: 0, z: 0 };
 /**
@@ -130,13 +130,13 @@ const sweepRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
 const identity: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
-const triangle = new TriangleShape();
+const triangle = /* @__PURE__ */ new TriangleShape();
 const meshPos: Vec3 = { x: 0, y: 0, z: 0 };
 const meshRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const meshTrans: Vec3 = { x: 0, y: 0, z: 0 };
 const meshBox: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
 const meshCandidates: number[] = [];
-const meshHit = new ShapeCastPairHit();
+const meshHit = /* @__PURE__ */ new ShapeCastPairHit();
 const bestPoint: Vec3 = { x: 0, y: 0, z: 0 };
 const bestNormal: Vec3 = { x: 0, y: 0, z: 0 };
 
@@ -180,7 +180,7 @@ export function shapeCastPair(
 
 const childPos: Vec3 = { x: 0, y: 0, z: 0 };
 const childRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const childHit = new ShapeCastPairHit();
+const childHit = /* @__PURE__ */ new ShapeCastPairHit();
 const childList: number[] = [];
 const sweepBounds = new Float64Array(6);
 
