@@ -18,14 +18,7 @@ const args = process.argv.slice(2);
 const topModules = Number(args[args.indexOf('--modules') + 1]) || 12;
 const asJson = args.includes('--json');
 
-const WORLD_BOX = `
-import { World, Box } from 'footing';
-const world = new World();
-world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }) });
-world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 2, z: 0 } });
-world.advance(1 / 60);
-globalThis.out = world;
-`;
+const WORLD_BOX = readFileSync(join(root, 'scripts/size-world-box.js'), 'utf8');
 export const CASES = [
   { name: 'World + Box', code: WORLD_BOX },
   {

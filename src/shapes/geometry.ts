@@ -27,16 +27,13 @@ export type CylinderGeometry = CapsuleGeometry;
 /** Largest ConvexHullOptions.maxVertices. */
 export const MAX_HULL_VERTICES = 256;
 
+/** The faces of a hull, as the face clipping reads them (convex-hull.ts documents the layout). */
 export interface ConvexHullGeometry extends ConvexShape {
   readonly vertices: Float64Array;
-  readonly vertexCount: number;
   readonly faceNormals: Float64Array;
-  readonly faceOffsets: Float64Array;
   readonly faceStart: Int32Array;
   readonly faceVertices: Int32Array;
-  readonly faceCount: number;
-  readonly halfExtents: Readonly<Vec3>;
-  /** Index of the face whose normal is most aligned with `d` (local frame). */
+  /** Index of the face whose outward normal is most aligned with `d` (local frame). */
   supportingFace(d: Readonly<Vec3>): number;
 }
 

@@ -18,14 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '../..');
 const budget = JSON.parse(readFileSync(join(root, 'scripts/size-budget.json'), 'utf8'))['World + Box'] as { minified: number; gzip: number };
 
-const GAME = `
-import { World, Box } from 'footing';
-const world = new World();
-world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }) });
-world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 2, z: 0 } });
-world.advance(1 / 60);
-globalThis.out = world;
-`;
+const GAME = readFileSync(join(root, 'scripts/size-world-box.js'), 'utf8');
 
 const dir = mkdtempSync(join(tmpdir(), 'footing-size-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
