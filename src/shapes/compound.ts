@@ -28,6 +28,7 @@
  */
 import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
 import { addCompoundPairs } from '../collision/narrowphase/dispatch';
+import { addCompoundCasts } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
 import type { Vec3 } from '../math/vec3';
@@ -85,6 +86,7 @@ export class Compound extends Shape implements CompoundGeometry {
   constructor(children: readonly CompoundChildDesc[]) {
     super();
     addCompoundPairs();
+    addCompoundCasts();
     if (!Array.isArray(children)) throw new TypeError('Compound.children must be an array of { shape, position?, rotation? }');
     const n = children.length;
     if (n === 0) throw new RangeError('Compound.children must not be empty');

@@ -24,6 +24,7 @@
  */
 import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
 import { addHeightFieldPairs } from '../collision/narrowphase/dispatch';
+import { addHeightFieldCasts } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE } from '../math/validate';
@@ -97,6 +98,7 @@ export class HeightField extends Shape implements HeightFieldGeometry {
   constructor(samples: ArrayLike<number>, rows: number, columns: number, scale: Readonly<Vec3>, options: HeightFieldOptions = {}) {
     super();
     addHeightFieldPairs();
+    addHeightFieldCasts();
     if (!Number.isInteger(rows) || rows < 2) throw new RangeError(`HeightField.rows must be an integer ≥ 2 (got ${String(rows)})`);
     if (!Number.isInteger(columns) || columns < 2) throw new RangeError(`HeightField.columns must be an integer ≥ 2 (got ${String(columns)})`);
     if (2 * (rows - 1) * (columns - 1) > MAX_TRIANGLES) throw new RangeError(`HeightField: ${rows} × ${columns} samples give more than ${MAX_TRIANGLES} triangles`);

@@ -27,6 +27,7 @@
  */
 import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
 import { addTriangleMeshPairs } from '../collision/narrowphase/dispatch';
+import { addTriangleMeshCasts } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE } from '../math/validate';
@@ -99,6 +100,7 @@ export class TriangleMesh extends Shape implements MeshTriangles {
   constructor(positions: Float32Array | Float64Array | number[], indices: Uint32Array | Uint16Array | number[], options: TriangleMeshOptions = {}) {
     super();
     addTriangleMeshPairs();
+    addTriangleMeshCasts();
     if (options === null || typeof options !== 'object') throw new TypeError('TriangleMesh.options must be an object');
     const doubleSided = options.doubleSided ?? false;
     if (typeof doubleSided !== 'boolean') throw new TypeError(`TriangleMesh.options.doubleSided must be a boolean (got ${String(doubleSided)})`);
