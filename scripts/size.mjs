@@ -92,7 +92,8 @@ export const CUTS = [
     name: 'continuous collision (dynamics/continuous.ts → query/shape-cast.ts → gjk.ts, epa.ts; the queries import shape-cast.ts too)',
     stubs: {
       'src/dynamics/continuous.ts': 'export class ContinuousCollision { run() {} }',
-      'src/collision/query/shape-cast.ts': 'export class ShapeCastPairHit {} export function shapeCastPair() { return false; } export const SWEEP = new Float64Array(7);',
+      'src/collision/query/shape-cast.ts': 'export class ShapeCastPairHit {} export function shapeCastPair() { return false; } export const SWEEP = new Float64Array(7);'
+        + ' export function addTriangleMeshCasts() {} export function addHeightFieldCasts() {} export function addCompoundCasts() {}',
     },
   },
   {
