@@ -4,10 +4,11 @@
 // (rolldown) against the built dist/ (run `npm run build` first), @babylonjs
 // external. Prints minified and gzip sizes, and for each case the source
 // modules that stay in, largest first (a second build against the sources,
-// which tree-shakes the same way and keeps module names).
+// which tree-shakes the same way and keeps module names). Exits with 1 when
+// World + Box is over its budget (scripts/size-budget.json).
 // Usage: node scripts/size.mjs [--modules N] [--json]
 import { gzipSync } from 'node:zlib';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'vite';
@@ -17,14 +18,7 @@ const args = process.argv.slice(2);
 const topModules = Number(args[args.indexOf('--modules') + 1]) || 12;
 const asJson = args.includes('--json');
 
-const WORLD_BOX = `
-import { World, Box } from 'footing';
-const world = new World();
-world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }) });
-world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 2, z: 0 } });
-world.advance(1 / 60);
-globalThis.out = world;
-`;
+const WORLD_BOX = readFileSync(join(root, 'scripts/size-world-box.js'), 'utf8');
 export const CASES = [
   { name: 'World + Box', code: WORLD_BOX },
   {
@@ -85,31 +79,34 @@ globalThis.all = [a, b, c, d];`,
 ];
 
 /**
- * What-if cuts, measured on 'World + Box' against the sources: the named
- * modules are replaced by empty stand-ins exporting what World's hard
- * imports name, so the saving is what splitting those imports out of
- * src/world/world.ts (and the narrowphase dispatch) would give. The bundle
- * does not run; it only measures.
+ * What World + Box still carries that a box game may not use, measured
+ * against the sources: the named modules are replaced by empty stand-ins
+ * exporting what their importers name, so the saving is what the chain
+ * costs. The bundle does not run; it only measures. None of these can fall
+ * away by tree-shaking: World methods (snapshot/restore, the queries) are
+ * kept with the class, and the continuous stage runs in every step unless
+ * `solverSettings.continuousCollision` is turned off.
  */
 export const CUTS = [
   {
-    name: 'joint core (world.ts → joints/joint.ts attachJoint/detachJoint/Joint, joints/joint-solver.ts JointSolver)',
+    name: 'continuous collision (dynamics/continuous.ts → query/shape-cast.ts → gjk.ts, epa.ts; the queries import shape-cast.ts too)',
     stubs: {
-      'src/joints/joint.ts': 'export class Joint {} export function attachJoint() {} export function detachJoint() {}',
-      'src/joints/joint-solver.ts': 'export class JointSolver {}',
+      'src/dynamics/continuous.ts': 'export class ContinuousCollision { run() {} }',
+      'src/collision/query/shape-cast.ts': 'export class ShapeCastPairHit {} export function shapeCastPair() { return false; } export const SWEEP = new Float64Array(7);'
+        + ' export function addTriangleMeshCasts() {} export function addHeightFieldCasts() {} export function addCompoundCasts() {}',
     },
   },
   {
-    name: 'triangle-mesh contacts (world.ts → dispatch.ts → collide-{box,capsule,sphere}-mesh.ts → triangle-contact.ts)',
+    name: 'scene queries (World.raycast / overlap / shapeCast → world/queries.ts → query/raycast.ts, query/shape-cast.ts)',
     stubs: {
-      'src/collision/narrowphase/collide-box-mesh.ts': 'export function boxMeshContacts() { return 0; }',
-      'src/collision/narrowphase/collide-capsule-mesh.ts': 'export function capsuleMeshContacts() { return 0; }',
-      'src/collision/narrowphase/collide-sphere-mesh.ts': 'export function sphereMeshContacts() { return 0; }',
+      'src/world/queries.ts': 'export class SceneQueries {} export class OverlapCollector {} export class QueryRegion {}',
     },
   },
   {
-    name: 'shape casts (world.ts shapeCast → query/shape-cast.ts)',
-    stubs: { 'src/collision/query/shape-cast.ts': 'export class ShapeCastPairHit {} export function shapeCastPair() { return false; } export const SWEEP = new Float64Array(7);' },
+    name: 'snapshots (World.snapshot / restore → world/world-snapshot.ts, world/snapshot.ts)',
+    stubs: {
+      'src/world/world-snapshot.ts': 'export function takeSnapshot() {} export function restoreSnapshot() {}',
+    },
   },
 ];
 
@@ -199,10 +196,19 @@ if (asJson) {
   console.log('| imports | minified kB | gzip kB |');
   console.log('|---|---:|---:|');
   for (const r of rows) console.log(`| ${r.name} | ${kB(r.min)} | ${kB(r.gz)} |`);
-  console.log(`\nWhat-if cuts on World + Box (built from the sources: ${kB(cutBase.min)} kB minified, ${kB(cutBase.gz)} kB gzip), saving if the chain were cut:\n\n| cut | minified kB | gzip kB |\n|---|---:|---:|`);
+  console.log(`\nWhat World + Box still carries (built from the sources: ${kB(cutBase.min)} kB minified, ${kB(cutBase.gz)} kB gzip), saving if the chain were cut:\n\n| chain | minified kB | gzip kB |\n|---|---:|---:|`);
   for (const c of cuts) console.log(`| ${c.name} | −${kB(c.min)} | −${kB(c.gz)} |`);
   for (const r of rows) {
     console.log(`\n${r.name}: largest modules (rendered, before minification)`);
     for (const m of r.modules.slice(0, topModules)) console.log(`  ${kB(m.bytes).padStart(7)} kB  ${m.module}`);
   }
+}
+
+const budget = JSON.parse(readFileSync(join(root, 'scripts/size-budget.json'), 'utf8'))['World + Box'];
+const worldBox = rows.find((r) => r.name === 'World + Box');
+if (worldBox.min > budget.minified || worldBox.gz > budget.gzip) {
+  console.error(`size: World + Box is ${worldBox.min} B minified / ${worldBox.gz} B gzip, over its budget of ${budget.minified} / ${budget.gzip} (scripts/size-budget.json)`);
+  process.exitCode = 1;
+} else if (!asJson) {
+  console.log(`\nWorld + Box within its budget (${budget.minified / 1000} kB minified, ${budget.gzip / 1000} kB gzip; scripts/size-budget.json).`);
 }

@@ -29,7 +29,7 @@ export type { DebugDrawSink, ContactView, ContactPointView, JointView } from './
 export { SnapshotError, SNAPSHOT_VERSION, snapshotTransferList, type WorldSnapshot, type StepperSnapshot } from './world/snapshot';
 export type { SolverSettings, SleepSettings, FrictionModel, PositionCorrection } from './world/settings';
 export type { ContactEvent, SensorEvent, WorldEventMap, WorldEventName, WorldListener } from './world/events';
-export { collide } from './collision/narrowphase/dispatch';
+export { collide } from './collision/narrowphase/collide-table';
 export * as vec3 from './math/vec3';
 export * as quat from './math/quat';
 export { Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, MAX_JOINT_LENGTH, type JointDescBase } from './joints/joint';

@@ -10,7 +10,7 @@
  */
 import type { BroadPhase, PairCallback } from '../collision/broadphase/broadphase';
 import { PairMap } from '../collision/broadphase/pair-set';
-import { collide } from '../collision/narrowphase/dispatch';
+import { collide } from '../collision/narrowphase/collide-table';
 import { Manifold } from '../collision/narrowphase/manifold';
 import { narrowphaseGap } from '../collision/narrowphase/margin';
 import type { RigidBody } from './body';

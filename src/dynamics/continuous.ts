@@ -29,9 +29,6 @@ import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MIN_SHAPE_SIZE } from '../math/validate';
 import { ConvexShape, ShapeKind, type MassProperties } from '../shapes/shape';
-import { Box } from '../shapes/box';
-import { Capsule } from '../shapes/capsule';
-import { Cylinder } from '../shapes/cylinder';
 import { Sphere } from '../shapes/sphere';
 import type { RigidBody } from './body';
 import { shouldCollide } from './contact-manager';
@@ -406,24 +403,8 @@ function innerShape(b: RigidBody, fraction = 0): ConvexShape {
   let delta = fraction > 0 || b.jointCount > 0 ? MAX_FRACTION * th : Math.min(Math.max(TOLERATED_FRACTION * th, MIN_TOLERATED), MAX_FRACTION * th);
   // The smaller shape must stay a valid size (a body near MIN_SHAPE_SIZE is shrunk less).
   if (th - delta < MIN_SHAPE_SIZE) delta = Math.max(0, th - MIN_SHAPE_SIZE);
-  switch (shape.kind) {
-    case ShapeKind.Sphere:
-      return new Sphere((shape as Sphere).radius - delta);
-    case ShapeKind.Capsule: {
-      const c = shape as Capsule;
-      return new Capsule(c.radius - delta, c.halfHeight);
-    }
-    case ShapeKind.Box: {
-      const h = (shape as Box).halfExtents;
-      return new Box({ x: h.x - delta, y: h.y - delta, z: h.z - delta });
-    }
-    case ShapeKind.Cylinder: {
-      const c = shape as Cylinder;
-      return new Cylinder(c.radius - delta, c.halfHeight - delta);
-    }
-    default:
-      // A hull: its faces lie at least th from the centre of mass, so scaled
-      // by 1 − δ/th every face moves in by δ or more.
-      return new ScaledHull(shape, th > 0 ? 1 - delta / th : 1);
-  }
+  // A hull has no exact erosion (ConvexShape.eroded is null): its faces lie
+  // at least th from the centre of mass, so scaled by 1 − δ/th every face
+  // moves in by δ or more.
+  return shape.eroded(delta) ?? new ScaledHull(shape, th > 0 ? 1 - delta / th : 1);
 }

@@ -52,12 +52,17 @@ export class StepSolver<J> {
   private hBoxed: number | null = null;
   private hDt = 0;
   private hSubSteps = 0;
+  /**
+   * The joint rows; null until the world's first joint (the world takes the
+   * joint solver from that joint, so that a game without joints does not
+   * carry it).
+   */
+  jointStage: JointStage<J> | null = null;
 
   constructor(
     private readonly ctx: StepContext,
     private readonly bodyList: readonly RigidBody[],
     private readonly contactManager: ContactManager,
-    private readonly jointSolver: JointStage<J>,
     private readonly jointList: readonly J[],
     private readonly broadphase: BroadPhase,
     private readonly breaks: JointBreakSink,
@@ -119,8 +124,8 @@ export class StepSolver<J> {
       quat.copy(b.previousRotation as Quat, b.rotation);
     }
 
-    const J = this.jointSolver;
-    J.prepare(this.jointList, B, S, h, dt);
+    const J = this.jointStage;
+    if (J !== null) J.prepare(this.jointList, B, S, h, dt);
 
     C.countInFlight = this.ctx.firstPart && this.ctx.finalPart ? 1 : 0;
     const shock = soft && S.shockPropagation && this.shock.build(C, B, S, dt) > 0;
@@ -134,7 +139,7 @@ export class StepSolver<J> {
       const stepCount = this.ctx.stepCount;
       for (let sub = 0; sub < subSteps; sub++) {
         integrateVelocities(B, h);
-        if (S.warmStarting) J.warmStart(B);
+        if (S.warmStarting && J !== null) J.warmStart(B);
         C.warmStart(B, S);
         // Joints after contacts: the last rows solved win, and a ragdoll's
         // joints must not be pulled apart by its limbs' ground contacts.
@@ -147,7 +152,7 @@ export class StepSolver<J> {
         for (let it = 0; it < S.subStepIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
           C.solveVelocities(B, S, h, SWEEP_SOFT, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
-          J.solveVelocitiesAndProject(B, h, true);
+          if (J !== null) J.solveVelocitiesAndProject(B, h, true);
         }
         if (shock) this.shock.solve(C, B, h, 3);
         integratePositions(B, h);
@@ -157,33 +162,33 @@ export class StepSolver<J> {
         for (let it = 0; it < S.relaxIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
           C.solveVelocities(B, S, h, SWEEP_RELAX, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
-          J.solveVelocitiesAndProject(B, h, false);
+          if (J !== null) J.solveVelocitiesAndProject(B, h, false);
         }
         C.endSubStep();
       }
       C.applyRestitution(B, S);
     } else {
       integrateVelocities(B, h);
-      if (S.warmStarting) J.warmStart(B);
+      if (S.warmStarting && J !== null) J.warmStart(B);
       C.warmStart(B, S);
       const mode = S.positionCorrection === 'baumgarte' ? SWEEP_BAUMGARTE : SWEEP_RIGID;
       for (let it = 0; it < S.velocityIterations; it++) {
         C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it);
-        J.solveVelocitiesAndProject(B, h, mode === SWEEP_BAUMGARTE);
+        if (J !== null) J.solveVelocitiesAndProject(B, h, mode === SWEEP_BAUMGARTE);
       }
       C.endSubStep();
       C.applyRestitution(B, S);
       integratePositions(B, h);
       if (S.positionCorrection === 'ngs') {
         for (let it = 0; it < S.positionIterations; it++) {
-          const jointError = J.solvePositions(B);
+          const jointError = J === null ? 0 : J.solvePositions(B);
           const contactError = solveContactPositions(C, B, S);
           if (contactError <= S.linearSlop * 1.5 && jointError <= S.linearSlop) break;
         }
       }
     }
     C.storeImpulses();
-    if (J.storeImpulses() > 0) this.breaks.queueJointBreaks();
+    if (J !== null && J.storeImpulses() > 0) this.breaks.queueJointBreaks();
     this.pushedOut = pushOutOfImmovables(C, B, S);
     if (S.continuousCollision) this.continuous.run(B);
     writeBack(B, this.ctx, this.broadphase);

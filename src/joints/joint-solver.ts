@@ -26,12 +26,38 @@
  * union). A ragdoll scene has hundreds of joints, not tens of thousands of
  * rows, so the virtual call per joint is noise next to the row math.
  */
+import type { RigidBody } from '../dynamics/body';
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { SolverSettings } from '../dynamics/solver-settings';
-import type { Joint } from './joint';
 import { JointStepContext, translateSlot } from './rows';
 import { SWEEP_BAUMGARTE, SWEEP_RIGID, SWEEP_SOFT } from '../dynamics/sweep-mode';
 import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
+
+/**
+ * What the solver reads and calls of a joint (joint.ts's Joint implements
+ * it; declared here so that the solver does not import the joint classes,
+ * which bring the solver in: see Joint.newSolver).
+ */
+export interface SolvedJoint {
+  readonly bodyA: RigidBody;
+  readonly bodyB: RigidBody;
+  broken: boolean;
+  readonly breakImpulse: number;
+  slotA: number;
+  slotB: number;
+  readonly stepImpulses: Float64Array;
+  readonly applied: Float64Array;
+  prepare(B: SolverBodies, ctx: JointStepContext): void;
+  warmStart(B: SolverBodies): void;
+  solveVelocity(B: SolverBodies, ctx: JointStepContext): void;
+  solvePosition(B: SolverBodies, ctx: JointStepContext): number;
+  projectLimits(B: SolverBodies, ctx: JointStepContext): void;
+  finishStep(ctx: JointStepContext): void;
+  resetImpulses(): void;
+  scaleImpulses(scale: Float64Array): void;
+  workBound(out: Float64Array): boolean;
+}
+type Joint = SolvedJoint;
 
 /** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
 const WARM_START_ENERGY_GROWTH = 1;
@@ -222,8 +248,8 @@ function shiftPairBack(B: SolverBodies, ia: number, ib: number, p: Float64Array)
 }
 
 export class JointSolver {
-  /** Live settings; take effect at the next `prepare`. */
-  readonly settings: JointSolverSettings = defaultJointSolverSettings();
+  /** Live settings (the world's `jointSettings`); take effect at the next `prepare`. */
+  readonly settings: JointSolverSettings;
   /**
    * Joints solved this step (both slots valid) are active[0 .. activeCount);
    * the array is only grown, never truncated (truncating to 0 and pushing
@@ -235,6 +261,10 @@ export class JointSolver {
   private warmStarting = true;
   /** Set by warmStart: the next sweep first line-searches each joint's warm start (trimWarmStarts). */
   private trimPending = false;
+
+  constructor(settings: JointSolverSettings = defaultJointSolverSettings()) {
+    this.settings = settings;
+  }
 
   /**
    * Called once per step after the contact rows are built; joints that are

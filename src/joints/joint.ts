@@ -12,6 +12,7 @@ import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireFiniteQuat, requireFiniteVec, requireInRange } from '../math/validate';
+import { JointSolver, type JointSolverSettings, type SolvedJoint } from './joint-solver';
 import type { JointStepContext } from './rows';
 
 /** Numeric joint kinds. */
@@ -39,7 +40,7 @@ export interface JointDescBase {
 /** Length of Joint.applied. */
 const APPLIED_LENGTH = 12;
 
-export abstract class Joint {
+export abstract class Joint implements SolvedJoint {
   abstract readonly kind: JointKind;
   readonly bodyA: RigidBody;
   readonly bodyB: RigidBody;
@@ -74,6 +75,7 @@ export abstract class Joint {
   /** @internal scratch owned by this joint */ protected readonly frameA: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal */ protected readonly frameB: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal */ protected readonly relative: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  /** @internal what {@link isJoint} checks */ readonly isFootingJoint = true;
 
   constructor(desc: JointDescBase) {
     if (!desc || typeof desc !== 'object') throw new TypeError('joint: a description object is required');
@@ -86,6 +88,15 @@ export abstract class Joint {
     this.breakImpulse = desc.breakImpulse ?? Infinity;
     this.frictionTorque = desc.frictionTorque ?? 0;
     this.userData = desc.userData;
+  }
+
+  /**
+   * @internal The joint solver of a world, made by the World when its first
+   * joint is added: reached through a joint, the solver is only in a game's
+   * bundle when the game makes joints.
+   */
+  newSolver(settings: JointSolverSettings): JointSolver {
+    return new JointSolver(settings);
   }
 
   /** Set when the constraint impulse exceeded `breakImpulse`; a broken joint is no longer solved. Writable (a boolean) to break or mend it. */
@@ -371,6 +382,11 @@ export function setFrames(joint: Joint, worldFrame: Readonly<Quat> | null, local
 }
 const tmpQ: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const IDENTITY: Readonly<Quat> = { x: 0, y: 0, z: 0, w: 1 };
+
+/** @internal True for footing's joints (a brand, so that World.addJoint's check does not keep the Joint class in a bundle that makes none). */
+export function isJoint(value: unknown): value is Joint {
+  return typeof value === 'object' && value !== null && (value as { isFootingJoint?: unknown }).isFootingJoint === true;
+}
 
 /**
  * World-agnostic part of adding a joint: disables collision between the two

@@ -1,16 +1,19 @@
 import type { Aabb } from '../collision/aabb';
+import { addBoxPairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import type { BoxGeometry } from './geometry';
 import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /** An oriented box given by its half extents (metres) along local X, Y, Z. */
-export class Box extends ConvexShape {
+export class Box extends ConvexShape implements BoxGeometry {
   readonly kind = ShapeKind.Box;
   readonly halfExtents: Readonly<Vec3>;
   readonly coreRadius = 0;
 
   constructor(halfExtents: Readonly<Vec3>) {
     super();
+    addBoxPairs();
     if (halfExtents === null || typeof halfExtents !== 'object') {
       throw new TypeError('Box.halfExtents must be a { x, y, z } object');
     }
@@ -41,6 +44,12 @@ export class Box extends ConvexShape {
     out.min.x = position.x - ex; out.min.y = position.y - ey; out.min.z = position.z - ez;
     out.max.x = position.x + ex; out.max.y = position.y + ey; out.max.z = position.z + ez;
     return out;
+  }
+
+  /** @internal */
+  override eroded(delta: number): ConvexShape {
+    const h = this.halfExtents;
+    return new Box({ x: h.x - delta, y: h.y - delta, z: h.z - delta });
   }
 
   volume(): number {

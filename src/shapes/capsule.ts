@@ -1,13 +1,15 @@
 import type { Aabb } from '../collision/aabb';
+import { addCapsulePairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import type { CapsuleGeometry } from './geometry';
 import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /**
  * A capsule: the points within `radius` of the segment from (0, -halfHeight, 0)
  * to (0, +halfHeight, 0) in the local frame. Total height 2 (halfHeight + radius).
  */
-export class Capsule extends ConvexShape {
+export class Capsule extends ConvexShape implements CapsuleGeometry {
   readonly kind = ShapeKind.Capsule;
   // Initialised to a number, not left undefined (CONTRIBUTING.md, hot path).
   readonly radius: number = 0;
@@ -20,6 +22,7 @@ export class Capsule extends ConvexShape {
    */
   constructor(radius: number, halfHeight: number) {
     super();
+    addCapsulePairs();
     requireShapeSize(radius, 'Capsule.radius');
     requireShapeSize(halfHeight, 'Capsule.halfHeight');
     this.radius = radius;
@@ -47,6 +50,11 @@ export class Capsule extends ConvexShape {
     out.min.x = position.x - ex; out.min.y = position.y - ey; out.min.z = position.z - ez;
     out.max.x = position.x + ex; out.max.y = position.y + ey; out.max.z = position.z + ez;
     return out;
+  }
+
+  /** @internal The radius shrinks; the segment stays. */
+  override eroded(delta: number): ConvexShape {
+    return new Capsule(this.radius - delta, this.halfHeight);
   }
 
   volume(): number {

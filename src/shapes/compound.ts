@@ -27,10 +27,15 @@
  * found through a bounding-volume tree over the children's boxes in S.
  */
 import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
+import { addCompoundPairs } from '../collision/narrowphase/dispatch';
+import { addCompoundCasts } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
 import type { Vec3 } from '../math/vec3';
+import type { CompoundChild, CompoundGeometry } from './geometry';
 import { ConvexShape, type MassProperties, Shape, ShapeKind } from './shape';
+
+export type { CompoundChild };
 
 /** One part as given to the constructor: a convex shape at a pose in the compound's modelling frame. */
 export interface CompoundChildDesc {
@@ -41,13 +46,6 @@ export interface CompoundChildDesc {
   rotation?: Readonly<Quat>;
 }
 
-/** One part of a Compound, in the compound's frame (origin at the centre of mass, principal axes). */
-export interface CompoundChild {
-  readonly shape: ConvexShape;
-  readonly position: Readonly<Vec3>;
-  readonly rotation: Readonly<Quat>;
-}
-
 /**
  * Most children a Compound may have: a contact's feature id carries the child
  * index of each side in 10 bits above its 32-bit narrowphase id (collide-compound.ts).
@@ -56,7 +54,7 @@ export const MAX_COMPOUND_CHILDREN = 1023;
 
 const LEAF_SIZE = 2;
 
-export class Compound extends Shape {
+export class Compound extends Shape implements CompoundGeometry {
   readonly kind = ShapeKind.Compound;
   readonly isConvex = false;
   readonly children: readonly CompoundChild[];
@@ -87,6 +85,8 @@ export class Compound extends Shape {
 
   constructor(children: readonly CompoundChildDesc[]) {
     super();
+    addCompoundPairs();
+    addCompoundCasts();
     if (!Array.isArray(children)) throw new TypeError('Compound.children must be an array of { shape, position?, rotation? }');
     const n = children.length;
     if (n === 0) throw new RangeError('Compound.children must not be empty');

@@ -1,13 +1,16 @@
 import type { Aabb } from '../collision/aabb';
+import { addConvexHullPairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
+import { type ConvexHullGeometry, MAX_HULL_VERTICES } from './geometry';
 import { ConvexShape, ShapeKind, type MassProperties } from './shape';
 
-/** Default and largest {@link ConvexHullOptions.maxVertices}. */
+export { MAX_HULL_VERTICES };
+
+/** Default {@link ConvexHullOptions.maxVertices} (MAX_HULL_VERTICES is the largest). */
 export const DEFAULT_HULL_VERTICES = 64;
-export const MAX_HULL_VERTICES = 256;
 
 export interface ConvexHullOptions {
   /**
@@ -34,7 +37,7 @@ export interface ConvexHullOptions {
  * and rotation R ⊗ rotation. A symmetric cloud (a box's corners) keeps the
  * identity rotation.
  */
-export class ConvexHull extends ConvexShape {
+export class ConvexHull extends ConvexShape implements ConvexHullGeometry {
   readonly kind = ShapeKind.ConvexHull;
   readonly coreRadius: number = 0;
   /** Vertices in the local frame, xyz each. */
@@ -66,6 +69,7 @@ export class ConvexHull extends ConvexShape {
    */
   constructor(points: ReadonlyArray<Readonly<Vec3>> | ArrayLike<number>, options: ConvexHullOptions = {}) {
     super();
+    addConvexHullPairs();
     const P = readPoints(points);
     const maxVertices = options?.maxVertices ?? DEFAULT_HULL_VERTICES;
     if (typeof maxVertices !== 'number' || !Number.isInteger(maxVertices) || maxVertices < 4 || maxVertices > MAX_HULL_VERTICES) {

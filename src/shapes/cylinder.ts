@@ -1,6 +1,8 @@
 import type { Aabb } from '../collision/aabb';
+import { addCylinderPairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import type { CylinderGeometry } from './geometry';
 import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /**
@@ -9,7 +11,7 @@ import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from '.
  * and a wheel rolls on its side with flat-face manifolds
  * (collide-convex.ts builds them from {@link Cylinder.supportingFace}).
  */
-export class Cylinder extends ConvexShape {
+export class Cylinder extends ConvexShape implements CylinderGeometry {
   readonly kind = ShapeKind.Cylinder;
   // Initialised to numbers so V8 keeps them as double fields (see Capsule).
   readonly radius: number = 0;
@@ -22,6 +24,7 @@ export class Cylinder extends ConvexShape {
    */
   constructor(radius: number, halfHeight: number) {
     super();
+    addCylinderPairs();
     requireShapeSize(radius, 'Cylinder.radius');
     requireShapeSize(halfHeight, 'Cylinder.halfHeight');
     this.radius = radius;
@@ -56,6 +59,11 @@ export class Cylinder extends ConvexShape {
     out.min.x = position.x - ex; out.min.y = position.y - ey; out.min.z = position.z - ez;
     out.max.x = position.x + ex; out.max.y = position.y + ey; out.max.z = position.z + ez;
     return out;
+  }
+
+  /** @internal */
+  override eroded(delta: number): ConvexShape {
+    return new Cylinder(this.radius - delta, this.halfHeight - delta);
   }
 
   volume(): number {

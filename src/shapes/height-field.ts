@@ -23,9 +23,12 @@
  * would compute (triangle-mesh.ts), so a body meets the same surface.
  */
 import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
+import { addHeightFieldPairs } from '../collision/narrowphase/dispatch';
+import { addHeightFieldCasts } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE } from '../math/validate';
+import type { HeightFieldGeometry } from './geometry';
 import { Shape, ShapeKind } from './shape';
 import { EDGE_ACTIVE_SHIFT, INACTIVE_EDGE_DEGREES, MeshRayHit, type MeshTriangles, TriangleMesh, VERTEX_ACTIVE_SHIFT } from './triangle-mesh';
 
@@ -73,7 +76,7 @@ export class HeightFieldPatch implements MeshTriangles {
   }
 }
 
-export class HeightField extends Shape {
+export class HeightField extends Shape implements HeightFieldGeometry {
   readonly kind = ShapeKind.HeightField;
   readonly isConvex = false;
   readonly rows: number;
@@ -94,6 +97,8 @@ export class HeightField extends Shape {
 
   constructor(samples: ArrayLike<number>, rows: number, columns: number, scale: Readonly<Vec3>, options: HeightFieldOptions = {}) {
     super();
+    addHeightFieldPairs();
+    addHeightFieldCasts();
     if (!Number.isInteger(rows) || rows < 2) throw new RangeError(`HeightField.rows must be an integer ≥ 2 (got ${String(rows)})`);
     if (!Number.isInteger(columns) || columns < 2) throw new RangeError(`HeightField.columns must be an integer ≥ 2 (got ${String(columns)})`);
     if (2 * (rows - 1) * (columns - 1) > MAX_TRIANGLES) throw new RangeError(`HeightField: ${rows} × ${columns} samples give more than ${MAX_TRIANGLES} triangles`);

@@ -69,6 +69,15 @@ export abstract class ConvexShape extends Shape {
 
   /** Mass properties for a uniform density (kg/m³). */
   abstract massProperties(density: number): MassProperties;
+
+  /**
+   * @internal The shape eroded by `delta` metres (less than its thinnest half
+   * size), of the same class, where the erosion is exact; null otherwise (a
+   * hull). The continuous stage sweeps it (dynamics/continuous.ts).
+   */
+  eroded(_delta: number): ConvexShape | null {
+    return null;
+  }
 }
 
 /** Throws a RangeError naming `field` unless `value` is a finite number > 0. */

@@ -1,10 +1,12 @@
 import type { Aabb } from '../collision/aabb';
+import { addSpherePairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
+import type { SphereGeometry } from './geometry';
 import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /** A sphere centred on the body origin. */
-export class Sphere extends ConvexShape {
+export class Sphere extends ConvexShape implements SphereGeometry {
   readonly kind = ShapeKind.Sphere;
   // Initialised to a number, not left undefined (CONTRIBUTING.md, hot path).
   readonly radius: number = 0;
@@ -13,6 +15,7 @@ export class Sphere extends ConvexShape {
   /** @param radius metres, > 0 */
   constructor(radius: number) {
     super();
+    addSpherePairs();
     requireShapeSize(radius, 'Sphere.radius');
     this.radius = radius;
     this.coreRadius = radius;
@@ -30,6 +33,11 @@ export class Sphere extends ConvexShape {
     out.min.x = position.x - r; out.min.y = position.y - r; out.min.z = position.z - r;
     out.max.x = position.x + r; out.max.y = position.y + r; out.max.z = position.z + r;
     return out;
+  }
+
+  /** @internal */
+  override eroded(delta: number): ConvexShape {
+    return new Sphere(this.radius - delta);
   }
 
   volume(): number {

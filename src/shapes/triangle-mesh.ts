@@ -26,11 +26,16 @@
  * while a convex ridge keeps its edge normal and still collides.
  */
 import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
+import { addTriangleMeshPairs } from '../collision/narrowphase/dispatch';
+import { addTriangleMeshCasts } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE } from '../math/validate';
 import { Shape, ShapeKind } from './shape';
+import { EDGE_ACTIVE_SHIFT, type MeshTriangles, VERTEX_ACTIVE_SHIFT } from './geometry';
 import { buildMeshBvh } from './mesh-bvh';
+
+export { EDGE_ACTIVE_SHIFT, type MeshTriangles, VERTEX_ACTIVE_SHIFT };
 
 /** Result of `TriangleMesh.raycastLocal`. */
 export class MeshRayHit {
@@ -58,26 +63,6 @@ export interface TriangleMeshOptions {
 /** Dihedral bend (degrees) below which a convex edge counts as flat (inactive). */
 export const INACTIVE_EDGE_DEGREES = 2;
 const FLAT_EDGE_COS = Math.cos((INACTIVE_EDGE_DEGREES * Math.PI) / 180);
-
-/** Edge k of a triangle runs from corner k to corner (k + 1) % 3; bit k of `featureFlags` marks it active. */
-export const EDGE_ACTIVE_SHIFT = 0;
-/** Bit 3 + k of `featureFlags` marks corner k active. */
-export const VERTEX_ACTIVE_SHIFT = 3;
-
-/**
- * What the convex-vs-mesh colliders and the mesh shape cast read: triangle
- * slots (corners, unit normals, active-feature flags) found by a box query.
- * A TriangleMesh's slots are its triangles; a HeightField hands out a patch
- * of triangles made for the query (height-field.ts).
- */
-export interface MeshTriangles {
-  readonly corners: Float64Array;
-  readonly normals: Float64Array;
-  readonly featureFlags: Uint8Array;
-  readonly doubleSided: boolean;
-  /** Writes the slots overlapping bounds = [min xyz, max xyz] (local) to out[start…]; returns their count. */
-  queryBoundsFrom(bounds: Float64Array, out: number[], start: number): number;
-}
 
 export class TriangleMesh extends Shape implements MeshTriangles {
   readonly kind = ShapeKind.TriangleMesh;
@@ -114,6 +99,8 @@ export class TriangleMesh extends Shape implements MeshTriangles {
 
   constructor(positions: Float32Array | Float64Array | number[], indices: Uint32Array | Uint16Array | number[], options: TriangleMeshOptions = {}) {
     super();
+    addTriangleMeshPairs();
+    addTriangleMeshCasts();
     if (options === null || typeof options !== 'object') throw new TypeError('TriangleMesh.options must be an object');
     const doubleSided = options.doubleSided ?? false;
     if (typeof doubleSided !== 'boolean') throw new TypeError(`TriangleMesh.options.doubleSided must be a boolean (got ${String(doubleSided)})`);

@@ -13,7 +13,7 @@
  * per particle, a tree walk per particle per iteration.
  */
 import { aabb, type Aabb } from '../collision/aabb';
-import { collide } from '../collision/narrowphase/dispatch';
+import { collide } from '../collision/narrowphase/collide-table';
 import { Manifold } from '../collision/narrowphase/manifold';
 import type { RigidBody } from '../dynamics/body';
 import type { Quat } from '../math/quat';

@@ -10,7 +10,7 @@ import { EVENT_BEGIN, EVENT_END, EVENT_SENSOR_ENTER, type ContactEventSink } fro
 import type { JointBreakSink } from '../dynamics/solver';
 import type { Joint } from '../joints/joint';
 import type { Vec3 } from '../math/vec3';
-import { contactChildA, contactChildB } from '../collision/narrowphase/collide-compound';
+import { contactChildA, contactChildB } from '../collision/narrowphase/compound-ids';
 import type { ContactEvent, JointBreakEvent, SensorEvent, WorldEventName, WorldListener } from './events';
 
 const EVENT_JOINT_BREAK = 4;

@@ -5,8 +5,8 @@
  */
 import { aabb, aabbContains, aabbOverlaps, aabbRayEntry, type Aabb } from '../collision/aabb';
 import { IdList, type BroadPhase, type BroadPhaseRayCallback } from '../collision/broadphase/broadphase';
-import { pointChildB } from '../collision/narrowphase/collide-compound';
-import { collide } from '../collision/narrowphase/dispatch';
+import { pointChildB } from '../collision/narrowphase/compound-ids';
+import { collide } from '../collision/narrowphase/collide-table';
 import { Manifold } from '../collision/narrowphase/manifold';
 import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';

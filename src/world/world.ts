@@ -28,8 +28,8 @@ import { FAT_MARGIN, motionBound, prepareKinematicTargets, refitStaleProxies } f
 import { StepSolver } from '../dynamics/solver';
 import { StepContext } from '../dynamics/step-context';
 import { MAX_STEP_PARTS, stepParts } from '../dynamics/step-split';
-import { attachJoint, detachJoint, Joint } from '../joints/joint';
-import { JointSolver, type JointSolverSettings } from '../joints/joint-solver';
+import { attachJoint, detachJoint, isJoint, type Joint } from '../joints/joint';
+import { defaultJointSolverSettings, type JointSolver, type JointSolverSettings } from '../joints/joint-solver';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
@@ -127,7 +127,9 @@ export class World implements BodyOwner, SnapshotHost<World> {
   private readonly events: EventQueue;
   /** @internal */ readonly contactManager: ContactManager;
   /** @internal */ readonly queries: SceneQueries;
-  private readonly jointSolver = new JointSolver();
+  /** Made from the first joint added (Joint.newSolver): a world without joints carries no joint solver. */
+  private jointSolver: JointSolver | null = null;
+  private readonly jointSolverSettings: JointSolverSettings = defaultJointSolverSettings();
   private readonly stepSolver: StepSolver<Joint>;
   private readonly islands = new Islands();
   private readonly counterValues = new WorldCounters();
@@ -150,7 +152,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
     this.events = new EventQueue(this.jointList, this);
     this.contactManager = new ContactManager(this.broadphase, this.bodyList, this.bodyById, this, this.events);
     this.queries = new SceneQueries(this.broadphase, this.bodyById);
-    this.stepSolver = new StepSolver(this.ctx, this.bodyList, this.contactManager, this.jointSolver, this.jointList, this.broadphase, this.events, this.bodyById);
+    this.stepSolver = new StepSolver(this.ctx, this.bodyList, this.contactManager, this.jointList, this.broadphase, this.events, this.bodyById);
     this.checkSettings();
   }
 
@@ -217,7 +219,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
     c.islands = this.islands.count;
     c.awakeBodies = awake;
     c.solverRows = this.stepSolver.contacts.count;
-    c.solverJoints = this.jointSolver.activeCount;
+    c.solverJoints = this.jointSolver === null ? 0 : this.jointSolver.activeCount;
     c.stepParts = this.lastStepParts;
     this.timer.copyTo(c.stageMs);
     return c;
@@ -320,7 +322,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
 
   /** Live joint solver settings (jointHertz, jointDampingRatio, jointIterations). */
   get jointSettings(): JointSolverSettings {
-    return this.jointSolver.settings;
+    return this.jointSolverSettings;
   }
 
   /**
@@ -355,9 +357,13 @@ export class World implements BodyOwner, SnapshotHost<World> {
    * between them is dropped). Wakes both bodies.
    */
   addJoint<J extends Joint>(joint: J): J {
-    if (!(joint instanceof Joint)) throw new TypeError('addJoint: joint must be a footing Joint');
+    if (!isJoint(joint)) throw new TypeError('addJoint: joint must be a footing Joint');
     if (joint.owner !== null) throw new Error('addJoint: joint is already in a world');
     if (joint.bodyA.owner !== this || joint.bodyB.owner !== this) throw new Error('addJoint: both bodies must belong to this world');
+    if (this.jointSolver === null) {
+      this.jointSolver = joint.newSolver(this.jointSolverSettings);
+      this.stepSolver.jointStage = this.jointSolver;
+    }
     joint.owner = this;
     this.jointList.push(joint);
     attachJoint(joint);
@@ -372,7 +378,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
 
   /** Removes a joint; wakes both bodies. */
   removeJoint(joint: Joint): void {
-    if (!(joint instanceof Joint)) throw new TypeError('removeJoint: joint must be a footing Joint');
+    if (!isJoint(joint)) throw new TypeError('removeJoint: joint must be a footing Joint');
     if (joint.owner !== this) throw new Error('removeJoint: joint is not in this world');
     const i = this.jointList.indexOf(joint);
     this.jointList.splice(i, 1);
@@ -575,7 +581,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
   }
 
   private checkSettings(): void {
-    checkWorldSettings(this.gravity, this.sleeping, this.jointSolver.settings, this.solverSettings, this.jointList);
+    checkWorldSettings(this.gravity, this.sleeping, this.jointSolverSettings, this.solverSettings, this.jointList);
   }
 
   // ------------------------------------------------------------------ queries

@@ -25,7 +25,7 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Box } from '../../shapes/box';
+import type { BoxGeometry as Box } from '../../shapes/geometry';
 import { closestSegmentSegment, segmentArgs, segmentClosest } from './collide-capsule-capsule';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';

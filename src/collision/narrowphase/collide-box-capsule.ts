@@ -19,8 +19,8 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Box } from '../../shapes/box';
-import type { Capsule } from '../../shapes/capsule';
+import type { BoxGeometry as Box } from '../../shapes/geometry';
+import type { CapsuleGeometry as Capsule } from '../../shapes/geometry';
 import { CAPSULE_FLAT_SIN, capsuleLineExtent, closestSegmentSegment, lineArgs, segmentArgs, segmentClosest } from './collide-capsule-capsule';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';

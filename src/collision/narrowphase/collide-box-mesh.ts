@@ -22,15 +22,14 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Box } from '../../shapes/box';
-import type { MeshTriangles } from '../../shapes/triangle-mesh';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
+import type { BoxGeometry as Box } from '../../shapes/geometry';
+import type { MeshTriangles } from '../../shapes/geometry';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { MeshContactCollector, projectsInside } from './triangle-contact';
 
-const collector = new MeshContactCollector();
-const cand = collector.cand;
+const collector = /* @__PURE__ */ new MeshContactCollector();
 /** Box axes u_0, u_1, u_2 in the mesh frame (3 numbers each) and half extents. */
 const axes = new Float64Array(9);
 const half = new Float64Array(3);
@@ -221,6 +220,7 @@ const quad = new Float64Array(12);
  * triangle's prism. `side` −1: the back of a double-sided triangle is the front.
  */
 function faceContact(mesh: MeshTriangles, t: number, isBack: boolean, side: number): void {
+  const cand = collector.cand;
   const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
   const nx = side * mesh.normals[3 * t]!, ny = side * mesh.normals[3 * t + 1]!, nz = side * mesh.normals[3 * t + 2]!;
   // Incident face: the box face whose outward normal is most aligned with N = −n.
@@ -284,6 +284,7 @@ function faceContact(mesh: MeshTriangles, t: number, isBack: boolean, side: numb
 
 /** Box face i (outward normal sign·u_i) is the reference: clip the triangle against its side planes. */
 function boxFaceContact(mesh: MeshTriangles, t: number, i: number, sign: number): void {
+  const cand = collector.cand;
   const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
   const C = collector;
   const P = mesh.corners;
@@ -314,6 +315,7 @@ function boxFaceContact(mesh: MeshTriangles, t: number, i: number, sign: number)
 
 /** Box edge along u_i against triangle edge j, normal N = edgeNormal (box → triangle). */
 function edgeContact(mesh: MeshTriangles, t: number, i: number, j: number): void {
+  const cand = collector.cand;
   const cx = frame[0]!, cy = frame[1]!, cz = frame[2]!, margin = frame[3]!;
   const Nx = edgeNormal[0]!, Ny = edgeNormal[1]!, Nz = edgeNormal[2]!;
   // The box edge parallel to u_i that supports the box along N.

@@ -13,7 +13,7 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Capsule } from '../../shapes/capsule';
+import type { CapsuleGeometry as Capsule } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 

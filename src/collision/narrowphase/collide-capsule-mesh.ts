@@ -26,17 +26,14 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Capsule } from '../../shapes/capsule';
-import type { MeshTriangles } from '../../shapes/triangle-mesh';
+import type { CapsuleGeometry as Capsule } from '../../shapes/geometry';
+import type { MeshTriangles } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { capsuleLineExtent, lineArgs } from './collide-capsule-capsule';
 import { narrowphaseMargin } from './margin';
 import { closestPointOnTriangle, FEATURE_EDGE, FEATURE_VERTEX, isFeatureActive, MeshContactCollector, projectsInside } from './triangle-contact';
 
-const collector = new MeshContactCollector();
-const cand = collector.cand;
-const point = collector.point;
-const localPos = collector.localPos;
+const collector = /* @__PURE__ */ new MeshContactCollector();
 const FLAT_SIN = 0.02;
 /** |axis·n| from which the capsule stands on its lower end only (within ~25° of upright): the upper end adds nothing. */
 const UPRIGHT_COS = 0.9;
@@ -50,6 +47,9 @@ export function capsuleMeshContacts(
   a: Capsule, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
+  const cand = collector.cand;
+  const point = collector.point;
+  const localPos = collector.localPos;
   const margin = narrowphaseMargin[0]!;
   collector.enterMeshFrame(posA, rotA, posB, rotB);
   const r = a.radius;

@@ -8,41 +8,20 @@
  * they are, so a compound touching with one child behaves as that child.
  *
  * Feature ids: the child's 32-bit id plus, above bit 32, the child index of
- * each side (10 bits each, +1 so that 0 means "not a compound"); a double
- * holds the 52 bits exactly, and the contacts store ids as doubles. The
- * events and queries read the child back with {@link contactChildA} / B.
+ * each side (layout and readers in compound-ids.ts).
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Compound } from '../../shapes/compound';
+import type { CompoundGeometry as Compound } from '../../shapes/geometry';
 import { ShapeKind, type Shape } from '../../shapes/shape';
-import type { CollideFunction } from './dispatch';
-import { Manifold, type ManifoldPoint } from './manifold';
+import { collideTable } from './collide-table';
+import { CHILD_SLOTS, TWO_32 } from './compound-ids';
+import { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 import { MeshContactCollector } from './triangle-contact';
 
-const TWO_32 = 4294967296;
-const CHILD_SLOTS = 1024;
 /** Candidates kept per pair (past this, further child points are dropped). */
 const CAPACITY = 256;
-
-/** Child index of shape A in a contact point's feature id (−1 when A is not a compound). */
-export function contactChildA(id: number): number {
-  const high = Math.floor(id / TWO_32);
-  return (high % CHILD_SLOTS) - 1;
-}
-
-/** Child index of shape B at a manifold point (−1 when B is not a compound); reads the id itself, so no double crosses the call. */
-export function pointChildB(p: ManifoldPoint): number {
-  const high = Math.floor(p.id / TWO_32);
-  return Math.floor(high / CHILD_SLOTS) - 1;
-}
-
-/** Child index of shape B in a contact point's feature id (−1 when B is not a compound). */
-export function contactChildB(id: number): number {
-  const high = Math.floor(id / TWO_32);
-  return Math.floor(high / CHILD_SLOTS) - 1;
-}
 
 /**
  * Scratch of the compound routines: one per table (the routines never call
@@ -66,13 +45,7 @@ class CompoundScratch {
   count = 0;
 }
 
-const S = new CompoundScratch();
-let table: readonly (readonly CollideFunction[])[] = [];
-
-/** Called once by dispatch.ts with the finished table (the child pairs are looked up there). */
-export function setCompoundTable(t: readonly (readonly CollideFunction[])[]): void {
-  table = t;
-}
+const S = /* @__PURE__ */ new CompoundScratch();
 
 /** out = p + q·v (a child's world position). */
 function composePosition(out: Vec3, p: Readonly<Vec3>, q: Readonly<Quat>, v: Readonly<Vec3>): void {
@@ -160,67 +133,62 @@ function finish(m: Manifold): void {
 
 /** Compound A against any shape B (a Compound included). */
 export function compoundFirst(a: Shape, pa: Readonly<Vec3>, qa: Readonly<Quat>, b: Shape, pb: Readonly<Vec3>, qb: Readonly<Quat>, m: Manifold): void {
-  const compound = a as Compound;
   S.count = 0;
-  if (b.kind === ShapeKind.Compound) {
-    compoundPair(compound, pa, qa, b as Compound, pb, qb);
-    finish(m);
-    return;
-  }
-  boundsInFrame(b, pb, qb, pa, qa, narrowphaseMargin);
-  const list = S.listA;
-  const count = compound.queryBoundsFrom(S.bounds, list, 0);
-  for (let k = 0; k < count; k++) {
-    const i = list[k]!;
-    const child = compound.children[i]!;
-    composePosition(S.posA, pa, qa, child.position);
-    composeRotation(S.rotA, qa, child.rotation);
-    S.child.reset();
-    table[child.shape.kind]![b.kind]!(child.shape, S.posA, S.rotA, b, pb, qb, S.child);
-    gather(i, -1);
-  }
+  if (b.kind === ShapeKind.Compound) compoundPair(a as Compound, pa, qa, b as Compound, pb, qb);
+  else collideChildren(a as Compound, pa, qa, b, pb, qb, true, -1);
   finish(m);
 }
 
 /** Any non-compound shape A against Compound B. */
 export function compoundSecond(a: Shape, pa: Readonly<Vec3>, qa: Readonly<Quat>, b: Shape, pb: Readonly<Vec3>, qb: Readonly<Quat>, m: Manifold): void {
-  const compound = b as Compound;
   S.count = 0;
-  boundsInFrame(a, pa, qa, pb, qb, narrowphaseMargin);
-  const list = S.listB;
+  collideChildren(b as Compound, pb, qb, a, pa, qa, false, -1);
+  finish(m);
+}
+
+/**
+ * Collides the children of `compound` (pose pc, qc) whose boxes meet the box
+ * of `other` (pose po, qo) with `other`, and gathers their points: the
+ * compound is shape A when `compoundIsA`, else B; `otherChild` is the other
+ * side's child index (−1 when it is not a compound's child). A's child poses
+ * go to S.posA / S.rotA and its list to S.listA, B's to the B slots, so that
+ * compoundPair can walk B's children inside its walk over A's.
+ */
+function collideChildren(
+  compound: Compound, pc: Readonly<Vec3>, qc: Readonly<Quat>,
+  other: Shape, po: Readonly<Vec3>, qo: Readonly<Quat>,
+  compoundIsA: boolean, otherChild: number,
+): void {
+  boundsInFrame(other, po, qo, pc, qc, narrowphaseMargin);
+  const list = compoundIsA ? S.listA : S.listB;
+  const pos = compoundIsA ? S.posA : S.posB, rot = compoundIsA ? S.rotA : S.rotB;
   const count = compound.queryBoundsFrom(S.bounds, list, 0);
   for (let k = 0; k < count; k++) {
     const i = list[k]!;
     const child = compound.children[i]!;
-    composePosition(S.posB, pb, qb, child.position);
-    composeRotation(S.rotB, qb, child.rotation);
+    composePosition(pos, pc, qc, child.position);
+    composeRotation(rot, qc, child.rotation);
     S.child.reset();
-    table[a.kind]![child.shape.kind]!(a, pa, qa, child.shape, S.posB, S.rotB, S.child);
-    gather(-1, i);
+    if (compoundIsA) {
+      collideTable[child.shape.kind]![other.kind]!(child.shape, pos, rot, other, po, qo, S.child);
+      gather(i, otherChild);
+    } else {
+      collideTable[other.kind]![child.shape.kind]!(other, po, qo, child.shape, pos, rot, S.child);
+      gather(otherChild, i);
+    }
   }
-  finish(m);
 }
 
 /** Child pairs of two compounds: A's children near B, then B's children near each. */
 function compoundPair(a: Compound, pa: Readonly<Vec3>, qa: Readonly<Quat>, b: Compound, pb: Readonly<Vec3>, qb: Readonly<Quat>): void {
   boundsInFrame(b, pb, qb, pa, qa, narrowphaseMargin);
-  const listA = S.listA, listB = S.listB;
+  const listA = S.listA;
   const countA = a.queryBoundsFrom(S.bounds, listA, 0);
   for (let k = 0; k < countA; k++) {
     const i = listA[k]!;
     const ca = a.children[i]!;
     composePosition(S.posA, pa, qa, ca.position);
     composeRotation(S.rotA, qa, ca.rotation);
-    boundsInFrame(ca.shape, S.posA, S.rotA, pb, qb, narrowphaseMargin);
-    const countB = b.queryBoundsFrom(S.bounds, listB, 0);
-    for (let l = 0; l < countB; l++) {
-      const j = listB[l]!;
-      const cb = b.children[j]!;
-      composePosition(S.posB, pb, qb, cb.position);
-      composeRotation(S.rotB, qb, cb.rotation);
-      S.child.reset();
-      table[ca.shape.kind]![cb.shape.kind]!(ca.shape, S.posA, S.rotA, cb.shape, S.posB, S.rotB, S.child);
-      gather(i, j);
-    }
+    collideChildren(b, pb, qb, ca.shape, S.posA, S.rotA, false, i);
   }
 }

@@ -17,8 +17,8 @@ import type { Aabb } from '../../collision/aabb';
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { ConvexShape, ShapeKind, type MassProperties } from '../../shapes/shape';
-import type { TriangleMesh } from '../../shapes/triangle-mesh';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/triangle-mesh';
+import type { MeshTriangles as TriangleMesh } from '../../shapes/geometry';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/geometry';
 import { addEpaPoint, ClipContext, clipFeatures, inverseRotateInPlace, localFeature, transformFeature } from './collide-convex';
 import { epaPenetration } from './epa';
 import { GjkResult } from './gjk';
@@ -56,15 +56,12 @@ class TriangleCore extends ConvexShape {
   }
 }
 
-const collector = new MeshContactCollector();
-const cand = collector.cand;
-const ctx = new ClipContext();
-const triangle = new TriangleCore();
-const res = new GjkResult();
+const collector = /* @__PURE__ */ new MeshContactCollector();
+const ctx = /* @__PURE__ */ new ClipContext();
+const triangle = /* @__PURE__ */ new TriangleCore();
+const res = /* @__PURE__ */ new GjkResult();
 const box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
 // The convex's pose in the mesh frame (enterMeshFrame).
-const localPos = collector.localPos;
-const localRot = collector.localRot;
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
 const identityRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const dir: Vec3 = { x: 0, y: 0, z: 0 };
@@ -83,6 +80,8 @@ export function convexMeshContacts(
   a: ConvexShape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: TriangleMesh, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
+  const localPos = collector.localPos;
+  const localRot = collector.localRot;
   const margin = narrowphaseMargin[0]!;
   collector.enterMeshFrame(posA, rotA, posB, rotB);
   const c = localPos;
@@ -100,6 +99,9 @@ export function convexMeshContacts(
 }
 
 function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
+  const cand = collector.cand;
+  const localPos = collector.localPos;
+  const localRot = collector.localRot;
   const margin = frame[3]!;
   const P = mesh.corners;
   const T = triangle.corners;
@@ -172,6 +174,9 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
  * through the front, by the depth of the convex's deepest point behind the plane.
  */
 function backContact(a: ConvexShape, mesh: TriangleMesh, t: number): void {
+  const cand = collector.cand;
+  const localPos = collector.localPos;
+  const localRot = collector.localRot;
   const T = triangle.corners;
   const tnx = mesh.normals[3 * t]!, tny = mesh.normals[3 * t + 1]!, tnz = mesh.normals[3 * t + 2]!;
   normal.x = -tnx; normal.y = -tny; normal.z = -tnz;

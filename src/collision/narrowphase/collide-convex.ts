@@ -24,11 +24,11 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Box } from '../../shapes/box';
-import type { Capsule } from '../../shapes/capsule';
-import type { ConvexHull } from '../../shapes/convex-hull';
-import { MAX_HULL_VERTICES } from '../../shapes/convex-hull';
-import type { Cylinder } from '../../shapes/cylinder';
+import type { BoxGeometry as Box } from '../../shapes/geometry';
+import type { CapsuleGeometry as Capsule } from '../../shapes/geometry';
+import type { ConvexHullGeometry as ConvexHull } from '../../shapes/geometry';
+import { MAX_HULL_VERTICES } from '../../shapes/geometry';
+import type { CylinderGeometry as Cylinder } from '../../shapes/geometry';
 import { type ConvexShape, ShapeKind } from '../../shapes/shape';
 import { CAPSULE_FLAT_SIN } from './collide-capsule-capsule';
 import { epaPenetration } from './epa';
@@ -464,8 +464,8 @@ export function reduceCandidates(ctx: ClipContext): void {
   if (i3 >= 0) keep[ctx.keepCount++] = i3;
 }
 
-const ctx = new ClipContext();
-const result = new GjkResult();
+const ctx = /* @__PURE__ */ new ClipContext();
+const result = /* @__PURE__ */ new GjkResult();
 const relPos: Vec3 = { x: 0, y: 0, z: 0 };
 const relRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };

@@ -8,9 +8,9 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { HeightField, HeightFieldPatch } from '../../shapes/height-field';
+import type { HeightFieldGeometry as HeightField, HeightFieldTriangles as HeightFieldPatch } from '../../shapes/geometry';
 import type { Shape } from '../../shapes/shape';
-import type { CollideFunction } from './dispatch';
+import type { CollideFunction } from './collide-table';
 import type { Manifold } from './manifold';
 
 /** Manifold ids from patch slots (slot · 128 + code) to field triangles. */

@@ -8,8 +8,8 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Box } from '../../shapes/box';
-import type { Sphere } from '../../shapes/sphere';
+import type { BoxGeometry as Box } from '../../shapes/geometry';
+import type { SphereGeometry as Sphere } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 

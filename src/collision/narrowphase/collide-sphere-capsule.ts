@@ -5,8 +5,8 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Capsule } from '../../shapes/capsule';
-import type { Sphere } from '../../shapes/sphere';
+import type { CapsuleGeometry as Capsule } from '../../shapes/geometry';
+import type { SphereGeometry as Sphere } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 

@@ -12,15 +12,13 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Sphere } from '../../shapes/sphere';
-import type { MeshTriangles } from '../../shapes/triangle-mesh';
+import type { SphereGeometry as Sphere } from '../../shapes/geometry';
+import type { MeshTriangles } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { closestPointOnTriangle, isFeatureActive, MeshContactCollector, projectsInside } from './triangle-contact';
 
-const collector = new MeshContactCollector();
-const cand = collector.cand;
-const point = collector.point;
+const collector = /* @__PURE__ */ new MeshContactCollector();
 
 /** Feature code of a sphere contact (one per triangle). */
 const SPHERE_CODE = 110;
@@ -30,6 +28,8 @@ export function sphereMeshContacts(
   a: Sphere, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
   mesh: MeshTriangles, posB: Readonly<Vec3>, rotB: Readonly<Quat>, manifold: Manifold,
 ): void {
+  const cand = collector.cand;
+  const point = collector.point;
   const margin = narrowphaseMargin[0]!;
   collector.enterMeshFrame(posA, rotA, posB, rotB);
   const r = a.radius;

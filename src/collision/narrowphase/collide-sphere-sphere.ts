@@ -4,7 +4,7 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Sphere } from '../../shapes/sphere';
+import type { SphereGeometry as Sphere } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
 

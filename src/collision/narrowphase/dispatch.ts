@@ -1,22 +1,25 @@
 /**
- * The narrowphase dispatch table `collide[kindA][kindB]` (Box2D's b2AddType
- * registry, built once at module load). Each pair family is written once for
- * kindA ≤ kindB; the reversed slot calls it with the shapes swapped and flips
- * the manifold, so A–B and B–A give the same points with opposite normals.
+ * The collide routines of each shape kind and the functions that put them
+ * in the dispatch table (collide-table.ts). Each shape class calls its own
+ * `add…Pairs` from its constructor: it fills the slots of its kind against
+ * every kind numbered before it (ShapeKind), both orders, so a pair of
+ * shapes that exist always has its routine and a game that makes only boxes
+ * carries no mesh, hull or compound code. Each pair family is written once;
+ * the reversed slot calls it with the shapes swapped and flips the manifold,
+ * so A–B and B–A give the same points with opposite normals.
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Box } from '../../shapes/box';
-import type { Capsule } from '../../shapes/capsule';
+import type {
+  BoxGeometry as Box, CapsuleGeometry as Capsule, MeshTriangles, SphereGeometry as Sphere,
+} from '../../shapes/geometry';
 import { type ConvexShape, ShapeKind, type Shape } from '../../shapes/shape';
-import type { Sphere } from '../../shapes/sphere';
-import type { TriangleMesh } from '../../shapes/triangle-mesh';
 import { boxBoxContacts } from './collide-box-box';
 import { boxCapsuleContacts } from './collide-box-capsule';
 import { boxMeshContacts } from './collide-box-mesh';
 import { capsuleMeshContacts } from './collide-capsule-mesh';
 import { capsuleCapsuleContacts } from './collide-capsule-capsule';
-import { compoundFirst, compoundSecond, setCompoundTable } from './collide-compound';
+import { compoundFirst, compoundSecond } from './collide-compound';
 import { fieldFirst, fieldSecond } from './collide-height-field';
 import { convexContacts } from './collide-convex';
 import { convexMeshContacts } from './collide-convex-mesh';
@@ -24,21 +27,14 @@ import { sphereBoxContacts } from './collide-sphere-box';
 import { sphereCapsuleContacts } from './collide-sphere-capsule';
 import { sphereMeshContacts } from './collide-sphere-mesh';
 import { sphereSphereContacts } from './collide-sphere-sphere';
+import { KIND_COUNT, setPair } from './collide-table';
 import type { Manifold } from './manifold';
-import { narrowphaseGap, narrowphaseMargin } from './margin';
 
-/**
- * A collide routine with the shapes typed loosely, as stored in the table.
- * The margin is read from narrowphaseMargin[0] (margin.ts), not passed.
- */
-export type CollideFunction = (
-  a: Shape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  b: Shape, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  manifold: Manifold,
-) => void;
+export { collide, collideTable, type CollideFunction } from './collide-table';
 
 type P = Readonly<Vec3>;
 type Q = Readonly<Quat>;
+type TriangleMesh = MeshTriangles & Shape;
 
 function sphereSphere(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold): void {
   sphereSphereContacts(a as Sphere, pa, qa, b as Sphere, pb, qb, m);
@@ -104,70 +100,75 @@ function meshConvex(a: Shape, pa: P, qa: Q, b: Shape, pb: P, qb: Q, m: Manifold)
   convexMeshContacts(b as ConvexShape, pb, qb, a as TriangleMesh, pa, qa, m);
   m.flip();
 }
-function missing(a: Shape, _pa: P, _qa: Q, b: Shape, _pb: P, _qb: Q, _m: Manifold): void {
-  throw new Error(`no collision routine for shape kinds ${a.kind} and ${b.kind}`);
+
+const S = ShapeKind.Sphere, B = ShapeKind.Box, C = ShapeKind.Capsule, M = ShapeKind.TriangleMesh;
+const Y = ShapeKind.Cylinder, H = ShapeKind.ConvexHull, K = ShapeKind.Compound, F = ShapeKind.HeightField;
+
+/** Kinds whose pairs are in the table already. */
+const added: boolean[] = [false, false, false, false, false, false, false, false];
+
+/** True the first time it is asked for `kind` (the caller then adds its pairs). */
+function firstOf(kind: number): boolean {
+  if (added[kind]) return false;
+  added[kind] = true;
+  return true;
 }
 
-const KIND_COUNT = 8;
-
-function buildTable(): CollideFunction[][] {
-  const table: CollideFunction[][] = [];
-  for (let i = 0; i < KIND_COUNT; i++) {
-    const row: CollideFunction[] = [];
-    for (let j = 0; j < KIND_COUNT; j++) row.push(missing);
-    table.push(row);
-  }
-  const S = ShapeKind.Sphere, B = ShapeKind.Box, C = ShapeKind.Capsule;
-  table[S]![S] = sphereSphere;
-  table[S]![B] = sphereBox;
-  table[B]![S] = boxSphere;
-  table[S]![C] = sphereCapsule;
-  table[C]![S] = capsuleSphere;
-  table[B]![B] = boxBox;
-  table[B]![C] = boxCapsule;
-  table[C]![B] = capsuleBox;
-  table[C]![C] = capsuleCapsule;
-  const M = ShapeKind.TriangleMesh;
-  table[S]![M] = sphereMesh;
-  table[M]![S] = meshSphere;
-  table[B]![M] = boxMesh;
-  table[M]![B] = meshBox;
-  table[C]![M] = capsuleMesh;
-  table[M]![C] = meshCapsule;
-  for (const G of [ShapeKind.Cylinder, ShapeKind.ConvexHull]) {
-    for (const K of [S, B, C, ShapeKind.Cylinder, ShapeKind.ConvexHull]) { table[G]![K] = convexConvex; table[K]![G] = convexConvex; }
-    table[G]![M] = convexMesh; table[M]![G] = meshConvex;
-  }
-  // Mesh–mesh stays `missing`: meshes are static and never collide with each other.
-  // A HeightField takes every convex kind's mesh routine (collide-height-field.ts).
-  const H = ShapeKind.HeightField, K = ShapeKind.Compound;
-  for (let k = 0; k < KIND_COUNT; k++) {
-    if (table[k]![M] !== missing && k !== M) table[k]![H] = fieldSecond(table[k]![M]!);
-    if (table[M]![k] !== missing && k !== M) table[H]![k] = fieldFirst(table[M]![k]!);
-  }
-  // A Compound meets everything through its children (collide-compound.ts).
-  for (let k = 0; k < KIND_COUNT; k++) {
-    table[K]![k] = compoundFirst;
-    if (k !== K) table[k]![K] = compoundSecond;
-  }
-  setCompoundTable(table);
-  return table;
+export function addSpherePairs(): void {
+  if (!firstOf(S)) return;
+  setPair(S, S, sphereSphere, sphereSphere);
 }
 
-/** `collideTable[kindA][kindB]`: the routine for shape A of kindA against shape B of kindB. */
-export const collideTable: readonly (readonly CollideFunction[])[] = buildTable();
+export function addBoxPairs(): void {
+  if (!firstOf(B)) return;
+  setPair(B, S, boxSphere, sphereBox);
+  setPair(B, B, boxBox, boxBox);
+}
 
-/**
- * Contact manifold between two shapes at world poses, either order; normal
- * A→B. Points are reported while the separation is below `margin` (≥ 0).
- * Throws for pairs without a routine (mesh–mesh).
- */
-export function collide(
-  shapeA: Shape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
-  shapeB: Shape, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
-  margin: number, manifold: Manifold,
-): void {
-  narrowphaseMargin[0] = margin;
-  narrowphaseGap[0] = 0;
-  collideTable[shapeA.kind]![shapeB.kind]!(shapeA, posA, rotA, shapeB, posB, rotB, manifold);
+export function addCapsulePairs(): void {
+  if (!firstOf(C)) return;
+  setPair(C, S, capsuleSphere, sphereCapsule);
+  setPair(C, B, capsuleBox, boxCapsule);
+  setPair(C, C, capsuleCapsule, capsuleCapsule);
+}
+
+/** Mesh–mesh stays `missing`: meshes are static and never collide with each other. */
+export function addTriangleMeshPairs(): void {
+  if (!firstOf(M)) return;
+  setPair(M, S, meshSphere, sphereMesh);
+  setPair(M, B, meshBox, boxMesh);
+  setPair(M, C, meshCapsule, capsuleMesh);
+}
+
+/** Cylinder and ConvexHull: one routine for every convex partner (it takes either order, no flip), one for meshes. */
+function addGeneralConvexPairs(kind: number): void {
+  for (const k of [S, B, C, Y, H]) {
+    if (k <= kind) setPair(kind, k, convexConvex, convexConvex);
+  }
+  setPair(kind, M, convexMesh, meshConvex);
+}
+
+export function addCylinderPairs(): void {
+  if (firstOf(Y)) addGeneralConvexPairs(Y);
+}
+
+export function addConvexHullPairs(): void {
+  if (firstOf(H)) addGeneralConvexPairs(H);
+}
+
+/** A Compound meets everything through its children (collide-compound.ts), a Compound too. */
+export function addCompoundPairs(): void {
+  if (!firstOf(K)) return;
+  for (let k = 0; k < KIND_COUNT; k++) setPair(K, k, compoundFirst, compoundSecond);
+  setPair(K, K, compoundFirst, compoundFirst);
+}
+
+/** A HeightField takes every convex kind's mesh routine (collide-height-field.ts); field–mesh and field–field stay `missing`. */
+export function addHeightFieldPairs(): void {
+  if (!firstOf(F)) return;
+  setPair(F, S, fieldFirst(meshSphere), fieldSecond(sphereMesh));
+  setPair(F, B, fieldFirst(meshBox), fieldSecond(boxMesh));
+  setPair(F, C, fieldFirst(meshCapsule), fieldSecond(capsuleMesh));
+  setPair(F, Y, fieldFirst(meshConvex), fieldSecond(convexMesh));
+  setPair(F, H, fieldFirst(meshConvex), fieldSecond(convexMesh));
 }

@@ -116,8 +116,8 @@ class Polytope {
   }
 }
 
-const query = new GjkQuery();
-const poly = new Polytope();
+const query = /* @__PURE__ */ new GjkQuery();
+const poly = /* @__PURE__ */ new Polytope();
 const dir: Vec3 = { x: 0, y: 0, z: 0 };
 const sw: Vec3 = { x: 0, y: 0, z: 0 };
 const sa: Vec3 = { x: 0, y: 0, z: 0 };

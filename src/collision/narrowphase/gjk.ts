@@ -484,7 +484,7 @@ export function gjkCore(pair: MinkowskiPair, simplex: Simplex): void {
   if (vv > overlapSq) simplex.distance = Math.sqrt(vv);
 }
 
-const backup = new Simplex();
+const backup = /* @__PURE__ */ new Simplex();
 const gjkDir: Vec3 = { x: 0, y: 0, z: 0 };
 const gjkW: Vec3 = { x: 0, y: 0, z: 0 };
 const gjkA: Vec3 = { x: 0, y: 0, z: 0 };
@@ -542,7 +542,7 @@ const fillA: Vec3 = { x: 0, y: 0, z: 0 };
 const fillB: Vec3 = { x: 0, y: 0, z: 0 };
 const fillN: Vec3 = { x: 0, y: 0, z: 0 };
 
-const query = new GjkQuery();
+const query = /* @__PURE__ */ new GjkQuery();
 const centreDir: Vec3 = { x: 0, y: 0, z: 0 };
 
 /**

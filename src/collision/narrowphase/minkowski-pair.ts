@@ -5,9 +5,9 @@
 import type { Quat } from '../../math/quat';
 import { inverseRotate, multiplyConjugateA, rotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import type { Capsule } from '../../shapes/capsule';
+import type { CapsuleGeometry as Capsule } from '../../shapes/geometry';
 import { type ConvexShape, ShapeKind } from '../../shapes/shape';
-import type { Sphere } from '../../shapes/sphere';
+import type { SphereGeometry as Sphere } from '../../shapes/geometry';
 
 const SPHERE = ShapeKind.Sphere;
 const CAPSULE = ShapeKind.Capsule;

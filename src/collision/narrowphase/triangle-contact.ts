@@ -30,7 +30,7 @@
  */
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT, type MeshTriangles } from '../../shapes/triangle-mesh';
+import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT, type MeshTriangles } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 
 /** Closest-feature codes returned by closestPointOnTriangle. */

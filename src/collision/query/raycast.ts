@@ -37,7 +37,7 @@ export class ShapeRayHit {
 const localOrigin: Vec3 = { x: 0, y: 0, z: 0 };
 const localDir: Vec3 = { x: 0, y: 0, z: 0 };
 const localNormal: Vec3 = { x: 0, y: 0, z: 0 };
-const meshHit = new MeshRayHit();
+const meshHit = /* @__PURE__ */ new MeshRayHit();
 
 /**
  * Casts the ray origin + t·direction, t ∈ [0, maxDistance], against `shape`

@@ -30,9 +30,7 @@ import { epaPenetration } from '../narrowphase/epa';
 import { fillSeparatedResult, gjkCore, GjkResult, Simplex } from '../narrowphase/gjk';
 import { loadCoreRadius, MinkowskiPair } from '../narrowphase/minkowski-pair';
 import { ConvexShape, type MassProperties, type Shape, ShapeKind } from '../../shapes/shape';
-import type { MeshTriangles } from '../../shapes/triangle-mesh';
-import type { Compound } from '../../shapes/compound';
-import type { HeightField } from '../../shapes/height-field';
+import type { CompoundGeometry as Compound, HeightFieldGeometry as HeightField, MeshTriangles } from '../../shapes/geometry';
 
 /** Result of shapeCastPair (world space). */
 export class ShapeCastPairHit {
@@ -100,9 +98,9 @@ class TriangleShape extends ConvexShape {
 // castResult/castPos and calls only gjkCore / fillSeparatedResult /
 // epaPenetration, which use their own; shapeCastPair's mesh branch uses the
 // mesh scratch and calls castConvex.
-const castPair = new MinkowskiPair();
-const castSimplex = new Simplex();
-const castResult = new GjkResult();
+const castPair = /* @__PURE__ */ new MinkowskiPair();
+const castSimplex = /* @__PURE__ */ new Simplex();
+const castResult = /* @__PURE__ */ new GjkResult();
 const castPos: Vec3 = { x: 0, y: 0, z: 0 };
 const castNormal: Vec3 = { x: 0, y: 0, z: 0 };
 /**
@@ -130,13 +128,13 @@ const sweepRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
 const identity: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
-const triangle = new TriangleShape();
+const triangle = /* @__PURE__ */ new TriangleShape();
 const meshPos: Vec3 = { x: 0, y: 0, z: 0 };
 const meshRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const meshTrans: Vec3 = { x: 0, y: 0, z: 0 };
 const meshBox: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
 const meshCandidates: number[] = [];
-const meshHit = new ShapeCastPairHit();
+const meshHit = /* @__PURE__ */ new ShapeCastPairHit();
 const bestPoint: Vec3 = { x: 0, y: 0, z: 0 };
 const bestNormal: Vec3 = { x: 0, y: 0, z: 0 };
 
@@ -162,25 +160,57 @@ export function shapeCastPair(
   out: ShapeCastPairHit,
 ): boolean {
   out.child = -1;
-  if (target.kind === ShapeKind.TriangleMesh) {
-    return castMesh(cast, position, rotation, translation, target as unknown as MeshTriangles, null, targetPosition, targetRotation, out);
-  }
-  if (target.kind === ShapeKind.HeightField) {
-    const field = target as HeightField;
-    return castMesh(cast, position, rotation, translation, field.patch, field.patch.triangleIds, targetPosition, targetRotation, out);
-  }
-  if (target.kind === ShapeKind.Compound) {
-    return castCompound(cast, position, rotation, translation, target as Compound, targetPosition, targetRotation, out);
-  }
+  const special = targetCasts[target.kind]!;
+  if (special !== null) return special(cast, position, rotation, translation, target, targetPosition, targetRotation, out);
   out.triangle = -1;
   CAST_IO[0] = 1;
   sweepAxis.x = SWEEP[1]!; sweepAxis.y = SWEEP[2]!; sweepAxis.z = SWEEP[3]!;
   return castConvex(cast, position, rotation, translation, target as ConvexShape, targetPosition, targetRotation, out);
 }
 
+/** A cast against a target that is not convex, by the target's kind. */
+type TargetCast = (
+  cast: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>,
+  target: Shape, targetPosition: Readonly<Vec3>, targetRotation: Readonly<Quat>, out: ShapeCastPairHit,
+) => boolean;
+
+/**
+ * The casts against meshes, height fields and compounds, set by those
+ * shapes' constructors (as their colliders are, narrowphase/dispatch.ts):
+ * a game without them does not carry these casts. null: a convex target.
+ */
+const targetCasts: (TargetCast | null)[] = [null, null, null, null, null, null, null, null];
+
+export function addTriangleMeshCasts(): void {
+  targetCasts[ShapeKind.TriangleMesh] = castTriangleMesh;
+}
+
+export function addHeightFieldCasts(): void {
+  targetCasts[ShapeKind.HeightField] = castHeightField;
+}
+
+export function addCompoundCasts(): void {
+  targetCasts[ShapeKind.Compound] = castCompound;
+}
+
+function castTriangleMesh(
+  cast: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>,
+  target: Shape, targetPosition: Readonly<Vec3>, targetRotation: Readonly<Quat>, out: ShapeCastPairHit,
+): boolean {
+  return castMesh(cast, position, rotation, translation, target as unknown as MeshTriangles, null, targetPosition, targetRotation, out);
+}
+
+function castHeightField(
+  cast: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>,
+  target: Shape, targetPosition: Readonly<Vec3>, targetRotation: Readonly<Quat>, out: ShapeCastPairHit,
+): boolean {
+  const patch = (target as HeightField).patch;
+  return castMesh(cast, position, rotation, translation, patch, patch.triangleIds, targetPosition, targetRotation, out);
+}
+
 const childPos: Vec3 = { x: 0, y: 0, z: 0 };
 const childRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const childHit = new ShapeCastPairHit();
+const childHit = /* @__PURE__ */ new ShapeCastPairHit();
 const childList: number[] = [];
 const sweepBounds = new Float64Array(6);
 
@@ -195,11 +225,12 @@ function castCompound(
   position: Readonly<Vec3>,
   rotation: Readonly<Quat>,
   translation: Readonly<Vec3>,
-  compound: Compound,
+  target: Shape,
   compoundPosition: Readonly<Vec3>,
   compoundRotation: Readonly<Quat>,
   out: ShapeCastPairHit,
 ): boolean {
+  const compound = target as Compound;
   meshPos.x = position.x - compoundPosition.x;
   meshPos.y = position.y - compoundPosition.y;
   meshPos.z = position.z - compoundPosition.z;
