@@ -19,7 +19,9 @@ import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setF
 function requireSwingLimit(v: number, field: string): void {
   if (typeof v !== 'number' || !(v > 0 && v < Math.PI)) throw new RangeError(`${field} must be in (0, π) (got ${String(v)})`);
 }
-import { AngularFriction3, AngularRow, frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
+import { AngularFriction3, AngularRow } from './angular-rows';
+import { PointRow } from './linear-rows';
+import { frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, relativeRotation, type JointStepContext } from './rows';
 
 export interface ConeTwistJointDesc extends JointDescBase {
   /** World anchor at creation. Default: B's centre. */

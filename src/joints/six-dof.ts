@@ -39,7 +39,9 @@ import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';
 import { AxisRow } from './axis-row';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, MAX_JOINT_LENGTH, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
-import { AngularLock2, AngularLock3, AngularRow, frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, PointRow, relativeRotation, rotateBySlot, type JointStepContext } from './rows';
+import { AngularLock2, AngularLock3, AngularRow } from './angular-rows';
+import { PointRow } from './linear-rows';
+import { frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, relativeRotation, rotateBySlot, type JointStepContext } from './rows';
 
 /** How an axis moves: freely, between `min` and `max`, or not at all. */
 export type SixDofAxisMode = 'free' | 'limited' | 'locked';
