@@ -42,6 +42,7 @@ import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, MAX_JOINT_LENGTH
 import { AngularLock2, AngularLock3, AngularRow } from './angular-rows';
 import { PointRow } from './linear-rows';
 import { frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, relativeRotation, rotateBySlot, type JointStepContext } from './rows';
+import { SWING_CONE, swingCone } from './swing-cone';
 
 /** How an axis moves: freely, between `min` and `max`, or not at all. */
 export type SixDofAxisMode = 'free' | 'limited' | 'locked';
@@ -272,7 +273,7 @@ export class SixDofJoint extends Joint {
   private swingConeValue = false;
   /** The cone row is in use (swingType 'cone', both swing axes hard-limited with max > 0). */
   private coneMode = false;
-  /** @internal the swing cone row (cone-twist.ts) */ readonly cone = new AxisRow();
+  /** @internal the swing cone row (swing-cone.ts) */ readonly cone = new AxisRow();
   /** Cone error r(φ) − θ (rad) and 1/|J| of its row. */
   private coneC = 0;
   private coneScale = 1;
@@ -425,8 +426,7 @@ export class SixDofJoint extends Joint {
 
   /**
    * The cone row: C = r(φ) − θ with the cone-twist's exact rate axis
-   * J = r′(φ)(X − cot θ v) − u (u the swing axis, v = u × X; derivation in
-   * cone-twist.ts), for the half-angles l_y = angularY.max, l_z = angularZ.max.
+   * (swing-cone.ts), for the half-angles l_y = angularY.max, l_z = angularZ.max.
    */
   private updateCone(B: SolverBodies): void {
     const w = this.swing, s = w[0]!, theta = w[1]!, by = w[2]!, bz = w[3]!;
@@ -436,28 +436,12 @@ export class SixDofJoint extends Joint {
       this.coneC = Math.min(ly, lz);
       return;
     }
-    const fa = this.frameA;
-    // Swing axis u = e_x × b / |e_x × b| = (0, −b_z, b_y)/s in frame A, then in world space.
-    const uy = -bz / s, uz = by / s;
-    const ty = frameAxisY(this.tmp, fa);
-    let ux = uy * ty.x, uyw = uy * ty.y, uzw = uy * ty.z;
-    const tz = frameAxisZ(this.tmp, fa);
-    ux += uz * tz.x; uyw += uz * tz.y; uzw += uz * tz.z;
-    let jx = -ux, jy = -uyw, jz = -uzw;
-    let r = ly;
-    if (ly !== lz) {
-      const iy = 1 / (ly * ly), iz = 1 / (lz * lz);
-      r = 1 / Math.sqrt(uy * uy * iy + uz * uz * iz);
-      const dr = -r * r * r * uy * uz * (iz - iy);
-      const sinT = Math.sin(theta);
-      if (sinT > 1e-6) {
-        const ax = frameAxisX(this.tmp, fa);
-        const cot = Math.cos(theta) / sinT;
-        const vx = uyw * ax.z - uzw * ax.y, vy = uzw * ax.x - ux * ax.z, vz = ux * ax.y - uyw * ax.x;
-        jx += dr * (ax.x - cot * vx); jy += dr * (ax.y - cot * vy); jz += dr * (ax.z - cot * vz);
-      }
-    }
-    this.coneC = r - theta;
+    // Swing axis u = e_x × b / |e_x × b| = (0, −b_z, b_y)/s in frame A.
+    const c = SWING_CONE;
+    c[0] = -bz / s; c[1] = by / s; c[2] = theta; c[3] = ly; c[4] = lz;
+    swingCone(this.frameA, this.tmp);
+    this.coneC = c[5]!;
+    const jx = c[6]!, jy = c[7]!, jz = c[8]!;
     const len = Math.sqrt(jx * jx + jy * jy + jz * jz);
     const sc = len > 1e-12 ? 1 / len : 1;
     this.coneScale = sc;
