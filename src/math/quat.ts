@@ -153,6 +153,30 @@ export function inverseRotate(out: Vec3, q: Readonly<Quat>, v: Readonly<Vec3>): 
 }
 
 /**
+ * turnBy's doubles (CONTRIBUTING.md, hot path): [0] the part t of the turn,
+ * [1] the whole turn's angle in radians (a fraction of a sweep and the
+ * sweep's angle, or a time and an angular speed).
+ */
+export const TURN = new Float64Array(2);
+
+/**
+ * out = rot(axis, t·angle) ⊗ q, t = TURN[0] and angle = TURN[1]: q turned
+ * about a fixed unit axis (world frame) by that part of the turn, not
+ * normalised. The turning sweeps of continuous collision use it.
+ */
+export function turnBy(out: Quat, q: Readonly<Quat>, axis: Readonly<Vec3>): Quat {
+  const half = 0.5 * TURN[0]! * TURN[1]!;
+  const sn = Math.sin(half), c = Math.cos(half);
+  const ax = axis.x * sn, ay = axis.y * sn, az = axis.z * sn;
+  const x = c * q.x + ax * q.w + ay * q.z - az * q.y;
+  const y = c * q.y - ax * q.z + ay * q.w + az * q.x;
+  const z = c * q.z + ax * q.y - ay * q.x + az * q.w;
+  const w = c * q.w - ax * q.x - ay * q.y - az * q.z;
+  out.x = x; out.y = y; out.z = z; out.w = w;
+  return out;
+}
+
+/**
  * First-order integration of an angular velocity over dt:
  * q' = normalize(q + ½ dt (ω, 0) ⊗ q).
  */
