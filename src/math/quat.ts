@@ -166,15 +166,13 @@ export const TURN = new Float64Array(2);
  */
 export function turnBy(out: Quat, q: Readonly<Quat>, axis: Readonly<Vec3>): Quat {
   const half = 0.5 * TURN[0]! * TURN[1]!;
-  const sn = Math.sin(half), c = Math.cos(half);
-  const ax = axis.x * sn, ay = axis.y * sn, az = axis.z * sn;
-  const x = c * q.x + ax * q.w + ay * q.z - az * q.y;
-  const y = c * q.y - ax * q.z + ay * q.w + az * q.x;
-  const z = c * q.z + ax * q.y - ay * q.x + az * q.w;
-  const w = c * q.w - ax * q.x - ay * q.y - az * q.z;
-  out.x = x; out.y = y; out.z = z; out.w = w;
-  return out;
+  const sn = Math.sin(half), r = turnRotation;
+  r.x = axis.x * sn; r.y = axis.y * sn; r.z = axis.z * sn; r.w = Math.cos(half);
+  return multiply(out, r, q);
 }
+
+/** turnBy's rotation rot(axis, t·angle). */
+const turnRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
 /**
  * First-order integration of an angular velocity over dt:
