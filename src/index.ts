@@ -36,7 +36,8 @@ export { Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, MAX_JOINT_LENGTH, 
 export { BallJoint, type BallJointDesc } from './joints/ball';
 export { HingeJoint, type HingeJointDesc } from './joints/hinge';
 export { SliderJoint, type SliderJointDesc } from './joints/slider';
-export { SixDofJoint, SixDofAxis, SixDofAxisIndex, MAX_SWING_LIMIT, type SixDofJointDesc, type SixDofAxisDesc, type SixDofAxisMode, type JointMotorMode } from './joints/six-dof';
+export { SixDofJoint, type SixDofJointDesc } from './joints/six-dof';
+export { SixDofAxis, SixDofAxisIndex, MAX_SWING_LIMIT, type SixDofAxisDesc, type SixDofAxisMode, type JointMotorMode } from './joints/six-dof-settings';
 export { ConeTwistJoint, type ConeTwistJointDesc } from './joints/cone-twist';
 export { FixedJoint, type FixedJointDesc } from './joints/fixed';
 export { DistanceJoint, type DistanceJointDesc } from './joints/distance';

@@ -23,9 +23,9 @@ import type { Aabb } from '../collision/aabb';
 import type { BroadPhase } from '../collision/broadphase/broadphase';
 import { IdList } from '../collision/broadphase/broadphase';
 import { shapeCastPair, ShapeCastPairHit, SWEEP } from '../collision/query/shape-cast';
-import { collide } from '../collision/narrowphase/dispatch';
+import { collide } from '../collision/narrowphase/collide-table';
 import { Manifold } from '../collision/narrowphase/manifold';
-import type { Quat } from '../math/quat';
+import { TURN, turnBy, type Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MIN_SHAPE_SIZE } from '../math/validate';
 import { ConvexShape, ShapeKind, type MassProperties } from '../shapes/shape';
@@ -59,6 +59,9 @@ export class ContinuousCollision {
   private readonly startRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
   private readonly endRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
   private readonly motion: Vec3 = { x: 0, y: 0, z: 0 };
+  /** putBack's sweep axis and turned rotation. */
+  private readonly axis: Vec3 = { x: 0, y: 0, z: 0 };
+  private readonly turned: Quat = { x: 0, y: 0, z: 0, w: 1 };
   private readonly box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
   private readonly endBox: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
   private readonly endPos: Vec3 = { x: 0, y: 0, z: 0 };
@@ -346,15 +349,12 @@ export class ContinuousCollision {
     const t = this.fraction[0]!;
     const p0 = this.start, q = this.startRotation, T = this.motion;
     out.x = p0.x + t * T.x; out.y = p0.y + t * T.y; out.z = p0.z + t * T.z;
-    const half = 0.5 * t * SWEEP[4]!;
-    const sn = Math.sin(half), c = Math.cos(half);
-    const ax = SWEEP[1]! * sn, ay = SWEEP[2]! * sn, az = SWEEP[3]! * sn;
-    const x = c * q.x + ax * q.w + ay * q.z - az * q.y;
-    const y = c * q.y - ax * q.z + ay * q.w + az * q.x;
-    const z = c * q.z + ax * q.y - ay * q.x + az * q.w;
-    const w = c * q.w - ax * q.x - ay * q.y - az * q.z;
-    const n = 1 / Math.sqrt(x * x + y * y + z * z + w * w);
-    outRotation.x = x * n; outRotation.y = y * n; outRotation.z = z * n; outRotation.w = w * n;
+    const axis = this.axis;
+    axis.x = SWEEP[1]!; axis.y = SWEEP[2]!; axis.z = SWEEP[3]!;
+    TURN[0] = t; TURN[1] = SWEEP[4]!;
+    const r = turnBy(this.turned, q, axis);
+    const n = 1 / Math.sqrt(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w);
+    outRotation.x = r.x * n; outRotation.y = r.y * n; outRotation.z = r.z * n; outRotation.w = r.w * n;
   }
 }
 

@@ -100,7 +100,7 @@ export class SolverBodies {
    * 1 for the slots with a contact against a body the step cannot move
    * (static, kinematic or held asleep), with that contact's normal pointing
    * away from it in gnx/gny/gnz: a joint projection may not teleport the
-   * slot into it (joints/rows.ts PointRow.projectB).
+   * slot into it (joints/linear-rows.ts PointRow.projectB).
    */
   grounded = new Uint8Array(0);
   gnx = new Float64Array(0) as F64; gny = new Float64Array(0) as F64; gnz = new Float64Array(0) as F64;

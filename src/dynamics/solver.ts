@@ -16,6 +16,9 @@ import type { RigidBody } from './body';
 import { POINT_NORMAL, type Contact } from './contact';
 import type { ContactManager } from './contact-manager';
 import { ContactSolver } from './contact-solver';
+import { prepareContact, refreshContactRows } from './contact-prepare';
+import { measureSeparations, solveContacts, storeContactImpulses, warmStartContacts } from './contact-sweeps';
+import { applyRestitution, endContactSubStep } from './contact-restitution';
 import { ContinuousCollision } from './continuous';
 import { integratePositions, integrateVelocities, writeBack } from './integrate';
 import { pushOutOfImmovables, solveContactPositions } from './ngs';
@@ -113,7 +116,7 @@ export class StepSolver<J> {
     for (let i = 0; i < listCount; i++) {
       const c = list[i]!;
       if (c.bodyA!.solverIndex < 0 || c.bodyB!.solverIndex < 0) continue;
-      C.addContact(c, B, S, h, dt, this.ctx.gravity, true);
+      prepareContact(C, c, B, S, h, dt, this.ctx.gravity, true);
     }
 
     // Previous pose for interpolation: the whole step's start, in its first part.
@@ -140,7 +143,7 @@ export class StepSolver<J> {
       for (let sub = 0; sub < subSteps; sub++) {
         integrateVelocities(B, h);
         if (S.warmStarting && J !== null) J.warmStart(B);
-        C.warmStart(B, S);
+        warmStartContacts(C, B, S);
         // Joints after contacts: the last rows solved win, and a ragdoll's
         // joints must not be pulled apart by its limbs' ground contacts.
         // Gauss-Seidel favours the rows it visits last, so no fixed sweep
@@ -150,34 +153,34 @@ export class StepSolver<J> {
         const flip = stepCount & 1;
         const rot = stepCount >> 1;
         for (let it = 0; it < S.subStepIterations; it++) {
-          if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
-          C.solveVelocities(B, S, h, SWEEP_SOFT, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
+          if (B.poseVersion !== C.measuredVersion) measureSeparations(C, B);
+          solveContacts(C, B, S, h, SWEEP_SOFT, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
           if (J !== null) J.solveVelocitiesAndProject(B, h, true);
         }
         if (shock) this.shock.solve(C, B, h, 3);
         integratePositions(B, h);
         // Bodies that turned far since their world inertia was taken get it
         // and their contact rows anew (SolverBodies.refreshInertia).
-        if (B.refreshInertia() > 0) C.refreshRows(B);
+        if (B.refreshInertia() > 0) refreshContactRows(C, B);
         for (let it = 0; it < S.relaxIterations; it++) {
-          if (B.poseVersion !== C.measuredVersion) C.measureSeparations(B);
-          C.solveVelocities(B, S, h, SWEEP_RELAX, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
+          if (B.poseVersion !== C.measuredVersion) measureSeparations(C, B);
+          solveContacts(C, B, S, h, SWEEP_RELAX, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
           if (J !== null) J.solveVelocitiesAndProject(B, h, false);
         }
-        C.endSubStep();
+        endContactSubStep(C);
       }
-      C.applyRestitution(B, S);
+      applyRestitution(C, B, S);
     } else {
       integrateVelocities(B, h);
       if (S.warmStarting && J !== null) J.warmStart(B);
-      C.warmStart(B, S);
+      warmStartContacts(C, B, S);
       const mode = S.positionCorrection === 'baumgarte' ? SWEEP_BAUMGARTE : SWEEP_RIGID;
       for (let it = 0; it < S.velocityIterations; it++) {
-        C.solveVelocities(B, S, h, mode, this.softness, (it & 1) === 1, it);
+        solveContacts(C, B, S, h, mode, this.softness, (it & 1) === 1, it);
         if (J !== null) J.solveVelocitiesAndProject(B, h, mode === SWEEP_BAUMGARTE);
       }
-      C.endSubStep();
-      C.applyRestitution(B, S);
+      endContactSubStep(C);
+      applyRestitution(C, B, S);
       integratePositions(B, h);
       if (S.positionCorrection === 'ngs') {
         for (let it = 0; it < S.positionIterations; it++) {
@@ -187,7 +190,7 @@ export class StepSolver<J> {
         }
       }
     }
-    C.storeImpulses();
+    storeContactImpulses(C);
     if (J !== null && J.storeImpulses() > 0) this.breaks.queueJointBreaks();
     this.pushedOut = pushOutOfImmovables(C, B, S);
     if (S.continuousCollision) this.continuous.run(B);

@@ -151,7 +151,7 @@ export class AxisRow {
     this.applyStep(B, ia, ib);
   }
 
-  /** One-sided C = `c` ≥ 0, λ ≥ 0 (rows.ts AngularRow.solveLimit). */
+  /** One-sided C = `c` ≥ 0, λ ≥ 0 (angular-rows.ts AngularRow.solveLimit). */
   solveLimit(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
     const m = this.mass;
     if (m === 0) return;

@@ -1,11 +1,13 @@
 /**
  * Ball (spherical) joint: the two anchors coincide, rotation is free.
- * One 3×3 point block (rows.ts `PointRow`).
+ * One 3×3 point block (linear-rows.ts `PointRow`).
  */
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Vec3 } from '../math/vec3';
 import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
-import { AngularFriction3, PointRow, type JointStepContext } from './rows';
+import { AngularFriction3 } from './angular-rows';
+import { PointRow } from './linear-rows';
+import { type JointStepContext } from './rows';
 
 export interface BallJointDesc extends JointDescBase {
   /** World anchor at creation. Default: B's centre. */

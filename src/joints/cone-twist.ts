@@ -6,9 +6,9 @@
  *   t = (q_x, 0, 0, q_w)/n, n = √(q_x² + q_w²);  twist angle τ = 2 atan2(q_x, q_w)
  *   s = q·t* = (0, (q_w q_y − q_x q_z)/n, (q_w q_z + q_x q_y)/n, n)
  *   swing angle θ = 2 atan2(|s_yz|, n), swing direction u = s_yz/|s_yz| in frame A.
- * Elliptical cone (Jolt SwingTwistConstraint, Bullet btConeTwistConstraint):
- * the limit along u is r(u) = 1/√((u_y/l_y)² + (u_z/l_z)²), C = r − θ ≥ 0 with
- * Ċ ≈ −u_w·(ω_B − ω_A), u_w = Q_A u. The twist rows use the half-way axis
+ * Elliptical cone (swing-cone.ts, shared with SixDofJoint's swingType
+ * 'cone'): the limit along u is r(u) = 1/√((u_y/l_y)² + (u_z/l_z)²),
+ * C = r − θ ≥ 0 with Ċ ≈ −u_w·(ω_B − ω_A), u_w = Q_A u. The twist rows use the half-way axis
  * (a_A + a_B)/|a_A + a_B|, whose rate is the twist rate to first order.
  */
 import type { SolverBodies } from '../dynamics/solver-bodies';
@@ -19,7 +19,10 @@ import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setF
 function requireSwingLimit(v: number, field: string): void {
   if (typeof v !== 'number' || !(v > 0 && v < Math.PI)) throw new RangeError(`${field} must be in (0, π) (got ${String(v)})`);
 }
-import { AngularFriction3, AngularRow, frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
+import { AngularFriction3, AngularRow } from './angular-rows';
+import { PointRow } from './linear-rows';
+import { frameAxisX, frameOfSlot, relativeRotation, type JointStepContext } from './rows';
+import { SWING_CONE, swingCone } from './swing-cone';
 
 export interface ConeTwistJointDesc extends JointDescBase {
   /** World anchor at creation. Default: B's centre. */
@@ -158,36 +161,12 @@ export class ConeTwistJoint extends Joint {
     const ly = this.swingLimitY, lz = this.swingLimitZ;
     const ax = frameAxisX(this.axisA, fa);
     if (sl > 1e-9) {
-      // Exact Jacobian of the radial swing error C = r(φ) − θ, where B's twist
-      // axis a_B = cosθ X + sinθ v (v = u × X, u = (0, cos φ, sin φ) the swing
-      // axis in frame A) moves with ȧ_B = ω_rel × a_B:
-      //   θ̇ = u·ω_rel,   φ̇ = (X − cotθ v)·ω_rel
-      //   Ċ = r'(φ) φ̇ − θ̇,   r(φ) = (cos²φ/l_y² + sin²φ/l_z²)^(−1/2),
-      //   r'(φ) = −r³ sinφ cosφ (1/l_z² − 1/l_y²).
-      // The axis J = r'(X − cotθ v) − u is ⊥ a_B (it never twists B about its
-      // own axis). The ellipse's normal alone is not enough: twisting about
-      // A's X carries a tilted a_B around the cone (docs/joints.md).
-      const uy = sy / sl, uz = sz / sl;
-      const ty = frameAxisY(this.tmp, fa);
-      let ux = uy * ty.x, uyw = uy * ty.y, uzw = uy * ty.z;
-      const tz = frameAxisZ(this.tmp, fa);
-      ux += uz * tz.x; uyw += uz * tz.y; uzw += uz * tz.z;
-      let jx = -ux, jy = -uyw, jz = -uzw;
-      let r = ly;
-      if (ly !== lz) {
-        const iy = 1 / (ly * ly), iz = 1 / (lz * lz);
-        r = 1 / Math.sqrt(uy * uy * iy + uz * uz * iz);
-        const dr = -r * r * r * uy * uz * (iz - iy);
-        const sinT = Math.sin(theta);
-        if (sinT > 1e-6) {
-          const cot = Math.cos(theta) / sinT;
-          // v = u × X
-          const vx = uyw * ax.z - uzw * ax.y, vy = uzw * ax.x - ux * ax.z, vz = ux * ax.y - uyw * ax.x;
-          jx += dr * (ax.x - cot * vx); jy += dr * (ax.y - cot * vy); jz += dr * (ax.z - cot * vz);
-        }
-      }
-      this.swingC = r - theta;
-      this.swing.ax = jx; this.swing.ay = jy; this.swing.az = jz;
+      // The radial swing error and its exact rate axis (swing-cone.ts).
+      const w = SWING_CONE;
+      w[0] = sy / sl; w[1] = sz / sl; w[2] = theta; w[3] = ly; w[4] = lz;
+      swingCone(fa, this.tmp);
+      this.swingC = w[5]!;
+      this.swing.ax = w[6]!; this.swing.ay = w[7]!; this.swing.az = w[8]!;
     } else {
       this.swingC = Math.min(ly, lz);
     }

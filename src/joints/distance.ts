@@ -14,7 +14,8 @@ import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireFiniteVec, requireInRange } from '../math/validate';
 import { Joint, JointKind, MAX_JOINT_LENGTH, requireLocalAnchor, setAnchors, setFrames, type JointDescBase } from './joint';
-import { LIMIT, limitBias, LinearRow, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
+import { LinearRow } from './linear-rows';
+import { LIMIT, limitBias, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
 
 export interface DistanceJointDesc extends JointDescBase {
   /** World anchor on A at creation. Default: A's centre. */

@@ -1,5 +1,5 @@
 /**
- * Fixed (weld) joint: a point block plus a 3×3 angular lock (rows.ts
+ * Fixed (weld) joint: a point block plus a 3×3 angular lock (angular-rows.ts
  * `AngularLock3`). The relative rotation error is the rotation vector
  * C = 2 Q_A·vec(q), q = conj(Q_A)·Q_B (w ≥ 0), valid for small errors.
  */
@@ -7,7 +7,9 @@ import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ANGULAR_ERROR_LENGTH, Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
-import { AngularLock3, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
+import { AngularLock3 } from './angular-rows';
+import { PointRow } from './linear-rows';
+import { frameOfSlot, relativeRotation, type JointStepContext } from './rows';
 
 export interface FixedJointDesc extends JointDescBase {
   /** World anchor at creation. Default: midway between the two centres. */

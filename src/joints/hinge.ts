@@ -17,7 +17,9 @@ import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, requireLimitAngle, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
 import { AxisRow } from './axis-row';
-import { AngularLock2, AngularRow, frameAxisX, frameOfSlot, PointRow, relativeRotation, type JointStepContext } from './rows';
+import { AngularLock2, AngularRow } from './angular-rows';
+import { PointRow } from './linear-rows';
+import { frameAxisX, frameOfSlot, relativeRotation, type JointStepContext } from './rows';
 
 export interface HingeJointDesc extends JointDescBase {
   /** World anchor at creation. Default: B's centre. */

@@ -11,7 +11,8 @@
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { JointKind, MAX_JOINT_LENGTH, type JointDescBase } from './joint';
-import { SixDofJoint, type JointMotorMode, type SixDofAxis } from './six-dof';
+import { SixDofJoint } from './six-dof';
+import type { JointMotorMode, SixDofAxis } from './six-dof-settings';
 
 export interface SliderJointDesc extends JointDescBase {
   /** World anchor at creation. Default: B's centre. */

@@ -153,6 +153,28 @@ export function inverseRotate(out: Vec3, q: Readonly<Quat>, v: Readonly<Vec3>): 
 }
 
 /**
+ * turnBy's doubles (CONTRIBUTING.md, hot path): [0] the part t of the turn,
+ * [1] the whole turn's angle in radians (a fraction of a sweep and the
+ * sweep's angle, or a time and an angular speed).
+ */
+export const TURN = new Float64Array(2);
+
+/**
+ * out = rot(axis, t·angle) ⊗ q, t = TURN[0] and angle = TURN[1]: q turned
+ * about a fixed unit axis (world frame) by that part of the turn, not
+ * normalised. The turning sweeps of continuous collision use it.
+ */
+export function turnBy(out: Quat, q: Readonly<Quat>, axis: Readonly<Vec3>): Quat {
+  const half = 0.5 * TURN[0]! * TURN[1]!;
+  const sn = Math.sin(half), r = turnRotation;
+  r.x = axis.x * sn; r.y = axis.y * sn; r.z = axis.z * sn; r.w = Math.cos(half);
+  return multiply(out, r, q);
+}
+
+/** turnBy's rotation rot(axis, t·angle). */
+const turnRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+/**
  * First-order integration of an angular velocity over dt:
  * q' = normalize(q + ½ dt (ω, 0) ⊗ q).
  */

@@ -68,6 +68,22 @@ describe('quat', () => {
       expect(v.distance(out, t)).toBeLessThan(1e-9);
     }
   });
+  it('turnBy turns q by the part t of a turn about a fixed world axis: rot(axis, t·angle)·q, unit and turned by t·angle', () => {
+    const rng = seeded(104, 'turnBy');
+    const out = q.quat(), ref = q.quat(), rel = q.quat(), inv = q.quat();
+    for (let i = 0; i < 200; i++) {
+      const r = rng.quat(), axis = rng.unitVec3();
+      const t = rng.range(0, 1), angle = rng.range(0, 3);
+      q.TURN[0] = t; q.TURN[1] = angle;
+      q.turnBy(out, r, axis);
+      q.multiply(ref, q.fromAxisAngle(rel, axis, t * angle), r);
+      expect(Math.abs(q.dot(out, ref))).toBeGreaterThan(1 - 1e-12);
+      expect(Math.abs(q.dot(out, out) - 1)).toBeLessThan(1e-12);
+      // The turn from r to out is t·angle about the world axis.
+      q.multiply(rel, out, q.conjugate(inv, r));
+      expect(Math.abs(q.angle(rel) - t * angle)).toBeLessThan(1e-9);
+    }
+  });
 });
 
 describe('mat3', () => {

@@ -58,7 +58,7 @@ describe('World + Box in a game bundle', () => {
     }
     // The world steps boxes: these are in.
     expect(rendered.get('src/collision/narrowphase/collide-box-box.ts') ?? 0).toBeGreaterThan(5000);
-    expect(rendered.get('src/dynamics/contact-solver.ts') ?? 0).toBeGreaterThan(10000);
+    expect(rendered.get('src/dynamics/contact-sweeps.ts') ?? 0).toBeGreaterThan(10000);
     const absent = [
       'src/joints/rows.ts', 'src/joints/ball.ts', 'src/joints/hinge.ts',
       'src/collision/narrowphase/triangle-contact.ts', 'src/collision/narrowphase/collide-box-mesh.ts',

@@ -24,7 +24,7 @@
  */
 import type { Aabb } from '../aabb';
 import type { Quat } from '../../math/quat';
-import { inverseRotate, multiply as multiplyQuat, multiplyConjugateA, rotate } from '../../math/quat';
+import { inverseRotate, multiply as multiplyQuat, multiplyConjugateA, rotate, TURN, turnBy } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { epaPenetration } from '../narrowphase/epa';
 import { fillSeparatedResult, gjkCore, GjkResult, Simplex } from '../narrowphase/gjk';
@@ -396,14 +396,8 @@ function castConvex(
     p.z = posA.z + T.z * t;
     if (turning) {
       // sweepRot = rot(sweepAxis, t·angle) · rotA
-      const half = 0.5 * t * SWEEP[4]!;
-      const sn = Math.sin(half), c = Math.cos(half);
-      const ax = sweepAxis.x * sn, ay = sweepAxis.y * sn, az = sweepAxis.z * sn;
-      const q = rotA;
-      sweepRot.x = c * q.x + ax * q.w + ay * q.z - az * q.y;
-      sweepRot.y = c * q.y - ax * q.z + ay * q.w + az * q.x;
-      sweepRot.z = c * q.z + ax * q.y - ay * q.x + az * q.w;
-      sweepRot.w = c * q.w - ax * q.x - ay * q.y - az * q.z;
+      TURN[0] = t; TURN[1] = SWEEP[4]!;
+      turnBy(sweepRot, rotA, sweepAxis);
     }
     pair.set(a, p, r, b, posB, rotB);
     gjkCore(pair, simplex);
