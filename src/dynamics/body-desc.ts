@@ -49,11 +49,19 @@ export interface BodyDesc {
   /** How a pair's restitutions combine (see {@link CombineMode}). Default 'maximum'. */
   restitutionCombine?: CombineMode;
   /**
-   * Principal moments of inertia (kg·m²) along the body's axes, each finite
-   * > 0, replacing the ones from the shape and mass (dynamic bodies only).
-   * Default: from the shape.
+   * Principal moments of inertia (kg·m²) along the body's axes (or along the
+   * axes `inertiaRotation` turns them to), each finite > 0, replacing the
+   * ones from the shape and mass (dynamic bodies only). Default: from the shape.
    */
   inertia?: Readonly<Vec3>;
+  /**
+   * Unit quaternion Q (normalised on input) from the principal axes of
+   * inertia to the body's axes: the body-frame inertia tensor is
+   * Q diag(inertia) Qᵀ, so a full tensor (Babylon's inertia +
+   * inertiaOrientation) is exact. Dynamic bodies only. Default identity: the
+   * moments lie along the body's axes.
+   */
+  inertiaRotation?: Readonly<Quat>;
   /**
    * false creates a dynamic or kinematic body asleep (as if its island had
    * gone to sleep; its velocities must be zero): it wakes when touched,
@@ -126,6 +134,8 @@ export interface BodySettings {
   mass: number;
   /** Principal moments (kg·m²); zero unless dynamic. */
   inertia: Vec3;
+  /** From the principal axes to the body's, normalised; identity unless given. */
+  inertiaRotation: Quat;
 }
 
 /** @internal Checks every field of `desc` (the first bad one is named in the error) and derives the mass properties. */
@@ -172,14 +182,15 @@ export function readBodyDesc(desc: BodyDesc): BodySettings {
   requireBoolean(canSleep, 'canSleep');
 
   if (desc.inertia !== undefined && type !== 'dynamic') throw new TypeError(`inertia: only a dynamic body has inertia (this one is ${type})`);
+  if (desc.inertiaRotation !== undefined && type !== 'dynamic') throw new TypeError(`inertiaRotation: only a dynamic body has inertia (this one is ${type})`);
   if (!awake && type !== 'static' && (v.x !== 0 || v.y !== 0 || v.z !== 0 || w.x !== 0 || w.y !== 0 || w.z !== 0)) {
     throw new RangeError('awake: a body created asleep must have zero linearVelocity and angularVelocity');
   }
 
-  const { mass, inertia } = bodyMass(type, shape, desc);
+  const { mass, inertia, inertiaRotation } = bodyMass(type, shape, desc);
   return {
     type, shape, position: p, rotation: q, linearVelocity: v, angularVelocity: w,
     friction, staticFriction: desc.staticFriction ?? -1, restitution, frictionCombine, restitutionCombine, awake,
-    linearDamping, angularDamping, gravityScale, collisionGroup, collisionMask, isSensor, canSleep, mass, inertia,
+    linearDamping, angularDamping, gravityScale, collisionGroup, collisionMask, isSensor, canSleep, mass, inertia, inertiaRotation,
   };
 }

@@ -3,12 +3,18 @@
  * shape and density (or mass), or the ones the description gives, and how far
  * it may turn within a step before its world inertia is recomputed.
  */
+import { normalize, type Quat } from '../math/quat';
+import { requireFiniteQuat } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import type { BodyDesc, BodyType } from './body-desc';
 
-/** @internal The mass (kg) and principal moments (kg·m²) of a body from its description; zero unless dynamic. */
-export function bodyMass(type: BodyType, shape: Shape, desc: BodyDesc): { mass: number; inertia: Vec3 } {
+/**
+ * @internal The mass (kg), principal moments (kg·m²) and the rotation from
+ * their axes to the body's of a body from its description; zero (and
+ * identity) unless dynamic.
+ */
+export function bodyMass(type: BodyType, shape: Shape, desc: BodyDesc): { mass: number; inertia: Vec3; inertiaRotation: Quat } {
   let mass = 0;
   const inertia = { x: 0, y: 0, z: 0 };
   if (type === 'dynamic') {
@@ -54,7 +60,13 @@ export function bodyMass(type: BodyType, shape: Shape, desc: BodyDesc): { mass: 
       throw new RangeError(`shape: the body's inertia from its shape and ${what} is (${inertia.x}, ${inertia.y}, ${inertia.z}); it must be finite and > 0`);
     }
   }
-  return { mass, inertia };
+  const inertiaRotation = { x: 0, y: 0, z: 0, w: 1 };
+  const r = desc.inertiaRotation;
+  if (r !== undefined && type === 'dynamic') {
+    requireFiniteQuat(r, 'inertiaRotation');
+    normalize(inertiaRotation, r);
+  }
+  return { mass, inertia, inertiaRotation };
 }
 
 /**

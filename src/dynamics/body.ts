@@ -56,8 +56,14 @@ export class RigidBody {
   /** kg (0 for static and kinematic bodies). */
   readonly mass: number = 0;
   readonly inverseMass: number = 0;
-  /** Principal moments of inertia in the local frame (kg·m²). */
+  /** Principal moments of inertia (kg·m²), along the axes `inertiaRotation` turns into the body's. */
   readonly inertia: Readonly<Vec3>;
+  /** Unit quaternion from the principal axes of inertia to the body's axes (identity unless the description gave one). */
+  readonly inertiaRotation: Readonly<Quat>;
+  /** @internal whether inertiaRotation turns at all (updateInertia and the solver skip the product when not) */
+  readonly inertiaFramed: boolean;
+  /** @internal the principal axes in world space, rotation ⊗ inertiaRotation (updateInertia's scratch) */
+  private readonly principalAxes: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal */ readonly inverseInertiaLocal: Vec3;
   /**
    * @internal cos(½ θ_max): within a step the solver recomputes this body's
@@ -153,6 +159,9 @@ export class RigidBody {
     this.mass = mass;
     this.inverseMass = mass > 0 ? 1 / mass : 0;
     this.inertia = inertia;
+    const ir = s.inertiaRotation;
+    this.inertiaRotation = ir;
+    this.inertiaFramed = ir.x !== 0 || ir.y !== 0 || ir.z !== 0;
     this.inverseInertiaLocal = {
       x: inertia.x > 0 ? 1 / inertia.x : 0,
       y: inertia.y > 0 ? 1 / inertia.y : 0,
@@ -238,9 +247,13 @@ export class RigidBody {
     return this.owner;
   }
 
-  /** @internal R diag(I⁻¹) Rᵀ */
+  /** @internal (R Q) diag(I⁻¹) (R Q)ᵀ with R the rotation and Q inertiaRotation */
   updateInertia(): void {
-    rotateDiagonal(this.inverseInertiaWorld, this.rotation, this.inverseInertiaLocal);
+    if (!this.inertiaFramed) {
+      rotateDiagonal(this.inverseInertiaWorld, this.rotation, this.inverseInertiaLocal);
+      return;
+    }
+    rotateDiagonal(this.inverseInertiaWorld, quat.multiply(this.principalAxes, this.rotation, this.inertiaRotation), this.inverseInertiaLocal);
   }
 
   /** Teleports the body (wakes it); each component within ±MAX_POSITION. */
