@@ -19,7 +19,7 @@ import { Observable } from '@babylonjs/core/Misc/observable';
 import type { Scene } from '@babylonjs/core/scene';
 import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { CharacterShapeOptions, CharacterSupportedState, CharacterSurfaceInfo } from '@babylonjs/core/Physics/v2/characterController';
-import { MIN_SHAPE_SIZE, quat, type Capsule, type RigidBody, type Vec3, type World } from '../../index';
+import { MIN_SHAPE_SIZE, type Capsule, type RigidBody, type Vec3, type World } from '../../index';
 import { CharacterController, type CharacterSettings } from '../../../character/index';
 import { resolveFootingWorld, type FootingWorldHost } from './world-host';
 
@@ -148,7 +148,6 @@ export class FootingCharacterController {
   private readonly clip: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly inVel: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly pointVel: Vec3 = { x: 0, y: 0, z: 0 };
-  private readonly arm: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly impulse: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly event: FootingCharacterCollisionEvent;
 
@@ -565,13 +564,11 @@ export class FootingCharacterController {
       if (gap < 0) dv += gap * PUSH_RECOVERY / dt;
       let j = 0;
       if (dv < 0) {
-        // (r × n) in the body's frame, where the inertia is diagonal
-        const a = this.arm;
+        // 1/m + (r × n)ᵀ I⁻¹ (r × n), with the world inverse inertia (exact for any inertia frame)
         const rx = q.point.x - body.position.x, ry = q.point.y - body.position.y, rz = q.point.z - body.position.z;
-        a.x = ry * n.z - rz * n.y; a.y = rz * n.x - rx * n.z; a.z = rx * n.y - ry * n.x;
-        quat.inverseRotate(a, body.rotation, a);
-        const I = body.inertia;
-        const invMass = body.inverseMass + (I.x > 0 ? a.x * a.x / I.x : 0) + (I.y > 0 ? a.y * a.y / I.y : 0) + (I.z > 0 ? a.z * a.z / I.z : 0);
+        const ax = ry * n.z - rz * n.y, ay = rz * n.x - rx * n.z, az = rx * n.y - ry * n.x;
+        const I = body.inverseInertiaWorld;
+        const invMass = body.inverseMass + ax * (I.m00 * ax + I.m01 * ay + I.m02 * az) + ay * (I.m10 * ax + I.m11 * ay + I.m12 * az) + az * (I.m20 * ax + I.m21 * ay + I.m22 * az);
         if (invMass > 0) j = Math.max(dv / invMass, -maxImpulse);
       }
       let weight = (gx * n.x + gy * n.y + gz * n.z) * dt;
