@@ -35,6 +35,12 @@ const DEFAULT_CAPSULE_RADIUS = 0.6;
 /** Babylon's damping of the approach speed a push removes, and the share of a penetration it recovers per second. */
 const PUSH_DAMPING = 0.9;
 const PUSH_RECOVERY = 0.4;
+/**
+ * Metres beyond keepDistance within which a walkable plane still counts as
+ * the ground the character stands on (groundNormalInto): the face beside a
+ * seam, not the whole gather reach, so a ramp takes over within centimetres.
+ */
+const SEAM_REACH = 0.01;
 /** A plane counts towards support along a direction d when n · d̂ is below this (Babylon's threshold). */
 const SUPPORT_FACING = -0.08;
 /** Largest push force footing accepts (CharacterSettings.pushStrength bound); Babylon's default 1e38 means "unbounded". */
@@ -149,6 +155,11 @@ export class FootingCharacterController {
   private readonly inVel: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly pointVel: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly impulse: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Whether the move in progress started grounded (1), and on what ground normal (clipVelocity). */
+  private startGrounded = 0;
+  private readonly startGroundNormal: Vec3 = { x: 0, y: 1, z: 0 };
+  /** Scratch of groundNormalInto's callers after a move. */
+  private readonly groundNormal: Vec3 = { x: 0, y: 1, z: 0 };
   private readonly event: FootingCharacterCollisionEvent;
 
   /**
@@ -358,11 +369,13 @@ export class FootingCharacterController {
     if (surfaceInfo.supportedState !== SUPPORTED) surfaceInfo.isSurfaceDynamic = false;
   }
 
-  /** Support from the ground probe of the last move (grounded or sliding). */
+  /** Support from the ground probe of the last move (grounded or sliding), with the ground's normal as groundNormalInto gives it. */
   private probeSupport(surfaceInfo: CharacterSurfaceInfo): void {
     const r = this.controllerValue.result;
     surfaceInfo.supportedState = r.grounded ? SUPPORTED : SLIDING;
-    surfaceInfo.averageSurfaceNormal.set(r.groundNormal.x, r.groundNormal.y, r.groundNormal.z);
+    const n = this.groundNormal;
+    this.groundNormalInto(n);
+    surfaceInfo.averageSurfaceNormal.set(n.x, n.y, n.z);
     const body = r.groundBody;
     if (r.grounded && body !== null && !body.isStatic) {
       body.getPointVelocity(this.pointVel, r.groundPoint);
@@ -370,6 +383,33 @@ export class FootingCharacterController {
       surfaceInfo.averageAngularSurfaceVelocity.set(body.angularVelocity.x, body.angularVelocity.y, body.angularVelocity.z);
       surfaceInfo.isSurfaceDynamic = body.isDynamic;
     }
+  }
+
+  /**
+   * The normal of the ground the last move ended on, into `out`; false when
+   * it did not end grounded. The flattest of the probe's ground and the
+   * walkable planes the move gathered within SEAM_REACH of touching: where
+   * flat ground meets a ramp the probe can report the capsule's contact with
+   * the edge between them, steeper than either face, and a velocity along it
+   * leaves the ramp (calculateMovement keeps most of a normal component from
+   * one frame to the next: the character rose centimetres off a 5° ramp).
+   */
+  private groundNormalInto(out: Vec3): boolean {
+    const ctl = this.controllerValue, r = ctl.result;
+    const g = r.groundNormal;
+    out.x = g.x; out.y = g.y; out.z = g.z;
+    if (!r.grounded) return false;
+    const up = ctl.up, p = ctl.position;
+    let best = g.x * up.x + g.y * up.y + g.z * up.z;
+    for (let i = 0; i < r.planeCount; i++) {
+      const q = r.planes[i]!, qn = q.normal;
+      if (q.flattened) continue;
+      const qu = qn.x * up.x + qn.y * up.y + qn.z * up.z;
+      if (qu <= best || qu < this.maxSlopeCosineValue) continue;
+      if (qn.x * p.x + qn.y * p.y + qn.z * p.z - q.distance > SEAM_REACH) continue;
+      best = qu; out.x = qn.x; out.y = qn.y; out.z = qn.z;
+    }
+    return true;
   }
 
   /**
@@ -499,6 +539,7 @@ export class FootingCharacterController {
     inVel.x = vel.x; inVel.y = vel.y; inVel.z = vel.z;
     const d = this.disp;
     d.x = vel.x * dt; d.y = vel.y * dt; d.z = vel.z * dt;
+    this.startGrounded = this.groundNormalInto(this.startGroundNormal) ? 1 : 0;
     const r = ctl.move(d, dt);
     pos.set(r.position.x, r.position.y, r.position.z);
     if (!r.steppedUp) this.clipVelocity();
@@ -531,7 +572,36 @@ export class FootingCharacterController {
         }
       }
     }
+    // The clip may not make a grounded character leave its ground faster than
+    // the velocity asked to, neither the ground it started on nor the one it
+    // ended on. Clipped against the edge where flat ground meets a ramp, the
+    // velocity turns steeper than the ramp; calculateMovement keeps most of a
+    // normal component from one frame to the next, and the character would
+    // rise off the ramp by centimetres within a few frames, out of the
+    // ground probe's reach.
+    if (this.startGrounded === 1) this.keepOnGround(c, this.startGroundNormal);
+    if (this.groundNormalInto(this.groundNormal)) this.keepOnGround(c, this.groundNormal);
     vel.set(c.x, c.y, c.z);
+  }
+
+  /**
+   * Turns `c` so that it leaves the ground of normal `n` no faster than the
+   * asked velocity (inVel) did, keeping its speed: the clip against an edge
+   * at the foot of a ramp lifts the velocity, which then runs along the
+   * ground instead (removing the lift alone would brake the character).
+   */
+  private keepOnGround(c: Vec3, n: Readonly<Vec3>): void {
+    const inVel = this.inVel;
+    const leave = c.x * n.x + c.y * n.y + c.z * n.z;
+    const asked = Math.max(0, inVel.x * n.x + inVel.y * n.y + inVel.z * n.z);
+    if (!(leave > asked)) return;
+    const speed2 = c.x * c.x + c.y * c.y + c.z * c.z;
+    const k = leave - asked;
+    c.x -= k * n.x; c.y -= k * n.y; c.z -= k * n.z;
+    const l2 = c.x * c.x + c.y * c.y + c.z * c.z;
+    if (!(l2 > 1e-12)) return;
+    const scale = Math.sqrt(speed2 / l2);
+    c.x *= scale; c.y *= scale; c.z *= scale;
   }
 
   /**
