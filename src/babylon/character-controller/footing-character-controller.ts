@@ -17,11 +17,16 @@
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Observable } from '@babylonjs/core/Misc/observable';
 import type { Scene } from '@babylonjs/core/scene';
-import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { CharacterShapeOptions, CharacterSupportedState, CharacterSurfaceInfo } from '@babylonjs/core/Physics/v2/characterController';
-import { MIN_SHAPE_SIZE, type Capsule, type RigidBody, type Vec3, type World } from '../../index';
-import { CharacterController, type CharacterSettings } from '../../../character/index';
+import type { Capsule, RigidBody, Vec3, World } from '../../index';
+import { CharacterController } from '../../../character/index';
 import { resolveFootingWorld, type FootingWorldHost } from './world-host';
+import { surfaceMovement } from './surface-movement';
+import {
+  capsuleOf, requireFinite, requireRange, requireVector, type FootingCharacterCollisionEvent, type FootingCharacterControllerOptions,
+} from './options';
+
+export type { FootingCharacterCollisionEvent, FootingCharacterControllerOptions } from './options';
 
 // Babylon's CharacterSupportedState values (a numeric enum; imported as a type only, so that
 // this module does not load Babylon's Havok-bound controller).
@@ -29,9 +34,6 @@ const UNSUPPORTED = 0 as CharacterSupportedState;
 const SLIDING = 1 as CharacterSupportedState;
 const SUPPORTED = 2 as CharacterSupportedState;
 
-/** Babylon's capsule defaults (PhysicsCharacterController): 1.8 m tall, 0.6 m radius. */
-const DEFAULT_CAPSULE_HEIGHT = 1.8;
-const DEFAULT_CAPSULE_RADIUS = 0.6;
 /** Babylon's damping of the approach speed a push removes, and the share of a penetration it recovers per second. */
 const PUSH_DAMPING = 0.9;
 const PUSH_RECOVERY = 0.4;
@@ -46,60 +48,8 @@ const SUPPORT_FACING = -0.08;
 /** Largest push force footing accepts (CharacterSettings.pushStrength bound); Babylon's default 1e38 means "unbounded". */
 const MAX_FOOTING_FORCE = 1e6;
 
-/** Collision event of `onTriggerCollisionObservable` (one reused object: copy what you keep). */
-export interface FootingCharacterCollisionEvent {
-  /** The Babylon body hit, when the world's host (FootingPlugin) maps footing bodies to Babylon's; else null. */
-  collider: PhysicsBody | null;
-  /** Instance index of the collider (0: footing bodies are not instanced). */
-  colliderIndex: number;
-  /** The footing body hit. */
-  body: RigidBody;
-  /** Impulse given to the body, N·s. */
-  impulse: Vector3;
-  /** World point where it was applied. */
-  impulsePosition: Vector3;
-}
-
-/** Options beyond Babylon's three constructor arguments. */
-export interface FootingCharacterControllerOptions {
-  /** The footing world (or an object holding one); default: the scene's physics plugin's `world`. */
-  world?: World | FootingWorldHost;
-  /** Settings of the underlying footing controller that Babylon's API does not name (snapDistance, minStepForward, …). */
-  settings?: Partial<Pick<CharacterSettings, 'snapDistance' | 'minStepForward' | 'maxIterations' | 'tolerance' | 'slop' | 'collisionMask'>>;
-  /** Membership bits of the character's own body. Default 1. */
-  collisionGroup?: number;
-}
-
 /** A class with Babylon's constructor signature (what `FootingCharacterController.forWorld` returns). */
 export type FootingCharacterControllerClass = new (position: Vector3, characterShapeOptions: CharacterShapeOptions, scene: Scene) => FootingCharacterController;
-
-function requireFinite(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`FootingCharacterController: ${name} must be a finite number (got ${String(value)})`);
-}
-
-function requireRange(name: string, value: number, lo: number, hi: number): void {
-  if (typeof value !== 'number' || !(value >= lo && value <= hi)) throw new RangeError(`FootingCharacterController: ${name} must be a number in [${lo}, ${hi}] (got ${String(value)})`);
-}
-
-function requireVector(name: string, v: Vector3): void {
-  if (v === null || typeof v !== 'object') throw new TypeError(`FootingCharacterController: ${name} must be a Vector3 (got ${String(v)})`);
-  if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) {
-    throw new RangeError(`FootingCharacterController: ${name} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
-  }
-}
-
-/** Footing's capsule for Babylon's (total height h, radius r): segment half-length h/2 − r, at least MIN_SHAPE_SIZE (h ≤ 2r is a sphere). */
-function capsuleOf(options: CharacterShapeOptions): { radius: number; halfHeight: number; height: number } {
-  if (options === null || typeof options !== 'object') throw new TypeError('FootingCharacterController: characterShapeOptions must be an object');
-  if (options.shape !== undefined) {
-    throw new TypeError('FootingCharacterController: characterShapeOptions.shape is not supported (footing\'s character is a capsule): give capsuleHeight and capsuleRadius');
-  }
-  const radius = options.capsuleRadius ?? DEFAULT_CAPSULE_RADIUS;
-  const height = options.capsuleHeight ?? DEFAULT_CAPSULE_HEIGHT;
-  if (!(radius > 0) || !Number.isFinite(radius)) throw new RangeError(`FootingCharacterController: capsuleRadius must be a finite number > 0 (got ${String(radius)})`);
-  if (!(height > 0) || !Number.isFinite(height)) throw new RangeError(`FootingCharacterController: capsuleHeight must be a finite number > 0 (got ${String(height)})`);
-  return { radius, halfHeight: Math.max(height / 2 - radius, MIN_SHAPE_SIZE), height };
-}
 
 export class FootingCharacterController {
   /**
@@ -125,6 +75,8 @@ export class FootingCharacterController {
   acceleration = 0.05;
   /** Largest velocity change of calculateMovement per second, m/s². Default 50. */
   maxAcceleration = 50;
+  /** @internal calculateMovementToRef's deltaTime, read by surfaceMovement */
+  movementDt = 1 / 60;
   /** Babylon's penetration recovery speed; accepted for compatibility (footing's solver recovers by projection, at most one radius per move). Default 1. */
   penetrationRecoverySpeed = 1;
   /** Babylon's simplex solver speed bound; accepted for compatibility (footing's solver works on positions). Default 10. */
@@ -447,62 +399,13 @@ export class FootingCharacterController {
     this.step(dt);
   }
 
-  /**
-   * Babylon's helper: the velocity that moves `currentVelocity` towards
-   * `desiredVelocity` in the frame of the surface (tangent, binormal,
-   * normal), by `acceleration` of the difference and at most
-   * maxAcceleration·deltaTime, plus `surfaceVelocity`. `forwardWorld` and
-   * `desiredVelocity` give the wish: its forward part runs along the
-   * surface's tangent, its sideways part (up × forward) along the binormal.
-   * Returns false (result untouched) when forward is parallel to up.
-   */
+  /** Babylon's helper: see surfaceMovement (surface-movement.ts). Returns false (result untouched) when forward is parallel to up. */
   calculateMovementToRef(
     deltaTime: number, forwardWorld: Vector3, surfaceNormal: Vector3, currentVelocity: Vector3, surfaceVelocity: Vector3,
     desiredVelocity: Vector3, upWorld: Vector3, result: Vector3,
   ): boolean {
-    const fx = forwardWorld.x, fy = forwardWorld.y, fz = forwardWorld.z;
-    const ux = upWorld.x, uy = upWorld.y, uz = upWorld.z;
-    const nx = surfaceNormal.x, ny = surfaceNormal.y, nz = surfaceNormal.z;
-    // b = forward × up, unit
-    let bx = fy * uz - fz * uy, by = fz * ux - fx * uz, bz = fx * uy - fy * ux;
-    let l2 = bx * bx + by * by + bz * bz;
-    if (l2 < 1e-5) return false;
-    let l = Math.sqrt(l2);
-    bx /= l; by /= l; bz /= l;
-    // t = b × n, unit: the surface's tangent (−forward on flat ground)
-    let tx = by * nz - bz * ny, ty = bz * nx - bx * nz, tz = bx * ny - by * nx;
-    l = Math.sqrt(tx * tx + ty * ty + tz * tz);
-    if (l > 0) { tx /= l; ty /= l; tz /= l; }
-    // b = t × n, unit: the binormal (up × forward on flat ground)
-    bx = ty * nz - tz * ny; by = tz * nx - tx * nz; bz = tx * ny - ty * nx;
-    l = Math.sqrt(bx * bx + by * by + bz * bz);
-    if (l > 0) { bx /= l; by /= l; bz /= l; }
-    // the velocity relative to the surface, in the frame (t, b, n): rows orthogonal, so the inverse divides by |row|²
-    const rx0 = currentVelocity.x - surfaceVelocity.x, ry0 = currentVelocity.y - surfaceVelocity.y, rz0 = currentVelocity.z - surfaceVelocity.z;
-    const n2 = nx * nx + ny * ny + nz * nz;
-    let a = rx0 * tx + ry0 * ty + rz0 * tz;
-    let b = rx0 * bx + ry0 * by + rz0 * bz;
-    let c = n2 > 0 ? (rx0 * nx + ry0 * ny + rz0 * nz) / n2 : 0;
-    // the wish in the same frame: forward along −t, sideways along b, keeping its length
-    const sx = uy * fz - uz * fy, sy = uz * fx - ux * fz, sz = ux * fy - uy * fx;
-    const fwd = desiredVelocity.x * fx + desiredVelocity.y * fy + desiredVelocity.z * fz;
-    const side = desiredVelocity.x * sx + desiredVelocity.y * sy + desiredVelocity.z * sz;
-    const len = Math.sqrt(desiredVelocity.x * desiredVelocity.x + desiredVelocity.y * desiredVelocity.y + desiredVelocity.z * desiredVelocity.z);
-    let wa = -fwd, wb = side;
-    l = Math.sqrt(wa * wa + wb * wb);
-    if (l > 0) { wa = wa / l * len; wb = wb / l * len; }
-    // step towards it: gain `acceleration`, at most maxAcceleration·dt
-    const da = wa - a, db = wb - b, dc = -c;
-    l2 = da * da + db * db + dc * dc;
-    const maxDelta = this.maxAcceleration * deltaTime;
-    const k = l2 * this.acceleration * this.acceleration > maxDelta * maxDelta ? maxDelta / Math.sqrt(l2) : this.acceleration;
-    a += da * k; b += db * k; c += dc * k;
-    result.set(
-      a * tx + b * bx + c * nx + surfaceVelocity.x,
-      a * ty + b * by + c * ny + surfaceVelocity.y,
-      a * tz + b * bz + c * nz + surfaceVelocity.z,
-    );
-    return true;
+    this.movementDt = deltaTime;
+    return surfaceMovement(this, forwardWorld, surfaceNormal, currentVelocity, surfaceVelocity, desiredVelocity, upWorld, result);
   }
 
   /** calculateMovementToRef into a new vector (zero when forward is parallel to up). */
