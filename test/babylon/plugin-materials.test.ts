@@ -16,6 +16,7 @@ import { PhysicsShapeBox } from '@babylonjs/core/Physics/v2/physicsShape';
 import { PhysicsMaterialCombineMode } from '@babylonjs/core/Physics/v2/physicsMaterial';
 import { FootingPlugin } from '../../src/babylon/index';
 import { ground, physicsScene, runFrames } from './plugin-scenes';
+import { rotationMatrix } from '../helpers/rotation';
 
 const require = createRequire(import.meta.url);
 const wasmFile = readFileSync(require.resolve('@babylonjs/havok/lib/esm/HavokPhysics.wasm'));
@@ -156,17 +157,9 @@ describe('a turned inertia (inertia + inertiaOrientation) on FootingPlugin', () 
   // (BodyDesc.inertiaRotation).
   const MOMENTS = new Vector3(0.5, 1.3, 2.1);
   const ORIENTATION = Quaternion.RotationAxis(new Vector3(1, 2, -0.5).normalize(), 0.9);
-  const R = (q: Quaternion): number[][] => {
-    const { x, y, z, w } = q;
-    return [
-      [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ];
-  };
   /** The world tensor R diag(I) Rᵀ for principal axes at rotation q. */
   const tensor = (q: Quaternion): number[][] => {
-    const r = R(q), d = [MOMENTS.x, MOMENTS.y, MOMENTS.z];
+    const r = rotationMatrix(q), d = [MOMENTS.x, MOMENTS.y, MOMENTS.z];
     return [0, 1, 2].map((i) => [0, 1, 2].map((j) => r[i]![0]! * d[0]! * r[j]![0]! + r[i]![1]! * d[1]! * r[j]![1]! + r[i]![2]! * d[2]! * r[j]![2]!));
   };
   /** A 1 m box body in zero gravity, its shape turned in the node by `shapeRotation` (footing's offset rotation). */
@@ -208,7 +201,7 @@ describe('a turned inertia (inertia + inertiaOrientation) on FootingPlugin', () 
       const { scene, body, node } = turnedBody(Quaternion.RotationAxis(new Vector3(0, 1, 1).normalize(), 0.4));
       // Principal axis k in the world: column k of R(node) R(inertiaOrientation).
       const turn = node.rotationQuaternion!.multiply(ORIENTATION);
-      const axis = R(turn).map((row) => row[k]!);
+      const axis = rotationMatrix(turn).map((row) => row[k]!);
       const lambda = [MOMENTS.x, MOMENTS.y, MOMENTS.z][k]!;
       // An angular impulse L0 = 3 λ axis as a couple: P at c + r and −P at c − r give 2 r × P.
       const u = Math.abs(axis[0]!) < 0.9 ? [1, 0, 0] : [0, 1, 0];

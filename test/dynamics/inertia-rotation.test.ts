@@ -6,25 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { Box, Sphere, World, type Quat, type RigidBody, type Vec3 } from '../../src/index';
 import { SolverBodies } from '../../src/dynamics/solver-bodies';
 import { seeded } from '../helpers/random';
+import { rotationMatrix } from '../helpers/rotation';
 
 const DT = 1 / 60;
 type M3 = number[][];
 
-function rotation(q: Quat): M3 {
-  const { x, y, z, w } = q;
-  return [
-    [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-    [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-    [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-  ];
-}
 const mul = (a: M3, b: M3): M3 => a.map((row) => [0, 1, 2].map((j) => row[0]! * b[0]![j]! + row[1]! * b[1]![j]! + row[2]! * b[2]![j]!));
 const transpose = (a: M3): M3 => [0, 1, 2].map((i) => [0, 1, 2].map((j) => a[j]![i]!));
 const apply = (a: M3, v: readonly number[]): number[] => a.map((row) => row[0]! * v[0]! + row[1]! * v[1]! + row[2]! * v[2]!);
 /** P diag(d) Pᵀ. */
 const turned = (P: M3, d: readonly number[]): M3 => mul(mul(P, [[d[0]!, 0, 0], [0, d[1]!, 0], [0, 0, d[2]!]]), transpose(P));
 /** The world inertia tensor of a body with principal moments I along the axes of R·Q (computed here, not read from the body). */
-const worldTensor = (r: Quat, Q: Quat, I: Vec3): M3 => turned(mul(rotation(r), rotation(Q)), [I.x, I.y, I.z]);
+const worldTensor = (r: Quat, Q: Quat, I: Vec3): M3 => turned(mul(rotationMatrix(r), rotationMatrix(Q)), [I.x, I.y, I.z]);
 const vec = (v: Vec3): number[] => [v.x, v.y, v.z];
 const norm = (v: readonly number[]): number => Math.hypot(v[0]!, v[1]!, v[2]!);
 
@@ -113,11 +106,11 @@ describe('BodyDesc.inertiaRotation', () => {
       const r0 = rng.quat();
       const lambda = [MOMENTS.x, MOMENTS.y, MOMENTS.z][k]!;
       // Principal axis k in the world: column k of R Q.
-      const P = mul(rotation(r0), rotation(FRAME));
+      const P = mul(rotationMatrix(r0), rotationMatrix(FRAME));
       const axis = [P[0]![k]!, P[1]![k]!, P[2]![k]!];
       const L0 = axis.map((a) => 4 * lambda * a);
       // The same tensor with the frame dropped: its diagonal in the body frame, the approximation the frame replaces.
-      const bodyTensor = turned(rotation(FRAME), [MOMENTS.x, MOMENTS.y, MOMENTS.z]);
+      const bodyTensor = turned(rotationMatrix(FRAME), [MOMENTS.x, MOMENTS.y, MOMENTS.z]);
       const diagonal = { x: bodyTensor[0]![0]!, y: bodyTensor[1]![1]!, z: bodyTensor[2]![2]! };
       const drift = (desc: { inertia: Vec3; inertiaRotation?: Quat }): number => {
         const world = freeWorld();

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { Box, Capsule, Compound, HeightField, Sphere, World, type Quat, type RigidBody, type Vec3 } from '../../src/index';
 import { stepSeconds, tiltAngle, worldWithGround } from '../helpers/world';
+import { rotationMatrix } from '../helpers/rotation';
 
 // The table, modelled with the floor at y = 0: a 1.2 × 0.06 × 0.8 m top on
 // four 0.06 × 0.72 × 0.06 m legs at (±0.55, ·, ±0.35).
@@ -151,17 +152,9 @@ describe('An L-shaped compound', () => {
     const own = r === c ? m * (e[(r + 1) % 3]! ** 2 + e[(r + 2) % 3]! ** 2) / 3 : 0;
     return s + own + m * ((r === c ? d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2 : 0) - d[r]! * d[c]!);
   }, 0) / total));
-  const R = (q: Quat): number[][] => {
-    const { x, y, z, w } = q;
-    return [
-      [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-    ];
-  };
   /** The true world tensor R_U I_U R_Uᵀ, for the U frame at rotation q. */
   const worldTensor = (q: Quat): number[][] => {
-    const r = R(q);
+    const r = rotationMatrix(q);
     return [0, 1, 2].map((i) => [0, 1, 2].map((j) => {
       let v = 0;
       for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) v += r[i]![a]! * I_U[a]![b]! * r[j]![b]!;
@@ -185,7 +178,7 @@ describe('An L-shaped compound', () => {
         const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
         const b = world.createBody({ type: 'dynamic', mass: 1, position: pos, angularDamping: 0, canSleep: false, ...desc });
         // The compound's principal axis k in the world: column k of its body rotation.
-        const axis = R(rot).map((row) => row[k]!);
+        const axis = rotationMatrix(rot).map((row) => row[k]!);
         const L0 = axis.map((a) => 0.05 * a);
         b.applyAngularImpulse({ x: L0[0]!, y: L0[1]!, z: L0[2]! });
         let drift = 0;
@@ -204,7 +197,7 @@ describe('An L-shaped compound', () => {
       console.log(`L compound axis ${k}: relative angular momentum drift ${compound.drift.toExponential(2)}; diagonal approximation ${diagonal.drift.toExponential(2)}`);
       expect(compound.drift).toBeLessThan(1e-6);
       // The L's normal (U's z) is a principal axis already, where the diagonal is exact; the two in its plane are not.
-      const normalAxis = Math.abs(R(L.principalRotation)[2]![k]!) > 0.999;
+      const normalAxis = Math.abs(rotationMatrix(L.principalRotation)[2]![k]!) > 0.999;
       if (normalAxis) expect(diagonal.drift).toBeLessThan(1e-6);
       else expect(diagonal.drift).toBeGreaterThan(1e-2);
     }
