@@ -8,100 +8,19 @@ import { mat3, rotateDiagonal } from '../math/mat3';
 import type { Quat } from '../math/quat';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ConvexShape, Shape, ShapeKind } from '../shapes/shape';
+import type { ConvexShape, Shape } from '../shapes/shape';
 import {
   magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits,
   requireFiniteQuat, requireFiniteVec, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
   MAX_GRAVITY_SCALE,
 } from '../math/validate';
 
-export type BodyType = 'static' | 'dynamic' | 'kinematic';
+import { readBodyDesc, type BodyDesc, BodyTypeCode, type BodyType, COMBINE_CODES, type CombineMode, combineCode } from './body-desc';
+import { shapeExtent } from './body-extent';
+import { staleTurnCos } from './body-mass';
 
-/** Numeric body type codes (match the broadphase categories). */
-export const BodyTypeCode = { Static: 0, Kinematic: 1, Dynamic: 2 } as const;
-export type BodyTypeCode = (typeof BodyTypeCode)[keyof typeof BodyTypeCode];
-
-/** Creation settings of a body. Every field but `type` and `shape` is optional. */
-export interface BodyDesc {
-  /** 'static' never moves; 'kinematic' moves by its velocities (or a target pose) and is not pushed; 'dynamic' is simulated. */
-  type: BodyType;
-  shape: Shape;
-  /** Metres, each component within ±MAX_POSITION (1e6). Default (0, 0, 0). */
-  position?: Readonly<Vec3>;
-  /** Unit quaternion (normalised on input). Default identity. */
-  rotation?: Readonly<Quat>;
-  /** m/s, magnitude ≤ MAX_LINEAR_SPEED (1e5). Default 0. */
-  linearVelocity?: Readonly<Vec3>;
-  /** rad/s, magnitude ≤ MAX_ANGULAR_SPEED (1e5). Default 0. */
-  angularVelocity?: Readonly<Vec3>;
-  /** kg, > 0, dynamic bodies only. Wins over `density`. Default: from density. */
-  mass?: number;
-  /** kg/m³, > 0. Default 1000 (water) when `mass` is not given. */
-  density?: number;
-  /** Coulomb friction coefficient μ ≥ 0 of sliding contacts. Pairs combine by `frictionCombine`. Default 0.5. */
-  friction?: number;
-  /**
-   * Friction coefficient ≥ 0 of contacts that are not sliding (slower than
-   * STATIC_SLIP_SPEED): what holds a resting body on a slope. Combined as
-   * `friction`. Default: the same as `friction`.
-   */
-  staticFriction?: number;
-  /** Restitution e in [0, 1]. Pairs combine by `restitutionCombine`. Default 0. */
-  restitution?: number;
-  /** How a pair's friction coefficients combine (see {@link CombineMode}). Default 'geometric' (√(μa μb)). */
-  frictionCombine?: CombineMode;
-  /** How a pair's restitutions combine (see {@link CombineMode}). Default 'maximum'. */
-  restitutionCombine?: CombineMode;
-  /**
-   * Principal moments of inertia (kg·m²) along the body's axes, each finite
-   * > 0, replacing the ones from the shape and mass (dynamic bodies only).
-   * Default: from the shape.
-   */
-  inertia?: Readonly<Vec3>;
-  /**
-   * false creates a dynamic or kinematic body asleep (as if its island had
-   * gone to sleep; its velocities must be zero): it wakes when touched,
-   * pushed or changed. Ignored for static bodies. Default true.
-   */
-  awake?: boolean;
-  /** Linear damping c ≥ 0 (1/s): v *= 1 / (1 + dt c) each step. Default 0. */
-  linearDamping?: number;
-  /** Angular damping ≥ 0 (1/s). Default 0.05. */
-  angularDamping?: number;
-  /** Multiplies the world gravity for this body, finite. Default 1. */
-  gravityScale?: number;
-  /** 32-bit membership bits: an integer in [−2³¹, 2³² − 1]. Default 1. */
-  collisionGroup?: number;
-  /** 32-bit bits of the groups this body collides with (integer, as collisionGroup). Default 0xffffffff. Two bodies collide when each one's group meets the other's mask. */
-  collisionMask?: number;
-  /** A sensor reports sensorEnter/sensorExit and never pushes. Default false. */
-  isSensor?: boolean;
-  /** Allow sleeping. Default true. */
-  canSleep?: boolean;
-  /** Anything the game wants to attach. */
-  userData?: unknown;
-}
-
-/**
- * How the friction (or restitution) of two bodies combine into the pair's:
- * 'geometric' √(a b), 'minimum', 'maximum', 'average' (a + b) / 2 or
- * 'multiply' a b. When the two bodies ask for different modes, the one later
- * in that list wins (Havok's rule, so Babylon scenes mix as on HavokPlugin).
- */
-export type CombineMode = 'geometric' | 'minimum' | 'maximum' | 'average' | 'multiply';
-/** @internal CombineMode codes in order of precedence (the larger wins). */
-export const COMBINE_CODES: readonly CombineMode[] = ['geometric', 'minimum', 'maximum', 'average', 'multiply'];
-
-function combineCode(mode: unknown, field: string): number {
-  const i = COMBINE_CODES.indexOf(mode as CombineMode);
-  if (i < 0) throw new TypeError(`${field} must be one of ${COMBINE_CODES.map((m) => `'${m}'`).join(', ')} (got ${String(mode)})`);
-  return i;
-}
-
-/** @internal The pair's coefficient from a and b under the combine code. */
-export function combine(code: number, a: number, b: number): number {
-  return code === 0 ? Math.sqrt(a * b) : code === 1 ? Math.min(a, b) : code === 2 ? Math.max(a, b) : code === 3 ? 0.5 * (a + b) : a * b;
-}
+export { BodyTypeCode, COMBINE_CODES, combine, type BodyDesc, type BodyType, type CombineMode } from './body-desc';
+export { staleTurnCos } from './body-mass';
 
 /** Minimal surface of the owning world that bodies call back into. */
 export interface BodyOwner {
@@ -139,8 +58,14 @@ export class RigidBody {
   /** kg (0 for static and kinematic bodies). */
   readonly mass: number = 0;
   readonly inverseMass: number = 0;
-  /** Principal moments of inertia in the local frame (kg·m²). */
+  /** Principal moments of inertia (kg·m²), along the axes `inertiaRotation` turns into the body's. */
   readonly inertia: Readonly<Vec3>;
+  /** Unit quaternion from the principal axes of inertia to the body's axes (identity unless the description gave one). */
+  readonly inertiaRotation: Readonly<Quat>;
+  /** @internal whether inertiaRotation turns at all (updateInertia and the solver skip the product when not) */
+  readonly inertiaFramed: boolean;
+  /** @internal the principal axes in world space, rotation ⊗ inertiaRotation (updateInertia's scratch) */
+  private readonly principalAxes: Quat = { x: 0, y: 0, z: 0, w: 1 };
   /** @internal */ readonly inverseInertiaLocal: Vec3;
   /**
    * @internal cos(½ θ_max): within a step the solver recomputes this body's
@@ -219,98 +144,8 @@ export class RigidBody {
 
   /** @internal use World.createBody */
   constructor(id: number, desc: BodyDesc) {
-    if (desc === null || typeof desc !== 'object') throw new TypeError('createBody: desc must be an object');
-    const type = desc.type;
-    if (type !== 'static' && type !== 'dynamic' && type !== 'kinematic') {
-      throw new TypeError(`type must be 'static', 'dynamic' or 'kinematic' (got ${String(type)})`);
-    }
-    if (!(desc.shape instanceof Shape)) throw new TypeError(`shape must be a footing Shape (Sphere, Box, Capsule, Cylinder, ConvexHull, Compound, TriangleMesh or HeightField; got ${String(desc.shape)})`);
-    const shape = desc.shape;
-    if (type === 'dynamic' && !(shape instanceof ConvexShape) && shape.kind !== ShapeKind.Compound) {
-      throw new TypeError('shape: a TriangleMesh or HeightField body must be static (dynamic bodies need a convex shape or a Compound)');
-    }
-    const p = desc.position ?? { x: 0, y: 0, z: 0 };
-    const q = desc.rotation ?? { x: 0, y: 0, z: 0, w: 1 };
-    const v = desc.linearVelocity ?? { x: 0, y: 0, z: 0 };
-    const w = desc.angularVelocity ?? { x: 0, y: 0, z: 0 };
-    requirePosition(p, 'position');
-    requireFiniteQuat(q, 'rotation');
-    requireMagnitude(v, MAX_LINEAR_SPEED, 'MAX_LINEAR_SPEED', 'm/s', 'linearVelocity');
-    requireMagnitude(w, MAX_ANGULAR_SPEED, 'MAX_ANGULAR_SPEED', 'rad/s', 'angularVelocity');
-    const friction = desc.friction ?? 0.5;
-    const restitution = desc.restitution ?? 0;
-    const linearDamping = desc.linearDamping ?? 0;
-    const angularDamping = desc.angularDamping ?? 0.05;
-    const gravityScale = desc.gravityScale ?? 1;
-    requireNonNegative(friction, 'friction');
-    if (desc.staticFriction !== undefined) requireNonNegative(desc.staticFriction, 'staticFriction');
-    const frictionCombine = combineCode(desc.frictionCombine ?? 'geometric', 'frictionCombine');
-    const restitutionCombine = combineCode(desc.restitutionCombine ?? 'maximum', 'restitutionCombine');
-    const awake = desc.awake ?? true;
-    requireBoolean(awake, 'awake');
-    requireNonNegative(restitution, 'restitution');
-    if (restitution > 1) throw new RangeError(`restitution must be in [0, 1] (got ${restitution})`);
-    requireNonNegative(linearDamping, 'linearDamping');
-    requireNonNegative(angularDamping, 'angularDamping');
-    requireInRange(gravityScale, -MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE, 'gravityScale');
-    const collisionGroup = requireCollisionBits(desc.collisionGroup ?? 1, 'collisionGroup');
-    const collisionMask = requireCollisionBits(desc.collisionMask ?? 0xffffffff, 'collisionMask');
-    const isSensor = desc.isSensor ?? false;
-    const canSleep = desc.canSleep ?? true;
-    requireBoolean(isSensor, 'isSensor');
-    requireBoolean(canSleep, 'canSleep');
-
-    if (desc.inertia !== undefined && type !== 'dynamic') throw new TypeError(`inertia: only a dynamic body has inertia (this one is ${type})`);
-    if (!awake && type !== 'static' && (v.x !== 0 || v.y !== 0 || v.z !== 0 || w.x !== 0 || w.y !== 0 || w.z !== 0)) {
-      throw new RangeError('awake: a body created asleep must have zero linearVelocity and angularVelocity');
-    }
-
-    let mass = 0;
-    const inertia = { x: 0, y: 0, z: 0 };
-    if (type === 'dynamic') {
-      // A Compound has the same massProperties (centre of mass at its origin, compound.ts).
-      const convex = shape as ConvexShape;
-      if (desc.mass !== undefined) {
-        if (typeof desc.mass !== 'number' || !Number.isFinite(desc.mass) || desc.mass <= 0) {
-          throw new RangeError(`mass must be a finite number > 0 for a dynamic body (got ${String(desc.mass)})`);
-        }
-        const props = convex.massProperties(1);
-        const k = desc.mass / props.mass;
-        mass = desc.mass;
-        inertia.x = props.inertia.x * k;
-        inertia.y = props.inertia.y * k;
-        inertia.z = props.inertia.z * k;
-      } else {
-        const density = desc.density ?? 1000;
-        if (typeof density !== 'number' || !Number.isFinite(density) || density <= 0) {
-          throw new RangeError(`density must be a finite number > 0 (got ${String(density)})`);
-        }
-        const props = convex.massProperties(density);
-        mass = props.mass;
-        inertia.x = props.inertia.x;
-        inertia.y = props.inertia.y;
-        inertia.z = props.inertia.z;
-      }
-      // A size at the end of the accepted range with an extreme density or
-      // mass can under- or overflow (a 1e-6 m box of density 1e-300 has mass 0).
-      const what = desc.mass !== undefined ? `mass ${desc.mass}` : `density ${String(desc.density ?? 1000)}`;
-      if (!(mass > 0 && mass < Infinity && 1 / mass < Infinity)) {
-        throw new RangeError(`shape: the body's mass from its shape and ${what} is ${mass}; it must be finite and > 0 (use a larger shape or another mass/density)`);
-      }
-      if (desc.inertia !== undefined) {
-        const di = desc.inertia;
-        if (di === null || typeof di !== 'object') throw new TypeError(`inertia must be a vector { x, y, z } (got ${String(di)})`);
-        for (const k of ['x', 'y', 'z'] as const) {
-          const v = di[k];
-          if (typeof v !== 'number' || !(v > 0 && v < Infinity && 1 / v < Infinity)) throw new RangeError(`inertia.${k} must be a finite number > 0 (got ${String(v)})`);
-        }
-        inertia.x = di.x; inertia.y = di.y; inertia.z = di.z;
-      }
-      if (!(inertia.x < Infinity && inertia.y < Infinity && inertia.z < Infinity && 1 / inertia.x < Infinity && 1 / inertia.y < Infinity && 1 / inertia.z < Infinity && inertia.x > 0 && inertia.y > 0 && inertia.z > 0)) {
-        throw new RangeError(`shape: the body's inertia from its shape and ${what} is (${inertia.x}, ${inertia.y}, ${inertia.z}); it must be finite and > 0`);
-      }
-    }
-
+    const s = readBodyDesc(desc);
+    const { type, shape, position: p, rotation: q, linearVelocity: v, angularVelocity: w, mass, inertia, awake } = s;
     this.id = id;
     this.type = type;
     this.typeCode = type === 'static' ? BodyTypeCode.Static : type === 'kinematic' ? BodyTypeCode.Kinematic : BodyTypeCode.Dynamic;
@@ -327,6 +162,9 @@ export class RigidBody {
     this.mass = mass;
     this.inverseMass = mass > 0 ? 1 / mass : 0;
     this.inertia = inertia;
+    const ir = s.inertiaRotation;
+    this.inertiaRotation = ir;
+    this.inertiaFramed = ir.x !== 0 || ir.y !== 0 || ir.z !== 0;
     this.inverseInertiaLocal = {
       x: inertia.x > 0 ? 1 / inertia.x : 0,
       y: inertia.y > 0 ? 1 / inertia.y : 0,
@@ -334,34 +172,30 @@ export class RigidBody {
     };
     this.staleTurnCos = staleTurnCos(this.inverseInertiaLocal.x, this.inverseInertiaLocal.y, this.inverseInertiaLocal.z);
     this.inverseInertiaWorld = mat3();
-    this.frictionValue = friction;
-    this.staticFrictionRaw = desc.staticFriction ?? -1;
-    this.restitutionValue = restitution;
-    this.frictionCombineCode = frictionCombine;
-    this.restitutionCombineCode = restitutionCombine;
+    this.frictionValue = s.friction;
+    this.staticFrictionRaw = s.staticFriction;
+    this.restitutionValue = s.restitution;
+    this.frictionCombineCode = s.frictionCombine;
+    this.restitutionCombineCode = s.restitutionCombine;
     if (!awake && type !== 'static') {
       // A sleeping island of its own (islands.ts: a circular list).
       this.awake = false;
       this.islandNext = this;
     }
-    this.linearDampingValue = linearDamping;
-    this.angularDampingValue = angularDamping;
-    this.gravityScaleValue = gravityScale;
-    this.collisionGroupValue = collisionGroup;
-    this.collisionMaskValue = collisionMask;
-    this.isSensor = isSensor;
-    this.canSleepValue = canSleep;
+    this.linearDampingValue = s.linearDamping;
+    this.angularDampingValue = s.angularDamping;
+    this.gravityScaleValue = s.gravityScale;
+    this.collisionGroupValue = s.collisionGroup;
+    this.collisionMaskValue = s.collisionMask;
+    this.isSensor = s.isSensor;
+    this.canSleepValue = s.canSleep;
     this.userData = desc.userData;
-    const sh = shape as Shape & { radius?: number; halfHeight?: number; halfExtents?: Vec3; boundingRadius?: number; thinnestHalfSize?: number };
-    this.boundingRadius = sh.boundingRadius !== undefined ? sh.boundingRadius : sh.halfExtents
-      ? Math.sqrt(sh.halfExtents.x ** 2 + sh.halfExtents.y ** 2 + sh.halfExtents.z ** 2)
-      : (sh.radius ?? 0) + (sh.halfHeight ?? 0);
-    this.roundingRadius = shape.kind === ShapeKind.Sphere || shape.kind === ShapeKind.Capsule || shape.kind === ShapeKind.Cylinder ? sh.radius! : 0;
-    const thinnest = sh.thinnestHalfSize !== undefined ? sh.thinnestHalfSize : sh.halfExtents ? Math.min(sh.halfExtents.x, sh.halfExtents.y, sh.halfExtents.z) : sh.radius ?? 0;
-    this.elongation = shape.kind === ShapeKind.Sphere || !(thinnest > 0) ? 1 : this.boundingRadius / thinnest;
-    this.thinnestHalfSize = thinnestHalfSize(shape, thinnest);
-    // A compound is swept as the sphere about its centre of mass only, which no turn moves.
-    this.continuousReach = shape.kind === ShapeKind.Sphere || !shape.isConvex ? 0 : shape.kind === ShapeKind.Capsule ? sh.halfHeight! : this.boundingRadius;
+    const extent = shapeExtent(shape);
+    this.boundingRadius = extent.boundingRadius;
+    this.roundingRadius = extent.roundingRadius;
+    this.elongation = extent.elongation;
+    this.thinnestHalfSize = extent.thinnestHalfSize;
+    this.continuousReach = extent.continuousReach;
     this.updateInertia();
   }
 
@@ -426,9 +260,13 @@ export class RigidBody {
     return this.owner;
   }
 
-  /** @internal R diag(I⁻¹) Rᵀ */
+  /** @internal (R Q) diag(I⁻¹) (R Q)ᵀ with R the rotation and Q inertiaRotation */
   updateInertia(): void {
-    rotateDiagonal(this.inverseInertiaWorld, this.rotation, this.inverseInertiaLocal);
+    if (!this.inertiaFramed) {
+      rotateDiagonal(this.inverseInertiaWorld, this.rotation, this.inverseInertiaLocal);
+      return;
+    }
+    rotateDiagonal(this.inverseInertiaWorld, quat.multiply(this.principalAxes, this.rotation, this.inertiaRotation), this.inverseInertiaLocal);
   }
 
   /** Teleports the body (wakes it); each component within ±MAX_POSITION. */
@@ -703,38 +541,4 @@ function checkSpeedChange(before: Readonly<Vec3>, x: number, y: number, z: numbe
   const after = magnitude(x, y, z);
   if (after <= max || after <= magnitude(before.x, before.y, before.z)) return;
   throw new RangeError(`${field}: it would take body ${id} to ${after} ${unit}, beyond ${maxName} (${max} ${unit})`);
-}
-
-/**
- * Turn (rad) after which a slot's world inertia and its contact rows are
- * recomputed within a step, for a body with equal principal moments.
- */
-const MAX_STALE_ANGLE = 0.3;
-/**
- * Relative error allowed in the world inertia before it is recomputed. Turned
- * by θ, the inertia about an axis grows from λ_min by up to (λ_max − λ_min)
- * sin²θ, a relative error of about (λ_max/λ_min − 1) θ².
- */
-const STALE_INERTIA_ERROR = 0.15;
-
-/** cos(½ θ_max) for a body with principal inverse inertia (a, b, c); see MAX_STALE_ANGLE. @internal */
-export function staleTurnCos(a: number, b: number, c: number): number {
-  const hi = Math.max(a, b, c), lo = Math.min(a, b, c);
-  if (!(lo > 0)) return Math.cos(0.5 * MAX_STALE_ANGLE);
-  const ratio = hi / lo - 1;
-  const angle = ratio > 0 ? Math.min(MAX_STALE_ANGLE, Math.sqrt(STALE_INERTIA_ERROR / ratio)) : MAX_STALE_ANGLE;
-  return Math.cos(0.5 * angle);
-}
-
-const unrotated: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const atOrigin: Vec3 = { x: 0, y: 0, z: 0 };
-
-/** The shape's smallest half size: a cylinder's smaller of radius and half height, else the thinnest known or the local box's. */
-function thinnestHalfSize(shape: Shape, thinnest: number): number {
-  const sh = shape as Shape & { radius?: number; halfHeight?: number };
-  if (shape.kind === ShapeKind.Cylinder) return Math.min(sh.radius!, sh.halfHeight!);
-  if (thinnest > 0) return thinnest;
-  const box = shape.computeAabb({ min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } }, atOrigin, unrotated);
-  const h = 0.5 * Math.min(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
-  return h > 0 ? h : 0;
 }

@@ -88,8 +88,14 @@ export class SolverBodies {
   linearDamping = new Float64Array(0) as F64; angularDamping = new Float64Array(0) as F64;
   /** The world's gravity, for the accelerations (set by the world). */
   gravity: Readonly<Vec3> = { x: 0, y: 0, z: 0 };
-  /** Principal inverse inertia in the body frame (0 for slots that do not turn under impulses). */
+  /** Principal inverse inertia, along the body's axes turned by inertiaRotation (0 for slots that do not turn under impulses). */
   ilx = new Float64Array(0) as F64; ily = new Float64Array(0) as F64; ilz = new Float64Array(0) as F64;
+  /**
+   * RigidBody.inertiaRotation Q of the slots whose principal axes are not the
+   * body's (inertiaFramed = 1): the world inertia turns by q ⊗ Q, not q.
+   */
+  iqx = new Float64Array(0) as F64; iqy = new Float64Array(0) as F64; iqz = new Float64Array(0) as F64; iqw = new Float64Array(0) as F64;
+  inertiaFramed = new Uint8Array(0);
   /** The rotation at which ixx…izz were computed (see refreshInertia). */
   rqx = new Float64Array(0) as F64; rqy = new Float64Array(0) as F64; rqz = new Float64Array(0) as F64; rqw = new Float64Array(0) as F64;
   /** RigidBody.staleTurnCos, or −1 for a slot whose inertia is not used. */
@@ -125,6 +131,8 @@ export class SolverBodies {
     this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
     this.linearDamping = grow(this.linearDamping, c); this.angularDamping = grow(this.angularDamping, c);
     this.ilx = grow(this.ilx, c); this.ily = grow(this.ily, c); this.ilz = grow(this.ilz, c);
+    this.iqx = grow(this.iqx, c); this.iqy = grow(this.iqy, c); this.iqz = grow(this.iqz, c); this.iqw = grow(this.iqw, c);
+    this.inertiaFramed = growU8(this.inertiaFramed, c);
     this.rqx = grow(this.rqx, c); this.rqy = grow(this.rqy, c); this.rqz = grow(this.rqz, c); this.rqw = grow(this.rqw, c);
     this.staleCos = grow(this.staleCos, c);
     this.refreshed = growU8(this.refreshed, c);
@@ -162,9 +170,13 @@ export class SolverBodies {
       this.iyy[i] = I.m11; this.iyz[i] = I.m12; this.izz[i] = I.m22;
       const il = body.inverseInertiaLocal;
       this.ilx[i] = il.x; this.ily[i] = il.y; this.ilz[i] = il.z;
+      const iq = body.inertiaRotation;
+      this.iqx[i] = iq.x; this.iqy[i] = iq.y; this.iqz[i] = iq.z; this.iqw[i] = iq.w;
+      this.inertiaFramed[i] = body.inertiaFramed ? 1 : 0;
       this.staleCos[i] = body.staleTurnCos;
     } else {
       this.ilx[i] = 0; this.ily[i] = 0; this.ilz[i] = 0;
+      this.inertiaFramed[i] = 0;
       this.staleCos[i] = -1;
       this.ixx[i] = 0; this.ixy[i] = 0; this.ixz[i] = 0; this.iyy[i] = 0; this.iyz[i] = 0; this.izz[i] = 0;
     }
@@ -235,9 +247,9 @@ export class SolverBodies {
   }
 
   /**
-   * Recomputes I⁻¹_world = R diag(I⁻¹_local) Rᵀ of the slots that turned
-   * further than their θ_max since it was last computed, and flags them in
-   * `refreshed`; returns how many. The sweeps apply impulses through the
+   * Recomputes I⁻¹_world = (R Q) diag(I⁻¹_local) (R Q)ᵀ (Q the slot's
+   * inertia frame, see iqx) of the slots that turned further than their θ_max
+   * since it was last computed, and flags them in `refreshed`; returns how many. The sweeps apply impulses through the
    * world inertia: kept from the start of a step in which the body turns far,
    * it answers for the body's old orientation. For a thin body the error is
    * large: a rod's inertia about its own axis is a few hundred times smaller
@@ -263,9 +275,19 @@ export class SolverBodies {
 
   /** Slot i's world inverse inertia at its current rotation (a pose moved outside the integration: continuous collision's put-back). */
   takeInertia(i: number): void {
-    const qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
+    let qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
     this.rqx[i] = qx; this.rqy[i] = qy; this.rqz[i] = qz; this.rqw[i] = qw;
-    // Columns of R: the body axes in world space.
+    if (this.inertiaFramed[i] === 1) {
+      // The principal axes turn by q ⊗ Q (RigidBody.updateInertia); the stale
+      // test in refreshInertia compares body rotations, the same turn either way.
+      const ax = this.iqx[i]!, ay = this.iqy[i]!, az = this.iqz[i]!, aw = this.iqw[i]!;
+      const x = qw * ax + qx * aw + qy * az - qz * ay;
+      const y = qw * ay - qx * az + qy * aw + qz * ax;
+      const z = qw * az + qx * ay - qy * ax + qz * aw;
+      qw = qw * aw - qx * ax - qy * ay - qz * az;
+      qx = x; qy = y; qz = z;
+    }
+    // Columns of R: the principal axes in world space.
     const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
     const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
     const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);

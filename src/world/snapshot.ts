@@ -9,8 +9,8 @@ import { COMBINE_CODES, type RigidBody } from '../dynamics/body';
 const COMBINE_COUNT = COMBINE_CODES.length;
 import { ShapeKind, type Shape } from '../shapes/shape';
 
-/** Format version written by `World.snapshot` and the only one `restore` accepts (1 was the plain-array format; 3 added static friction, combine modes and inertia). */
-export const SNAPSHOT_VERSION = 3;
+/** Format version written by `World.snapshot` and the only one `restore` accepts (1 was the plain-array format; 3 added static friction, combine modes and inertia; 4 the inertia rotation). */
+export const SNAPSHOT_VERSION = 4;
 
 /** Thrown by the restore functions when a snapshot cannot be restored; nothing was changed. */
 export class SnapshotError extends Error {
@@ -27,7 +27,7 @@ export interface StepperSnapshot {
 }
 
 /**
- * The whole simulation state of a World (version 3). Layouts, per row:
+ * The whole simulation state of a World (version 4). Layouts, per row:
  *
  * - `world` (WORLD_LENGTH): step count, `advance`'s accumulator, next body
  *   id, gravity x y z, dropped time, then the body, contact and joint counts.
@@ -40,8 +40,8 @@ export interface StepperSnapshot {
  *   height; box half extents; hull vertex and face counts, volume; mesh
  *   triangle and vertex counts; compound child count, volume and bounding
  *   radius; height field rows, columns and scale.x) that restore compares,
- *   static friction (−1 while it follows friction), and the principal
- *   inertia 3 (compared, as the mass).
+ *   static friction (−1 while it follows friction), the principal
+ *   inertia 3 and the inertia rotation 4 (both compared, as the mass).
  *   `bodyInts` (BODY_INTS): id, type code, shape kind, flags (BODY_*), the
  *   id of the next body of its sleeping island (−1 none), broadphase handle,
  *   collision group and mask, combine modes (friction code | restitution
@@ -81,8 +81,8 @@ export const W_STEP_COUNT = 0, W_ACCUMULATOR = 1, W_NEXT_BODY_ID = 2, W_GRAVITY 
 export const B_POSITION = 0, B_ROTATION = 3, B_VELOCITY = 7, B_ANGULAR = 10, B_PREV_POSITION = 13, B_PREV_ROTATION = 16;
 export const B_FORCE = 20, B_TORQUE = 23, B_SLEEP_TIME = 26, B_ODOMETER = 27, B_TARGET_POSITION = 28, B_TARGET_ROTATION = 31;
 export const B_FRICTION = 35, B_RESTITUTION = 36, B_LINEAR_DAMPING = 37, B_ANGULAR_DAMPING = 38, B_GRAVITY_SCALE = 39, B_MASS = 40, B_SHAPE = 41;
-export const B_STATIC_FRICTION = 44, B_INERTIA = 45;
-export const BODY_STRIDE = 48;
+export const B_STATIC_FRICTION = 44, B_INERTIA = 45, B_INERTIA_ROTATION = 48;
+export const BODY_STRIDE = 52;
 export const BI_ID = 0, BI_TYPE = 1, BI_SHAPE = 2, BI_FLAGS = 3, BI_ISLAND_NEXT = 4, BI_PROXY = 5, BI_GROUP = 6, BI_MASK = 7, BI_COMBINE = 8, BODY_INTS = 9;
 export const BODY_AWAKE = 1, BODY_PROXY_STALE = 2, BODY_KINEMATIC_TARGET = 4, BODY_CAN_SLEEP = 8, BODY_SENSOR = 16, BODY_PUT_BACK = 32;
 // ---- contacts (the block's length is CONTACT_STRIDE; these follow it)
@@ -148,6 +148,10 @@ export function requireSameBody(b: RigidBody, f: Float64Array, ints: Int32Array,
   const I = b.inertia;
   if (f[o + B_INERTIA] !== I.x || f[o + B_INERTIA + 1] !== I.y || f[o + B_INERTIA + 2] !== I.z) {
     throw new SnapshotError(`restore: body ${id} has inertia (${f[o + B_INERTIA]}, ${f[o + B_INERTIA + 1]}, ${f[o + B_INERTIA + 2]}) in the snapshot, (${I.x}, ${I.y}, ${I.z}) in the world`);
+  }
+  const Q = b.inertiaRotation, oq = o + B_INERTIA_ROTATION;
+  if (f[oq] !== Q.x || f[oq + 1] !== Q.y || f[oq + 2] !== Q.z || f[oq + 3] !== Q.w) {
+    throw new SnapshotError(`restore: body ${id} has inertia rotation (${f[oq]}, ${f[oq + 1]}, ${f[oq + 2]}, ${f[oq + 3]}) in the snapshot, (${Q.x}, ${Q.y}, ${Q.z}, ${Q.w}) in the world`);
   }
   const sf = f[o + B_STATIC_FRICTION]!;
   if (!(sf === -1 || sf >= 0)) throw new SnapshotError(`restore: body ${id} static friction ${sf}`);

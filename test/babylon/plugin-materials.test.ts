@@ -16,6 +16,7 @@ import { PhysicsShapeBox } from '@babylonjs/core/Physics/v2/physicsShape';
 import { PhysicsMaterialCombineMode } from '@babylonjs/core/Physics/v2/physicsMaterial';
 import { FootingPlugin } from '../../src/babylon/index';
 import { ground, physicsScene, runFrames } from './plugin-scenes';
+import { rotationMatrix } from '../helpers/rotation';
 
 const require = createRequire(import.meta.url);
 const wasmFile = readFileSync(require.resolve('@babylonjs/havok/lib/esm/HavokPhysics.wasm'));
@@ -147,5 +148,86 @@ describe('materials, inertia and startAsleep beside HavokPlugin', () => {
     expect(f.before).toBe(3);
     expect(Math.abs(h.after - 0.5)).toBeLessThan(0.02);
     expect(Math.abs(f.after - 0.5)).toBeLessThan(0.01);
+  });
+});
+
+describe('a turned inertia (inertia + inertiaOrientation) on FootingPlugin', () => {
+  // Three distinct moments along axes turned about a slanted axis: the tensor
+  // has off-diagonal terms in the node's frame, which footing keeps exactly
+  // (BodyDesc.inertiaRotation).
+  const MOMENTS = new Vector3(0.5, 1.3, 2.1);
+  const ORIENTATION = Quaternion.RotationAxis(new Vector3(1, 2, -0.5).normalize(), 0.9);
+  /** The world tensor R diag(I) Rᵀ for principal axes at rotation q. */
+  const tensor = (q: Quaternion): number[][] => {
+    const r = rotationMatrix(q), d = [MOMENTS.x, MOMENTS.y, MOMENTS.z];
+    return [0, 1, 2].map((i) => [0, 1, 2].map((j) => r[i]![0]! * d[0]! * r[j]![0]! + r[i]![1]! * d[1]! * r[j]![1]! + r[i]![2]! * d[2]! * r[j]![2]!));
+  };
+  /** A 1 m box body in zero gravity, its shape turned in the node by `shapeRotation` (footing's offset rotation). */
+  function turnedBody(shapeRotation: Quaternion): { scene: ReturnType<typeof physicsScene>; body: PhysicsBody; node: ReturnType<typeof CreateBox> } {
+    const scene = physicsScene(new FootingPlugin(), Vector3.Zero());
+    const node = CreateBox('b', { width: 0.6, height: 0.4, depth: 0.2 }, scene);
+    node.rotationQuaternion = Quaternion.RotationAxis(new Vector3(0.3, -1, 0.2).normalize(), 0.7);
+    const body = new PhysicsBody(node, PhysicsMotionType.DYNAMIC, false, scene);
+    body.shape = new PhysicsShapeBox(Vector3.Zero(), shapeRotation, new Vector3(0.6, 0.4, 0.2), scene);
+    body.setAngularDamping(0);
+    body.setMassProperties({ mass: 2, inertia: MOMENTS, inertiaOrientation: ORIENTATION });
+    return { scene, body, node };
+  }
+
+  it('getMassProperties returns the mass, inertia and inertiaOrientation that were set (within 1e-9), also through a turned shape', () => {
+    for (const shapeRotation of [Quaternion.Identity(), Quaternion.RotationAxis(new Vector3(0, 1, 1).normalize(), 0.4)]) {
+      const { scene, body } = turnedBody(shapeRotation);
+      const m = body.getMassProperties();
+      const io = m.inertiaOrientation!;
+      const sign = Math.sign(io.x * ORIENTATION.x + io.y * ORIENTATION.y + io.z * ORIENTATION.z + io.w * ORIENTATION.w);
+      const err = Math.max(
+        Math.abs(m.mass! - 2), Math.abs(m.inertia!.x - MOMENTS.x), Math.abs(m.inertia!.y - MOMENTS.y), Math.abs(m.inertia!.z - MOMENTS.z),
+        Math.abs(sign * io.x - ORIENTATION.x), Math.abs(sign * io.y - ORIENTATION.y), Math.abs(sign * io.z - ORIENTATION.z), Math.abs(sign * io.w - ORIENTATION.w),
+      );
+      console.log(`mass properties round trip (shape turned ${shapeRotation.w === 1 ? 'no' : '0.4 rad'}): largest error ${err.toExponential(2)}`);
+      expect(err).toBeLessThan(1e-9);
+      scene.dispose();
+    }
+    // A bad orientation is refused by name and leaves the body as it was.
+    const { scene, body } = turnedBody(Quaternion.Identity());
+    expect(() => body.setMassProperties({ mass: 2, inertia: MOMENTS, inertiaOrientation: new Quaternion(0, NaN, 0, 1) })).toThrow(/inertiaOrientation/);
+    expect(() => body.setMassProperties({ mass: 2, inertia: MOMENTS, inertiaOrientation: new Quaternion(0, 0, 0, 0) })).toThrow(/inertiaOrientation/);
+    expect(Math.abs(body.getMassProperties().inertiaOrientation!.x - ORIENTATION.x)).toBeLessThan(1e-9);
+    scene.dispose();
+  });
+
+  it('a torque-free spin about each principal axis keeps its angular momentum (600 frames, 1e-6 relative)', () => {
+    for (let k = 0; k < 3; k++) {
+      const { scene, body, node } = turnedBody(Quaternion.RotationAxis(new Vector3(0, 1, 1).normalize(), 0.4));
+      // Principal axis k in the world: column k of R(node) R(inertiaOrientation).
+      const turn = node.rotationQuaternion!.multiply(ORIENTATION);
+      const axis = rotationMatrix(turn).map((row) => row[k]!);
+      const lambda = [MOMENTS.x, MOMENTS.y, MOMENTS.z][k]!;
+      // An angular impulse L0 = 3 λ axis as a couple: P at c + r and −P at c − r give 2 r × P.
+      const u = Math.abs(axis[0]!) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+      const rv = [axis[1]! * u[2]! - axis[2]! * u[1]!, axis[2]! * u[0]! - axis[0]! * u[2]!, axis[0]! * u[1]! - axis[1]! * u[0]!];
+      const rl = Math.hypot(rv[0]!, rv[1]!, rv[2]!);
+      const r = new Vector3(rv[0]! / rl, rv[1]! / rl, rv[2]! / rl).scale(0.1);
+      // r × (axis × r) = |r|² axis for r ⊥ axis, so P = (axis × r) · 1.5 λ / |r|² gives 2 r × P = 3 λ axis.
+      const a = new Vector3(axis[0]!, axis[1]!, axis[2]!);
+      const P = Vector3.Cross(a, r).scale(1.5 * lambda / r.lengthSquared());
+      const c = node.getAbsolutePosition().clone();
+      body.applyImpulse(P, c.add(r));
+      body.applyImpulse(P.negate(), c.subtract(r));
+      const L0 = axis.map((x) => 3 * lambda * x);
+      let drift = 0;
+      const w = new Vector3();
+      for (let i = 0; i < 600; i++) {
+        runFrames(scene, 1);
+        body.getAngularVelocityToRef(w);
+        const I = tensor(node.rotationQuaternion!.multiply(ORIENTATION));
+        const L = I.map((row) => row[0]! * w.x + row[1]! * w.y + row[2]! * w.z);
+        drift = Math.max(drift, Math.hypot(L[0]! - L0[0]!, L[1]! - L0[1]!, L[2]! - L0[2]!) / (3 * lambda));
+      }
+      console.log(`turned inertia, axis ${k}: angular momentum drift ${drift.toExponential(2)} relative over 600 frames, spin ${w.length().toFixed(6)} rad/s (expected 3)`);
+      expect(drift).toBeLessThan(1e-6);
+      expect(Math.abs(w.length() - 3)).toBeLessThan(1e-6);
+      scene.dispose();
+    }
   });
 });

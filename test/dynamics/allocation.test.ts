@@ -193,7 +193,9 @@ const bell = new Compound([{ shape: new Sphere(0.15), position: { x: -0.3, y: 0,
 for (let i = 0; i < 120; i++) {
   const k = i % 4;
   const shape = k === 0 ? table : k === 1 ? bell : k === 2 ? new Box({ x: 0.2, y: 0.2, z: 0.2 }) : new Sphere(0.2);
-  world.createBody({ type: 'dynamic', shape, position: { x: ((i * 7) % 9) - 4, y: 1 + 0.25 * i, z: ((i * 5) % 9) - 4 } });
+  // The boxes carry an inertia frame (inertiaRotation: the world inertia turns by rotation ⊗ frame).
+  const frame = k === 2 ? { inertia: { x: 1.2, y: 1.7, z: 2.2 }, inertiaRotation: { x: 0.3, y: -0.5, z: 0.2, w: 0.8 } } : {};
+  world.createBody({ type: 'dynamic', shape, position: { x: ((i * 7) % 9) - 4, y: 1 + 0.25 * i, z: ((i * 5) % 9) - 4 }, ...frame });
 }
 const sweeper = world.createBody({ type: 'kinematic', shape: new Box({ x: 0.2, y: 0.6, z: 4.5 }), position: { x: 0, y: 0.8, z: 0 } });
 let childHits = 0;
@@ -255,7 +257,7 @@ console.log(JSON.stringify({ bytes, overhead, windows, crateY: crate.position.y 
 `;
 
 describe('steady-state allocation', () => {
-  it('world.step with Compound bodies on a HeightField and child-index events allocates < 16 KB per 100 steps', async () => {
+  it('world.step with Compound bodies on a HeightField, child-index events and boxes with an inertia frame allocates < 16 KB per 100 steps', async () => {
     const dir = await buildLibrary();
     const r = runScenario<{ bytes: number; overhead: number; windows: number; childHits: number; compoundContacts: number }>(dir, 'compound', COMPOUND_SCENARIO);
     console.log(`[allocation] 60 compounds + 60 shapes on a height field: ${r.bytes} bytes of new space per 100 steps (${r.overhead} B overhead per window removed), ${r.compoundContacts} compound contacts, ${r.childHits} child events`);

@@ -17,11 +17,16 @@
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Observable } from '@babylonjs/core/Misc/observable';
 import type { Scene } from '@babylonjs/core/scene';
-import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { CharacterShapeOptions, CharacterSupportedState, CharacterSurfaceInfo } from '@babylonjs/core/Physics/v2/characterController';
-import { MIN_SHAPE_SIZE, quat, type Capsule, type RigidBody, type Vec3, type World } from '../../index';
-import { CharacterController, type CharacterSettings } from '../../../character/index';
+import type { Capsule, RigidBody, Vec3, World } from '../../index';
+import { CharacterController } from '../../../character/index';
 import { resolveFootingWorld, type FootingWorldHost } from './world-host';
+import { surfaceMovement } from './surface-movement';
+import {
+  capsuleOf, requireFinite, requireRange, requireVector, type FootingCharacterCollisionEvent, type FootingCharacterControllerOptions,
+} from './options';
+
+export type { FootingCharacterCollisionEvent, FootingCharacterControllerOptions } from './options';
 
 // Babylon's CharacterSupportedState values (a numeric enum; imported as a type only, so that
 // this module does not load Babylon's Havok-bound controller).
@@ -29,71 +34,22 @@ const UNSUPPORTED = 0 as CharacterSupportedState;
 const SLIDING = 1 as CharacterSupportedState;
 const SUPPORTED = 2 as CharacterSupportedState;
 
-/** Babylon's capsule defaults (PhysicsCharacterController): 1.8 m tall, 0.6 m radius. */
-const DEFAULT_CAPSULE_HEIGHT = 1.8;
-const DEFAULT_CAPSULE_RADIUS = 0.6;
 /** Babylon's damping of the approach speed a push removes, and the share of a penetration it recovers per second. */
 const PUSH_DAMPING = 0.9;
 const PUSH_RECOVERY = 0.4;
+/**
+ * Metres beyond keepDistance within which a walkable plane still counts as
+ * the ground the character stands on (groundNormalInto): the face beside a
+ * seam, not the whole gather reach, so a ramp takes over within centimetres.
+ */
+const SEAM_REACH = 0.01;
 /** A plane counts towards support along a direction d when n · d̂ is below this (Babylon's threshold). */
 const SUPPORT_FACING = -0.08;
 /** Largest push force footing accepts (CharacterSettings.pushStrength bound); Babylon's default 1e38 means "unbounded". */
 const MAX_FOOTING_FORCE = 1e6;
 
-/** Collision event of `onTriggerCollisionObservable` (one reused object: copy what you keep). */
-export interface FootingCharacterCollisionEvent {
-  /** The Babylon body hit, when the world's host (FootingPlugin) maps footing bodies to Babylon's; else null. */
-  collider: PhysicsBody | null;
-  /** Instance index of the collider (0: footing bodies are not instanced). */
-  colliderIndex: number;
-  /** The footing body hit. */
-  body: RigidBody;
-  /** Impulse given to the body, N·s. */
-  impulse: Vector3;
-  /** World point where it was applied. */
-  impulsePosition: Vector3;
-}
-
-/** Options beyond Babylon's three constructor arguments. */
-export interface FootingCharacterControllerOptions {
-  /** The footing world (or an object holding one); default: the scene's physics plugin's `world`. */
-  world?: World | FootingWorldHost;
-  /** Settings of the underlying footing controller that Babylon's API does not name (snapDistance, minStepForward, …). */
-  settings?: Partial<Pick<CharacterSettings, 'snapDistance' | 'minStepForward' | 'maxIterations' | 'tolerance' | 'slop' | 'collisionMask'>>;
-  /** Membership bits of the character's own body. Default 1. */
-  collisionGroup?: number;
-}
-
 /** A class with Babylon's constructor signature (what `FootingCharacterController.forWorld` returns). */
 export type FootingCharacterControllerClass = new (position: Vector3, characterShapeOptions: CharacterShapeOptions, scene: Scene) => FootingCharacterController;
-
-function requireFinite(name: string, value: number): void {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`FootingCharacterController: ${name} must be a finite number (got ${String(value)})`);
-}
-
-function requireRange(name: string, value: number, lo: number, hi: number): void {
-  if (typeof value !== 'number' || !(value >= lo && value <= hi)) throw new RangeError(`FootingCharacterController: ${name} must be a number in [${lo}, ${hi}] (got ${String(value)})`);
-}
-
-function requireVector(name: string, v: Vector3): void {
-  if (v === null || typeof v !== 'object') throw new TypeError(`FootingCharacterController: ${name} must be a Vector3 (got ${String(v)})`);
-  if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) {
-    throw new RangeError(`FootingCharacterController: ${name} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
-  }
-}
-
-/** Footing's capsule for Babylon's (total height h, radius r): segment half-length h/2 − r, at least MIN_SHAPE_SIZE (h ≤ 2r is a sphere). */
-function capsuleOf(options: CharacterShapeOptions): { radius: number; halfHeight: number; height: number } {
-  if (options === null || typeof options !== 'object') throw new TypeError('FootingCharacterController: characterShapeOptions must be an object');
-  if (options.shape !== undefined) {
-    throw new TypeError('FootingCharacterController: characterShapeOptions.shape is not supported (footing\'s character is a capsule): give capsuleHeight and capsuleRadius');
-  }
-  const radius = options.capsuleRadius ?? DEFAULT_CAPSULE_RADIUS;
-  const height = options.capsuleHeight ?? DEFAULT_CAPSULE_HEIGHT;
-  if (!(radius > 0) || !Number.isFinite(radius)) throw new RangeError(`FootingCharacterController: capsuleRadius must be a finite number > 0 (got ${String(radius)})`);
-  if (!(height > 0) || !Number.isFinite(height)) throw new RangeError(`FootingCharacterController: capsuleHeight must be a finite number > 0 (got ${String(height)})`);
-  return { radius, halfHeight: Math.max(height / 2 - radius, MIN_SHAPE_SIZE), height };
-}
 
 export class FootingCharacterController {
   /**
@@ -119,6 +75,8 @@ export class FootingCharacterController {
   acceleration = 0.05;
   /** Largest velocity change of calculateMovement per second, m/s². Default 50. */
   maxAcceleration = 50;
+  /** @internal calculateMovementToRef's deltaTime, read by surfaceMovement */
+  movementDt = 1 / 60;
   /** Babylon's penetration recovery speed; accepted for compatibility (footing's solver recovers by projection, at most one radius per move). Default 1. */
   penetrationRecoverySpeed = 1;
   /** Babylon's simplex solver speed bound; accepted for compatibility (footing's solver works on positions). Default 10. */
@@ -148,8 +106,12 @@ export class FootingCharacterController {
   private readonly clip: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly inVel: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly pointVel: Vec3 = { x: 0, y: 0, z: 0 };
-  private readonly arm: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly impulse: Vec3 = { x: 0, y: 0, z: 0 };
+  /** Whether the move in progress started grounded (1), and on what ground normal (clipVelocity). */
+  private startGrounded = 0;
+  private readonly startGroundNormal: Vec3 = { x: 0, y: 1, z: 0 };
+  /** Scratch of groundNormalInto's callers after a move. */
+  private readonly groundNormal: Vec3 = { x: 0, y: 1, z: 0 };
   private readonly event: FootingCharacterCollisionEvent;
 
   /**
@@ -359,11 +321,13 @@ export class FootingCharacterController {
     if (surfaceInfo.supportedState !== SUPPORTED) surfaceInfo.isSurfaceDynamic = false;
   }
 
-  /** Support from the ground probe of the last move (grounded or sliding). */
+  /** Support from the ground probe of the last move (grounded or sliding), with the ground's normal as groundNormalInto gives it. */
   private probeSupport(surfaceInfo: CharacterSurfaceInfo): void {
     const r = this.controllerValue.result;
     surfaceInfo.supportedState = r.grounded ? SUPPORTED : SLIDING;
-    surfaceInfo.averageSurfaceNormal.set(r.groundNormal.x, r.groundNormal.y, r.groundNormal.z);
+    const n = this.groundNormal;
+    this.groundNormalInto(n);
+    surfaceInfo.averageSurfaceNormal.set(n.x, n.y, n.z);
     const body = r.groundBody;
     if (r.grounded && body !== null && !body.isStatic) {
       body.getPointVelocity(this.pointVel, r.groundPoint);
@@ -371,6 +335,33 @@ export class FootingCharacterController {
       surfaceInfo.averageAngularSurfaceVelocity.set(body.angularVelocity.x, body.angularVelocity.y, body.angularVelocity.z);
       surfaceInfo.isSurfaceDynamic = body.isDynamic;
     }
+  }
+
+  /**
+   * The normal of the ground the last move ended on, into `out`; false when
+   * it did not end grounded. The flattest of the probe's ground and the
+   * walkable planes the move gathered within SEAM_REACH of touching: where
+   * flat ground meets a ramp the probe can report the capsule's contact with
+   * the edge between them, steeper than either face, and a velocity along it
+   * leaves the ramp (calculateMovement keeps most of a normal component from
+   * one frame to the next: the character rose centimetres off a 5° ramp).
+   */
+  private groundNormalInto(out: Vec3): boolean {
+    const ctl = this.controllerValue, r = ctl.result;
+    const g = r.groundNormal;
+    out.x = g.x; out.y = g.y; out.z = g.z;
+    if (!r.grounded) return false;
+    const up = ctl.up, p = ctl.position;
+    let best = g.x * up.x + g.y * up.y + g.z * up.z;
+    for (let i = 0; i < r.planeCount; i++) {
+      const q = r.planes[i]!, qn = q.normal;
+      if (q.flattened) continue;
+      const qu = qn.x * up.x + qn.y * up.y + qn.z * up.z;
+      if (qu <= best || qu < this.maxSlopeCosineValue) continue;
+      if (qn.x * p.x + qn.y * p.y + qn.z * p.z - q.distance > SEAM_REACH) continue;
+      best = qu; out.x = qn.x; out.y = qn.y; out.z = qn.z;
+    }
+    return true;
   }
 
   /**
@@ -408,62 +399,13 @@ export class FootingCharacterController {
     this.step(dt);
   }
 
-  /**
-   * Babylon's helper: the velocity that moves `currentVelocity` towards
-   * `desiredVelocity` in the frame of the surface (tangent, binormal,
-   * normal), by `acceleration` of the difference and at most
-   * maxAcceleration·deltaTime, plus `surfaceVelocity`. `forwardWorld` and
-   * `desiredVelocity` give the wish: its forward part runs along the
-   * surface's tangent, its sideways part (up × forward) along the binormal.
-   * Returns false (result untouched) when forward is parallel to up.
-   */
+  /** Babylon's helper: see surfaceMovement (surface-movement.ts). Returns false (result untouched) when forward is parallel to up. */
   calculateMovementToRef(
     deltaTime: number, forwardWorld: Vector3, surfaceNormal: Vector3, currentVelocity: Vector3, surfaceVelocity: Vector3,
     desiredVelocity: Vector3, upWorld: Vector3, result: Vector3,
   ): boolean {
-    const fx = forwardWorld.x, fy = forwardWorld.y, fz = forwardWorld.z;
-    const ux = upWorld.x, uy = upWorld.y, uz = upWorld.z;
-    const nx = surfaceNormal.x, ny = surfaceNormal.y, nz = surfaceNormal.z;
-    // b = forward × up, unit
-    let bx = fy * uz - fz * uy, by = fz * ux - fx * uz, bz = fx * uy - fy * ux;
-    let l2 = bx * bx + by * by + bz * bz;
-    if (l2 < 1e-5) return false;
-    let l = Math.sqrt(l2);
-    bx /= l; by /= l; bz /= l;
-    // t = b × n, unit: the surface's tangent (−forward on flat ground)
-    let tx = by * nz - bz * ny, ty = bz * nx - bx * nz, tz = bx * ny - by * nx;
-    l = Math.sqrt(tx * tx + ty * ty + tz * tz);
-    if (l > 0) { tx /= l; ty /= l; tz /= l; }
-    // b = t × n, unit: the binormal (up × forward on flat ground)
-    bx = ty * nz - tz * ny; by = tz * nx - tx * nz; bz = tx * ny - ty * nx;
-    l = Math.sqrt(bx * bx + by * by + bz * bz);
-    if (l > 0) { bx /= l; by /= l; bz /= l; }
-    // the velocity relative to the surface, in the frame (t, b, n): rows orthogonal, so the inverse divides by |row|²
-    const rx0 = currentVelocity.x - surfaceVelocity.x, ry0 = currentVelocity.y - surfaceVelocity.y, rz0 = currentVelocity.z - surfaceVelocity.z;
-    const n2 = nx * nx + ny * ny + nz * nz;
-    let a = rx0 * tx + ry0 * ty + rz0 * tz;
-    let b = rx0 * bx + ry0 * by + rz0 * bz;
-    let c = n2 > 0 ? (rx0 * nx + ry0 * ny + rz0 * nz) / n2 : 0;
-    // the wish in the same frame: forward along −t, sideways along b, keeping its length
-    const sx = uy * fz - uz * fy, sy = uz * fx - ux * fz, sz = ux * fy - uy * fx;
-    const fwd = desiredVelocity.x * fx + desiredVelocity.y * fy + desiredVelocity.z * fz;
-    const side = desiredVelocity.x * sx + desiredVelocity.y * sy + desiredVelocity.z * sz;
-    const len = Math.sqrt(desiredVelocity.x * desiredVelocity.x + desiredVelocity.y * desiredVelocity.y + desiredVelocity.z * desiredVelocity.z);
-    let wa = -fwd, wb = side;
-    l = Math.sqrt(wa * wa + wb * wb);
-    if (l > 0) { wa = wa / l * len; wb = wb / l * len; }
-    // step towards it: gain `acceleration`, at most maxAcceleration·dt
-    const da = wa - a, db = wb - b, dc = -c;
-    l2 = da * da + db * db + dc * dc;
-    const maxDelta = this.maxAcceleration * deltaTime;
-    const k = l2 * this.acceleration * this.acceleration > maxDelta * maxDelta ? maxDelta / Math.sqrt(l2) : this.acceleration;
-    a += da * k; b += db * k; c += dc * k;
-    result.set(
-      a * tx + b * bx + c * nx + surfaceVelocity.x,
-      a * ty + b * by + c * ny + surfaceVelocity.y,
-      a * tz + b * bz + c * nz + surfaceVelocity.z,
-    );
-    return true;
+    this.movementDt = deltaTime;
+    return surfaceMovement(this, forwardWorld, surfaceNormal, currentVelocity, surfaceVelocity, desiredVelocity, upWorld, result);
   }
 
   /** calculateMovementToRef into a new vector (zero when forward is parallel to up). */
@@ -500,6 +442,7 @@ export class FootingCharacterController {
     inVel.x = vel.x; inVel.y = vel.y; inVel.z = vel.z;
     const d = this.disp;
     d.x = vel.x * dt; d.y = vel.y * dt; d.z = vel.z * dt;
+    this.startGrounded = this.groundNormalInto(this.startGroundNormal) ? 1 : 0;
     const r = ctl.move(d, dt);
     pos.set(r.position.x, r.position.y, r.position.z);
     if (!r.steppedUp) this.clipVelocity();
@@ -532,7 +475,36 @@ export class FootingCharacterController {
         }
       }
     }
+    // The clip may not make a grounded character leave its ground faster than
+    // the velocity asked to, neither the ground it started on nor the one it
+    // ended on. Clipped against the edge where flat ground meets a ramp, the
+    // velocity turns steeper than the ramp; calculateMovement keeps most of a
+    // normal component from one frame to the next, and the character would
+    // rise off the ramp by centimetres within a few frames, out of the
+    // ground probe's reach.
+    if (this.startGrounded === 1) this.keepOnGround(c, this.startGroundNormal);
+    if (this.groundNormalInto(this.groundNormal)) this.keepOnGround(c, this.groundNormal);
     vel.set(c.x, c.y, c.z);
+  }
+
+  /**
+   * Turns `c` so that it leaves the ground of normal `n` no faster than the
+   * asked velocity (inVel) did, keeping its speed: the clip against an edge
+   * at the foot of a ramp lifts the velocity, which then runs along the
+   * ground instead (removing the lift alone would brake the character).
+   */
+  private keepOnGround(c: Vec3, n: Readonly<Vec3>): void {
+    const inVel = this.inVel;
+    const leave = c.x * n.x + c.y * n.y + c.z * n.z;
+    const asked = Math.max(0, inVel.x * n.x + inVel.y * n.y + inVel.z * n.z);
+    if (!(leave > asked)) return;
+    const speed2 = c.x * c.x + c.y * c.y + c.z * c.z;
+    const k = leave - asked;
+    c.x -= k * n.x; c.y -= k * n.y; c.z -= k * n.z;
+    const l2 = c.x * c.x + c.y * c.y + c.z * c.z;
+    if (!(l2 > 1e-12)) return;
+    const scale = Math.sqrt(speed2 / l2);
+    c.x *= scale; c.y *= scale; c.z *= scale;
   }
 
   /**
@@ -565,13 +537,11 @@ export class FootingCharacterController {
       if (gap < 0) dv += gap * PUSH_RECOVERY / dt;
       let j = 0;
       if (dv < 0) {
-        // (r × n) in the body's frame, where the inertia is diagonal
-        const a = this.arm;
+        // 1/m + (r × n)ᵀ I⁻¹ (r × n), with the world inverse inertia (exact for any inertia frame)
         const rx = q.point.x - body.position.x, ry = q.point.y - body.position.y, rz = q.point.z - body.position.z;
-        a.x = ry * n.z - rz * n.y; a.y = rz * n.x - rx * n.z; a.z = rx * n.y - ry * n.x;
-        quat.inverseRotate(a, body.rotation, a);
-        const I = body.inertia;
-        const invMass = body.inverseMass + (I.x > 0 ? a.x * a.x / I.x : 0) + (I.y > 0 ? a.y * a.y / I.y : 0) + (I.z > 0 ? a.z * a.z / I.z : 0);
+        const ax = ry * n.z - rz * n.y, ay = rz * n.x - rx * n.z, az = rx * n.y - ry * n.x;
+        const I = body.inverseInertiaWorld;
+        const invMass = body.inverseMass + ax * (I.m00 * ax + I.m01 * ay + I.m02 * az) + ay * (I.m10 * ax + I.m11 * ay + I.m12 * az) + az * (I.m20 * ax + I.m21 * ay + I.m22 * az);
         if (invMass > 0) j = Math.max(dv / invMass, -maxImpulse);
       }
       let weight = (gx * n.x + gy * n.y + gz * n.z) * dt;

@@ -2,7 +2,7 @@
 // mass replace the footing body (through BodyRecords.transact, so a refused
 // change leaves the body as it was); damping, gravity factor, velocities and
 // event masks write through to the record and its footing body.
-import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Observable } from '@babylonjs/core/Misc/observable';
 import type { IBasePhysicsCollisionEvent, IPhysicsCollisionEvent, PhysicsMassProperties, PhysicsMotionType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
@@ -36,19 +36,31 @@ export function setMassProperties(records: BodyRecords, body: PhysicsBody, massP
   if (m !== undefined && (typeof m !== 'number' || !Number.isFinite(m) || m < 0)) {
     throw new RangeError(`FootingPlugin.setMassProperties: massProps.mass must be a finite number ≥ 0 (got ${String(m)})`);
   }
+  const io = massProps.inertiaOrientation;
+  if (io !== undefined && io !== null && !(Number.isFinite(io.x) && Number.isFinite(io.y) && Number.isFinite(io.z) && Number.isFinite(io.w) && io.x * io.x + io.y * io.y + io.z * io.z + io.w * io.w > 1e-12)) {
+    throw new RangeError(`FootingPlugin.setMassProperties: massProps.inertiaOrientation must be a non-zero quaternion of finite numbers (got ${io.x}, ${io.y}, ${io.z}, ${io.w})`);
+  }
   records.apply(body, instanceIndex, (d) => {
     const before = d.userMass;
     records.transact([d], () => { d.userMass = massProps; records.rebuildBody(d); }, () => { d.userMass = before; });
   });
 }
 
-/** The dynamic footing body's mass and inertia; otherwise the shape's, scaled to the user's mass. */
+/**
+ * The dynamic footing body's mass and inertia, with the inertia's axes taken
+ * back to the node's frame (offset · inertiaRotation); otherwise the shape's,
+ * scaled to the user's mass.
+ */
 export function getMassProperties(d: BodyData): PhysicsMassProperties {
   const computed = shapeMass(d.shape);
-  const r = d.rigid;
+  const r = d.rigid, g = d.rigidGeometry;
   if (r && r.isDynamic) {
     computed.mass = r.mass;
     computed.inertia = new Vector3(r.inertia.x, r.inertia.y, r.inertia.z);
+    if (g) {
+      const o = g.offsetRotation, q = r.inertiaRotation;
+      computed.inertiaOrientation = new Quaternion(o.x, o.y, o.z, o.w).multiplyInPlace(new Quaternion(q.x, q.y, q.z, q.w));
+    }
   } else if (d.userMass?.mass !== undefined && computed.mass! > 0) {
     const k = d.userMass.mass / computed.mass!;
     computed.mass = d.userMass.mass;

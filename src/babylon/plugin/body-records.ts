@@ -2,7 +2,7 @@
 // per thin instance) holds what Babylon set and the footing body made from
 // it; this module creates, finds, rebuilds, teleports and releases them, and
 // runs the prestep that carries nodes moved by the user over to their bodies.
-import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { PhysicsMotionType, PhysicsPrestepType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
@@ -16,7 +16,6 @@ export class BodyRecords {
   readonly all = new Set<BodyData>();
   private readonly tmpV = new Vector3();
   private readonly tmpQ = new Quaternion();
-  private readonly tmpM = new Matrix();
   private readonly tmpVec: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly tmpQuat: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
@@ -162,7 +161,8 @@ export class BodyRecords {
         staticFriction: m.staticFriction ?? m.friction ?? 0.5,
         restitution: m.restitution ?? 0,
         frictionCombine: COMBINE_MODES[m.frictionCombine ?? 1], restitutionCombine: COMBINE_MODES[m.restitutionCombine ?? 2],
-        inertia: type === 'dynamic' ? this.inertiaOverride(d, g) : undefined,
+        inertia: type === 'dynamic' ? d.userMass?.inertia : undefined,
+        inertiaRotation: type === 'dynamic' ? this.inertiaFrame(d, g) : undefined,
         // A rebuilt body keeps sleeping; a new one starts as PhysicsBody's startAsleep asks.
         awake: old ? !(moving && old.isSleeping) : !(type !== 'static' && d.body.startAsleep),
         linearDamping: d.linearDamping, angularDamping: d.angularDamping, gravityScale: d.gravityFactor,
@@ -177,23 +177,18 @@ export class BodyRecords {
   }
 
   /**
-   * The user's inertia (setMassProperties) in the footing body's frame, whose
-   * axes are the shape's offset rotation from the node's: the diagonal of
-   * R diag(I) Rᵀ with R = offset⁻¹ · inertiaOrientation (exact when R maps
-   * axes onto axes, as for the identity; footing keeps principal moments
-   * along the body's axes only).
+   * The axes of the user's inertia (setMassProperties) in the footing body's
+   * frame: inertiaOrientation turns them into the node's axes, and the body's
+   * axes are the node's turned by the shape's offset rotation, so
+   * Q = offset⁻¹ · inertiaOrientation (footing's inertiaRotation).
    */
-  private inertiaOverride(d: BodyData, g: ShapeGeometry): Vec3 | undefined {
-    const I = d.userMass?.inertia;
-    if (!I) return undefined;
-    const o = g.offsetRotation, io = d.userMass!.inertiaOrientation;
+  private inertiaFrame(d: BodyData, g: ShapeGeometry): Quat | undefined {
+    const m = d.userMass;
+    if (!m?.inertia) return undefined;
+    const o = g.offsetRotation, io = m.inertiaOrientation;
     this.tmpQ.set(-o.x, -o.y, -o.z, o.w);
     if (io) this.tmpQ.multiplyToRef(io, this.tmpQ);
-    Matrix.FromQuaternionToRef(this.tmpQ.normalize(), this.tmpM);
-    const m = this.tmpM.m;
-    // Babylon's matrices are row-vector: row k of m holds the rotated axis k (column k of R).
-    const diag = (i: number): number => m[i]! * m[i]! * I.x + m[4 + i]! * m[4 + i]! * I.y + m[8 + i]! * m[8 + i]! * I.z;
-    return { x: diag(0), y: diag(1), z: diag(2) };
+    return { x: this.tmpQ.x, y: this.tmpQ.y, z: this.tmpQ.z, w: this.tmpQ.w };
   }
 
   /** Runs a change that rebuilds bodies; when the rebuild is refused, undo() restores the records. */
