@@ -23,7 +23,7 @@ import { aabb, type Aabb } from '../collision/aabb';
 import { BroadPhase } from '../collision/broadphase/broadphase';
 import { RigidBody, validate, type BodyDesc, type BodyOwner } from '../dynamics/body';
 import type { Contact } from '../dynamics/contact';
-import { ContactManager, PAIR_KEY_SCALE, shouldCollide } from '../dynamics/contact-manager';
+import { ContactManager, PAIR_KEY_SCALE } from '../dynamics/contact-manager';
 import { FAT_MARGIN, motionBound, prepareKinematicTargets, refitStaleProxies } from '../dynamics/integrate';
 import { StepSolver } from '../dynamics/solver';
 import { StepContext } from '../dynamics/step-context';
@@ -44,35 +44,11 @@ import {
   OverlapCollector, QueryRegion, SceneQueries, type OverlapContact, type OverlapOptions, type QueryOptions, type RaycastHit, type RaycastOptions,
   type ShapeCastHit, type ShapeCastOptions,
 } from './queries';
+import { applyFilterChanges, removeBodyNow, removeJointedContacts } from './removals';
 import { checkTimeStep, checkWorldSettings, defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
 import type { StepperSnapshot, WorldSnapshot } from './snapshot';
+import type { WorldStepper } from './stepper';
 import { restoreSnapshot, takeSnapshot, type SnapshotHost } from './world-snapshot';
-
-/**
- * Something the World steps after the rigid bodies each step (e.g. a Verlet
- * ParticleSystem). `postStep` may run queries on the world and apply impulses
- * to bodies (they take effect next step); it must not add bodies, and a body
- * it removes is removed at the end of the step (see `removeBody`).
- */
-export interface WorldStepper {
-  /**
-   * Optional: runs once at the start of every step, before anything moves,
-   * with the whole step's dt — the place to set kinematic targets or read
-   * input for the step about to run.
-   */
-  preStep?(world: World, dt: number): void;
-  /** Runs after the rigid bodies moved, once per part of a split step (dt is the part's). */
-  postStep(world: World, dt: number): void;
-  /**
-   * Optional, for `World.snapshot`: the stepper's state as typed arrays (its
-   * own layout). A stepper without it is left as it is by `restore`.
-   */
-  snapshotState?(): StepperSnapshot;
-  /** Throws (a SnapshotError naming the problem) when `state` cannot be restored; changes nothing. */
-  validateState?(state: StepperSnapshot, world: World): void;
-  /** Restores a state `validateState` accepted. */
-  restoreState?(state: StepperSnapshot, world: World): void;
-}
 
 export interface WorldOptions {
   /** m/s². Default (0, −9.81, 0). */
@@ -294,30 +270,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
 
   /** @internal BodyRemover: removes at once (the event queue calls it for deferred removals). */
   removeNow(body: RigidBody): void {
-    if (!body.awake) this.wakeBody(body);
-    for (let i = this.jointList.length - 1; i >= 0; i--) {
-      const j = this.jointList[i]!;
-      if (j.bodyA === body || j.bodyB === body) this.removeJoint(j);
-    }
-    for (let i = this.contactManager.list.length - 1; i >= 0; i--) {
-      const c = this.contactManager.list[i]!;
-      if (c.bodyA === body || c.bodyB === body) {
-        const other = c.bodyA === body ? c.bodyB! : c.bodyA!;
-        other.wakeUp();
-        this.contactManager.destroyContact(c, true);
-      }
-    }
-    this.broadphase.destroyProxy(body.proxy);
-    body.proxy = -1;
-    const last = this.bodyList.pop()!;
-    if (last !== body) {
-      this.bodyList[body.index] = last;
-      last.index = body.index;
-      this.contactManager.bodyMoved(last);
-    }
-    this.bodyById.delete(body.id);
-    body.index = -1;
-    body.owner = null;
+    removeBodyNow(this, body);
   }
 
   /** Live joint solver settings (jointHertz, jointDampingRatio, jointIterations). */
@@ -367,12 +320,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
     joint.owner = this;
     this.jointList.push(joint);
     attachJoint(joint);
-    if (!joint.collideConnected) {
-      for (let i = this.contactManager.list.length - 1; i >= 0; i--) {
-        const c = this.contactManager.list[i]!;
-        if ((c.bodyA === joint.bodyA && c.bodyB === joint.bodyB) || (c.bodyA === joint.bodyB && c.bodyB === joint.bodyA)) this.contactManager.destroyContact(c, true);
-      }
-    }
+    if (!joint.collideConnected) removeJointedContacts(this, joint);
     return joint;
   }
 
@@ -453,29 +401,9 @@ export class World implements BodyOwner, SnapshotHost<World> {
     if (this.filterChangedBodies.indexOf(body) < 0) this.filterChangedBodies.push(body);
   }
 
-  /**
-   * Applies changed collision filters (Box2D resets the proxy likewise): the
-   * contacts the new filter refuses end (with their contactEnd events), and
-   * the body's proxy is queued so that pairs it now allows are found. The
-   * body and the partners it lost wake, so nothing rests on a contact that
-   * is gone.
-   */
+  /** Applies changed collision filters (see applyFilterChanges). */
   private refilter(): void {
-    const changed = this.filterChangedBodies, list = this.contactManager.list;
-    for (let k = 0; k < changed.length; k++) {
-      const body = changed[k]!;
-      if (body.owner !== this) continue;
-      if (!body.awake) this.wakeBody(body);
-      for (let i = list.length - 1; i >= 0; i--) {
-        const c = list[i]!;
-        if (c.bodyA !== body && c.bodyB !== body) continue;
-        if (shouldCollide(c.bodyA!, c.bodyB!)) continue;
-        (c.bodyA === body ? c.bodyB! : c.bodyA!).wakeUp();
-        this.contactManager.destroyContact(c, true);
-      }
-      this.broadphase.requeue(body.proxy);
-    }
-    changed.length = 0;
+    applyFilterChanges(this, this.filterChangedBodies);
   }
 
   // ------------------------------------------------------------------ stepping
@@ -652,4 +580,4 @@ export class World implements BodyOwner, SnapshotHost<World> {
 }
 
 export { OverlapCollector, QueryRegion };
-export type { OverlapContact, OverlapOptions, QueryOptions, RaycastHit, RaycastOptions, ShapeCastHit, ShapeCastOptions, WorldEventMap, WorldSnapshot, StepperSnapshot };
+export type { WorldStepper, OverlapContact, OverlapOptions, QueryOptions, RaycastHit, RaycastOptions, ShapeCastHit, ShapeCastOptions, WorldEventMap, WorldSnapshot, StepperSnapshot };

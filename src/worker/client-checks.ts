@@ -1,0 +1,52 @@
+// What the client checks and copies before a command leaves for the worker, and what a snapshot transfers.
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import type { WorkerSnapshot } from './protocol';
+
+export function copyVec(v: Vec3): Vec3 {
+  return { x: v.x, y: v.y, z: v.z };
+}
+
+export function copyQuat(q: Quat): Quat {
+  return { x: q.x, y: q.y, z: q.z, w: q.w };
+}
+
+export function requireFiniteVec(v: Vec3, field: string): void {
+  if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object (got ${String(v)})`);
+  if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`${field} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+}
+
+export function requireFiniteQuat(q: Quat, field: string): void {
+  if (q === null || typeof q !== 'object') throw new TypeError(`${field} must be a { x, y, z, w } object (got ${String(q)})`);
+  if (!Number.isFinite(q.x) || !Number.isFinite(q.y) || !Number.isFinite(q.z) || !Number.isFinite(q.w)) {
+    throw new RangeError(`${field} must be finite (got (${q.x}, ${q.y}, ${q.z}, ${q.w}))`);
+  }
+}
+
+/**
+ * Throws a TypeError naming `field` when `value` cannot cross to the worker,
+ * before a handle is claimed (postMessage would throw a DataCloneError
+ * naming neither the command nor the field).
+ */
+export function requireCloneable(value: unknown, field: string): void {
+  if (typeof structuredClone !== 'function') return;
+  try {
+    structuredClone(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`${field} cannot be sent to the worker: it must be structured-cloneable (plain data, no functions or DOM nodes; ${reason})`);
+  }
+}
+
+/** The ArrayBuffers of a WorkerSnapshot (the client imports no physics code, so not the World's snapshotTransferList). */
+export function transferListOf(s: WorkerSnapshot): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  const add = (a: ArrayBufferView | undefined): void => {
+    if (a && a.buffer instanceof ArrayBuffer && out.indexOf(a.buffer) < 0) out.push(a.buffer);
+  };
+  const w = s.world;
+  for (const a of [w.world, w.bodies, w.bodyInts, w.contacts, w.contactInts, w.broadphaseInts, w.broadphaseBounds, w.joints, w.jointInts]) add(a);
+  for (const st of w.steppers) if (st) { add(st.f64); add(st.i32); }
+  for (const c of s.characters) { add(c.walker.f64); add(c.walker.i32); add(c.walker.controller.f64); add(c.walker.controller.i32); }
+  return out;
+}
