@@ -7,14 +7,21 @@ import { normalize, type Quat } from '../math/quat';
 import { requireFiniteQuat } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Shape } from '../shapes/shape';
-import type { BodyDesc, BodyType } from './body-desc';
+
+/** The fields of a body description (BodyDesc) its mass comes from; body-desc.ts imports this module, so BodyDesc is not named here. */
+export interface MassDesc {
+  readonly mass?: number;
+  readonly density?: number;
+  readonly inertia?: Readonly<Vec3>;
+  readonly inertiaRotation?: Readonly<Quat>;
+}
 
 /**
  * @internal The mass (kg), principal moments (kg·m²) and the rotation from
  * their axes to the body's of a body from its description; zero (and
  * identity) unless dynamic.
  */
-export function bodyMass(type: BodyType, shape: Shape, desc: BodyDesc): { mass: number; inertia: Vec3; inertiaRotation: Quat } {
+export function bodyMass(type: 'static' | 'dynamic' | 'kinematic', shape: Shape, desc: MassDesc): { mass: number; inertia: Vec3; inertiaRotation: Quat } {
   let mass = 0;
   const inertia = { x: 0, y: 0, z: 0 };
   if (type === 'dynamic') {

@@ -4,13 +4,24 @@
  * steps. The contacts ended here queue their end events (delivered with the
  * next step's events), and the partners they held wake.
  */
-import type { RigidBody } from '../dynamics/body';
-import { shouldCollide } from '../dynamics/contact-manager';
+import type { BroadPhase } from '../collision/broadphase/broadphase';
+import type { BodyOwner, RigidBody } from '../dynamics/body';
+import { shouldCollide, type ContactManager } from '../dynamics/contact-manager';
 import type { Joint } from '../joints/joint';
-import type { World } from './world';
+
+/** What of the World these functions update (the World passes itself; naming World here would be an import cycle). */
+export interface RemovalHost extends BodyOwner {
+  readonly jointList: readonly Joint[];
+  readonly contactManager: ContactManager;
+  readonly broadphase: BroadPhase;
+  readonly bodyList: RigidBody[];
+  readonly bodyById: Map<number, RigidBody>;
+  wakeBody(body: RigidBody): void;
+  removeJoint(joint: Joint): void;
+}
 
 /** Removes `body` from `world` at once: its joints, its contacts, its proxy and its slot. */
-export function removeBodyNow(world: World, body: RigidBody): void {
+export function removeBodyNow(world: RemovalHost, body: RigidBody): void {
   if (!body.awake) world.wakeBody(body);
   for (let i = world.jointList.length - 1; i >= 0; i--) {
     const j = world.jointList[i]!;
@@ -38,7 +49,7 @@ export function removeBodyNow(world: World, body: RigidBody): void {
 }
 
 /** Ends the contact between the two bodies of a joint that does not collide its bodies. */
-export function removeJointedContacts(world: World, joint: Joint): void {
+export function removeJointedContacts(world: RemovalHost, joint: Joint): void {
   for (let i = world.contactManager.list.length - 1; i >= 0; i--) {
     const c = world.contactManager.list[i]!;
     if ((c.bodyA === joint.bodyA && c.bodyB === joint.bodyB) || (c.bodyA === joint.bodyB && c.bodyB === joint.bodyA)) world.contactManager.destroyContact(c, true);
@@ -52,7 +63,7 @@ export function removeJointedContacts(world: World, joint: Joint): void {
  * queued so that pairs it now allows are found. The body and the partners
  * it lost wake, so nothing rests on a contact that is gone.
  */
-export function applyFilterChanges(world: World, changed: RigidBody[]): void {
+export function applyFilterChanges(world: RemovalHost, changed: RigidBody[]): void {
   const list = world.contactManager.list;
   for (let k = 0; k < changed.length; k++) {
     const body = changed[k]!;
