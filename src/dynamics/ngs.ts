@@ -78,14 +78,14 @@ function movePose(B: SolverBodies, slot: number, rx: number, ry: number, rz: num
 /**
  * Contacts with an immovable body have the last word on position: a dynamic
  * body that the step left deeper in a static or kinematic body than the
- * overlap tolerated (a quarter of its thinnest half size, at least twice the
- * slop) is moved straight out along the normal to that depth. Velocities are
- * left alone; the next step's contact rows answer them. The velocity sweeps
- * solve the joints after the contacts, so that a ragdoll's joints are not
- * pulled apart by its limbs' contacts; where a joint to a far heavier body
- * and the ground cannot both hold, the joint wins those sweeps and drags the
- * light body in a little each step. Here the contact wins, and the joint's
- * error grows instead (docs/joints.md). Returns how many bodies it moved.
+ * overlap tolerated (its thinnest half size, half of it for a jointed body,
+ * at least twice the slop) is moved straight out along the normal to that
+ * depth, without energy from the move (below). The velocity sweeps solve
+ * the joints after the contacts, so that a ragdoll's joints are not pulled
+ * apart by its limbs' contacts; where a joint to a far heavier body and the
+ * ground cannot both hold, the joint wins those sweeps and drags the light
+ * body in a little each step. Here the contact wins, and the joint's error
+ * grows instead (docs/joints.md). Returns how many bodies it moved.
  */
 /**
  * Overlap tolerated by pushOutOfImmovables, as a fraction of the thinnest
@@ -110,8 +110,10 @@ export function pushOutOfImmovables(S: ContactSolver, B: SolverBodies, settings:
     const s = RESULT[0]!;
     const slot = da ? ia : ib;
     const body = B.bodies[slot]!;
-    if (body.jointCount === 0) continue;
-    const tolerated = Math.max(PUSH_OUT_FRACTION * body.thinnestHalfSize, slop2);
+    // A joint-free body gets this far in only when its contacts lose to heavy
+    // bodies pressing it down (a 0.12 kg box under a pile sliding into a hill):
+    // it is held to its whole thinnest half size.
+    const tolerated = Math.max((body.jointCount === 0 ? 1 : PUSH_OUT_FRACTION) * body.thinnestHalfSize, slop2);
     if (!(s < -tolerated)) continue;
     // n points from A to B; sign: +1 moves the dynamic body out along ±n.
     const sign = da ? -1 : 1;

@@ -71,10 +71,24 @@ const WARM_START_ENERGY_GROWTH = 1;
  */
 const HEAVY_CHILD = 0.5;
 
+/** principalFrame's result: the rotation p = q ⊗ Q of slot s's principal axes (x, y, z, w). */
+const P = new Float64Array(4);
+
+/** Slot s's principal-axes rotation into P: its rotation q, turned by its inertia frame Q when it has one. */
+function principalFrame(B: SolverBodies, s: number): void {
+  const qx = B.qx[s]!, qy = B.qy[s]!, qz = B.qz[s]!, qw = B.qw[s]!;
+  if (B.inertiaFramed[s] !== 1) { P[0] = qx; P[1] = qy; P[2] = qz; P[3] = qw; return; }
+  const ax = B.iqx[s]!, ay = B.iqy[s]!, az = B.iqz[s]!, aw = B.iqw[s]!;
+  P[0] = qw * ax + qx * aw + qy * az - qz * ay;
+  P[1] = qw * ay - qx * az + qy * aw + qz * ax;
+  P[2] = qw * az + qx * ay - qy * ax + qz * aw;
+  P[3] = qw * aw - qx * ax - qy * ay - qz * az;
+}
+
 /**
  * Kinetic energy ½ m|Δv|² + ½ Δωᵀ I Δω of the velocity change d[o..o+5] of a
- * slot, with I at the slot's current rotation (Δω taken to the body frame,
- * where I is diagonal), added to out[k]; 0 for a slot held fixed. (Doubles
+ * slot, with I at the slot's current rotation (Δω taken to the principal
+ * frame, where I is diagonal), added to out[k]; 0 for a slot held fixed. (Doubles
  * in and out through typed arrays: see rows.ts on V8 boxing.)
  */
 function addChangeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number, out: Float64Array, k: number): void {
@@ -82,8 +96,9 @@ function addChangeEnergy(B: SolverBodies, s: number, d: Float64Array, o: number,
   if (im === 0) return;
   const vx = d[o]!, vy = d[o + 1]!, vz = d[o + 2]!;
   const wx = d[o + 3]!, wy = d[o + 4]!, wz = d[o + 5]!;
-  // Body-frame Δω = conj(q) Δω q.
-  const qx = -B.qx[s]!, qy = -B.qy[s]!, qz = -B.qz[s]!, qw = B.qw[s]!;
+  // Δω in the principal frame = conj(p) Δω p, p = q ⊗ Q (Q the inertia frame).
+  principalFrame(B, s);
+  const qx = -P[0]!, qy = -P[1]!, qz = -P[2]!, qw = P[3]!;
   const tx = 2 * (qy * wz - qz * wy), ty = 2 * (qz * wx - qx * wz), tz = 2 * (qx * wy - qy * wx);
   const lx = wx + qw * tx + (qy * tz - qz * ty);
   const ly = wy + qw * ty + (qz * tx - qx * tz);
@@ -106,8 +121,9 @@ function addChangeDot(B: SolverBodies, s: number, d: Float64Array, o: number, ou
   const im = B.invMass[s]!;
   if (im === 0) return;
   const V = B.vel, ov = s * VELOCITY_STRIDE;
-  const qx = -B.qx[s]!, qy = -B.qy[s]!, qz = -B.qz[s]!, qw = B.qw[s]!;
-  // Body-frame Δω and ω: conj(q) x q.
+  principalFrame(B, s);
+  const qx = -P[0]!, qy = -P[1]!, qz = -P[2]!, qw = P[3]!;
+  // Principal-frame Δω and ω: conj(p) x p.
   let wx = d[o + 3]!, wy = d[o + 4]!, wz = d[o + 5]!;
   let tx = 2 * (qy * wz - qz * wy), ty = 2 * (qz * wx - qx * wz), tz = 2 * (qx * wy - qy * wx);
   const ax = wx + qw * tx + (qy * tz - qz * ty), ay = wy + qw * ty + (qz * tx - qx * tz), az = wz + qw * tz + (qx * ty - qy * tx);

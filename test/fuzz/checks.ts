@@ -395,11 +395,14 @@ export class WorldChecker {
       // once below the lowest ground out there, it may also bounce back in
       // under the sheet, so it stays exempt.
       if (Number.isNaN(groundHeight(spec, st[o]!, st[o + 2]!))) {
-        // Below the lowest ground, or below the edge it is beside (a body
-        // sliding down beside the sheet's edge can reach in under it).
+        // Below the lowest ground, or reaching below the edge it is beside (a
+        // body sliding down beside the sheet's edge can reach in under it).
         const ex = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, st[o]!)), ez = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, st[o + 2]!));
         const edge = groundHeight(spec, ex, ez);
-        if (st[o + 1]! < this.lowestGround || st[o + 1]! < edge) this.fellOff[i] = 1;
+        // Its lowest point, not its centre: a stick standing beside the edge
+        // reaches in under the sheet with its lower end.
+        const low = lowestPoint(shape, st, o, this.scratch);
+        if (st[o + 1]! < this.lowestGround || low < edge) this.fellOff[i] = 1;
         continue;
       }
       if (this.fellOff[i] === 0 && this.cameInUnderEdge(i)) this.fellOff[i] = 1;
