@@ -25,6 +25,16 @@
  *   every step with its speed kept, and it turned its trailing edge into
  *   the terrain behind (continuous.ts stopApproach now takes the speed into
  *   the surface it was put back against); 4.65 before.
+ * - 1056, bodies 12 and 63: a 3.7 kg capsule at 174 m/s strikes a 2.36 m
+ *   stick lying on the terrain and spins it to 707 rad/s; the stick's middle
+ *   rests on the terrain, so its shrunk shape starts touching it and only a
+ *   small sphere at its centre was swept, while its ends turned into the
+ *   terrain (continuous.ts now sweeps a deeper core that keeps its length);
+ *   1.34 before.
+ * - 2013 (jointed world), body 5 alone (no joint left): a 0.556 × 0.06 × 1.10 m box skidding
+ *   over the terrain at 130 m/s and 158 rad/s, its contact points losing to
+ *   its turn (continuous.ts limitDepth: it may not end deeper in a surface
+ *   it started in than it started); 1.55 before.
  *
  * Jointed:
  * - 2013, body 14 alone: a thin capsule (r 5 cm, 66 m/s) on a cone-twist
@@ -49,6 +59,8 @@ const CASES: readonly { seed: number; keep: number[]; before: number; joints?: b
   { seed: 1024, keep: [26], before: 3.46 },
   { seed: 1025, keep: [24], before: 1.29 },
   { seed: 1036, keep: [45], before: 4.65 },
+  { seed: 1056, keep: [12, 63], before: 1.34 },
+  { seed: 2013, keep: [5], before: 1.55, joints: true },
   { seed: 2013, keep: [14], before: 20.9, joints: true },
   { seed: 2001, keep: [94, 127], before: 51.1, joints: true },
 ];
