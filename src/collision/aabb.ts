@@ -62,13 +62,15 @@ export function aabbSweep(out: Aabb, d: Readonly<Vec3>): Aabb {
 }
 
 /**
- * Slab test of the segment origin + t·dir, t ∈ [0, maxT], against the box.
- * `invDir` holds 1/dir per axis (±Infinity for a zero component).
- * Returns the entry t (0 when the origin is inside), or -1 when it misses.
+ * Slab test of the segment origin + t·dir, t ∈ [0, limit[0]], against the
+ * box (the limit in an array: a double handed to a call V8 does not inline
+ * is boxed). `invDir` holds 1/dir per axis (±Infinity for a zero component).
+ * Whether the segment meets the box; if so its entry t (0 when the origin
+ * is inside) goes to limit[1].
  */
-export function aabbRayEntry(a: Readonly<Aabb>, origin: Readonly<Vec3>, invDir: Readonly<Vec3>, maxT: number): number {
+export function aabbRayCrosses(a: Readonly<Aabb>, origin: Readonly<Vec3>, invDir: Readonly<Vec3>, limit: Float64Array): boolean {
   let t0 = 0;
-  let t1 = maxT;
+  let t1 = limit[0]!;
   for (let axis = 0; axis < 3; axis++) {
     const o = axis === 0 ? origin.x : axis === 1 ? origin.y : origin.z;
     const inv = axis === 0 ? invDir.x : axis === 1 ? invDir.y : invDir.z;
@@ -76,7 +78,7 @@ export function aabbRayEntry(a: Readonly<Aabb>, origin: Readonly<Vec3>, invDir: 
     const hi = axis === 0 ? a.max.x : axis === 1 ? a.max.y : a.max.z;
     if (!Number.isFinite(inv)) {
       // Parallel to this slab: inside it or never.
-      if (o < lo || o > hi) return -1;
+      if (o < lo || o > hi) return false;
       continue;
     }
     let ta = (lo - o) * inv;
@@ -88,9 +90,10 @@ export function aabbRayEntry(a: Readonly<Aabb>, origin: Readonly<Vec3>, invDir: 
     }
     if (ta > t0) t0 = ta;
     if (tb < t1) t1 = tb;
-    if (t0 > t1) return -1;
+    if (t0 > t1) return false;
   }
-  return t0;
+  limit[1] = t0;
+  return true;
 }
 
 /**

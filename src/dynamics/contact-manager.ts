@@ -10,9 +10,9 @@
  */
 import type { BroadPhase, PairCallback } from '../collision/broadphase/broadphase';
 import { PairMap } from '../collision/broadphase/pair-set';
-import { collide } from '../collision/narrowphase/collide-table';
+import { collideAtMargin } from '../collision/narrowphase/collide-table';
 import { Manifold } from '../collision/narrowphase/manifold';
-import { narrowphaseGap } from '../collision/narrowphase/margin';
+import { narrowphaseGap, narrowphaseMargin } from '../collision/narrowphase/margin';
 import type { RigidBody } from './body';
 import {
   Contact, ContactStore, MARGIN_ARG, PAIR_A, PAIR_B, PAIR_CONVEX, PAIR_GAP, PAIR_GAP_ODOMETER, PAIR_IDLE, PAIR_INTS, PAIR_NUMS, PERSISTED, POINT_DEPTH,
@@ -349,7 +349,8 @@ export class ContactManager {
           // prefers them in near-ties (see collide-box-box).
           m.pointCount = oldCount;
           for (let k = 0; k < oldCount; k++) m.points[k]!.id = cp[cb + k * POINT_STRIDE + POINT_ID]!;
-          collide(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, margin, m);
+          narrowphaseMargin[0] = margin;
+          collideAtMargin(a.shape, a.position, a.rotation, b.shape, b.position, b.rotation, m);
           this.narrowphaseRuns++;
           if (resting && m.pointCount > 0) c.cacheManifold(m);
           else c.manifoldCached = false;

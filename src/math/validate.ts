@@ -123,6 +123,11 @@ export function magnitude(x: number, y: number, z: number): number {
 /** Finite components and a magnitude ≤ `max` (the unit names the quantity, e.g. 'm/s'). */
 export function requireMagnitude(v: Readonly<Vec3>, max: number, maxName: string, unit: string, field: string): void {
   requireFiniteVec(v, field);
-  const m = magnitude(v.x, v.y, v.z);
+  // The squares first, without a call: setLinearVelocity runs this every
+  // frame, and magnitude's result, returned from a call V8 does not inline,
+  // is boxed. (A square that overflows goes on to the exact magnitude.)
+  const x = v.x, y = v.y, z = v.z;
+  if (x * x + y * y + z * z <= max * max) return;
+  const m = magnitude(x, y, z);
   if (m > max) throw new RangeError(`${field} must have a magnitude ≤ ${max} ${unit} (${maxName}; got ${m})`);
 }

@@ -3,12 +3,12 @@
  * several queries share one broadphase walk. Results go into objects the
  * caller supplies (out, collector) on hot paths.
  */
-import { aabb, aabbContains, aabbOverlaps, aabbRayEntry, type Aabb } from '../collision/aabb';
+import { aabb, aabbContains, aabbOverlaps, aabbRayCrosses, type Aabb } from '../collision/aabb';
 import { IdList, type BroadPhase, type BroadPhaseRayCallback } from '../collision/broadphase/broadphase';
 import { pointChildB } from '../collision/narrowphase/compound-ids';
 import { collide } from '../collision/narrowphase/collide-table';
 import { Manifold } from '../collision/narrowphase/manifold';
-import { raycastShape, ShapeRayHit } from '../collision/query/raycast';
+import { RAY_LIMIT, raycastShapeWithin, ShapeRayHit } from '../collision/query/raycast';
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { RigidBody, validate } from '../dynamics/body';
 import type { Quat } from '../math/quat';
@@ -143,10 +143,20 @@ class RayQuery implements BroadPhaseRayCallback {
   readonly hit = new ShapeRayHit();
   readonly best = new ShapeRayHit();
   bestBody: RigidBody | null = null;
+  /** The ray's current maximum t, shortened by each hit (hitBody). */
+  readonly limit = new Float64Array(2);
   rayCallback(userData: number, maxT: number): number {
+    this.limit[0] = maxT;
+    this.hitBody(userData);
+    return this.limit[0]!;
+  }
+  /** Tests body `userData` up to limit[0]; a nearer hit becomes the best and the new limit. */
+  hitBody(userData: number): void {
     const body = this.bodyById.get(userData);
-    if (!body || !passesFilter(body, this.options)) return maxT;
-    if (raycastShape(body.shape, body.position, body.rotation, this.origin, this.dir, maxT, this.hit) && this.hit.distance <= maxT) {
+    if (!body || !passesFilter(body, this.options)) return;
+    const L = this.limit;
+    RAY_LIMIT[0] = L[0]!;
+    if (raycastShapeWithin(body.shape, body.position, body.rotation, this.origin, this.dir, this.hit) && this.hit.distance <= L[0]!) {
       const h = this.hit, b = this.best;
       b.distance = h.distance;
       b.point.x = h.point.x; b.point.y = h.point.y; b.point.z = h.point.z;
@@ -154,9 +164,8 @@ class RayQuery implements BroadPhaseRayCallback {
       b.triangle = h.triangle;
       b.child = h.child;
       this.bestBody = body;
-      return h.distance;
+      L[0] = h.distance;
     }
-    return maxT;
   }
 }
 
@@ -258,12 +267,12 @@ export class SceneQueries {
       // whose box the segment crosses is tested, shortening the segment.
       const inv = q.invDir;
       inv.x = 1 / q.dir.x; inv.y = 1 / q.dir.y; inv.z = 1 / q.dir.z;
-      let maxT = len;
+      q.limit[0] = len;
       for (let i = 0; i < region.count; i++) {
         const body = region.bodies[i]!;
         body.shape.computeAabb(this.box2, body.position, body.rotation);
-        if (aabbRayEntry(this.box2, q.origin, inv, maxT) < 0) continue;
-        maxT = q.rayCallback(body.id, maxT);
+        if (!aabbRayCrosses(this.box2, q.origin, inv, q.limit)) continue;
+        q.hitBody(body.id);
       }
     } else {
       this.broadphase.raycast(q.origin, q.dir, len, q);

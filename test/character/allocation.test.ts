@@ -150,8 +150,8 @@ console.log(JSON.stringify({ ...m, planes: run(0), x: c.position.x }));
 `;
 
 // A walker wandering on a kinematic lift that rises, sinks and turns, so that
-// followGround carries it every update. world.step allocates a little of its
-// own (boxed doubles, the same with or without the walker), so the same
+// followGround carries it every update. Whatever world.step allocates of its
+// own (the same with or without the walker: ~1 KB of window noise) is not the walker's, so the same
 // scenario runs a second time, in a process of its own, with the walker
 // created but never updated, and those bytes are subtracted.
 const liftScenario = (walk: boolean): string => `${COMMON}
@@ -305,16 +305,16 @@ describe('CharacterController allocation in the Babylon test level', () => {
     expect(Math.abs(r.x)).toBeLessThan(5);
   });
 
-  it('move + world.step pushing a 20 kg crate: < 16 KB of new space over 2000 frames after 40000 warm-up', async () => {
+  it('move + world.step pushing a 20 kg crate: < 8 KB of new space over 2000 frames after 40000 warm-up', async () => {
     const r = runScenario<Result>(await built(), 'babylon-level-crate', babylonLevel(true, 40000));
     // x: frames in which the crate slid at more than 5 cm/s
     console.log(`[allocation] Babylon level, pushing a crate: ${r.bytes} B over 2000 frames (${(r.bytes / 2000).toFixed(2)} B/frame; ${r.overhead} B window overhead removed); grounded in ${r.planes} moves; the crate moving in ${r.x} frames`);
     expect(r.windows).toBe(8);
-    // Under half a boxed double per frame (that would be 32 KB). 6.5 KB
-    // before contactBegin moved to the step of the impact, 14.4 KB since:
-    // the heap profiler puts the difference in ContactManager.update
-    // without a line (docs/world.md, "Events").
-    expect(r.bytes).toBeLessThan(16384);
+    // One boxed double per frame would be 32 KB. The heap sampling profiler
+    // finds nothing left in the step or the move (the narrowphase's margin
+    // and the ray routines' limits no longer go through double arguments);
+    // what this reports is the measurement windows' own noise.
+    expect(r.bytes).toBeLessThan(8192);
     expect(r.planes).toBeGreaterThan(20000);
     expect(r.x).toBeGreaterThan(200);
   });

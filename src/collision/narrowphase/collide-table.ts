@@ -64,3 +64,17 @@ export function collide(
   narrowphaseGap[0] = 0;
   collideTable[shapeA.kind]![shapeB.kind]!(shapeA, posA, rotA, shapeB, posB, rotB, manifold);
 }
+
+/**
+ * `collide` with the margin already in narrowphaseMargin[0]: for the
+ * narrowphase pass, where the margin is computed per pair (a double handed
+ * to a call V8 does not inline is boxed).
+ */
+export function collideAtMargin(
+  shapeA: Shape, posA: Readonly<Vec3>, rotA: Readonly<Quat>,
+  shapeB: Shape, posB: Readonly<Vec3>, rotB: Readonly<Quat>,
+  manifold: Manifold,
+): void {
+  narrowphaseGap[0] = 0;
+  collideTable[shapeA.kind]![shapeB.kind]!(shapeA, posA, rotA, shapeB, posB, rotB, manifold);
+}

@@ -52,6 +52,27 @@ export function raycastShape(
   maxDistance: number,
   out: ShapeRayHit,
 ): boolean {
+  RAY_LIMIT[0] = maxDistance;
+  return raycastShapeWithin(shape, position, rotation, origin, direction, out);
+}
+
+/**
+ * @internal raycastShape up to RAY_LIMIT[0]: for the queries, which keep the
+ * shrinking maximum in that array (a double handed to a call V8 does not
+ * inline is boxed, and the character casts rays in every move).
+ */
+export const RAY_LIMIT = /* @__PURE__ */ new Float64Array(1);
+
+/** @internal See RAY_LIMIT. */
+export function raycastShapeWithin(
+  shape: Shape,
+  position: Readonly<Vec3>,
+  rotation: Readonly<Quat>,
+  origin: Readonly<Vec3>,
+  direction: Readonly<Vec3>,
+  out: ShapeRayHit,
+): boolean {
+  const maxDistance = RAY_LIMIT[0]!;
   const o = localOrigin;
   o.x = origin.x - position.x;
   o.y = origin.y - position.y;
@@ -107,40 +128,23 @@ export function raycastShape(
 }
 
 /**
- * Doubles in and out of rayConvexLocal: [0] the largest t (in), [1] the hit t
- * (out). A double passed to or returned from a call V8 does not inline is boxed.
+ * Doubles in and out of the ray routines: [0] the largest t (in), [1] the hit
+ * t (out). A double passed to or returned from a call V8 does not inline is
+ * boxed (CONTRIBUTING.md), and the character's step probes cast rays in
+ * every move.
  */
 const RAY_IO = new Float64Array(2);
 
 /** Ray against a convex shape in its local frame, up to RAY_IO[0]: true with the entry t (0 inside) in RAY_IO[1] and the normal in `n`. */
 function rayConvexLocal(shape: Shape, o: Readonly<Vec3>, d: Readonly<Vec3>, n: Vec3): boolean {
-  const maxT = RAY_IO[0]!;
-  let t = -1;
   switch (shape.kind) {
-    case ShapeKind.Sphere:
-      t = raySphere(o, d, (shape as Sphere).radius, maxT, n);
-      break;
-    case ShapeKind.Box:
-      t = rayBox(o, d, (shape as Box).halfExtents, maxT, n);
-      break;
-    case ShapeKind.Capsule: {
-      const c = shape as Capsule;
-      t = rayCapsule(o, d, c.radius, c.halfHeight, maxT, n);
-      break;
-    }
-    case ShapeKind.Cylinder: {
-      const c = shape as Cylinder;
-      t = rayCylinder(o, d, c.radius, c.halfHeight, maxT, n);
-      break;
-    }
-    case ShapeKind.ConvexHull:
-      t = rayHull(o, d, shape as ConvexHull, maxT, n);
-      break;
-    default:
-      t = -1;
+    case ShapeKind.Sphere: return raySphere(o, d, shape as Sphere, n);
+    case ShapeKind.Box: return rayBox(o, d, shape as Box, n);
+    case ShapeKind.Capsule: return rayCapsule(o, d, shape as Capsule, n);
+    case ShapeKind.Cylinder: return rayCylinder(o, d, shape as Cylinder, n);
+    case ShapeKind.ConvexHull: return rayHull(o, d, shape as ConvexHull, n);
+    default: return false;
   }
-  RAY_IO[1] = t;
-  return t >= 0;
 }
 
 const childOrigin: Vec3 = { x: 0, y: 0, z: 0 };
@@ -188,20 +192,22 @@ function rayCompound(compound: Compound, o: Readonly<Vec3>, d: Readonly<Vec3>, n
  * cancellation (b < 0, the approaching case), the stable form of the
  * quadratic formula (Ericson §5.3.2; Press et al. §5.6).
  */
-function raySphere(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, maxT: number, n: Vec3): number {
+function raySphere(o: Readonly<Vec3>, d: Readonly<Vec3>, sphere: Sphere, n: Vec3): boolean {
+  const r = sphere.radius, maxT = RAY_IO[0]!;
   const c = o.x * o.x + o.y * o.y + o.z * o.z - r * r;
-  if (c <= 0) return 0;
+  if (c <= 0) { RAY_IO[1] = 0; return true; }
   const b = o.x * d.x + o.y * d.y + o.z * d.z;
-  if (b >= 0) return -1;
+  if (b >= 0) return false;
   const disc = b * b - c;
-  if (disc < 0) return -1;
+  if (disc < 0) return false;
   const t = c / (-b + Math.sqrt(disc));
-  if (t > maxT) return -1;
+  if (t > maxT) return false;
   const inv = 1 / r;
   n.x = (o.x + t * d.x) * inv;
   n.y = (o.y + t * d.y) * inv;
   n.z = (o.z + t * d.z) * inv;
-  return t;
+  RAY_IO[1] = t;
+  return true;
 }
 
 /**
@@ -209,7 +215,8 @@ function raySphere(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, maxT: number
  * in the intersection of the three slab intervals; it enters at the largest
  * entry time, through the face of that slab.
  */
-function rayBox(o: Readonly<Vec3>, d: Readonly<Vec3>, h: Readonly<Vec3>, maxT: number, n: Vec3): number {
+function rayBox(o: Readonly<Vec3>, d: Readonly<Vec3>, box: Box, n: Vec3): boolean {
+  const h = box.halfExtents, maxT = RAY_IO[0]!;
   let tEnter = -Infinity;
   let tExit = Infinity;
   let axis = -1;
@@ -219,7 +226,7 @@ function rayBox(o: Readonly<Vec3>, d: Readonly<Vec3>, h: Readonly<Vec3>, maxT: n
     const di = i === 0 ? d.x : i === 1 ? d.y : d.z;
     const hi = i === 0 ? h.x : i === 1 ? h.y : h.z;
     if (di === 0) {
-      if (oi < -hi || oi > hi) return -1;
+      if (oi < -hi || oi > hi) return false;
       continue;
     }
     const inv = 1 / di;
@@ -240,13 +247,14 @@ function rayBox(o: Readonly<Vec3>, d: Readonly<Vec3>, h: Readonly<Vec3>, maxT: n
     }
     if (t1 < tExit) tExit = t1;
   }
-  if (tEnter > tExit || tExit < 0) return -1;
-  if (tEnter <= 0) return 0; // origin inside (every slab already entered)
-  if (tEnter > maxT) return -1;
+  if (tEnter > tExit || tExit < 0) return false;
+  if (tEnter <= 0) { RAY_IO[1] = 0; return true; } // origin inside (every slab already entered)
+  if (tEnter > maxT) return false;
   n.x = axis === 0 ? sign : 0;
   n.y = axis === 1 ? sign : 0;
   n.z = axis === 2 ? sign : 0;
-  return tEnter;
+  RAY_IO[1] = tEnter;
+  return true;
 }
 
 /**
@@ -256,11 +264,12 @@ function rayBox(o: Readonly<Vec3>, d: Readonly<Vec3>, h: Readonly<Vec3>, maxT: n
  * caps lie inside the spheres, so only its side counts: x² + z² = r² with
  * |y| ≤ h). Compare Ericson §5.3.7 (ray vs cylinder).
  */
-function rayCapsule(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number, maxT: number, n: Vec3): number {
+function rayCapsule(o: Readonly<Vec3>, d: Readonly<Vec3>, capsule: Capsule, n: Vec3): boolean {
+  const r = capsule.radius, h = capsule.halfHeight, maxT = RAY_IO[0]!;
   // Inside: distance from the origin to the segment ≤ r.
   const cy = o.y < -h ? -h : o.y > h ? h : o.y;
   const ey = o.y - cy;
-  if (o.x * o.x + ey * ey + o.z * o.z <= r * r) return 0;
+  if (o.x * o.x + ey * ey + o.z * o.z <= r * r) { RAY_IO[1] = 0; return true; }
   let best = Infinity;
   // Side: (ox + t dx)² + (oz + t dz)² = r², a t² + 2 b t + c = 0.
   const a = d.x * d.x + d.z * d.z;
@@ -299,8 +308,9 @@ function rayCapsule(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number, 
       n.z = (oz + t * d.z) * inv;
     }
   }
-  if (best > maxT) return -1;
-  return best;
+  if (best > maxT) return false;
+  RAY_IO[1] = best;
+  return true;
 }
 
 /**
@@ -310,10 +320,11 @@ function rayCapsule(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number, 
  * §5.3.7 in interval form). The side's entry root uses the stable quadratic
  * form, as rayCapsule does.
  */
-function rayCylinder(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number, maxT: number, n: Vec3): number {
+function rayCylinder(o: Readonly<Vec3>, d: Readonly<Vec3>, cylinder: Cylinder, n: Vec3): boolean {
+  const r = cylinder.radius, h = cylinder.halfHeight, maxT = RAY_IO[0]!;
   let slabIn = -Infinity, slabOut = Infinity;
   if (d.y === 0) {
-    if (o.y < -h || o.y > h) return -1;
+    if (o.y < -h || o.y > h) return false;
   } else {
     const inv = 1 / d.y;
     const t0 = (-h - o.y) * inv, t1 = (h - o.y) * inv;
@@ -324,11 +335,11 @@ function rayCylinder(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number,
   const a = d.x * d.x + d.z * d.z;
   const c = o.x * o.x + o.z * o.z - r * r;
   if (a === 0) {
-    if (c > 0) return -1;
+    if (c > 0) return false;
   } else {
     const b = o.x * d.x + o.z * d.z;
     const disc = b * b - a * c;
-    if (disc < 0) return -1;
+    if (disc < 0) return false;
     const sq = Math.sqrt(disc);
     // Roots (−b ∓ √disc)/a, each evaluated without cancellation.
     const q = b < 0 ? -b + sq : -b - sq;
@@ -338,23 +349,25 @@ function rayCylinder(o: Readonly<Vec3>, d: Readonly<Vec3>, r: number, h: number,
   }
   const tIn = slabIn > sideIn ? slabIn : sideIn;
   const tOut = slabOut < sideOut ? slabOut : sideOut;
-  if (tIn > tOut || tOut < 0) return -1;
-  if (tIn <= 0) return 0;
-  if (tIn > maxT) return -1;
+  if (tIn > tOut || tOut < 0) return false;
+  if (tIn <= 0) { RAY_IO[1] = 0; return true; }
+  if (tIn > maxT) return false;
   if (slabIn >= sideIn) {
     n.x = 0; n.y = d.y > 0 ? -1 : 1; n.z = 0;
   } else {
     const inv = 1 / r;
     n.x = (o.x + tIn * d.x) * inv; n.y = 0; n.z = (o.z + tIn * d.z) * inv;
   }
-  return tIn;
+  RAY_IO[1] = tIn;
+  return true;
 }
 
 /**
  * Ray against a convex hull, clipped by its face planes (Cyrus–Beck): a plane
  * the ray moves into (n·d < 0) bounds the entry, one it moves out of the exit.
  */
-function rayHull(o: Readonly<Vec3>, d: Readonly<Vec3>, hull: ConvexHull, maxT: number, n: Vec3): number {
+function rayHull(o: Readonly<Vec3>, d: Readonly<Vec3>, hull: ConvexHull, n: Vec3): boolean {
+  const maxT = RAY_IO[0]!;
   const N = hull.faceNormals, D = hull.faceOffsets;
   let tIn = -Infinity, tOut = Infinity;
   let face = -1;
@@ -363,7 +376,7 @@ function rayHull(o: Readonly<Vec3>, d: Readonly<Vec3>, hull: ConvexHull, maxT: n
     const denom = nx * d.x + ny * d.y + nz * d.z;
     const dist = nx * o.x + ny * o.y + nz * o.z - D[f]!;
     if (denom === 0) {
-      if (dist > 0) return -1;
+      if (dist > 0) return false;
       continue;
     }
     const t = -dist / denom;
@@ -372,11 +385,12 @@ function rayHull(o: Readonly<Vec3>, d: Readonly<Vec3>, hull: ConvexHull, maxT: n
     } else if (t < tOut) {
       tOut = t;
     }
-    if (tIn > tOut) return -1;
+    if (tIn > tOut) return false;
   }
-  if (tOut < 0) return -1;
-  if (tIn <= 0 || face < 0) return 0;
-  if (tIn > maxT) return -1;
+  if (tOut < 0) return false;
+  if (tIn <= 0 || face < 0) { RAY_IO[1] = 0; return true; }
+  if (tIn > maxT) return false;
   n.x = N[3 * face]!; n.y = N[3 * face + 1]!; n.z = N[3 * face + 2]!;
-  return tIn;
+  RAY_IO[1] = tIn;
+  return true;
 }

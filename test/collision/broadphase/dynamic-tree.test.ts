@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { aabb, aabbOverlaps, aabbRayEntry, type Aabb } from '../../../src/collision/aabb';
+import { aabb, aabbOverlaps, aabbRayCrosses, type Aabb } from '../../../src/collision/aabb';
+
+const rayLimit = new Float64Array(2);
+/** Entry t of the segment into the box, or -1 (aabbRayCrosses with the limit in a plain number). */
+function aabbRayEntry(a: Aabb, origin: Readonly<Vec3>, invDir: Readonly<Vec3>, maxT: number): number {
+  rayLimit[0] = maxT;
+  return aabbRayCrosses(a, origin, invDir, rayLimit) ? rayLimit[1]! : -1;
+}
 import { DynamicTree, type TreeRayCallback } from '../../../src/collision/broadphase/dynamic-tree';
 import type { Vec3 } from '../../../src/math/vec3';
 import { seeded, type Random } from '../../helpers/random';
