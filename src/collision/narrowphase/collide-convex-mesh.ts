@@ -18,7 +18,7 @@ import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { ConvexShape, ShapeKind, type MassProperties } from '../../shapes/shape';
 import type { MeshTriangles as TriangleMesh } from '../../shapes/geometry';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/geometry';
+import { featureActive } from '../../shapes/geometry';
 import { addEpaPoint, ClipContext, clipFeatures, inverseRotateInPlace, localFeature, transformFeature } from './collide-convex';
 import { epaPenetration } from './epa';
 import { GjkResult } from './gjk';
@@ -130,13 +130,7 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
     const pc = T[6]! * nx + T[7]! * ny + T[8]! * nz;
     const lo = Math.min(pa, pb, pc) + FEATURE_TOLERANCE;
     const mask = (pa <= lo ? 1 : 0) | (pb <= lo ? 2 : 0) | (pc <= lo ? 4 : 0);
-    const flags = mesh.featureFlags[t]!;
-    let active: boolean;
-    if (mask === 7) active = false;
-    else if (mask === 3) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 0))) !== 0;
-    else if (mask === 6) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 1))) !== 0;
-    else if (mask === 5) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 2))) !== 0;
-    else active = (flags & (1 << (VERTEX_ACTIVE_SHIFT + (mask === 1 ? 0 : mask === 2 ? 1 : 2)))) !== 0;
+    const active = featureActive(mesh.featureFlags[t]!, mask);
     if (!active || nx * fx + ny * fy + nz * fz <= 0) {
       nx = fx; ny = fy; nz = fz;
       usesFace = true;
