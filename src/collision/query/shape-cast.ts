@@ -231,18 +231,10 @@ function castCompound(
   out: ShapeCastPairHit,
 ): boolean {
   const compound = target as Compound;
-  meshPos.x = position.x - compoundPosition.x;
-  meshPos.y = position.y - compoundPosition.y;
-  meshPos.z = position.z - compoundPosition.z;
-  inverseRotate(meshPos, compoundRotation, meshPos);
-  multiplyConjugateA(meshRot, compoundRotation, rotation);
-  inverseRotate(meshTrans, compoundRotation, translation);
-  sweptBox(cast);
+  sweptBoxInFrame(cast, position, rotation, translation, compoundPosition, compoundRotation);
   // The children are swept at their world poses: the world axis.
   sweepAxis.x = SWEEP[1]!; sweepAxis.y = SWEEP[2]!; sweepAxis.z = SWEEP[3]!;
-  const b = sweepBounds, box = meshBox;
-  b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
-  const count = compound.queryBoundsFrom(b, childList, 0);
+  const count = compound.queryBoundsFrom(sweepBounds, childList, 0);
   let bestFraction = Infinity;
   let bestDepth = 0;
   let bestChild = -1;
@@ -271,8 +263,21 @@ function castCompound(
   return true;
 }
 
-/** meshBox = the bounds of `cast` at meshPos/meshRot swept by meshTrans, widened by the cast tolerance. */
-function sweptBox(cast: ConvexShape): void {
+/**
+ * The cast in the target's frame (framePos, frameRot): meshPos, meshRot and
+ * meshTrans; then sweepBounds (and meshBox) = the bounds of `cast` there swept
+ * by meshTrans, widened by the cast tolerance.
+ */
+function sweptBoxInFrame(
+  cast: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>,
+  framePos: Readonly<Vec3>, frameRot: Readonly<Quat>,
+): void {
+  meshPos.x = position.x - framePos.x;
+  meshPos.y = position.y - framePos.y;
+  meshPos.z = position.z - framePos.z;
+  inverseRotate(meshPos, frameRot, meshPos);
+  multiplyConjugateA(meshRot, frameRot, rotation);
+  inverseRotate(meshTrans, frameRot, translation);
   const box = cast.computeAabb(meshBox, meshPos, meshRot);
   const t = meshTrans;
   if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
@@ -282,6 +287,8 @@ function sweptBox(cast: ConvexShape): void {
   const margin = CAST_TARGET + CAST_TOLERANCE + (SWEEP[0] === 1 ? Math.min(SWEEP[4]!, 2) * SWEEP[5]! : 0);
   box.min.x -= margin; box.min.y -= margin; box.min.z -= margin;
   box.max.x += margin; box.max.y += margin; box.max.z += margin;
+  const b = sweepBounds;
+  b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
 }
 
 /**
@@ -304,22 +311,14 @@ function castMesh(
   meshRotation: Readonly<Quat>,
   out: ShapeCastPairHit,
 ): boolean {
-  meshPos.x = position.x - meshPosition.x;
-  meshPos.y = position.y - meshPosition.y;
-  meshPos.z = position.z - meshPosition.z;
-  inverseRotate(meshPos, meshRotation, meshPos);
-  multiplyConjugateA(meshRot, meshRotation, rotation);
-  inverseRotate(meshTrans, meshRotation, translation);
-  sweptBox(cast);
+  sweptBoxInFrame(cast, position, rotation, translation, meshPosition, meshRotation);
   if (SWEEP[0] === 1) {
     sweepAxis.x = SWEEP[1]!; sweepAxis.y = SWEEP[2]!; sweepAxis.z = SWEEP[3]!;
     inverseRotate(sweepAxis, meshRotation, sweepAxis);
   }
   const t = meshTrans;
-  const box = meshBox, b = sweepBounds;
-  b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
   const list = meshCandidates;
-  const count = mesh.queryBoundsFrom(b, list, 0);
+  const count = mesh.queryBoundsFrom(sweepBounds, list, 0);
   let bestFraction = Infinity;
   let bestDepth = 0;
   let bestTriangle = -1;
