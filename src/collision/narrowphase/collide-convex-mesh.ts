@@ -16,7 +16,7 @@
 import type { Aabb } from '../../collision/aabb';
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import { ConvexShape, ShapeKind, type MassProperties } from '../../shapes/shape';
+import type { ConvexShape } from '../../shapes/shape';
 import type { MeshTriangles as TriangleMesh } from '../../shapes/geometry';
 import { featureActive } from '../../shapes/geometry';
 import { addEpaPoint, ClipContext, clipFeatures, inverseRotateInPlace, localFeature, transformFeature } from './collide-convex';
@@ -26,35 +26,7 @@ import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { loadCoreRadius } from './minkowski-pair';
 import { MeshContactCollector, projectsInside } from './triangle-contact';
-
-/** One mesh triangle as a convex core for GJK/EPA (mesh frame, radius 0). */
-class TriangleCore extends ConvexShape {
-  readonly kind = ShapeKind.TriangleMesh;
-  readonly coreRadius = 0;
-  readonly corners = new Float64Array(9);
-
-  coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {
-    const C = this.corners;
-    const da = C[0]! * d.x + C[1]! * d.y + C[2]! * d.z;
-    const db = C[3]! * d.x + C[4]! * d.y + C[5]! * d.z;
-    const dc = C[6]! * d.x + C[7]! * d.y + C[8]! * d.z;
-    const o = da >= db ? (da >= dc ? 0 : 6) : db >= dc ? 3 : 6;
-    out.x = C[o]!; out.y = C[o + 1]!; out.z = C[o + 2]!;
-    return out;
-  }
-
-  computeAabb(out: Aabb, _position: Readonly<Vec3>, _rotation: Readonly<Quat>): Aabb {
-    return out; // never placed in the broadphase
-  }
-
-  volume(): number {
-    return 0;
-  }
-
-  massProperties(_density: number): MassProperties {
-    throw new Error('A mesh triangle has no mass');
-  }
-}
+import { TriangleCore } from './triangle-core';
 
 const collector = /* @__PURE__ */ new MeshContactCollector();
 const ctx = /* @__PURE__ */ new ClipContext();

@@ -29,7 +29,8 @@ import type { Vec3 } from '../../math/vec3';
 import { epaPenetration } from '../narrowphase/epa';
 import { fillSeparatedResult, gjkCore, GjkResult, Simplex } from '../narrowphase/gjk';
 import { loadCoreRadius, MinkowskiPair } from '../narrowphase/minkowski-pair';
-import { ConvexShape, type MassProperties, type Shape, ShapeKind } from '../../shapes/shape';
+import { TriangleCore } from '../narrowphase/triangle-core';
+import { ConvexShape, type Shape, ShapeKind } from '../../shapes/shape';
 import type { CompoundGeometry as Compound, HeightFieldGeometry as HeightField, MeshTriangles } from '../../shapes/geometry';
 
 /** Result of shapeCastPair (world space). */
@@ -51,48 +52,6 @@ export const CAST_TARGET = 1e-6;
 /** A contact is accepted when the separation is below CAST_TARGET + CAST_TOLERANCE. */
 export const CAST_TOLERANCE = 1e-6;
 const MAX_CAST_ITERATIONS = 64;
-
-/**
- * A single mesh triangle as a convex shape (core = the triangle, radius 0),
- * so GJK can sweep against it. Internal to the shape cast.
- */
-class TriangleShape extends ConvexShape {
-  readonly kind = ShapeKind.TriangleMesh;
-  readonly coreRadius = 0;
-  readonly a: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly b: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly c: Vec3 = { x: 0, y: 0, z: 0 };
-
-  coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {
-    const da = this.a.x * d.x + this.a.y * d.y + this.a.z * d.z;
-    const db = this.b.x * d.x + this.b.y * d.y + this.b.z * d.z;
-    const dc = this.c.x * d.x + this.c.y * d.y + this.c.z * d.z;
-    const p = da >= db ? (da >= dc ? this.a : this.c) : db >= dc ? this.b : this.c;
-    out.x = p.x;
-    out.y = p.y;
-    out.z = p.z;
-    return out;
-  }
-
-  computeAabb(out: Aabb, position: Readonly<Vec3>, _rotation: Readonly<Quat>): Aabb {
-    // Only used unrotated, in the mesh frame.
-    out.min.x = Math.min(this.a.x, this.b.x, this.c.x) + position.x;
-    out.min.y = Math.min(this.a.y, this.b.y, this.c.y) + position.y;
-    out.min.z = Math.min(this.a.z, this.b.z, this.c.z) + position.z;
-    out.max.x = Math.max(this.a.x, this.b.x, this.c.x) + position.x;
-    out.max.y = Math.max(this.a.y, this.b.y, this.c.y) + position.y;
-    out.max.z = Math.max(this.a.z, this.b.z, this.c.z) + position.z;
-    return out;
-  }
-
-  volume(): number {
-    return 0;
-  }
-
-  massProperties(_density: number): MassProperties {
-    throw new Error('A mesh triangle has no mass');
-  }
-}
 
 // Scratch owned by this module. castConvex uses castPair/castSimplex/
 // castResult/castPos and calls only gjkCore / fillSeparatedResult /
@@ -128,7 +87,7 @@ const sweepRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
 const identity: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
-const triangle = /* @__PURE__ */ new TriangleShape();
+const triangle = /* @__PURE__ */ new TriangleCore();
 const meshPos: Vec3 = { x: 0, y: 0, z: 0 };
 const meshRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const meshTrans: Vec3 = { x: 0, y: 0, z: 0 };
@@ -329,16 +288,15 @@ function castMesh(
   for (let i = 0; i < count; i++) {
     const tri = list[i]!;
     const o = 9 * tri;
-    triangle.a.x = P[o]!; triangle.a.y = P[o + 1]!; triangle.a.z = P[o + 2]!;
-    triangle.b.x = P[o + 3]!; triangle.b.y = P[o + 4]!; triangle.b.z = P[o + 5]!;
-    triangle.c.x = P[o + 6]!; triangle.c.y = P[o + 7]!; triangle.c.z = P[o + 8]!;
+    const T = triangle.corners;
+    for (let k = 0; k < 9; k++) T[k] = P[o + k]!;
     const limit = bestFraction < 1 ? bestFraction : 1;
     CAST_IO[0] = limit;
     if (!castConvex(cast, meshPos, meshRot, meshTrans, triangle, origin, identity, hit)) continue;
     if (hit.fraction === 0 && SWEEP[0] === 1) { SWEEP[6] = SWEEP[6]! + 1; continue; }
     if (oneSided) {
-      const f = hit.fraction, a = triangle.a;
-      const sx = meshPos.x + t.x * f - a.x, sy = meshPos.y + t.y * f - a.y, sz = meshPos.z + t.z * f - a.z;
+      const f = hit.fraction, a = triangle.corners;
+      const sx = meshPos.x + t.x * f - a[0]!, sy = meshPos.y + t.y * f - a[1]!, sz = meshPos.z + t.z * f - a[2]!;
       if (sx * normals[3 * tri]! + sy * normals[3 * tri + 1]! + sz * normals[3 * tri + 2]! < 0) continue;
     }
     const depth = CAST_IO[1]!;
