@@ -1,6 +1,10 @@
 /** Axis-aligned bounding boxes, out-parameter style. */
 import type { Quat } from '../math/quat';
+import { fromQuat, mat3 } from '../math/mat3';
 import type { Vec3 } from '../math/vec3';
+
+// Rotation matrix scratch for the box transforms.
+const scratchRotation = /* @__PURE__ */ mat3();
 
 export interface Aabb {
   min: Vec3;
@@ -105,13 +109,10 @@ export function aabbRayCrosses(a: Readonly<Aabb>, origin: Readonly<Vec3>, invDir
 export function rotatedBoxAabb(out: Aabb, b: Float64Array, o: number, position: Readonly<Vec3>, q: Readonly<Quat>): Aabb {
   const cx = 0.5 * (b[o]! + b[o + 3]!), cy = 0.5 * (b[o + 1]! + b[o + 4]!), cz = 0.5 * (b[o + 2]! + b[o + 5]!);
   const hx = 0.5 * (b[o + 3]! - b[o]!), hy = 0.5 * (b[o + 4]! - b[o + 1]!), hz = 0.5 * (b[o + 5]! - b[o + 2]!);
-  const x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
-  const xx = q.x * x2, xy = q.x * y2, xz = q.x * z2;
-  const yy = q.y * y2, yz = q.y * z2, zz = q.z * z2;
-  const wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
-  const r00 = 1 - (yy + zz), r01 = xy - wz, r02 = xz + wy;
-  const r10 = xy + wz, r11 = 1 - (xx + zz), r12 = yz - wx;
-  const r20 = xz - wy, r21 = yz + wx, r22 = 1 - (xx + yy);
+  const R = fromQuat(scratchRotation, q);
+  const r00 = R.m00, r01 = R.m01, r02 = R.m02;
+  const r10 = R.m10, r11 = R.m11, r12 = R.m12;
+  const r20 = R.m20, r21 = R.m21, r22 = R.m22;
   const wcx = position.x + r00 * cx + r01 * cy + r02 * cz;
   const wcy = position.y + r10 * cx + r11 * cy + r12 * cz;
   const wcz = position.z + r20 * cx + r21 * cy + r22 * cz;

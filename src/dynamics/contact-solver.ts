@@ -33,22 +33,10 @@
  */
 import type { Contact } from './contact';
 import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
+import { reserveFloat64, reserveInt32 } from '../math/typed-arrays';
 
 type F64 = Float64Array<ArrayBuffer>;
 type I32 = Int32Array<ArrayBuffer>;
-
-function grow(a: F64, n: number): F64 {
-  if (a.length >= n) return a;
-  const b = new Float64Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
-function growI(a: I32, n: number): I32 {
-  if (a.length >= n) return a;
-  const b = new Int32Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
 
 // ---- Row layout. One contact point is one record of ROW_STRIDE doubles in
 // ContactSolver.rows (and one of INT_STRIDE ints in ContactSolver.ints): the
@@ -172,9 +160,9 @@ export class ContactSolver {
   reserve(n: number): void {
     if (n <= this.capacity) return;
     const c = Math.max(n, this.capacity * 2, 64);
-    this.pointIndex = growI(this.pointIndex, c);
-    this.ints = growI(this.ints, c * INT_STRIDE);
-    this.rows = grow(this.rows, c * ROW_STRIDE);
+    this.pointIndex = reserveInt32(this.pointIndex, c);
+    this.ints = reserveInt32(this.ints, c * INT_STRIDE);
+    this.rows = reserveFloat64(this.rows, c * ROW_STRIDE);
     while (this.contact.length < c) this.contact.push(null);
     this.capacity = c;
   }

@@ -5,22 +5,9 @@
  */
 import type { RigidBody } from './body';
 import type { Vec3 } from '../math/vec3';
+import { reserveFloat64, reserveUint8 } from '../math/typed-arrays';
 
 type F64 = Float64Array<ArrayBuffer>;
-type U8 = Uint8Array<ArrayBuffer>;
-
-function grow(a: F64, n: number): F64 {
-  if (a.length >= n) return a;
-  const b = new Float64Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
-function growU8(a: U8, n: number): U8 {
-  if (a.length >= n) return a;
-  const b = new Uint8Array(Math.max(n, a.length * 2));
-  b.set(a);
-  return b;
-}
 
 /** Squared rotation (rad²) below which the soft separation update is linearised. */
 const LINEARISE_ANGLE_SQ = 1e-4;
@@ -114,30 +101,30 @@ export class SolverBodies {
   reserve(n: number): void {
     if (n <= this.capacity) return;
     const c = Math.max(n, this.capacity * 2, 16);
-    this.vel = grow(this.vel, c * VELOCITY_STRIDE);
-    this.px = grow(this.px, c); this.py = grow(this.py, c); this.pz = grow(this.pz, c);
-    this.qx = grow(this.qx, c); this.qy = grow(this.qy, c); this.qz = grow(this.qz, c); this.qw = grow(this.qw, c);
-    this.px0 = grow(this.px0, c); this.py0 = grow(this.py0, c); this.pz0 = grow(this.pz0, c);
-    this.thx = grow(this.thx, c); this.thy = grow(this.thy, c); this.thz = grow(this.thz, c);
-    this.dpx = grow(this.dpx, c); this.dpy = grow(this.dpy, c); this.dpz = grow(this.dpz, c);
-    this.turned = growU8(this.turned, c);
-    this.invMass = grow(this.invMass, c);
-    this.ixx = grow(this.ixx, c); this.ixy = grow(this.ixy, c); this.ixz = grow(this.ixz, c);
-    this.iyy = grow(this.iyy, c); this.iyz = grow(this.iyz, c); this.izz = grow(this.izz, c);
-    this.moves = growU8(this.moves, c);
-    this.dynamic = growU8(this.dynamic, c);
-    this.slotVersion = grow(this.slotVersion, c);
-    this.lax = grow(this.lax, c); this.lay = grow(this.lay, c); this.laz = grow(this.laz, c);
-    this.aax = grow(this.aax, c); this.aay = grow(this.aay, c); this.aaz = grow(this.aaz, c);
-    this.linearDamping = grow(this.linearDamping, c); this.angularDamping = grow(this.angularDamping, c);
-    this.ilx = grow(this.ilx, c); this.ily = grow(this.ily, c); this.ilz = grow(this.ilz, c);
-    this.iqx = grow(this.iqx, c); this.iqy = grow(this.iqy, c); this.iqz = grow(this.iqz, c); this.iqw = grow(this.iqw, c);
-    this.inertiaFramed = growU8(this.inertiaFramed, c);
-    this.rqx = grow(this.rqx, c); this.rqy = grow(this.rqy, c); this.rqz = grow(this.rqz, c); this.rqw = grow(this.rqw, c);
-    this.staleCos = grow(this.staleCos, c);
-    this.refreshed = growU8(this.refreshed, c);
-    this.grounded = growU8(this.grounded, c);
-    this.gnx = grow(this.gnx, c); this.gny = grow(this.gny, c); this.gnz = grow(this.gnz, c);
+    this.vel = reserveFloat64(this.vel, c * VELOCITY_STRIDE);
+    this.px = reserveFloat64(this.px, c); this.py = reserveFloat64(this.py, c); this.pz = reserveFloat64(this.pz, c);
+    this.qx = reserveFloat64(this.qx, c); this.qy = reserveFloat64(this.qy, c); this.qz = reserveFloat64(this.qz, c); this.qw = reserveFloat64(this.qw, c);
+    this.px0 = reserveFloat64(this.px0, c); this.py0 = reserveFloat64(this.py0, c); this.pz0 = reserveFloat64(this.pz0, c);
+    this.thx = reserveFloat64(this.thx, c); this.thy = reserveFloat64(this.thy, c); this.thz = reserveFloat64(this.thz, c);
+    this.dpx = reserveFloat64(this.dpx, c); this.dpy = reserveFloat64(this.dpy, c); this.dpz = reserveFloat64(this.dpz, c);
+    this.turned = reserveUint8(this.turned, c);
+    this.invMass = reserveFloat64(this.invMass, c);
+    this.ixx = reserveFloat64(this.ixx, c); this.ixy = reserveFloat64(this.ixy, c); this.ixz = reserveFloat64(this.ixz, c);
+    this.iyy = reserveFloat64(this.iyy, c); this.iyz = reserveFloat64(this.iyz, c); this.izz = reserveFloat64(this.izz, c);
+    this.moves = reserveUint8(this.moves, c);
+    this.dynamic = reserveUint8(this.dynamic, c);
+    this.slotVersion = reserveFloat64(this.slotVersion, c);
+    this.lax = reserveFloat64(this.lax, c); this.lay = reserveFloat64(this.lay, c); this.laz = reserveFloat64(this.laz, c);
+    this.aax = reserveFloat64(this.aax, c); this.aay = reserveFloat64(this.aay, c); this.aaz = reserveFloat64(this.aaz, c);
+    this.linearDamping = reserveFloat64(this.linearDamping, c); this.angularDamping = reserveFloat64(this.angularDamping, c);
+    this.ilx = reserveFloat64(this.ilx, c); this.ily = reserveFloat64(this.ily, c); this.ilz = reserveFloat64(this.ilz, c);
+    this.iqx = reserveFloat64(this.iqx, c); this.iqy = reserveFloat64(this.iqy, c); this.iqz = reserveFloat64(this.iqz, c); this.iqw = reserveFloat64(this.iqw, c);
+    this.inertiaFramed = reserveUint8(this.inertiaFramed, c);
+    this.rqx = reserveFloat64(this.rqx, c); this.rqy = reserveFloat64(this.rqy, c); this.rqz = reserveFloat64(this.rqz, c); this.rqw = reserveFloat64(this.rqw, c);
+    this.staleCos = reserveFloat64(this.staleCos, c);
+    this.refreshed = reserveUint8(this.refreshed, c);
+    this.grounded = reserveUint8(this.grounded, c);
+    this.gnx = reserveFloat64(this.gnx, c); this.gny = reserveFloat64(this.gny, c); this.gnz = reserveFloat64(this.gnz, c);
     while (this.bodies.length < c) this.bodies.push(null);
     this.capacity = c;
   }

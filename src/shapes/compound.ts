@@ -34,6 +34,7 @@ import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
 import type { Vec3 } from '../math/vec3';
 import type { CompoundChild, CompoundGeometry } from './geometry';
 import { ConvexShape, type MassProperties, Shape, ShapeKind } from './shape';
+import { queryBvh } from './mesh-bvh';
 
 export type { CompoundChild };
 
@@ -80,7 +81,7 @@ export class Compound extends Shape implements CompoundGeometry {
   private readonly nodeRight: Int32Array;
   private readonly nodeStart: Int32Array;
   private readonly nodeCount: Int32Array;
-  private readonly order: Int32Array;
+  private readonly order: Uint32Array;
   private readonly stack: Int32Array;
 
   constructor(children: readonly CompoundChildDesc[]) {
@@ -215,7 +216,7 @@ export class Compound extends Shape implements CompoundGeometry {
     this.nodeRight = new Int32Array(maxNodes);
     this.nodeStart = new Int32Array(maxNodes);
     this.nodeCount = new Int32Array(maxNodes);
-    this.order = new Int32Array(n);
+    this.order = new Uint32Array(n);
     for (let i = 0; i < n; i++) this.order[i] = i;
     const depth = { nodes: 0, max: 0 };
     this.build(0, n, 0, depth);
@@ -258,34 +259,7 @@ export class Compound extends Shape implements CompoundGeometry {
    * frame) and returns how many (the list is reused, never shrunk).
    */
   queryBoundsFrom(bounds: Float64Array, out: number[], start: number): number {
-    const minX = bounds[0]!, minY = bounds[1]!, minZ = bounds[2]!;
-    const maxX = bounds[3]!, maxY = bounds[4]!, maxZ = bounds[5]!;
-    const nb = this.nodeBounds;
-    const cb = this.childBounds;
-    const stack = this.stack;
-    let count = 0;
-    let sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const node = stack[--sp]!;
-      const o = 6 * node;
-      if (nb[o]! > maxX || nb[o + 3]! < minX || nb[o + 1]! > maxY || nb[o + 4]! < minY || nb[o + 2]! > maxZ || nb[o + 5]! < minZ) continue;
-      const leafCount = this.nodeCount[node]!;
-      if (leafCount > 0) {
-        const first = this.nodeStart[node]!;
-        for (let k = first; k < first + leafCount; k++) {
-          const c = this.order[k]!;
-          const q = 6 * c;
-          if (cb[q]! > maxX || cb[q + 3]! < minX || cb[q + 1]! > maxY || cb[q + 4]! < minY || cb[q + 2]! > maxZ || cb[q + 5]! < minZ) continue;
-          out[start + count] = c;
-          count++;
-        }
-      } else {
-        stack[sp++] = this.nodeRight[node]!;
-        stack[sp++] = node + 1;
-      }
-    }
-    return count;
+    return queryBvh(this.nodeBounds, this.nodeRight, this.nodeStart, this.nodeCount, this.order, this.childBounds, this.stack, bounds, out, start);
   }
 
   computeAabb(out: Aabb, position: Readonly<Vec3>, q: Readonly<Quat>): Aabb {

@@ -5,7 +5,11 @@ import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
 import { type ConvexHullGeometry, MAX_HULL_VERTICES } from './geometry';
+import { fromQuat, mat3 } from '../math/mat3';
 import { ConvexShape, ShapeKind, type MassProperties } from './shape';
+
+// Rotation matrix scratch for the box transforms.
+const scratchRotation = /* @__PURE__ */ mat3();
 
 export { MAX_HULL_VERTICES };
 
@@ -178,13 +182,10 @@ export class ConvexHull extends ConvexShape implements ConvexHullGeometry {
 
   computeAabb(out: Aabb, position: Readonly<Vec3>, q: Readonly<Quat>): Aabb {
     // Rotate every vertex: exact bounds (the vertex count is bounded).
-    const x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z;
-    const xx = q.x * x2, xy = q.x * y2, xz = q.x * z2;
-    const yy = q.y * y2, yz = q.y * z2, zz = q.z * z2;
-    const wx = q.w * x2, wy = q.w * y2, wz = q.w * z2;
-    const r00 = 1 - (yy + zz), r01 = xy - wz, r02 = xz + wy;
-    const r10 = xy + wz, r11 = 1 - (xx + zz), r12 = yz - wx;
-    const r20 = xz - wy, r21 = yz + wx, r22 = 1 - (xx + yy);
+    const R = fromQuat(scratchRotation, q);
+    const r00 = R.m00, r01 = R.m01, r02 = R.m02;
+    const r10 = R.m10, r11 = R.m11, r12 = R.m12;
+    const r20 = R.m20, r21 = R.m21, r22 = R.m22;
     const V = this.vertices;
     let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
     for (let o = 0; o < 3 * this.vertexCount; o += 3) {

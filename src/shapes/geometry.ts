@@ -43,6 +43,18 @@ export const EDGE_ACTIVE_SHIFT = 0;
 export const VERTEX_ACTIVE_SHIFT = 3;
 
 /**
+ * Whether the triangle feature named by `mask` (bit k: corner k is on it) is
+ * active in `flags`: an edge for two corners, a corner for one, never the face.
+ */
+export function featureActive(flags: number, mask: number): boolean {
+  if (mask === 7) return false;
+  if (mask === 3) return (flags & (1 << (EDGE_ACTIVE_SHIFT + 0))) !== 0;
+  if (mask === 6) return (flags & (1 << (EDGE_ACTIVE_SHIFT + 1))) !== 0;
+  if (mask === 5) return (flags & (1 << (EDGE_ACTIVE_SHIFT + 2))) !== 0;
+  return (flags & (1 << (VERTEX_ACTIVE_SHIFT + (mask === 1 ? 0 : mask === 2 ? 1 : 2)))) !== 0;
+}
+
+/**
  * What the convex-vs-mesh colliders and the mesh shape cast read: triangle
  * slots (corners, unit normals, active-feature flags) found by a box query.
  * A TriangleMesh's slots are its triangles; a HeightField hands out a patch

@@ -1,6 +1,7 @@
 /**
  * The bounding-volume hierarchy of a TriangleMesh, built once by its
- * constructor: binned surface-area heuristic over the triangle centroids.
+ * constructor: binned surface-area heuristic over the triangle centroids;
+ * and the box query that TriangleMesh and Compound share over their trees.
  */
 
 const LEAF_SIZE = 4;
@@ -189,4 +190,45 @@ function medianSplit(B: BvhBuilder, start: number, end: number, axis: number): v
   const c = B.centroids;
   part.sort((a, b) => c[3 * a + axis]! - c[3 * b + axis]!);
   for (let k = 0; k < part.length; k++) B.order[start + k] = part[k]!;
+}
+
+/**
+ * Writes to out[start], out[start + 1], … the leaves (order entries) whose
+ * boxes `leafBounds` (6 per leaf) overlap `bounds` = [min xyz, max xyz]
+ * (closed intervals) and returns how many. The tree layout is the one both
+ * TriangleMesh and Compound keep: node i has bounds nodeBounds[6i .. 6i+5];
+ * a leaf has nodeCount > 0 and covers order[nodeStart .. nodeStart +
+ * nodeCount); an inner node's left child is i + 1, its right nodeRight[i].
+ */
+export function queryBvh(
+  nodeBounds: Float64Array, nodeRight: Int32Array, nodeStart: Int32Array, nodeCount: Int32Array, order: Uint32Array,
+  leafBounds: Float64Array, stack: Int32Array, bounds: Float64Array, out: number[], start: number,
+): number {
+  const minX = bounds[0]!, minY = bounds[1]!, minZ = bounds[2]!;
+  const maxX = bounds[3]!, maxY = bounds[4]!, maxZ = bounds[5]!;
+  const nb = nodeBounds;
+  const lb = leafBounds;
+  let count = 0;
+  let sp = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const node = stack[--sp]!;
+    const b = 6 * node;
+    if (nb[b]! > maxX || nb[b + 3]! < minX || nb[b + 1]! > maxY || nb[b + 4]! < minY || nb[b + 2]! > maxZ || nb[b + 5]! < minZ) continue;
+    const leafCount = nodeCount[node]!;
+    if (leafCount > 0) {
+      const first = nodeStart[node]!;
+      for (let k = first; k < first + leafCount; k++) {
+        const t = order[k]!;
+        const o = 6 * t;
+        if (lb[o]! > maxX || lb[o + 3]! < minX || lb[o + 1]! > maxY || lb[o + 4]! < minY || lb[o + 2]! > maxZ || lb[o + 5]! < minZ) continue;
+        out[start + count] = t;
+        count++;
+      }
+    } else {
+      stack[sp++] = nodeRight[node]!;
+      stack[sp++] = node + 1;
+    }
+  }
+  return count;
 }

@@ -33,7 +33,7 @@ import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE } from '../math/validate';
 import { Shape, ShapeKind } from './shape';
 import { EDGE_ACTIVE_SHIFT, type MeshTriangles, VERTEX_ACTIVE_SHIFT } from './geometry';
-import { buildMeshBvh } from './mesh-bvh';
+import { buildMeshBvh, queryBvh } from './mesh-bvh';
 
 export { EDGE_ACTIVE_SHIFT, type MeshTriangles, VERTEX_ACTIVE_SHIFT };
 
@@ -253,34 +253,7 @@ export class TriangleMesh extends Shape implements MeshTriangles {
    * maxX, maxY, maxZ]: the colliders' per-step entry (no double arguments).
    */
   queryBoundsFrom(bounds: Float64Array, out: number[], start: number): number {
-    const minX = bounds[0]!, minY = bounds[1]!, minZ = bounds[2]!;
-    const maxX = bounds[3]!, maxY = bounds[4]!, maxZ = bounds[5]!;
-    const nb = this.nodeBounds;
-    const stack = this.stack;
-    let count = 0;
-    let sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const node = stack[--sp]!;
-      const b = 6 * node;
-      if (nb[b]! > maxX || nb[b + 3]! < minX || nb[b + 1]! > maxY || nb[b + 4]! < minY || nb[b + 2]! > maxZ || nb[b + 5]! < minZ) continue;
-      const leafCount = this.nodeCount[node]!;
-      if (leafCount > 0) {
-        const first = this.nodeStart[node]!;
-        const tb = this.triBounds;
-        for (let k = first; k < first + leafCount; k++) {
-          const t = this.order[k]!;
-          const o = 6 * t;
-          if (tb[o]! > maxX || tb[o + 3]! < minX || tb[o + 1]! > maxY || tb[o + 4]! < minY || tb[o + 2]! > maxZ || tb[o + 5]! < minZ) continue;
-          out[start + count] = t;
-          count++;
-        }
-      } else {
-        stack[sp++] = this.nodeRight[node]!;
-        stack[sp++] = node + 1;
-      }
-    }
-    return count;
+    return queryBvh(this.nodeBounds, this.nodeRight, this.nodeStart, this.nodeCount, this.order, this.triBounds, this.stack, bounds, out, start);
   }
 
   /**

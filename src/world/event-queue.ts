@@ -76,6 +76,17 @@ export class EventQueue implements ContactEventSink, JointBreakSink {
     return (this.listeners as Record<string, unknown[]>)[name]!;
   }
 
+  /** The next queued-event slot, reused from earlier steps (a new one only while the queue grows). */
+  private nextEvent(): QueuedEvent {
+    let e = this.events[this.eventCount];
+    if (!e) {
+      e = new QueuedEvent();
+      this.events.push(e);
+    }
+    this.eventCount++;
+    return e;
+  }
+
   /** Queues a jointBreak event for every joint that broke and was not reported yet. */
   queueJointBreaks(): void {
     for (let i = 0; i < this.joints.length; i++) {
@@ -83,12 +94,7 @@ export class EventQueue implements ContactEventSink, JointBreakSink {
       if (!j.broken || j.breakReported) continue;
       j.breakReported = true;
       if (this.listeners.jointBreak.length === 0) continue;
-      let e = this.events[this.eventCount];
-      if (!e) {
-        e = new QueuedEvent();
-        this.events.push(e);
-      }
-      this.eventCount++;
+      const e = this.nextEvent();
       e.type = EVENT_JOINT_BREAK;
       e.joint = j;
       e.bodyA = j.bodyA;
@@ -103,12 +109,7 @@ export class EventQueue implements ContactEventSink, JointBreakSink {
       type === EVENT_END ? this.listeners.contactEnd.length > 0 :
       type === EVENT_SENSOR_ENTER ? this.listeners.sensorEnter.length > 0 : this.listeners.sensorExit.length > 0;
     if (!hasListener) return;
-    let e = this.events[this.eventCount];
-    if (!e) {
-      e = new QueuedEvent();
-      this.events.push(e);
-    }
-    this.eventCount++;
+    const e = this.nextEvent();
     e.type = type;
     e.bodyA = c.bodyA;
     e.bodyB = c.bodyB;

@@ -24,7 +24,7 @@ import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { BoxGeometry as Box } from '../../shapes/geometry';
 import type { MeshTriangles } from '../../shapes/geometry';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/geometry';
+import { featureActive } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { MeshContactCollector, projectsInside } from './triangle-contact';
@@ -192,13 +192,7 @@ function boxTriangle(mesh: MeshTriangles, t: number): void {
     const pa = ax * Nx + ay * Ny + az * Nz, pb = bx * Nx + by * Ny + bz * Nz, pc = qx * Nx + qy * Ny + qz * Nz;
     const lo = Math.min(pa, pb, pc) + FEATURE_TOLERANCE;
     const mask = (pa <= lo ? 1 : 0) | (pb <= lo ? 2 : 0) | (pc <= lo ? 4 : 0);
-    const flags = mesh.featureFlags[t]!;
-    let active: boolean;
-    if (mask === 7) active = false;
-    else if (mask === 3) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 0))) !== 0;
-    else if (mask === 6) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 1))) !== 0;
-    else if (mask === 5) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 2))) !== 0;
-    else active = (flags & (1 << (VERTEX_ACTIVE_SHIFT + (mask === 1 ? 0 : mask === 2 ? 1 : 2)))) !== 0;
+    const active = featureActive(mesh.featureFlags[t]!, mask);
     if (!active) kind = AXIS_FACE;
   }
 

@@ -18,7 +18,11 @@ import { collideTable } from './collide-table';
 import { CHILD_SLOTS, TWO_32 } from './compound-ids';
 import { Manifold } from './manifold';
 import { narrowphaseGap, narrowphaseMargin } from './margin';
+import { fromQuat, mat3 } from '../../math/mat3';
 import { MeshContactCollector } from './triangle-contact';
+
+// Rotation matrix scratch for the box transforms.
+const scratchRotation = /* @__PURE__ */ mat3();
 
 /** Candidates kept per pair (past this, further child points are dropped). */
 const CAPACITY = 256;
@@ -73,14 +77,11 @@ function boundsInFrame(shape: Shape, p: Readonly<Vec3>, q: Readonly<Quat>, pc: R
   const box = shape.computeAabb(S.box, p, q);
   const cx = 0.5 * (box.min.x + box.max.x) - pc.x, cy = 0.5 * (box.min.y + box.max.y) - pc.y, cz = 0.5 * (box.min.z + box.max.z) - pc.z;
   const hx = 0.5 * (box.max.x - box.min.x), hy = 0.5 * (box.max.y - box.min.y), hz = 0.5 * (box.max.z - box.min.z);
-  const x2 = qc.x + qc.x, y2 = qc.y + qc.y, z2 = qc.z + qc.z;
-  const xx = qc.x * x2, xy = qc.x * y2, xz = qc.x * z2;
-  const yy = qc.y * y2, yz = qc.y * z2, zz = qc.z * z2;
-  const wx = qc.w * x2, wy = qc.w * y2, wz = qc.w * z2;
   // R of qc; the frame's coordinates are Rᵀ (x − pc).
-  const r00 = 1 - (yy + zz), r01 = xy - wz, r02 = xz + wy;
-  const r10 = xy + wz, r11 = 1 - (xx + zz), r12 = yz - wx;
-  const r20 = xz - wy, r21 = yz + wx, r22 = 1 - (xx + yy);
+  const R = fromQuat(scratchRotation, qc);
+  const r00 = R.m00, r01 = R.m01, r02 = R.m02;
+  const r10 = R.m10, r11 = R.m11, r12 = R.m12;
+  const r20 = R.m20, r21 = R.m21, r22 = R.m22;
   const lx = r00 * cx + r10 * cy + r20 * cz, ly = r01 * cx + r11 * cy + r21 * cz, lz = r02 * cx + r12 * cy + r22 * cz;
   const m = margin[0]!;
   const ex = Math.abs(r00) * hx + Math.abs(r10) * hy + Math.abs(r20) * hz + m;

@@ -16,9 +16,9 @@
 import type { Aabb } from '../../collision/aabb';
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import { ConvexShape, ShapeKind, type MassProperties } from '../../shapes/shape';
+import type { ConvexShape } from '../../shapes/shape';
 import type { MeshTriangles as TriangleMesh } from '../../shapes/geometry';
-import { EDGE_ACTIVE_SHIFT, VERTEX_ACTIVE_SHIFT } from '../../shapes/geometry';
+import { featureActive } from '../../shapes/geometry';
 import { addEpaPoint, ClipContext, clipFeatures, inverseRotateInPlace, localFeature, transformFeature } from './collide-convex';
 import { epaPenetration } from './epa';
 import { GjkResult } from './gjk';
@@ -26,35 +26,7 @@ import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { loadCoreRadius } from './minkowski-pair';
 import { MeshContactCollector, projectsInside } from './triangle-contact';
-
-/** One mesh triangle as a convex core for GJK/EPA (mesh frame, radius 0). */
-class TriangleCore extends ConvexShape {
-  readonly kind = ShapeKind.TriangleMesh;
-  readonly coreRadius = 0;
-  readonly corners = new Float64Array(9);
-
-  coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {
-    const C = this.corners;
-    const da = C[0]! * d.x + C[1]! * d.y + C[2]! * d.z;
-    const db = C[3]! * d.x + C[4]! * d.y + C[5]! * d.z;
-    const dc = C[6]! * d.x + C[7]! * d.y + C[8]! * d.z;
-    const o = da >= db ? (da >= dc ? 0 : 6) : db >= dc ? 3 : 6;
-    out.x = C[o]!; out.y = C[o + 1]!; out.z = C[o + 2]!;
-    return out;
-  }
-
-  computeAabb(out: Aabb, _position: Readonly<Vec3>, _rotation: Readonly<Quat>): Aabb {
-    return out; // never placed in the broadphase
-  }
-
-  volume(): number {
-    return 0;
-  }
-
-  massProperties(_density: number): MassProperties {
-    throw new Error('A mesh triangle has no mass');
-  }
-}
+import { TriangleCore } from './triangle-core';
 
 const collector = /* @__PURE__ */ new MeshContactCollector();
 const ctx = /* @__PURE__ */ new ClipContext();
@@ -130,13 +102,7 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
     const pc = T[6]! * nx + T[7]! * ny + T[8]! * nz;
     const lo = Math.min(pa, pb, pc) + FEATURE_TOLERANCE;
     const mask = (pa <= lo ? 1 : 0) | (pb <= lo ? 2 : 0) | (pc <= lo ? 4 : 0);
-    const flags = mesh.featureFlags[t]!;
-    let active: boolean;
-    if (mask === 7) active = false;
-    else if (mask === 3) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 0))) !== 0;
-    else if (mask === 6) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 1))) !== 0;
-    else if (mask === 5) active = (flags & (1 << (EDGE_ACTIVE_SHIFT + 2))) !== 0;
-    else active = (flags & (1 << (VERTEX_ACTIVE_SHIFT + (mask === 1 ? 0 : mask === 2 ? 1 : 2)))) !== 0;
+    const active = featureActive(mesh.featureFlags[t]!, mask);
     if (!active || nx * fx + ny * fy + nz * fz <= 0) {
       nx = fx; ny = fy; nz = fz;
       usesFace = true;

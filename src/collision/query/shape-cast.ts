@@ -29,7 +29,8 @@ import type { Vec3 } from '../../math/vec3';
 import { epaPenetration } from '../narrowphase/epa';
 import { fillSeparatedResult, gjkCore, GjkResult, Simplex } from '../narrowphase/gjk';
 import { loadCoreRadius, MinkowskiPair } from '../narrowphase/minkowski-pair';
-import { ConvexShape, type MassProperties, type Shape, ShapeKind } from '../../shapes/shape';
+import { TriangleCore } from '../narrowphase/triangle-core';
+import { ConvexShape, type Shape, ShapeKind } from '../../shapes/shape';
 import type { CompoundGeometry as Compound, HeightFieldGeometry as HeightField, MeshTriangles } from '../../shapes/geometry';
 
 /** Result of shapeCastPair (world space). */
@@ -51,48 +52,6 @@ export const CAST_TARGET = 1e-6;
 /** A contact is accepted when the separation is below CAST_TARGET + CAST_TOLERANCE. */
 export const CAST_TOLERANCE = 1e-6;
 const MAX_CAST_ITERATIONS = 64;
-
-/**
- * A single mesh triangle as a convex shape (core = the triangle, radius 0),
- * so GJK can sweep against it. Internal to the shape cast.
- */
-class TriangleShape extends ConvexShape {
-  readonly kind = ShapeKind.TriangleMesh;
-  readonly coreRadius = 0;
-  readonly a: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly b: Vec3 = { x: 0, y: 0, z: 0 };
-  readonly c: Vec3 = { x: 0, y: 0, z: 0 };
-
-  coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {
-    const da = this.a.x * d.x + this.a.y * d.y + this.a.z * d.z;
-    const db = this.b.x * d.x + this.b.y * d.y + this.b.z * d.z;
-    const dc = this.c.x * d.x + this.c.y * d.y + this.c.z * d.z;
-    const p = da >= db ? (da >= dc ? this.a : this.c) : db >= dc ? this.b : this.c;
-    out.x = p.x;
-    out.y = p.y;
-    out.z = p.z;
-    return out;
-  }
-
-  computeAabb(out: Aabb, position: Readonly<Vec3>, _rotation: Readonly<Quat>): Aabb {
-    // Only used unrotated, in the mesh frame.
-    out.min.x = Math.min(this.a.x, this.b.x, this.c.x) + position.x;
-    out.min.y = Math.min(this.a.y, this.b.y, this.c.y) + position.y;
-    out.min.z = Math.min(this.a.z, this.b.z, this.c.z) + position.z;
-    out.max.x = Math.max(this.a.x, this.b.x, this.c.x) + position.x;
-    out.max.y = Math.max(this.a.y, this.b.y, this.c.y) + position.y;
-    out.max.z = Math.max(this.a.z, this.b.z, this.c.z) + position.z;
-    return out;
-  }
-
-  volume(): number {
-    return 0;
-  }
-
-  massProperties(_density: number): MassProperties {
-    throw new Error('A mesh triangle has no mass');
-  }
-}
 
 // Scratch owned by this module. castConvex uses castPair/castSimplex/
 // castResult/castPos and calls only gjkCore / fillSeparatedResult /
@@ -128,7 +87,7 @@ const sweepRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
 const identity: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
-const triangle = /* @__PURE__ */ new TriangleShape();
+const triangle = /* @__PURE__ */ new TriangleCore();
 const meshPos: Vec3 = { x: 0, y: 0, z: 0 };
 const meshRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const meshTrans: Vec3 = { x: 0, y: 0, z: 0 };
@@ -231,18 +190,10 @@ function castCompound(
   out: ShapeCastPairHit,
 ): boolean {
   const compound = target as Compound;
-  meshPos.x = position.x - compoundPosition.x;
-  meshPos.y = position.y - compoundPosition.y;
-  meshPos.z = position.z - compoundPosition.z;
-  inverseRotate(meshPos, compoundRotation, meshPos);
-  multiplyConjugateA(meshRot, compoundRotation, rotation);
-  inverseRotate(meshTrans, compoundRotation, translation);
-  sweptBox(cast);
+  sweptBoxInFrame(cast, position, rotation, translation, compoundPosition, compoundRotation);
   // The children are swept at their world poses: the world axis.
   sweepAxis.x = SWEEP[1]!; sweepAxis.y = SWEEP[2]!; sweepAxis.z = SWEEP[3]!;
-  const b = sweepBounds, box = meshBox;
-  b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
-  const count = compound.queryBoundsFrom(b, childList, 0);
+  const count = compound.queryBoundsFrom(sweepBounds, childList, 0);
   let bestFraction = Infinity;
   let bestDepth = 0;
   let bestChild = -1;
@@ -271,8 +222,21 @@ function castCompound(
   return true;
 }
 
-/** meshBox = the bounds of `cast` at meshPos/meshRot swept by meshTrans, widened by the cast tolerance. */
-function sweptBox(cast: ConvexShape): void {
+/**
+ * The cast in the target's frame (framePos, frameRot): meshPos, meshRot and
+ * meshTrans; then sweepBounds (and meshBox) = the bounds of `cast` there swept
+ * by meshTrans, widened by the cast tolerance.
+ */
+function sweptBoxInFrame(
+  cast: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>,
+  framePos: Readonly<Vec3>, frameRot: Readonly<Quat>,
+): void {
+  meshPos.x = position.x - framePos.x;
+  meshPos.y = position.y - framePos.y;
+  meshPos.z = position.z - framePos.z;
+  inverseRotate(meshPos, frameRot, meshPos);
+  multiplyConjugateA(meshRot, frameRot, rotation);
+  inverseRotate(meshTrans, frameRot, translation);
   const box = cast.computeAabb(meshBox, meshPos, meshRot);
   const t = meshTrans;
   if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
@@ -282,6 +246,8 @@ function sweptBox(cast: ConvexShape): void {
   const margin = CAST_TARGET + CAST_TOLERANCE + (SWEEP[0] === 1 ? Math.min(SWEEP[4]!, 2) * SWEEP[5]! : 0);
   box.min.x -= margin; box.min.y -= margin; box.min.z -= margin;
   box.max.x += margin; box.max.y += margin; box.max.z += margin;
+  const b = sweepBounds;
+  b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
 }
 
 /**
@@ -304,22 +270,14 @@ function castMesh(
   meshRotation: Readonly<Quat>,
   out: ShapeCastPairHit,
 ): boolean {
-  meshPos.x = position.x - meshPosition.x;
-  meshPos.y = position.y - meshPosition.y;
-  meshPos.z = position.z - meshPosition.z;
-  inverseRotate(meshPos, meshRotation, meshPos);
-  multiplyConjugateA(meshRot, meshRotation, rotation);
-  inverseRotate(meshTrans, meshRotation, translation);
-  sweptBox(cast);
+  sweptBoxInFrame(cast, position, rotation, translation, meshPosition, meshRotation);
   if (SWEEP[0] === 1) {
     sweepAxis.x = SWEEP[1]!; sweepAxis.y = SWEEP[2]!; sweepAxis.z = SWEEP[3]!;
     inverseRotate(sweepAxis, meshRotation, sweepAxis);
   }
   const t = meshTrans;
-  const box = meshBox, b = sweepBounds;
-  b[0] = box.min.x; b[1] = box.min.y; b[2] = box.min.z; b[3] = box.max.x; b[4] = box.max.y; b[5] = box.max.z;
   const list = meshCandidates;
-  const count = mesh.queryBoundsFrom(b, list, 0);
+  const count = mesh.queryBoundsFrom(sweepBounds, list, 0);
   let bestFraction = Infinity;
   let bestDepth = 0;
   let bestTriangle = -1;
@@ -330,16 +288,15 @@ function castMesh(
   for (let i = 0; i < count; i++) {
     const tri = list[i]!;
     const o = 9 * tri;
-    triangle.a.x = P[o]!; triangle.a.y = P[o + 1]!; triangle.a.z = P[o + 2]!;
-    triangle.b.x = P[o + 3]!; triangle.b.y = P[o + 4]!; triangle.b.z = P[o + 5]!;
-    triangle.c.x = P[o + 6]!; triangle.c.y = P[o + 7]!; triangle.c.z = P[o + 8]!;
+    const T = triangle.corners;
+    for (let k = 0; k < 9; k++) T[k] = P[o + k]!;
     const limit = bestFraction < 1 ? bestFraction : 1;
     CAST_IO[0] = limit;
     if (!castConvex(cast, meshPos, meshRot, meshTrans, triangle, origin, identity, hit)) continue;
     if (hit.fraction === 0 && SWEEP[0] === 1) { SWEEP[6] = SWEEP[6]! + 1; continue; }
     if (oneSided) {
-      const f = hit.fraction, a = triangle.a;
-      const sx = meshPos.x + t.x * f - a.x, sy = meshPos.y + t.y * f - a.y, sz = meshPos.z + t.z * f - a.z;
+      const f = hit.fraction, a = triangle.corners;
+      const sx = meshPos.x + t.x * f - a[0]!, sy = meshPos.y + t.y * f - a[1]!, sz = meshPos.z + t.z * f - a[2]!;
       if (sx * normals[3 * tri]! + sy * normals[3 * tri + 1]! + sz * normals[3 * tri + 2]! < 0) continue;
     }
     const depth = CAST_IO[1]!;
