@@ -6,7 +6,14 @@
  * pipeline (docs/contact-energy.md).
  */
 import type { Contact } from './contact';
+import type { RigidBody } from './body';
 import type { StepContext } from './step-context';
+
+/** What stepParts reads of a joint (dynamics/ does not import joints/). */
+export interface JointedPair {
+  readonly bodyA: RigidBody;
+  readonly bodyB: RigidBody;
+}
 
 /** Most parts a step is split into. */
 export const MAX_STEP_PARTS = 16;
@@ -25,10 +32,30 @@ const MOVE_PER_PART = 1;
  * at least SPLIT_ELONGATION long for its thickness, or ⌈d / MOVE_PER_PART⌉
  * for the largest relative motion d of a pair with points, at most MAX_STEP_PARTS.
  */
-export function stepParts(ctx: StepContext, contacts: readonly Contact[], solving: readonly Contact[], solvingCount: number): number {
+export function stepParts(
+  ctx: StepContext, contacts: readonly Contact[], solving: readonly Contact[], solvingCount: number, joints: readonly JointedPair[],
+): number {
   const dt = ctx.stepLeft;
   const limit = ctx.settings.maxTurnPerStep;
   let most = 0;
+  // A joint's rows, like a contact's points, hold the axes of the part's
+  // start: a rod spinning at a thousand rad/s turns its limit axes by
+  // radians within a sub-step, and the limit then pushes along axes it has
+  // left (a 22 kg rod on a cone-twist gained 37 % energy in two steps).
+  for (let i = 0; i < joints.length; i++) {
+    const j = joints[i]!;
+    const a = j.bodyA, b = j.bodyB;
+    if (a.isDynamic && a.awake && a.elongation >= SPLIT_ELONGATION) {
+      const w = a.angularVelocity;
+      const t = w.x * w.x + w.y * w.y + w.z * w.z;
+      if (t > most) most = t;
+    }
+    if (b.isDynamic && b.awake && b.elongation >= SPLIT_ELONGATION) {
+      const w = b.angularVelocity;
+      const t = w.x * w.x + w.y * w.y + w.z * w.z;
+      if (t > most) most = t;
+    }
+  }
   for (let i = 0; i < contacts.length; i++) {
     const c = contacts[i]!;
     const a = c.bodyA!, b = c.bodyB!;

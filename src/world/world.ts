@@ -474,7 +474,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
         this.contactManager.update(dt, ctx);
         timer.lap(STAGE_NARROWPHASE);
         ctx.stepLeft = remaining;
-        const parts = Math.min(stepParts(ctx, this.contactManager.list, this.contactManager.solveList, this.contactManager.solveCount), budget);
+        const parts = Math.min(stepParts(ctx, this.contactManager.list, this.contactManager.solveList, this.contactManager.solveCount, this.jointList), budget);
         const h = parts === 1 ? remaining : remaining / parts;
         ctx.finalPart = parts === 1;
         ctx.firstPart = k === 0;
