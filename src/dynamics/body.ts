@@ -231,7 +231,12 @@ export class RigidBody {
     this.collisionGroupValue = g;
     this.owner?.filterChanged(this);
   }
-  /** 32-bit bits of the groups this body collides with (read back as a signed 32-bit integer). */
+  /**
+   * 32-bit bits of the groups this body collides with (read back as a signed
+   * 32-bit integer). A change to it or to collisionGroup takes effect before
+   * the next step: contacts the new filter refuses end (contactEnd), pairs it
+   * now allows are found.
+   */
   get collisionMask(): number { return this.collisionMaskValue; }
   set collisionMask(v: number) {
     const m = requireCollisionBits(v, 'body.collisionMask');
