@@ -220,6 +220,8 @@ export class WorldChecker {
   /** Per body: jointed to the floor box without collideConnected, so it does not collide with the floor box (it may hang through it). */
   private readonly floorExempt: Uint8Array;
   private readonly lowestGround: number;
+  /** Per body: seen off the footprint below the edge at the end of a part of the last step (FuzzInstance.readOffEdge). */
+  private readonly offEdge: Uint8Array;
   /** Per body: its centre after the last step (x, y, z), to see it come in under the ground's edge within a step. */
   private readonly previousCentre: Float64Array;
   /** Per body KE over the last KE_WINDOW steps (ring), to name the body that gained the most when the energy check fails. */
@@ -241,6 +243,7 @@ export class WorldChecker {
     this.characterFellOff = new Uint8Array(spec.characters.length);
     this.floorExempt = new Uint8Array(spec.bodies.length);
     this.previousCentre = new Float64Array(3 * spec.bodies.length);
+    this.offEdge = new Uint8Array(spec.bodies.length);
     for (const j of spec.jointSpecs) if (j.a < 0 && !j.collideConnected) this.floorExempt[j.b] = 1;
     let lowest = 0;
     for (let k = 1; k < spec.terrain.positions.length; k += 3) lowest = Math.min(lowest, spec.terrain.positions[k]!);
@@ -344,6 +347,7 @@ export class WorldChecker {
   check(step: number): void {
     const spec = this.spec, inst = this.instance, st = this.state;
     inst.readBodies(st);
+    inst.readOffEdge?.(this.offEdge);
     const n = spec.bodies.length;
     let nonFinite = false;
     for (let i = 0; i < n; i++) {
@@ -405,7 +409,7 @@ export class WorldChecker {
         if (st[o + 1]! < this.lowestGround || low < edge) this.fellOff[i] = 1;
         continue;
       }
-      if (this.fellOff[i] === 0 && this.cameInUnderEdge(i)) this.fellOff[i] = 1;
+      if (this.fellOff[i] === 0 && (this.offEdge[i] === 1 || this.cameInUnderEdge(i))) this.fellOff[i] = 1;
       if (this.fellOff[i] === 1) continue;
       const low = lowestPoint(shape, st, o, this.scratch);
       const ground = groundHeight(spec, this.scratch[0]!, this.scratch[1]!);

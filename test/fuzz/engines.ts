@@ -9,7 +9,7 @@ import {
   createCloth, createRope, type Joint, type ParticleSystem, type RigidBody, type Shape, type Vec3,
 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
-import type { FuzzWorldSpec, JointSpec, ShapeSpec } from './generator';
+import { GROUND_HALF, groundHeight, type FuzzWorldSpec, type JointSpec, type ShapeSpec } from './generator';
 
 /** Doubles per body in `readBodies`: position 3, rotation 4 (x, y, z, w), linear velocity 3, angular velocity 3. */
 export const BODY_STRIDE = 13;
@@ -35,6 +35,14 @@ export interface FuzzInstance {
   readonly particleCapacity: number;
   /** Characters: centre (3) and walker velocity (3) each. */
   readCharacters(out: Float64Array): void;
+  /**
+   * Optional, for engines that split a step into parts (footing): sets
+   * out[i] = 1 for each body whose centre was off the ground's footprint and
+   * below the edge beside it at the end of any part since the last call (a
+   * body whipped round the edge and back in under the sheet within one step;
+   * the tunnelling check exempts it as it does a body seen there).
+   */
+  readOffEdge?(out: Uint8Array): void;
   readonly characterCount: number;
   dispose(): void;
 }
@@ -185,7 +193,21 @@ export function buildFooting(spec: FuzzWorldSpec): FuzzInstance {
   let particleCapacity = 0;
   for (const s of systems) particleCapacity += s.count;
   const v: Vec3 = { x: 0, y: 0, z: 0 };
+  const offEdge = new Uint8Array(n);
+  world.addStepper({
+    postStep(): void {
+      for (let i = 0; i < n; i++) {
+        const p = bodies[i]!.position;
+        if (Math.abs(p.x) <= GROUND_HALF && Math.abs(p.z) <= GROUND_HALF) continue;
+        const ex = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, p.x)), ez = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, p.z));
+        if (p.y < groundHeight(spec, ex, ez)) offEdge[i] = 1;
+      }
+    },
+  });
   return {
+    readOffEdge(out: Uint8Array): void {
+      for (let i = 0; i < n; i++) if (offEdge[i] === 1) { out[i] = 1; offEdge[i] = 0; }
+    },
     engine: 'footing',
     inertia, masses,
     jointCount: spec.jointSpecs.length,
