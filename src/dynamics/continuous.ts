@@ -179,6 +179,8 @@ export class ContinuousCollision {
     }
     if (embedded.count > 0 && this.limitDepth(b, B, i)) {
       // Deeper into a surface it started in: the contacts did not answer it.
+      // (A jointed body too: moved out, it loses its speed into the surface
+      // as pushOutOfImmovables takes it.)
       this.stopApproach(B, i);
       b.continuousPutBack = true;
       return true;

@@ -111,8 +111,7 @@ export function pushOutOfImmovables(S: ContactSolver, B: SolverBodies, settings:
     const slot = da ? ia : ib;
     const body = B.bodies[slot]!;
     // A joint-free body gets this far in only when its contacts lose to heavy
-    // bodies pressing it down (a 0.12 kg box under a pile sliding into a hill):
-    // it is held to its whole thinnest half size.
+    // bodies pressing it down: it is held to its whole thinnest half size.
     const tolerated = Math.max((body.jointCount === 0 ? 1 : PUSH_OUT_FRACTION) * body.thinnestHalfSize, slop2);
     if (!(s < -tolerated)) continue;
     // n points from A to B; sign: +1 moves the dynamic body out along ±n.

@@ -11,8 +11,27 @@ import type { StepContext } from './step-context';
 
 /** What stepParts reads of a joint (dynamics/ does not import joints/). */
 export interface JointedPair {
-  readonly bodyA: RigidBody;
-  readonly bodyB: RigidBody;
+  readonly bodyA: RigidBody | null;
+  readonly bodyB: RigidBody | null;
+}
+
+/** largestSpin's result, |ω|² (in an array: a double returned from a call V8 does not inline is boxed). */
+const SPIN = /* @__PURE__ */ new Float64Array(1);
+
+/** The largest |ω|² of an awake dynamic body at least SPLIT_ELONGATION long in `pairs`, into SPIN[0]. */
+function largestSpin(pairs: readonly JointedPair[]): void {
+  let most = 0;
+  for (let i = 0; i < pairs.length; i++) {
+    const p = pairs[i]!;
+    for (let k = 0; k < 2; k++) {
+      const b = k === 0 ? p.bodyA! : p.bodyB!;
+      if (!(b.isDynamic && b.awake && b.elongation >= SPLIT_ELONGATION)) continue;
+      const w = b.angularVelocity;
+      const t = w.x * w.x + w.y * w.y + w.z * w.z;
+      if (t > most) most = t;
+    }
+  }
+  SPIN[0] = most;
 }
 
 /** Most parts a step is split into. */
@@ -44,42 +63,13 @@ export function stepParts(
 ): number {
   const dt = ctx.stepLeft;
   const limit = ctx.settings.maxTurnPerStep;
-  let most = 0;
   // A joint's rows, like a contact's points, hold the axes of the part's
-  // start: a rod spinning at a thousand rad/s turns its limit axes by
-  // radians within a sub-step, and the limit then pushes along axes it has
-  // left (a 22 kg rod on a cone-twist gained 37 % energy in two steps).
-  let jointMost = 0;
-  for (let i = 0; i < joints.length; i++) {
-    const j = joints[i]!;
-    const a = j.bodyA, b = j.bodyB;
-    if (a.isDynamic && a.awake && a.elongation >= SPLIT_ELONGATION) {
-      const w = a.angularVelocity;
-      const t = w.x * w.x + w.y * w.y + w.z * w.z;
-      if (t > jointMost) jointMost = t;
-    }
-    if (b.isDynamic && b.awake && b.elongation >= SPLIT_ELONGATION) {
-      const w = b.angularVelocity;
-      const t = w.x * w.x + w.y * w.y + w.z * w.z;
-      if (t > jointMost) jointMost = t;
-    }
-  }
-  const jointParts = Math.ceil(Math.sqrt(jointMost) * dt / JOINT_TURN_PER_PART);
-  for (let i = 0; i < contacts.length; i++) {
-    const c = contacts[i]!;
-    const a = c.bodyA!, b = c.bodyB!;
-    if (a.isDynamic && a.awake && a.elongation >= SPLIT_ELONGATION) {
-      const w = a.angularVelocity;
-      const t = w.x * w.x + w.y * w.y + w.z * w.z;
-      if (t > most) most = t;
-    }
-    if (b.isDynamic && b.awake && b.elongation >= SPLIT_ELONGATION) {
-      const w = b.angularVelocity;
-      const t = w.x * w.x + w.y * w.y + w.z * w.z;
-      if (t > most) most = t;
-    }
-  }
-  let parts = Math.max(Math.ceil(Math.sqrt(most) * dt / limit), jointParts);
+  // start: a rod spinning at a thousand rad/s turns its limit axes by radians
+  // within a sub-step, and the limit then pushes along axes it has left.
+  largestSpin(joints);
+  const jointParts = Math.ceil(Math.sqrt(SPIN[0]!) * dt / JOINT_TURN_PER_PART);
+  largestSpin(contacts);
+  let parts = Math.max(Math.ceil(Math.sqrt(SPIN[0]!) * dt / limit), jointParts);
   // A pair with points moving fast relative to each other: its points are
   // those of the start pose, and the spin an impact starts turns the body
   // through the rest of the part.

@@ -8,47 +8,50 @@ import { ConvexHull, TriangleMesh, World, type ConvexShape, type Vec3 } from '..
 import { seeded } from '../helpers/random';
 import { BODY_STRIDE, footingCompound, footingShape, terrainHeightField, type FuzzInstance } from './engines';
 import { lowestPoint, WorldChecker } from './checks';
-import { generateWorld, groundHeight, GROUND_HALF, type ShapeSpec } from './generator';
+import { generateWorld, groundHeight, GROUND_HALF, type FuzzWorldSpec, type ShapeSpec } from './generator';
+
+/**
+ * Tunnelling failures the checker records while body 0 of `spec` goes through
+ * `poses` (the first read at start(), one more after each step; every other
+ * body far above the ground, at rest). `offEdgeAt`: the step after which the
+ * engine reports body 0 seen off the edge below it within the step.
+ */
+function tunnellingFailures(spec: FuzzWorldSpec, poses: readonly Vec3[], offEdgeAt = -1): number {
+  const n = spec.bodies.length;
+  let k = 0;
+  const instance = {
+    engine: 'footing', inertia: new Float64Array(3 * n), masses: new Float64Array(n).fill(1), jointCount: 0, motorPower: 0, omitted: '',
+    particleCapacity: 0, characterCount: 0,
+    step(): void { k++; },
+    readOffEdge(out: Uint8Array): void { if (k === offEdgeAt) out[0] = 1; },
+    readBodies(out: Float64Array): void {
+      for (let i = 0; i < n; i++) {
+        const o = BODY_STRIDE * i, p = i === 0 ? poses[k]! : { x: 0, y: 1000 + i, z: -10 };
+        out.fill(0, o, o + BODY_STRIDE);
+        out[o] = p.x; out[o + 1] = p.y; out[o + 2] = p.z; out[o + 6] = 1;
+      }
+    },
+    readParticles(): number { return 0; },
+    readCharacters(): void {},
+    dispose(): void {},
+  } satisfies FuzzInstance;
+  const checker = new WorldChecker(spec, instance);
+  checker.start();
+  for (let s = 0; s + 1 < poses.length; s++) { instance.step(); checker.check(s); }
+  return checker.failures.filter((f) => f.check === 'tunnelling').length;
+}
 
 describe('fuzz checks', () => {
   it('a body that passes in under the floor box\'s edge within one step is exempt; one that crosses its top is not', () => {
     // Body 0 of seed 7's world moves in one step from beside the floor box's
     // x = −25 edge, 2 m up, to 3 m under the floor's top inside the footprint.
     const spec = generateWorld(7, { joints: false });
-    const n = spec.bodies.length;
-    const run = (from: Vec3, to: Vec3, offEdge = false): number => {
-      let pose = from;
-      const instance = {
-        readOffEdge(out: Uint8Array): void { if (offEdge && pose === to) out[0] = 1; },
-        engine: 'footing', inertia: new Float64Array(3 * n), masses: new Float64Array(n).fill(1), jointCount: 0, motorPower: 0, omitted: '',
-        particleCapacity: 0, characterCount: 0,
-        step(): void { pose = to; },
-        readBodies(out: Float64Array): void {
-          for (let i = 0; i < n; i++) {
-            const o = BODY_STRIDE * i;
-            out.fill(0, o, o + BODY_STRIDE);
-            out[o + 6] = 1;
-            // Everything but body 0 far above the ground, at rest.
-            out[o] = 0; out[o + 1] = i === 0 ? pose.y : 1000 + i; out[o + 2] = i === 0 ? pose.z : -10;
-            if (i === 0) out[o] = pose.x;
-          }
-        },
-        readParticles(): number { return 0; },
-        readCharacters(): void {},
-        dispose(): void {},
-      } satisfies FuzzInstance;
-      const checker = new WorldChecker(spec, instance);
-      checker.start();
-      instance.step();
-      checker.check(0);
-      return checker.failures.filter((f) => f.check === 'tunnelling').length;
-    };
     // The centre's path meets x = −25 at y = −1.9, under the 1 m thick floor box: around its edge.
-    const under = run({ x: -26.226, y: 2.078, z: -5.612 }, { x: -24.425, y: -3.777, z: -6.535 });
+    const under = tunnellingFailures(spec, [{ x: -26.226, y: 2.078, z: -5.612 }, { x: -24.425, y: -3.777, z: -6.535 }]);
     // The same end from straight above the floor: through its top.
-    const through = run({ x: -24.425, y: 2.078, z: -6.535 }, { x: -24.425, y: -3.777, z: -6.535 });
+    const through = tunnellingFailures(spec, [{ x: -24.425, y: 2.078, z: -6.535 }, { x: -24.425, y: -3.777, z: -6.535 }]);
     // The same ends, with the engine reporting that the body was off the edge below it at the end of a part of the step.
-    const roundEdge = run({ x: -24.425, y: 2.078, z: -6.535 }, { x: -24.425, y: -3.777, z: -6.535 }, true);
+    const roundEdge = tunnellingFailures(spec, [{ x: -24.425, y: 2.078, z: -6.535 }, { x: -24.425, y: -3.777, z: -6.535 }], 1);
     console.log(`[fuzz checks] seed 7 body 0 (${spec.bodies[0]!.shape.kind}): tunnelling failures around the edge ${under}, through the top ${through}, round the edge within the step (reported by the engine) ${roundEdge}`);
     expect(under).toBe(0);
     expect(through).toBe(1);
@@ -58,29 +61,8 @@ describe('fuzz checks', () => {
   it('a standing stick beside the edge whose lower end is under the edge height is exempt when it moves in (its centre above the ground all along)', () => {
     const base = generateWorld(7, { joints: false });
     const spec = { ...base, bodies: [{ ...base.bodies[0]!, shape: { kind: 'box' as const, halfExtents: { x: 0.05, y: 0.8, z: 0.05 } } }, ...base.bodies.slice(1)] };
-    const n = spec.bodies.length;
     // Beside the floor box's x = −25 edge (top y = 0), centre at 0.3, lower end at −0.5; then 0.2 m in.
-    const poses: Vec3[] = [{ x: -25.1, y: 0.3, z: -6.5 }, { x: -25.1, y: 0.3, z: -6.5 }, { x: -24.9, y: 0.3, z: -6.5 }];
-    let k = 0;
-    const instance = {
-      engine: 'footing', inertia: new Float64Array(3 * n), masses: new Float64Array(n).fill(1), jointCount: 0, motorPower: 0, omitted: '',
-      particleCapacity: 0, characterCount: 0,
-      step(): void { k++; },
-      readBodies(out: Float64Array): void {
-        for (let i = 0; i < n; i++) {
-          const o = BODY_STRIDE * i, p = i === 0 ? poses[k]! : { x: 0, y: 1000 + i, z: -10 };
-          out.fill(0, o, o + BODY_STRIDE);
-          out[o] = p.x; out[o + 1] = p.y; out[o + 2] = p.z; out[o + 6] = 1;
-        }
-      },
-      readParticles(): number { return 0; },
-      readCharacters(): void {},
-      dispose(): void {},
-    } satisfies FuzzInstance;
-    const checker = new WorldChecker(spec, instance);
-    checker.start();
-    for (let s = 0; s < 2; s++) { instance.step(); checker.check(s); }
-    const failures = checker.failures.filter((f) => f.check === 'tunnelling').length;
+    const failures = tunnellingFailures(spec, [{ x: -25.1, y: 0.3, z: -6.5 }, { x: -25.1, y: 0.3, z: -6.5 }, { x: -24.9, y: 0.3, z: -6.5 }]);
     console.log(`[fuzz checks] stick beside the edge moved in: ${failures} tunnelling failure(s)`);
     expect(failures).toBe(0);
   });
