@@ -83,11 +83,12 @@ export class CharacterController {
    * body is removed from the world (world.removeBody), the controller
    * carries on without one (as with createBody: false) from its next call.
    */
-  body: RigidBody | null = null;
+  get body(): RigidBody | null { return this.bodyValue; }
+  private bodyValue: RigidBody | null = null;
   /** The last move's result (also returned by move). */
   readonly result = new MoveResult();
   /** Turn of the ground body about `up` during the last `followGround`, radians (right-handed). */
-  groundTurn = 0;
+  get groundTurn(): number { return this.ctx.groundTurn; }
 
   /** State and scratch shared with the stages of the move. */
   private readonly ctx: MoveContext;
@@ -178,7 +179,7 @@ export class CharacterController {
     this.result.position.x = c.x; this.result.position.y = c.y; this.result.position.z = c.z;
     if (this.body) {
       this.world.removeBody(this.body);
-      this.body = null;
+      this.bodyValue = null;
       this.createOwnBody();
     }
     return true;
@@ -213,13 +214,13 @@ export class CharacterController {
   dispose(): void {
     const body = this.liveBody();
     if (body) this.world.removeBody(body);
-    this.body = null;
+    this.bodyValue = null;
   }
 
   /** The body, after forgetting it if it was removed from the world. */
   private liveBody(): RigidBody | null {
     const b = this.body;
-    if (b !== null && b.world !== this.world) this.body = null;
+    if (b !== null && b.world !== this.world) this.bodyValue = null;
     return this.body;
   }
 
@@ -347,7 +348,6 @@ export class CharacterController {
   followGround(): boolean {
     this.checkSettings();
     const followed = followGround(this.ctx, this.body);
-    this.groundTurn = this.ctx.groundTurn;
     return followed;
   }
 
@@ -369,7 +369,7 @@ export class CharacterController {
   }
 
   private createOwnBody(): void {
-    this.body = this.world.createBody({
+    this.bodyValue = this.world.createBody({
       type: 'kinematic', shape: this.ctx.shape, position: this.ctx.pos, rotation: this.rotation,
       collisionGroup: this.collisionGroup, collisionMask: this.settings.collisionMask, userData: this,
     });

@@ -5,6 +5,6 @@ export {
 } from './controller';
 export { CharacterPlane, solvePlanes, solvePlanesWith, clipVector, type SolveLimits, type SlopeLimit } from './plane-solver';
 export {
-  Walker, WalkerEvent, MAX_WALKER_SPEED, MAX_WALKER_DT, MAX_WALKER_ACCELERATION, MAX_WALKER_RATE, type WalkerSnapshot, type WalkerSettings, type WalkerState,
+  Walker, WalkerEvent, MAX_WALKER_SPEED, MAX_WALKER_DT, MAX_WALKER_ACCELERATION, MAX_WALKER_RATE, MAX_WALKER_VELOCITY, type WalkerSnapshot, type WalkerSettings, type WalkerState,
   type WalkerEventName, type WalkerListener,
 } from './walker';

@@ -80,6 +80,8 @@ export const MAX_WALKER_SPEED = 1e4;
 export const MAX_WALKER_ACCELERATION = 1e6;
 /** Largest rate setting (airDrag 1/s, turnSpeed rad/s). */
 export const MAX_WALKER_RATE = 1e4;
+/** Largest |component| of `velocity` (m/s): what MAX_WALKER_ACCELERATION reaches in the longest update, MAX_WALKER_DT. */
+export const MAX_WALKER_VELOCITY = MAX_WALKER_ACCELERATION * MAX_WALKER_DT;
 
 type WalkerNumberField = 'speed' | 'acceleration' | 'airAcceleration' | 'jumpSpeed' | 'coyoteTime' | 'maxFallSpeed' | 'airDeceleration' | 'airDrag' | 'turnSpeed';
 const WALKER_FIELDS: readonly WalkerNumberField[] =
@@ -380,12 +382,14 @@ export class Walker {
     // is false for NaN, ±∞ and negatives.
     // x ≤ max is false for NaN as well.
     if (
-      s.speed >= 0 && s.speed <= MAX_WALKER_SPEED && s.acceleration >= 0 && s.acceleration <= MAX_WALKER_ACCELERATION &&
+      typeof s.speed === 'number' && typeof s.acceleration === 'number' && typeof s.airAcceleration === 'number' && typeof s.jumpSpeed === 'number' &&
+      typeof s.coyoteTime === 'number' && typeof s.maxFallSpeed === 'number' && typeof s.airDeceleration === 'number' && typeof s.airDrag === 'number' &&
+      typeof s.turnSpeed === 'number' && s.speed >= 0 && s.speed <= MAX_WALKER_SPEED && s.acceleration >= 0 && s.acceleration <= MAX_WALKER_ACCELERATION &&
       s.airAcceleration >= 0 && s.airAcceleration <= MAX_WALKER_ACCELERATION && s.jumpSpeed >= 0 && s.jumpSpeed <= MAX_WALKER_SPEED &&
       s.coyoteTime >= 0 && s.coyoteTime - s.coyoteTime === 0 && s.maxFallSpeed >= 0 && s.maxFallSpeed <= MAX_WALKER_SPEED &&
       s.airDeceleration >= 0 && s.airDeceleration <= MAX_WALKER_ACCELERATION && s.airDrag >= 0 && s.airDrag <= MAX_WALKER_RATE &&
       s.turnSpeed >= 0 && s.turnSpeed <= MAX_WALKER_RATE &&
-      g && Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION &&
+      g && typeof g.x === 'number' && typeof g.y === 'number' && typeof g.z === 'number' && Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION &&
       this.checkState()
     ) return;
     for (let i = 0; i < WALKER_FIELDS.length; i++) {
@@ -397,18 +401,22 @@ export class Walker {
       const max = walkerFieldMax(k);
       if (value > max) throw new RangeError(`Walker: ${k} must be in [0, ${max}] (got ${value})`);
     }
-    if (!g || !(Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION)) {
+    if (!g || typeof g.x !== 'number' || typeof g.y !== 'number' || typeof g.z !== 'number' || !(Math.abs(g.x) <= MAX_WALKER_ACCELERATION && Math.abs(g.y) <= MAX_WALKER_ACCELERATION && Math.abs(g.z) <= MAX_WALKER_ACCELERATION)) {
       throw new RangeError(`Walker: gravity must be a finite vector, each component within ±${MAX_WALKER_ACCELERATION} m/s²`);
     }
     const i = this.input, v = this.velocity;
     if (!Number.isFinite(i.x) || !Number.isFinite(i.y) || !Number.isFinite(i.z)) throw new RangeError(`Walker: input must be finite (got (${i.x}, ${i.y}, ${i.z}))`);
-    if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`Walker: velocity must be finite (got (${v.x}, ${v.y}, ${v.z}))`);
+    if (!(Math.abs(v.x) <= MAX_WALKER_VELOCITY && Math.abs(v.y) <= MAX_WALKER_VELOCITY && Math.abs(v.z) <= MAX_WALKER_VELOCITY) || typeof v.x !== 'number' || typeof v.y !== 'number' || typeof v.z !== 'number') {
+      throw new RangeError(`Walker: velocity must be finite numbers within ±${MAX_WALKER_VELOCITY} m/s (got (${v.x}, ${v.y}, ${v.z}))`);
+    }
     if (!Number.isFinite(this.yaw)) throw new RangeError(`Walker: yaw must be finite (got ${this.yaw})`);
   }
 
   /** The public state fields (input, velocity, yaw) can be written directly: all finite. */
   private checkState(): boolean {
     const i = this.input, v = this.velocity;
-    return i.x - i.x === 0 && i.y - i.y === 0 && i.z - i.z === 0 && v.x - v.x === 0 && v.y - v.y === 0 && v.z - v.z === 0 && this.yaw - this.yaw === 0;
+    return typeof i.x === 'number' && typeof i.y === 'number' && typeof i.z === 'number' && typeof v.x === 'number' && typeof v.y === 'number' &&
+      typeof v.z === 'number' && typeof this.yaw === 'number' && i.x - i.x === 0 && i.y - i.y === 0 && i.z - i.z === 0 &&
+      Math.abs(v.x) <= MAX_WALKER_VELOCITY && Math.abs(v.y) <= MAX_WALKER_VELOCITY && Math.abs(v.z) <= MAX_WALKER_VELOCITY && this.yaw - this.yaw === 0;
   }
 }

@@ -151,7 +151,8 @@ export class StepSolver<J> {
         // between sub-steps and every other step, and the first corner of
         // each manifold advances every sweep (docs/solver.md).
         const flip = stepCount & 1;
-        const rot = stepCount >> 1;
+        // >>>: a step count past 2^31 (restored or written) must not rotate backwards.
+        const rot = stepCount >>> 1;
         for (let it = 0; it < S.subStepIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) measureSeparations(C, B);
           solveContacts(C, B, S, h, SWEEP_SOFT, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);

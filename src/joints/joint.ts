@@ -125,18 +125,19 @@ export abstract class Joint implements SolvedJoint {
    * into; the World checks them at the start of each step (finite anchors,
    * unit frames) so that a bad write throws before it reaches the solver.
    */
-  checkFrames(): void {
+  /** @internal the anchors and frames are numbers, the anchors within MAX_JOINT_LENGTH and the frames unit (the per-step fast check). */
+  framesValid(): boolean {
     const a = this.localAnchorA, b = this.localAnchorB, fa = this.localFrameA, fb = this.localFrameB;
-    if (
-      a.x - a.x === 0 && a.y - a.y === 0 && a.z - a.z === 0 && b.x - b.x === 0 && b.y - b.y === 0 && b.z - b.z === 0 &&
-      Math.abs(fa.x * fa.x + fa.y * fa.y + fa.z * fa.z + fa.w * fa.w - 1) < 1e-6 &&
-      Math.abs(fb.x * fb.x + fb.y * fb.y + fb.z * fb.z + fb.w * fb.w - 1) < 1e-6
-    ) return;
+    return anchorValid(a) && anchorValid(b) && frameValid(fa) && frameValid(fb);
+  }
+
+  checkFrames(): void {
+    if (this.framesValid()) return;
     const name = JOINT_NAMES[this.kind]!;
-    requireFiniteVec(a, `${name}.localAnchorA`);
-    requireFiniteVec(b, `${name}.localAnchorB`);
-    requireFiniteQuat(fa, `${name}.localFrameA`);
-    requireFiniteQuat(fb, `${name}.localFrameB`);
+    requireLocalAnchor(this.localAnchorA, `${name}.localAnchorA`);
+    requireLocalAnchor(this.localAnchorB, `${name}.localAnchorB`);
+    requireFiniteQuat(this.localFrameA, `${name}.localFrameA`);
+    requireFiniteQuat(this.localFrameB, `${name}.localFrameB`);
     throw new RangeError(`${name}.localFrameA and localFrameB must be unit quaternions (write a normalised rotation)`);
   }
 
@@ -427,4 +428,14 @@ function removeId(body: RigidBody, id: number): void {
   const i = list.indexOf(id);
   if (i >= 0) list.splice(i, 1);
   if (list.length === 0) body.noCollide = null;
+}
+
+function anchorValid(v: Readonly<Vec3>): boolean {
+  return typeof v.x === 'number' && typeof v.y === 'number' && typeof v.z === 'number' &&
+    Math.abs(v.x) <= MAX_JOINT_LENGTH && Math.abs(v.y) <= MAX_JOINT_LENGTH && Math.abs(v.z) <= MAX_JOINT_LENGTH;
+}
+
+function frameValid(q: Readonly<Quat>): boolean {
+  return typeof q.x === 'number' && typeof q.y === 'number' && typeof q.z === 'number' && typeof q.w === 'number' &&
+    Math.abs(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1) < 1e-6;
 }

@@ -10,7 +10,8 @@
  */
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { JointKind, MAX_JOINT_LENGTH, type JointDescBase } from './joint';
+import { requireInRange } from '../math/validate';
+import { JointKind, MAX_JOINT_LENGTH, MAX_JOINT_TORQUE, type JointDescBase } from './joint';
 import { SixDofJoint } from './six-dof';
 import type { JointMotorMode, SixDofAxis } from './six-dof-settings';
 
@@ -121,7 +122,7 @@ export class SliderJoint extends SixDofJoint {
   set motorSpeed(v: number) { this.slide.motorSpeed = v; }
   /** Metres along the axis. */
   get targetPosition(): number { return this.slide.motorTarget; }
-  set targetPosition(v: number) { this.slide.motorTarget = v; }
+  set targetPosition(v: number) { requireInRange(v, -MAX_JOINT_LENGTH, MAX_JOINT_LENGTH, 'SliderJoint.targetPosition'); this.slide.motorTarget = v; }
   /** N in [0, 1e9] (0: motor off). */
   get maxMotorForce(): number { return this.slide.maxMotorForce; }
   set maxMotorForce(v: number) { this.slide.maxMotorForce = v; this.syncMotor(); }
@@ -131,7 +132,7 @@ export class SliderJoint extends SixDofJoint {
   set motorDampingRatio(v: number) { this.slide.motorDampingRatio = v; }
   /** N in [0, 1e9]. */
   get frictionForce(): number { return this.slide.friction; }
-  set frictionForce(v: number) { this.slide.friction = v; }
+  set frictionForce(v: number) { requireInRange(v, 0, MAX_JOINT_TORQUE, 'SliderJoint.frictionForce'); this.slide.friction = v; }
 
   /** Current position of B's anchor along the axis (m) from the bodies' poses; 0 in the creation pose. */
   get position(): number { return this.getCoordinate(0); }

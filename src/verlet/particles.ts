@@ -16,7 +16,7 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
-import { MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFinite, requireFiniteVec, requireInRange, requireInteger, requirePosition } from '../math/validate';
+import { MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFiniteVec, requireInRange, requireInteger, requirePosition } from '../math/validate';
 import type { World, WorldStepper } from '../world/world';
 import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
@@ -146,14 +146,17 @@ export class ParticleSystem implements WorldStepper {
   /** Fraction of the implied velocity removed per step, [0, 1]. */
   get damping(): number { return this.dampingValue; }
   set damping(v: number) { requireInRange(v, 0, 1, 'damping'); this.dampingValue = v; }
-  /** Multiplier on the world's gravity, finite. */
+  /** Multiplier on the world's gravity, in [-MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE] as for bodies. */
   get gravityScale(): number { return this.gravityScaleValue; }
-  set gravityScale(v: number) { requireFinite(v, 'gravityScale'); this.gravityScaleValue = v; }
-  /** Gravity override (m/s², copied when set), or null for the world's. */
+  set gravityScale(v: number) { requireInRange(v, -MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE, 'gravityScale'); this.gravityScaleValue = v; }
+  /** Gravity override (m/s², each component within ±MAX_GRAVITY as for the world's; copied when set), or null for the world's. */
   get gravity(): Readonly<Vec3> | null { return this.gravityValue; }
   set gravity(g: Readonly<Vec3> | null) {
     if (g === null) { this.gravityValue = null; return; }
     requireFiniteVec(g, 'gravity');
+    requireInRange(g.x, -MAX_GRAVITY, MAX_GRAVITY, 'gravity.x');
+    requireInRange(g.y, -MAX_GRAVITY, MAX_GRAVITY, 'gravity.y');
+    requireInRange(g.z, -MAX_GRAVITY, MAX_GRAVITY, 'gravity.z');
     this.gravityValue = { x: g.x, y: g.y, z: g.z };
   }
   get approximateSqrt(): boolean { return this.approximateSqrtValue; }

@@ -32,14 +32,17 @@ export function defaultSleepSettings(): SleepSettings {
  * at the start of each step, before anything changes.
  */
 export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: JointSolverSettings, s: SolverSettings, joints: readonly Joint[]): void {
-  if (!(Math.abs(g.x) <= MAX_GRAVITY && Math.abs(g.y) <= MAX_GRAVITY && Math.abs(g.z) <= MAX_GRAVITY)) {
+  // typeof as well: a comparison would let a numeric string through, and a string concatenates where a number adds.
+  if (!(typeof g.x === 'number' && typeof g.y === 'number' && typeof g.z === 'number' && Math.abs(g.x) <= MAX_GRAVITY && Math.abs(g.y) <= MAX_GRAVITY && Math.abs(g.z) <= MAX_GRAVITY)) {
     requireInRange(g.x, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.x');
     requireInRange(g.y, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.y');
     requireInRange(g.z, -MAX_GRAVITY, MAX_GRAVITY, 'world.gravity.z');
   }
   // Inline comparisons on the fast path, calls only to name a bad field (see the contributor notes on boxed doubles).
   if (!(
-    (sl.enabled === true || sl.enabled === false) && sl.linearThreshold >= 0 && sl.linearThreshold < Infinity &&
+    (sl.enabled === true || sl.enabled === false) && typeof sl.linearThreshold === 'number' && typeof sl.angularThreshold === 'number' &&
+    typeof sl.timeToSleep === 'number' && typeof js.jointHertz === 'number' && typeof js.jointDampingRatio === 'number' &&
+    typeof js.jointIterations === 'number' && typeof js.limitSlop === 'number' && typeof js.anchorSlop === 'number' && sl.linearThreshold >= 0 && sl.linearThreshold < Infinity &&
     sl.angularThreshold >= 0 && sl.angularThreshold < Infinity && sl.timeToSleep > 0 && sl.timeToSleep < Infinity &&
     js.jointHertz >= 0 && js.jointHertz <= 1e6 && js.jointDampingRatio >= 0 && js.jointDampingRatio <= 1000 &&
     js.jointIterations >= 1 && js.jointIterations <= MAX_JOINT_ITERATIONS && Math.floor(js.jointIterations) === js.jointIterations &&
@@ -48,7 +51,7 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
     requireBoolean(sl.enabled, 'sleeping.enabled');
     requireNonNegative(sl.linearThreshold, 'sleeping.linearThreshold');
     requireNonNegative(sl.angularThreshold, 'sleeping.angularThreshold');
-    if (!(sl.timeToSleep > 0 && sl.timeToSleep < Infinity)) throw new RangeError(`sleeping.timeToSleep must be a finite number > 0 (got ${String(sl.timeToSleep)})`);
+    if (!(typeof sl.timeToSleep === 'number' && sl.timeToSleep > 0 && sl.timeToSleep < Infinity)) throw new RangeError(`sleeping.timeToSleep must be a finite number > 0 (got ${String(sl.timeToSleep)})`);
     requireInRange(js.jointHertz, 0, 1e6, 'jointSettings.jointHertz');
     requireInRange(js.jointDampingRatio, 0, 1000, 'jointSettings.jointDampingRatio');
     requireInteger(js.jointIterations, 1, MAX_JOINT_ITERATIONS, 'jointSettings.jointIterations');
@@ -58,12 +61,7 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
   }
   for (let i = 0; i < joints.length; i++) {
     const j = joints[i]!;
-    const a = j.localAnchorA, b = j.localAnchorB, fa = j.localFrameA, fb = j.localFrameB;
-    if (!(
-      a.x - a.x === 0 && a.y - a.y === 0 && a.z - a.z === 0 && b.x - b.x === 0 && b.y - b.y === 0 && b.z - b.z === 0 &&
-      Math.abs(fa.x * fa.x + fa.y * fa.y + fa.z * fa.z + fa.w * fa.w - 1) < 1e-6 &&
-      Math.abs(fb.x * fb.x + fb.y * fb.y + fb.z * fb.z + fb.w * fb.w - 1) < 1e-6
-    )) j.checkFrames();
+    if (!j.framesValid()) j.checkFrames();
   }
   checkInt(s.velocityIterations, 1, 1000, 'velocityIterations');
   checkInt(s.positionIterations, 0, 1000, 'positionIterations');
@@ -73,8 +71,8 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
   if (typeof s.warmStarting !== 'boolean') throw new TypeError(`solver.warmStarting must be a boolean (got ${String(s.warmStarting)})`);
   if (typeof s.continuousCollision !== 'boolean') throw new TypeError(`solver.continuousCollision must be a boolean (got ${String(s.continuousCollision)})`);
   if (typeof s.shockPropagation !== 'boolean') throw new TypeError(`solver.shockPropagation must be a boolean (got ${String(s.shockPropagation)})`);
-  if (!(s.maxTurnPerStep > 0)) throw new RangeError(`solver.maxTurnPerStep must be a number > 0 or Infinity (got ${String(s.maxTurnPerStep)})`);
-  if (!(s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);
+  if (!(typeof s.maxTurnPerStep === 'number' && s.maxTurnPerStep > 0)) throw new RangeError(`solver.maxTurnPerStep must be a number > 0 or Infinity (got ${String(s.maxTurnPerStep)})`);
+  if (!(typeof s.relaxation === 'number' && s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);
   if (s.frictionModel !== 'constant' && s.frictionModel !== 'catto2005' && s.frictionModel !== 'coulomb') {
     throw new RangeError(`solver.frictionModel must be 'constant', 'catto2005' or 'coulomb' (got ${String(s.frictionModel)})`);
   }
@@ -88,7 +86,7 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
   checkNonNegative(s.contactDampingRatio, 'contactDampingRatio');
   checkNonNegative(s.restitutionThreshold, 'restitutionThreshold');
   checkNonNegative(s.speculativeDistance, 'speculativeDistance');
-  if (!(s.jointedSpeculativeRate > 0 && s.jointedSpeculativeRate <= 1)) {
+  if (!(typeof s.jointedSpeculativeRate === 'number' && s.jointedSpeculativeRate > 0 && s.jointedSpeculativeRate <= 1)) {
     throw new RangeError(`solver.jointedSpeculativeRate must be in (0, 1] (got ${String(s.jointedSpeculativeRate)})`);
   }
 }

@@ -40,21 +40,21 @@ export interface SnapshotHost<W> {
   readonly steppers: readonly SnapshotStepper<W>[];
   readonly queries: SceneQueries;
   readonly gravity: Vec3;
-  stepCount: number;
+  stepCountValue: number;
   accumulator: number;
   nextBodyId: number;
-  droppedTime: number;
+  droppedTimeValue: number;
 }
 
 /** The world's state as a WorldSnapshot (see World.snapshot). */
 export function takeSnapshot<W>(w: SnapshotHost<W>): WorldSnapshot {
   const nb = w.bodyList.length, nc = w.contactManager.list.length, nj = w.jointList.length;
   const world = new Float64Array(WORLD_LENGTH);
-  world[W_STEP_COUNT] = w.stepCount;
+  world[W_STEP_COUNT] = w.stepCountValue;
   world[W_ACCUMULATOR] = w.accumulator;
   world[W_NEXT_BODY_ID] = w.nextBodyId;
   putVec(world, W_GRAVITY, w.gravity);
-  world[W_DROPPED] = w.droppedTime;
+  world[W_DROPPED] = w.droppedTimeValue;
   world[W_BODIES] = nb; world[W_CONTACTS] = nc; world[W_JOINTS] = nj;
   const bodies = new Float64Array(BODY_STRIDE * nb), bodyInts = new Int32Array(BODY_INTS * nb);
   for (let i = 0; i < nb; i++) {
@@ -198,11 +198,11 @@ export function restoreSnapshot<W>(w: SnapshotHost<W>, snapshot: WorldSnapshot, 
     if (st) w.steppers[i]!.restoreState!(st, world);
   }
   const sw = s.world;
-  w.stepCount = sw[W_STEP_COUNT]!;
+  w.stepCountValue = sw[W_STEP_COUNT]!;
   w.accumulator = sw[W_ACCUMULATOR]!;
   w.nextBodyId = sw[W_NEXT_BODY_ID]!;
   getVec(w.gravity, sw, W_GRAVITY);
-  w.droppedTime = sw[W_DROPPED]!;
+  w.droppedTimeValue = sw[W_DROPPED]!;
 }
 
 /** Throws a SnapshotError unless `restore(s)` can apply every part of `s` to this world. Changes nothing. */

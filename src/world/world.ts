@@ -84,10 +84,8 @@ export class World implements BodyOwner, SnapshotHost<World> {
   // anew on each read passed to a call; CONTRIBUTING.md, hot path).
   private fixedTimeStepValue: number | null = null;
   private maxStepsValue = 4;
-  /** Time `advance` dropped on its last call because of maxStepsPerAdvance (s). */
-  droppedTime = 0;
-  /** Steps taken so far. */
-  stepCount = 0;
+  /** @internal */ droppedTimeValue = 0;
+  /** @internal */ stepCountValue = 0;
 
   /** @internal */ readonly bodyList: RigidBody[] = [];
   /** @internal */ readonly bodyById = new Map<number, RigidBody>();
@@ -129,6 +127,16 @@ export class World implements BodyOwner, SnapshotHost<World> {
     this.queries = new SceneQueries(this.broadphase, this.bodyById);
     this.stepSolver = new StepSolver(this.ctx, this.bodyList, this.contactManager, this.jointList, this.broadphase, this.events, this.bodyById);
     this.checkSettings();
+  }
+
+  /** Time `advance` dropped on its last call because of maxStepsPerAdvance (s). */
+  get droppedTime(): number { return this.droppedTimeValue; }
+
+  /** Steps taken so far. Writable (an integer ≥ 0), e.g. to number a replay from zero. */
+  get stepCount(): number { return this.stepCountValue; }
+  set stepCount(v: number) {
+    requireInteger(v, 0, Number.MAX_SAFE_INTEGER, 'world.stepCount');
+    this.stepCountValue = v;
   }
 
   /** Step used by `advance`, seconds, in (0, MAX_TIME_STEP]. */
@@ -425,10 +433,10 @@ export class World implements BodyOwner, SnapshotHost<World> {
       this.accumulator -= h;
       steps++;
     }
-    this.droppedTime = 0;
+    this.droppedTimeValue = 0;
     if (this.accumulator >= h) {
       const keep = this.accumulator % h;
-      this.droppedTime = this.accumulator - keep;
+      this.droppedTimeValue = this.accumulator - keep;
       this.accumulator = keep;
     }
     return this.accumulator / h;
@@ -462,7 +470,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
       // the split of what is left is chosen anew after each part: an impact
       // can start the spin.
       ctx.stepDt = dt;
-      ctx.stepCount = this.stepCount;
+      ctx.stepCount = this.stepCountValue;
       let remaining = dt, budget = MAX_STEP_PARTS;
       for (let k = 0; ; k++) {
         if (k > 0) {
@@ -496,7 +504,7 @@ export class World implements BodyOwner, SnapshotHost<World> {
         remaining -= h;
         budget--;
       }
-      this.stepCount++;
+      this.stepCountValue++;
     } finally {
       this.stepping = false;
     }

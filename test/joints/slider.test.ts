@@ -94,8 +94,8 @@ describe('SliderJoint', () => {
     expect(() => (j.upperLimit = -Infinity)).toThrow(/SliderJoint.upperLimit/);
     expect(() => (j.maxMotorForce = -1)).toThrow(/maxMotorForce/);
     expect(() => (j.motorSpeed = Infinity)).toThrow(/motorSpeed/);
-    expect(() => (j.targetPosition = NaN)).toThrow(/motorTarget/);
-    expect(() => (j.frictionForce = -2)).toThrow(/friction/);
+    expect(() => (j.targetPosition = NaN)).toThrow(/SliderJoint.targetPosition/);
+    expect(() => (j.frictionForce = -2)).toThrow(/SliderJoint.frictionForce/);
     expect(() => (j.motorHertz = 0)).toThrow(/motorHertz/);
     expect(() => (j.motorMode = 'spin' as never)).toThrow(/motorMode/);
     expect(() => (j.breakImpulse = 0)).toThrow(/breakImpulse/);
