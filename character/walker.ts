@@ -195,6 +195,8 @@ export class Walker {
 
   /** Subscribes to an event; returns the unsubscribe function. */
   on(name: WalkerEventName, listener: WalkerListener): () => void {
+    if (name !== 'landed' && name !== 'jumped' && name !== 'hit') throw new RangeError(`Walker.on: unknown event ${String(name)} (expected 'landed', 'jumped' or 'hit')`);
+    if (typeof listener !== 'function') throw new TypeError(`Walker.on: listener must be a function (got ${String(listener)})`);
     const list = this.listeners[name];
     list.push(listener);
     return () => {

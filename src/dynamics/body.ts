@@ -11,7 +11,7 @@ import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import {
   magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits,
-  requireFiniteQuat, requireFiniteVec, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
+  requireFinite, requireFiniteQuat, requireFiniteVec, requireOut, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
   MAX_GRAVITY_SCALE,
 } from '../math/validate';
 
@@ -467,6 +467,8 @@ export class RigidBody {
 
   /** Velocity of the material point at `worldPoint`: v + ω × (p − x). */
   getPointVelocity(out: Vec3, worldPoint: Readonly<Vec3>): Vec3 {
+    requireOut(out, 'getPointVelocity: out');
+    requireFiniteVec(worldPoint, 'getPointVelocity: worldPoint');
     const rx = worldPoint.x - this.position.x;
     const ry = worldPoint.y - this.position.y;
     const rz = worldPoint.z - this.position.z;
@@ -480,6 +482,8 @@ export class RigidBody {
 
   /** Position interpolated between the previous and current step (alpha from `world.advance`). */
   getInterpolatedPosition(out: Vec3, alpha: number): Vec3 {
+    requireOut(out, 'getInterpolatedPosition: out');
+    if (typeof alpha !== 'number' || !(alpha - alpha === 0)) requireFinite(alpha, 'getInterpolatedPosition: alpha');
     const a = this.previousPosition;
     const b = this.position;
     out.x = a.x + (b.x - a.x) * alpha;
@@ -490,6 +494,8 @@ export class RigidBody {
 
   /** Rotation interpolated (nlerp) between the previous and current step. */
   getInterpolatedRotation(out: Quat, alpha: number): Quat {
+    requireOut(out, 'getInterpolatedRotation: out');
+    if (typeof alpha !== 'number' || !(alpha - alpha === 0)) requireFinite(alpha, 'getInterpolatedRotation: alpha');
     return quat.nlerp(out, this.previousRotation, this.rotation, alpha);
   }
 

@@ -11,7 +11,7 @@ import type { SolverBodies } from '../dynamics/solver-bodies';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { requireFiniteQuat, requireFiniteVec, requireInRange } from '../math/validate';
+import { requireFiniteQuat, requireFiniteVec, requireInRange, requireOut } from '../math/validate';
 import { JointSolver, type JointSolverSettings, type SolvedJoint } from './joint-solver';
 import type { JointStepContext } from './rows';
 
@@ -217,11 +217,13 @@ export abstract class Joint implements SolvedJoint {
 
   /** World position of the anchor on A (current body pose). */
   getAnchorA(out: Vec3): Vec3 {
+    requireOut(out, 'getAnchorA: out');
     quat.rotate(out, this.bodyA.rotation, this.localAnchorA);
     out.x += this.bodyA.position.x; out.y += this.bodyA.position.y; out.z += this.bodyA.position.z;
     return out;
   }
   getAnchorB(out: Vec3): Vec3 {
+    requireOut(out, 'getAnchorB: out');
     quat.rotate(out, this.bodyB.rotation, this.localAnchorB);
     out.x += this.bodyB.position.x; out.y += this.bodyB.position.y; out.z += this.bodyB.position.z;
     return out;

@@ -87,6 +87,11 @@ export function requireCollisionBits(value: number, field: string): number {
   return value | 0;
 }
 
+/** An object a result is written into (`getAnchorA(out)`). */
+export function requireOut(out: object, field: string): void {
+  if (out === null || typeof out !== 'object') throw new TypeError(`${field} must be an object to write the result into (got ${String(out)})`);
+}
+
 export function requireFiniteVec(v: Readonly<Vec3>, field: string): void {
   if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object (got ${String(v)})`);
   if (!Number.isFinite(v.x)) throw new RangeError(`${field}.x must be a finite number (got ${String(v.x)})`);

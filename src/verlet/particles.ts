@@ -16,7 +16,7 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
-import { MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFiniteVec, requireInRange, requireInteger, requirePosition } from '../math/validate';
+import { MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFiniteVec, requireOut, requireInRange, requireInteger, requirePosition } from '../math/validate';
 import type { World, WorldStepper } from '../world/world';
 import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
@@ -208,8 +208,8 @@ export class ParticleSystem implements WorldStepper {
     return i;
   }
 
-  private check(i: number): void {
-    if (!Number.isInteger(i) || i < 0 || i >= this.countValue) throw new RangeError(`particle index ${i} out of range [0, ${this.countValue})`);
+  private check(i: number, method: string): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.countValue) throw new RangeError(`${method}: particle index ${String(i)} out of range [0, ${this.countValue})`);
   }
 
   private distance(a: number, b: number): number {
@@ -219,20 +219,20 @@ export class ParticleSystem implements WorldStepper {
 
   /** A rigid stick between a and b; rest length = their current distance unless given. Returns its index in `sticks`. */
   addStick(a: number, b: number, stiffness = 1, restLength?: number): number {
-    this.check(a); this.check(b);
+    this.check(a, 'addStick'); this.check(b, 'addStick');
     const l = restLength ?? this.distance(a, b);
     return this.sticks.add(a, b, l, l, stiffness);
   }
 
   /** Keeps minLength ≤ |x_b − x_a| ≤ maxLength (e.g. minLength 0: a slack rope). */
   addDistanceLimit(a: number, b: number, minLength: number, maxLength: number, stiffness = 1): number {
-    this.check(a); this.check(b);
+    this.check(a, 'addDistanceLimit'); this.check(b, 'addDistanceLimit');
     return this.sticks.add(a, b, minLength, maxLength, stiffness);
   }
 
   /** Pins particle i at a world point (default: where it is now); its inverse mass becomes 0. */
   pinToWorld(i: number, point?: Readonly<Vec3>): void {
-    this.check(i);
+    this.check(i, 'pinToWorld');
     if (point !== undefined) requirePosition(point, 'pinToWorld: point');
     const p = point ?? this.getPosition(this.scratchPoint, i);
     this.pins.add(i, null, p, this.inverseMassArray[i]!);
@@ -247,7 +247,7 @@ export class ParticleSystem implements WorldStepper {
    * step and the particle gets back the inverse mass it had before pinning.
    */
   pinToBody(i: number, body: RigidBody, localPoint?: Readonly<Vec3>): void {
-    this.check(i);
+    this.check(i, 'pinToBody');
     if (body === null || typeof body !== 'object' || !body.position || !body.rotation) throw new TypeError('pinToBody: body must be a RigidBody');
     if (body.world === null) throw new Error(`pinToBody: body ${body.id} is not in a world (removed)`);
     if (localPoint !== undefined) requirePosition(localPoint, 'pinToBody: localPoint');
@@ -270,7 +270,7 @@ export class ParticleSystem implements WorldStepper {
 
   /** Removes the pin of particle i and gives it `inverseMass`. */
   unpin(i: number, inverseMass = 1): void {
-    this.check(i);
+    this.check(i, 'unpin');
     if (!(inverseMass >= 0) || !Number.isFinite(inverseMass)) throw new RangeError(`unpin: inverseMass must be finite and ≥ 0 (got ${inverseMass})`);
     this.pins.remove(i);
     this.inverseMassArray[i] = inverseMass;
@@ -278,7 +278,7 @@ export class ParticleSystem implements WorldStepper {
 
   /** Gives particle i a new inverse mass (finite, ≥ 0; 0 makes it immovable). A pinned particle keeps 0: use `unpin(i, inverseMass)`. */
   setInverseMass(i: number, inverseMass: number): void {
-    this.check(i);
+    this.check(i, 'setInverseMass');
     if (typeof inverseMass !== 'number' || !(inverseMass >= 0) || !Number.isFinite(inverseMass)) {
       throw new RangeError(`setInverseMass: inverseMass must be finite and ≥ 0 (got ${String(inverseMass)})`);
     }
@@ -287,6 +287,8 @@ export class ParticleSystem implements WorldStepper {
   }
 
   getPosition(out: Vec3, i: number): Vec3 {
+    requireOut(out, 'getPosition: out');
+    this.check(i, 'getPosition');
     out.x = this.positionArray[3 * i]!; out.y = this.positionArray[3 * i + 1]!; out.z = this.positionArray[3 * i + 2]!;
     return out;
   }
@@ -303,7 +305,7 @@ export class ParticleSystem implements WorldStepper {
 
   /** Moves particle i to p (each coordinate within ±MAX_POSITION) with zero velocity. */
   setPosition(i: number, p: Readonly<Vec3>): void {
-    this.check(i);
+    this.check(i, 'setPosition');
     requirePosition(p, 'setPosition: position');
     this.positionArray[3 * i] = p.x; this.positionArray[3 * i + 1] = p.y; this.positionArray[3 * i + 2] = p.z;
     this.previousArray[3 * i] = p.x; this.previousArray[3 * i + 1] = p.y; this.previousArray[3 * i + 2] = p.z;
@@ -311,6 +313,8 @@ export class ParticleSystem implements WorldStepper {
 
   /** Implied velocity (x − x_prev)/dt of the last step, m/s (zero before the first step). */
   getVelocity(out: Vec3, i: number): Vec3 {
+    requireOut(out, 'getVelocity: out');
+    this.check(i, 'getVelocity');
     const inv = this.lastDt > 0 ? 1 / this.lastDt : 0;
     out.x = (this.positionArray[3 * i]! - this.previousArray[3 * i]!) * inv;
     out.y = (this.positionArray[3 * i + 1]! - this.previousArray[3 * i + 1]!) * inv;
@@ -352,6 +356,9 @@ export class ParticleSystem implements WorldStepper {
 
   /** WorldStepper: throws a SnapshotError unless `restoreState(state)` fits this system (same particles and sticks) and `world`. */
   validateState(state: StepperSnapshot, world: World): void {
+    if (state === null || typeof state !== 'object' || !(state.i32 instanceof Int32Array) || !(state.f64 instanceof Float64Array)) {
+      throw new SnapshotError('restore: a particle system state must be { f64: Float64Array, i32: Int32Array }');
+    }
     const i32 = state.i32, f64 = state.f64;
     if (i32.length < 3) throw new SnapshotError('restore: particle state truncated');
     const n = i32[0]!, m = i32[1]!, p = i32[2]!;
@@ -384,6 +391,7 @@ export class ParticleSystem implements WorldStepper {
 
   /** WorldStepper: restores what `snapshotState` saved (checked by `validateState`). */
   restoreState(state: StepperSnapshot, world: World): void {
+    this.validateState(state, world);
     const i32 = state.i32, f64 = state.f64;
     const n = i32[0]!, m = i32[1]!, p = i32[2]!;
     this.lastDt = f64[0]!;
@@ -417,6 +425,7 @@ export class ParticleSystem implements WorldStepper {
   /** Advances the particles by dt seconds; without a world there are no body collisions. */
   step(dt: number, world: World | null = null): void {
     if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) throw new RangeError(`dt must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${dt})`);
+    if (world !== null && (typeof world !== 'object' || typeof world.gravity !== 'object')) throw new TypeError(`ParticleSystem.step: world must be a World or null (got ${String(world)})`);
     this.releaseRemovedBodyPins();
     const n = this.countValue;
     const x = this.positionArray, xp = this.previousArray, w = this.inverseMassArray, vPred = this.predictedVelocities;
