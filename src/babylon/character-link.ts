@@ -85,7 +85,7 @@ export class CharacterLink implements WorldStepper {
     this.sync(1);
   }
 
-  /** @internal WorldStepper: one walker update per fixed step. */
+  /** WorldStepper: one walker update per fixed step (the world calls it). */
   postStep(world: World, dt: number): void {
     if (world.stepCount !== this.capturedStep) this.capture();
     if (this.beforeStep !== null) this.beforeStep(this, dt);

@@ -19,8 +19,7 @@ import { readBodyDesc, type BodyDesc, BodyTypeCode, type BodyType, COMBINE_CODES
 import { shapeExtent } from './body-extent';
 import { staleTurnCos } from './body-mass';
 
-export { BodyTypeCode, COMBINE_CODES, combine, type BodyDesc, type BodyType, type CombineMode } from './body-desc';
-export { staleTurnCos } from './body-mass';
+export { BodyTypeCode, type BodyDesc, type BodyType, type CombineMode } from './body-desc';
 
 /** Minimal surface of the owning world that bodies call back into. */
 export interface BodyOwner {

@@ -40,7 +40,8 @@ export interface JointDescBase {
 /** Length of Joint.applied. */
 const APPLIED_LENGTH = 12;
 
-export abstract class Joint implements SolvedJoint {
+// Structurally a SolvedJoint, checked below (not declared: the published types leave out its internal members).
+export abstract class Joint {
   abstract readonly kind: JointKind;
   readonly bodyA: RigidBody;
   readonly bodyB: RigidBody;
@@ -441,3 +442,7 @@ function frameValid(q: Readonly<Quat>): boolean {
   return typeof q.x === 'number' && typeof q.y === 'number' && typeof q.z === 'number' && typeof q.w === 'number' &&
     Math.abs(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1) < 1e-6;
 }
+
+/** Compile-time check that a Joint is what the joint solver takes. */
+type IsSolvedJoint<T extends true> = T;
+type JointIsSolved = IsSolvedJoint<Joint extends SolvedJoint ? true : false>;

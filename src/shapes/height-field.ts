@@ -76,7 +76,8 @@ export class HeightFieldPatch implements MeshTriangles {
   }
 }
 
-export class HeightField extends Shape implements HeightFieldGeometry {
+// Structurally a HeightFieldGeometry, checked below (not declared: the published types leave out its internal patch).
+export class HeightField extends Shape {
   readonly kind = ShapeKind.HeightField;
   readonly isConvex = false;
   readonly rows: number;
@@ -426,3 +427,7 @@ function rayTriangleFront(P: Float64Array, R: Float64Array): boolean {
   R[6] = t;
   return t >= 0;
 }
+
+/** Compile-time check that a HeightField is what the colliders take. */
+type IsGeometry<T extends true> = T;
+type HeightFieldIsGeometry = IsGeometry<HeightField extends HeightFieldGeometry ? true : false>;

@@ -4,7 +4,8 @@
  * worker with `snapshotTransferList(s)` as the transfer list, without a
  * copy), and a version number checked on restore.
  */
-import { COMBINE_CODES, type RigidBody } from '../dynamics/body';
+import type { RigidBody } from '../dynamics/body';
+import { COMBINE_CODES } from '../dynamics/body-desc';
 
 const COMBINE_COUNT = COMBINE_CODES.length;
 import { ShapeKind, type Shape } from '../shapes/shape';

@@ -72,7 +72,8 @@ export interface WorldOptions {
  */
 const POSE_PREDICTION = 4;
 
-export class World implements BodyOwner, SnapshotHost<World> {
+// Structurally a BodyOwner and a SnapshotHost, checked below (not declared: the published types leave out their internal members).
+export class World {
   /** Live solver settings, checked and read at the start of every step. */
   readonly solverSettings: SolverSettings;
   /** Live sleep settings, checked at the start of every step. */
@@ -614,3 +615,7 @@ export interface WorldStepper {
   /** Restores a state `validateState` accepted. */
   restoreState?(state: StepperSnapshot, world: World): void;
 }
+
+/** Compile-time check that a World is what bodies and snapshots call back into. */
+type IsHost<T extends true> = T;
+type WorldIsHost = IsHost<World extends BodyOwner & SnapshotHost<World> ? true : false>;
