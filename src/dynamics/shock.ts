@@ -211,12 +211,26 @@ export class ShockPropagation {
       const u = upperIsB ? ib : ia;
       const im = B.invMass[u]!;
       const V = B.vel, ou = u * VELOCITY_STRIDE;
-      // Targets of this pass: no approach (or close a speculative gap).
+      // Targets of this pass: no approach (or close a speculative gap), but
+      // the upper body's own point velocity towards its side may only rise
+      // to zero, or stay where it is: a light lower body flung up into a
+      // heavy one must not launch it (the pass gives the lower body no
+      // reaction, so anything more would be energy from nowhere).
+      const ol = (upperIsB ? ia : ib) * VELOCITY_STRIDE;
       for (let i = first; i < end; i++) {
         acc[i] = 0;
         currentSeparation(S, B, i);
         const sep = RESULT[0]!;
-        this.shockTarget[i] = sep > 0 ? -sep * inv : 0;
+        const o = i * ROW_STRIDE;
+        const cu = upperIsB ? o + R_CB : o + R_CA, cl = upperIsB ? o + R_CA : o + R_CB;
+        // Point velocities along the normal oriented from the lower body to the upper one.
+        const sign = upperIsB ? 1 : -1;
+        const nx = R[o + R_N]!, ny = R[o + R_N + 1]!, nz = R[o + R_N + 2]!;
+        const up = sign * (nx * V[ou]! + ny * V[ou + 1]! + nz * V[ou + 2]! + R[cu]! * V[ou + 3]! + R[cu + 1]! * V[ou + 4]! + R[cu + 2]! * V[ou + 5]!);
+        const low = sign * (nx * V[ol]! + ny * V[ol + 1]! + nz * V[ol + 2]! + R[cl]! * V[ol + 3]! + R[cl + 1]! * V[ol + 4]! + R[cl + 2]! * V[ol + 5]!);
+        const target = sep > 0 ? -sep * inv : 0;
+        const cap = (up > 0 ? up : 0) - low;
+        this.shockTarget[i] = target < cap ? target : cap;
       }
       // A small projected Gauss-Seidel of the upper body alone against the
       // immovable lower one, with accumulated impulses clamped ≥ 0, so points
