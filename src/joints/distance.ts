@@ -12,7 +12,7 @@ import type { SolverBodies } from '../dynamics/solver-bodies';
 import { Softness } from '../dynamics/softness';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { requireFiniteVec, requireInRange } from '../math/validate';
+import { requireInRange, requirePosition } from '../math/validate';
 import { Joint, JointKind, MAX_JOINT_LENGTH, requireLocalAnchor, setAnchors, setFrames, type JointDescBase } from './joint';
 import { LinearRow } from './linear-rows';
 import { LIMIT, limitBias, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
@@ -56,8 +56,8 @@ export class DistanceJoint extends Joint {
   constructor(desc: DistanceJointDesc) {
     super(desc);
     const a = desc.bodyA, b = desc.bodyB;
-    if (desc.anchorA !== undefined) requireFiniteVec(desc.anchorA, 'anchorA');
-    if (desc.anchorB !== undefined) requireFiniteVec(desc.anchorB, 'anchorB');
+    if (desc.anchorA !== undefined) requirePosition(desc.anchorA, 'anchorA');
+    if (desc.anchorB !== undefined) requirePosition(desc.anchorB, 'anchorB');
     setAnchors(this, desc.anchorA ?? a.position, desc.localAnchorA, desc.localAnchorA);
     if (desc.localAnchorB !== undefined) {
       const l = requireLocalAnchor(desc.localAnchorB, 'localAnchorB');

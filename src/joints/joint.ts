@@ -11,7 +11,7 @@ import type { SolverBodies } from '../dynamics/solver-bodies';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { requireFiniteQuat, requireFiniteVec, requireInRange, requireOut } from '../math/validate';
+import { requireFiniteQuat, requireFiniteVec, requireInRange, requireOut, requirePosition } from '../math/validate';
 import { JointSolver, type JointSolverSettings, type SolvedJoint } from './joint-solver';
 import type { JointStepContext } from './rows';
 
@@ -81,6 +81,8 @@ export abstract class Joint {
   constructor(desc: JointDescBase) {
     if (!desc || typeof desc !== 'object') throw new TypeError('joint: a description object is required');
     if (!desc.bodyA || !desc.bodyB) throw new TypeError('joint: bodyA and bodyB are required');
+    requireBody(desc.bodyA, 'bodyA');
+    requireBody(desc.bodyB, 'bodyB');
     if (desc.bodyA === desc.bodyB) throw new RangeError('joint: bodyA and bodyB must differ');
     if (!desc.bodyA.isDynamic && !desc.bodyB.isDynamic) throw new RangeError('joint: at least one body must be dynamic');
     this.bodyA = desc.bodyA;
@@ -301,6 +303,7 @@ export function unitAxis(v: Readonly<Vec3> | undefined, field: string): Vec3 {
 export function setAnchors(joint: Joint, anchor: Readonly<Vec3> | undefined, localA: Readonly<Vec3> | undefined, localB: Readonly<Vec3> | undefined): void {
   const a = joint.bodyA, b = joint.bodyB;
   const w = anchor !== undefined ? requireVec(anchor, 'anchor') : b.position;
+  if (anchor !== undefined) requirePosition(anchor, 'anchor');
   if (localA !== undefined) {
     const l = requireLocalAnchor(localA, 'localAnchorA');
     joint.localAnchorA.x = l.x; joint.localAnchorA.y = l.y; joint.localAnchorA.z = l.z;
@@ -317,6 +320,16 @@ export function setAnchors(joint: Joint, anchor: Readonly<Vec3> | undefined, loc
     worldToLocal(joint.localAnchorB, b, tmpV);
   } else {
     worldToLocal(joint.localAnchorB, b, w);
+  }
+  // A world anchor far from a body gives a local anchor beyond what the step accepts.
+  requireLocalAnchor(joint.localAnchorA, 'anchor (as localAnchorA)');
+  requireLocalAnchor(joint.localAnchorB, 'anchor (as localAnchorB)');
+}
+
+/** A RigidBody by its shape (an instanceof would import the body module into every joint). */
+function requireBody(b: RigidBody, field: string): void {
+  if (typeof b !== 'object' || typeof b.isDynamic !== 'boolean' || typeof b.position !== 'object' || typeof b.rotation !== 'object') {
+    throw new TypeError(`joint: ${field} must be a RigidBody (got ${String(b)})`);
   }
 }
 
@@ -336,7 +349,7 @@ export function frameFromAxes(out: Quat, axis: Readonly<Vec3>, normal?: Readonly
   const d = axis.x * normal.x + axis.y * normal.y + axis.z * normal.z;
   let yx = normal.x - d * axis.x, yy = normal.y - d * axis.y, yz = normal.z - d * axis.z;
   const len = Math.hypot(yx, yy, yz);
-  if (!(len > 1e-9)) throw new RangeError('joint: the normal axis must not be parallel to the joint axis');
+  if (!(len > 1e-9)) throw new RangeError('joint: normalAxis must not be parallel to the joint axis');
   yx /= len; yy /= len; yz /= len;
   const zx = axis.y * yz - axis.z * yy, zy = axis.z * yx - axis.x * yz, zz = axis.x * yy - axis.y * yx;
   return quatFromBasis(out, axis.x, axis.y, axis.z, yx, yy, yz, zx, zy, zz);

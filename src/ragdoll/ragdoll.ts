@@ -25,7 +25,8 @@ import { BallJoint } from '../joints/ball';
 import { ConeTwistJoint } from '../joints/cone-twist';
 import { FixedJoint } from '../joints/fixed';
 import { HingeJoint } from '../joints/hinge';
-import type { Joint } from '../joints/joint';
+import { MAX_JOINT_TORQUE, type Joint } from '../joints/joint';
+import { requireFiniteQuat, requireInRange, requirePosition } from '../math/validate';
 
 /** The part of the World a ragdoll uses (the public API). */
 export interface RagdollWorld {
@@ -192,6 +193,10 @@ export class Ragdoll {
  * rootTransform · (bone pose), each non-root bone a joint to its parent.
  */
 export function createRagdollFromDescription(world: RagdollWorld, bones: readonly RagdollBoneDesc[], rootTransform: RagdollTransform, options: RagdollBodyOptions = {}): Ragdoll {
+  // Checked before the first body is made, so that a bad value names itself instead of the body or joint it would break.
+  requirePosition(rootTransform.position, 'ragdoll: position');
+  if (rootTransform.rotation !== undefined) requireFiniteQuat(rootTransform.rotation, 'ragdoll: rotation');
+  if (options.jointFriction !== undefined) requireInRange(options.jointFriction, 0, MAX_JOINT_TORQUE, 'ragdoll: jointFriction');
   const ragdoll = new Ragdoll(world);
   const rootQ = quat.normalize({ x: 0, y: 0, z: 0, w: 1 }, rootTransform.rotation ?? IDENTITY);
   const rootP = rootTransform.position;
@@ -248,6 +253,9 @@ const IDENTITY: Readonly<Quat> = { x: 0, y: 0, z: 0, w: 1 };
 const DEG = Math.PI / 180;
 /** N·m at scale 1 (see RagdollBodyOptions.jointFriction). */
 const DEFAULT_JOINT_FRICTION = 1.5;
+/** Range of humanoidDescription's scale: every bone then stays within the shape size limits. */
+const MIN_RAGDOLL_SCALE = 1e-3;
+const MAX_RAGDOLL_SCALE = 1e3;
 
 /**
  * The humanoid skeleton (12 bones) in model space for a given scale: pelvis at
@@ -255,7 +263,9 @@ const DEFAULT_JOINT_FRICTION = 1.5;
  * before `createRagdollFromDescription`.
  */
 export function humanoidDescription(scale = 1, joints: 'anatomical' | 'ball' = 'anatomical'): RagdollBoneDesc[] {
-  if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`ragdoll: scale must be > 0 (got ${String(scale)})`);
+  if (typeof scale !== 'number' || !(scale >= MIN_RAGDOLL_SCALE && scale <= MAX_RAGDOLL_SCALE)) {
+    throw new RangeError(`ragdoll: scale must be in [${MIN_RAGDOLL_SCALE}, ${MAX_RAGDOLL_SCALE}] (got ${String(scale)})`);
+  }
   const s = scale;
   const v = (x: number, y: number, z: number): Vec3 => ({ x: x * s, y: y * s, z: z * s });
   const box = (x: number, y: number, z: number): Box => new Box({ x: x * s, y: y * s, z: z * s });
@@ -301,6 +311,6 @@ export function createRagdoll(world: RagdollWorld, options: RagdollOptions): Rag
   if (!options || typeof options !== 'object' || !options.position) throw new TypeError('createRagdoll: options.position is required');
   const scale = options.scale ?? 1;
   const bones = humanoidDescription(scale, options.joints ?? 'anatomical');
-  const jointFriction = options.jointFriction ?? DEFAULT_JOINT_FRICTION * scale ** 4;
+  const jointFriction = options.jointFriction ?? Math.min(DEFAULT_JOINT_FRICTION * scale ** 4, MAX_JOINT_TORQUE);
   return createRagdollFromDescription(world, bones, { position: options.position, rotation: options.rotation }, { ...options, jointFriction });
 }

@@ -34,7 +34,8 @@ export function createParticleBody(world: World | null, options: ParticleBodyOpt
   requirePosition(options.position, 'createParticleBody: position');
   const s = options.size ?? 0.25;
   const mass = options.mass ?? 1;
-  if (!(s > 0 && s <= 1e6) || !(mass > 0 && mass < Infinity)) throw new RangeError(`createParticleBody: size must be in (0, 1e6] and mass finite and > 0 (got ${String(s)}, ${String(mass)})`);
+  if (typeof s !== 'number' || typeof mass !== 'number' || !(s > 0 && s <= 1e6) || !(mass > 0 && mass < Infinity)) throw new RangeError(`createParticleBody: size must be in (0, 1e6] and mass finite and > 0 (got ${String(s)}, ${String(mass)})`);
+  if (options.system !== undefined && !(options.system instanceof ParticleSystem)) throw new TypeError(`createParticleBody: system must be a ParticleSystem (got ${String(options.system)})`);
   const own = options.system === undefined;
   const system = options.system ?? new ParticleSystem({ capacity: 4, ...options });
   const c = options.position;

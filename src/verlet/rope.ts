@@ -57,7 +57,8 @@ export function createRope(world: World | null, options: RopeOptions): Rope {
   requireInRange(length, 0, 1e6, 'createRope: length');
   const mass = options.mass ?? 1;
   if (!(mass > 0 && mass < Infinity)) throw new RangeError(`createRope: mass must be a finite number > 0 (got ${String(mass)})`);
-  for (const end of [options.startBody, options.endBody]) {
+  for (const [end, field] of [[options.startBody, 'startBody'], [options.endBody, 'endBody']] as const) {
+    if (end !== undefined && end !== null && (typeof end !== 'object' || typeof end.isDynamic !== 'boolean')) throw new TypeError(`createRope: ${field} must be a RigidBody or null (got ${String(end)})`);
     if (end && end.world === null) throw new Error(`createRope: body ${end.id} is not in a world (removed)`);
   }
   const system = new ParticleSystem({ capacity: segments + 1, ...options });

@@ -13,16 +13,14 @@
  * 60 Hz.
  */
 import { describe, expect, it } from 'vitest';
-import { Box, Sphere, World, type RigidBody } from '../../src/index';
+import { Box, World } from '../../src/index';
 import { Random } from '../helpers/random';
-import { CHECK_FRAMES, bench, brokenState, buildScene, frame, methods, show, state, type Bench, type Method, type Param } from './api-surface';
+import { CHECK_FRAMES, FOREIGN_BODY, UNCHECKED, bench, brokenState, buildScene, frame, hostileValues, methods, show, state, type Bench, type Method, type Param } from './api-surface';
 
 const ALL = process.env.FOOTING_API_FUZZ === 'all';
 const SEED = Number(process.env.FOOTING_API_SEED ?? 20261126);
 const VALUES_PER_ARGUMENT = 2;
 
-/** A body of another world: no method may take it as one of this world's. */
-const foreign: RigidBody = new World().createBody({ type: 'dynamic', shape: new Sphere(0.2) });
 
 function plain(param: Param, b: Bench): unknown {
   switch (param.kind) {
@@ -40,24 +38,6 @@ function plain(param: Param, b: Bench): unknown {
   }
 }
 
-function hostile(param: Param): unknown[] {
-  const missing = param.optional ? [] : [undefined];
-  switch (param.kind) {
-    case 'number': return [NaN, Infinity, -Infinity, 1e300, -1e300, -1, '1', null, ...missing];
-    case 'boolean': return ['no', 0, null, ...missing];
-    case 'union': return ['bogus', 0, null, ...missing];
-    case 'vec3': return [null, 5, {}, { x: NaN, y: 0, z: 0 }, { x: 1e300, y: 0, z: 0 }, { x: '1', y: 0, z: 0 }, ...missing];
-    case 'quat': return [null, 5, { x: 0, y: 0, z: 0, w: 0 }, { x: NaN, y: 0, z: 0, w: 1 }, { x: 0, y: 0, z: 0, w: 1e300 }, { x: 0, y: 0, z: 0, w: '1' }, ...missing];
-    case 'body': return [null, 5, {}, foreign, ...missing];
-    case 'joint': return [null, 5, {}, ...missing];
-    case 'function': return [null, 5, 'x', ...missing];
-    case 'object': return [null, 5, 'x', ...missing];
-    case 'other': return [];
-  }
-}
-
-/** Messages the JavaScript engine writes itself: the code never looked at the argument. */
-const UNCHECKED = /Cannot read properties|Cannot set properties|is not a function|is not iterable|is not an object|of undefined|of null|Maximum call stack/;
 
 /**
  * The message names the method, one of its arguments (a plain argument may be
@@ -110,7 +90,7 @@ const TYPE_OF = (label: string): string => label.replace(/ \(.*\)$/, '');
 const METHODS = methods([...new Set(LABELS.map(TYPE_OF))]);
 
 function valuesFor(random: Random, param: Param): unknown[] {
-  const all = hostile(param);
+  const all = hostileValues(param);
   if (ALL || all.length <= VALUES_PER_ARGUMENT) return all;
   const picked: unknown[] = [];
   while (picked.length < VALUES_PER_ARGUMENT) {
@@ -153,7 +133,7 @@ describe('an empty world', () => {
   it('step, raycast and removeBody with hostile arguments throw named errors', () => {
     const w = new World();
     expect(() => w.step(NaN)).toThrow(/dt/);
-    expect(() => w.removeBody(foreign)).toThrow(/removeBody/);
+    expect(() => w.removeBody(FOREIGN_BODY)).toThrow(/removeBody/);
     expect(() => w.createBody({ type: 'dynamic', shape: new Box({ x: 1, y: NaN, z: 1 }) })).toThrow(/y/);
     expect(w.bodies.length).toBe(0);
   });

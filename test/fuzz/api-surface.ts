@@ -9,7 +9,7 @@
 import ts from 'typescript';
 import {
   BallJoint, Box, Capsule, Compound, ConeTwistJoint, ConvexHull, Cylinder, DistanceJoint, FixedJoint, HingeJoint, SixDofJoint, SliderJoint, Sphere, TriangleMesh,
-  World, createCloth, createParticleBody, createRope,
+  World, createCloth, createParticleBody, createRope, type RigidBody,
 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
 
@@ -116,27 +116,29 @@ export type ParamKind = 'number' | 'boolean' | 'union' | 'vec3' | 'quat' | 'body
 export interface Param { readonly name: string; readonly kind: ParamKind; readonly optional: boolean; readonly values: readonly string[] }
 export interface Method { readonly name: string; readonly params: readonly Param[] }
 
+/** What kind of value a parameter or option of this type takes. */
+function kindOf(type: ts.Type): { kind: ParamKind; values: string[] } {
+  const parts = type.isUnion() ? type.types : [type];
+  const solid = parts.filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)));
+  if (solid.length === 0) return { kind: 'other', values: [] };
+  if (solid.every((t) => t.flags & (ts.TypeFlags.Number | ts.TypeFlags.NumberLiteral))) return { kind: 'number', values: [] };
+  if (solid.every((t) => t.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral))) return { kind: 'boolean', values: [] };
+  if (solid.every((t) => t.isStringLiteral())) return { kind: 'union', values: solid.map((t) => (t as ts.StringLiteralType).value) };
+  if (solid.length !== 1 || !(solid[0]!.flags & ts.TypeFlags.Object)) return { kind: 'other', values: [] };
+  const t = solid[0]!;
+  if (t.getCallSignatures().length > 0) return { kind: 'function', values: [] };
+  const name = t.getSymbol()?.getName() ?? '';
+  if (name === 'RigidBody') return { kind: 'body', values: [] };
+  if (name.endsWith('Joint')) return { kind: 'joint', values: [] };
+  const props = t.getProperties().map((p) => p.getName()).sort().join(',');
+  if (props === 'w,x,y,z') return { kind: 'quat', values: [] };
+  if (props === 'x,y,z') return { kind: 'vec3', values: [] };
+  return { kind: 'object', values: [] };
+}
+
 /** The public, non-@internal methods of each named exported type, with their parameters' kinds (the first signature). */
 export function methods(typeNames: readonly string[]): Map<string, Method[]> {
   const { checker, exported } = program();
-  const kindOf = (type: ts.Type): { kind: ParamKind; values: string[] } => {
-    const parts = type.isUnion() ? type.types : [type];
-    const solid = parts.filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)));
-    if (solid.length === 0) return { kind: 'other', values: [] };
-    if (solid.every((t) => t.flags & (ts.TypeFlags.Number | ts.TypeFlags.NumberLiteral))) return { kind: 'number', values: [] };
-    if (solid.every((t) => t.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral))) return { kind: 'boolean', values: [] };
-    if (solid.every((t) => t.isStringLiteral())) return { kind: 'union', values: solid.map((t) => (t as ts.StringLiteralType).value) };
-    if (solid.length !== 1 || !(solid[0]!.flags & ts.TypeFlags.Object)) return { kind: 'other', values: [] };
-    const t = solid[0]!;
-    if (t.getCallSignatures().length > 0) return { kind: 'function', values: [] };
-    const name = t.getSymbol()?.getName() ?? '';
-    if (name === 'RigidBody') return { kind: 'body', values: [] };
-    if (name.endsWith('Joint')) return { kind: 'joint', values: [] };
-    const props = t.getProperties().map((p) => p.getName()).sort().join(',');
-    if (props === 'w,x,y,z') return { kind: 'quat', values: [] };
-    if (props === 'x,y,z') return { kind: 'vec3', values: [] };
-    return { kind: 'object', values: [] };
-  };
   const result = new Map<string, Method[]>();
   for (const typeName of typeNames) {
     const type = exported.get(typeName);
@@ -162,6 +164,21 @@ export function methods(typeNames: readonly string[]): Map<string, Method[]> {
     result.set(typeName, list);
   }
   return result;
+}
+
+/** The options of a description or options type (BodyDesc, HingeJointDesc, ClothOptions …), with their kinds. */
+export function descFields(typeName: string): Param[] {
+  const { checker, exported } = program();
+  const type = exported.get(typeName);
+  if (!type) throw new Error(`api-surface: ${typeName} is not exported`);
+  const out: Param[] = [];
+  for (const p of checker.getPropertiesOfType(type)) {
+    const decl = p.declarations?.[0];
+    if (!decl) continue;
+    const { kind, values } = kindOf(checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(p, decl)));
+    out.push({ name: p.name, kind, optional: (p.flags & ts.SymbolFlags.Optional) !== 0, values });
+  }
+  return out;
 }
 
 export interface Scene {
@@ -304,3 +321,25 @@ export function bench(): Bench {
   return { s, reset, start, reference };
 }
 
+/** A body of another world: no method may take it as one of this world's. */
+export const FOREIGN_BODY: RigidBody = new World().createBody({ type: 'dynamic', shape: new Sphere(0.2) });
+
+/** Hostile values for an argument or option of this kind (undefined only where it is required). */
+export function hostileValues(param: Param): unknown[] {
+  const missing = param.optional ? [] : [undefined];
+  switch (param.kind) {
+    case 'number': return [NaN, Infinity, -Infinity, 1e300, -1e300, -1, '1', null, ...missing];
+    case 'boolean': return ['no', 0, null, ...missing];
+    case 'union': return ['bogus', 0, null, ...missing];
+    case 'vec3': return [null, 5, {}, { x: NaN, y: 0, z: 0 }, { x: 1e300, y: 0, z: 0 }, { x: '1', y: 0, z: 0 }, ...missing];
+    case 'quat': return [null, 5, { x: 0, y: 0, z: 0, w: 0 }, { x: NaN, y: 0, z: 0, w: 1 }, { x: 0, y: 0, z: 0, w: 1e300 }, { x: 0, y: 0, z: 0, w: '1' }, ...missing];
+    case 'body': return [null, 5, {}, FOREIGN_BODY, ...missing];
+    case 'joint': return [null, 5, {}, ...missing];
+    case 'function': return [null, 5, 'x', ...missing];
+    case 'object': return [null, 5, 'x', ...missing];
+    case 'other': return [];
+  }
+}
+
+/** Messages the JavaScript engine writes itself: the code never looked at the argument. */
+export const UNCHECKED = /Cannot read properties|Cannot set properties|is not a function|is not iterable|is not an object|of undefined|of null|Maximum call stack/;

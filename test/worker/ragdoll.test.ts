@@ -105,7 +105,7 @@ describe('ragdolls from the page over footing/worker', () => {
     const bodies = host.world!.bodies.length;
     const bad: [RagdollDescData, RegExp][] = [
       [{ position: { x: 0, y: NaN, z: 0 } }, /position/],
-      [{ position: { x: 0, y: 2, z: 0 }, scale: -1 }, /scale must be > 0/],
+      [{ position: { x: 0, y: 2, z: 0 }, scale: -1 }, /scale must be in \[0.001, 1000\] \(got -1\)/],
       [{ position: { x: 0, y: 2, z: 0 }, friction: -1 }, /friction/],
       [{ position: { x: 0, y: 2, z: 0 }, colour: 'red' } as never, /colour is not a ragdoll option/],
       [{} as never, /position must be a \{ x, y, z \} object/],
