@@ -43,8 +43,6 @@ const AXIS_BOX = 1;
 const AXIS_EDGE = 2;
 const RELATIVE_TOLERANCE = 0.98;
 const ABSOLUTE_TOLERANCE = 5e-4;
-/** cos of the angle within which an edge-pair axis counts as the face normal (10°). */
-const EDGE_FACE_COS = Math.cos(10 * Math.PI / 180);
 /** Corners within this distance (m) of the nearest one along an axis share its feature. */
 const FEATURE_TOLERANCE = 1e-6;
 
@@ -182,11 +180,7 @@ function boxTriangle(mesh: MeshTriangles, t: number): void {
     kind = AXIS_BOX;
     sBest = sBox;
   }
-  // An edge pair whose axis is within EDGE_FACE_ANGLE of the face normal
-  // (a box edge across a nearly flat seam) gives one point where the face
-  // clip gives the whole patch: a wide plate resting on such a seam kept
-  // only the seam point and sank at its far end (fuzz seed 2943).
-  if (sEdge > RELATIVE_TOLERANCE * sBest + ABSOLUTE_TOLERANCE && Math.abs(enx * nx + eny * ny + enz * nz) < EDGE_FACE_COS) kind = AXIS_EDGE;
+  if (sEdge > RELATIVE_TOLERANCE * sBest + ABSOLUTE_TOLERANCE) kind = AXIS_EDGE;
 
   if (kind !== AXIS_FACE) {
     // Normal N (box → triangle) of the chosen axis; the triangle corners

@@ -214,32 +214,3 @@ describe('closed cube (back faces)', () => {
     expect(points).toBeGreaterThan(100);
   });
 });
-
-describe('a wide plate over a nearly flat seam', () => {
-  // Fuzz seed 2943: a 2.66 × 0.065 × 0.91 m plate lying across the seam x = 0
-  // of three terrain triangles that fold by 0.09° (pose taken from the world).
-  // The edge pair plate edge × seam edge, whose axis is 0.6° off the face
-  // normal, beat the face axis of the right triangle by a millimetre and gave
-  // one point on the seam; the plate's right end, 1.6 m away, had no point
-  // and sank 8 cm (more than the plate's thickness) within the next step.
-  const positions = [0, 0, 10, -2.5, -0.18646985238241837, 12.5, 0, -0.003741651855281498, 12.5, 2.5, 0, 10, -2.5, 0, 10];
-  const indices = [4, 1, 0, 0, 1, 2, 0, 2, 3];
-  const mesh = new TriangleMesh(positions, indices);
-  const plate = new Box({ x: 0.03265691594657154, y: 1.3317958093897855, z: 0.4570451544129473 });
-  const p: Vec3 = { x: 0.2903570986819149, y: 0.022998375308679975, z: 10.699739641461216 };
-  const q: Quat = { x: 0.7021982129206334, y: 0.7111382914282729, z: 0.03280328659342562, w: 0.011133042001860893 };
-
-  it('keeps points under both ends of the plate, not only on the seam', () => {
-    const m = new Manifold();
-    collide(plate, p, q, mesh, ORIGIN, ID, 0.05, m);
-    const xs = m.points.slice(0, m.pointCount).map((pt) => pt.position.x);
-    const depths = m.points.slice(0, m.pointCount).map((pt) => pt.depth);
-    console.log(`[seam plate] ${m.pointCount} points, x = ${xs.map((x) => x.toFixed(3)).join(', ')}, depths ${depths.map((d) => d.toFixed(4)).join(', ')}`);
-    expect(m.pointCount).toBeGreaterThanOrEqual(3);
-    expect(Math.max(...xs)).toBeGreaterThan(1);
-    expect(Math.min(...xs)).toBeLessThan(-0.5);
-    // The deepest point is the seam's, 2.5 cm in.
-    expect(Math.max(...depths)).toBeGreaterThan(0.02);
-    expect(Math.max(...depths)).toBeLessThan(0.03);
-  });
-});
