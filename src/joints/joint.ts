@@ -123,17 +123,17 @@ export abstract class Joint {
     this.frictionTorqueValue = v;
   }
 
-  /**
-   * @internal The local anchors and frames are live objects a user can write
-   * into; the World checks them at the start of each step (finite anchors,
-   * unit frames) so that a bad write throws before it reaches the solver.
-   */
-  /** @internal the anchors and frames are numbers, the anchors within MAX_JOINT_LENGTH and the frames unit (the per-step fast check). */
+  /** @internal the per-step fast check: anchors numbers within MAX_JOINT_LENGTH, frames unit quaternions. */
   framesValid(): boolean {
-    const a = this.localAnchorA, b = this.localAnchorB, fa = this.localFrameA, fb = this.localFrameB;
-    return anchorValid(a) && anchorValid(b) && frameValid(fa) && frameValid(fb);
+    return anchorValid(this.localAnchorA) && anchorValid(this.localAnchorB) && frameValid(this.localFrameA) && frameValid(this.localFrameB);
   }
 
+  /**
+   * @internal The local anchors and frames are live objects a user can write
+   * into; the World checks them at the start of each step (framesValid) and
+   * this names the bad field, so that a bad write throws before it reaches
+   * the solver.
+   */
   checkFrames(): void {
     if (this.framesValid()) return;
     const name = JOINT_NAMES[this.kind]!;
@@ -302,8 +302,8 @@ export function unitAxis(v: Readonly<Vec3> | undefined, field: string): Vec3 {
  */
 export function setAnchors(joint: Joint, anchor: Readonly<Vec3> | undefined, localA: Readonly<Vec3> | undefined, localB: Readonly<Vec3> | undefined): void {
   const a = joint.bodyA, b = joint.bodyB;
-  const w = anchor !== undefined ? requireVec(anchor, 'anchor') : b.position;
   if (anchor !== undefined) requirePosition(anchor, 'anchor');
+  const w = anchor ?? b.position;
   if (localA !== undefined) {
     const l = requireLocalAnchor(localA, 'localAnchorA');
     joint.localAnchorA.x = l.x; joint.localAnchorA.y = l.y; joint.localAnchorA.z = l.z;

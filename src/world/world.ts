@@ -321,8 +321,8 @@ export class World {
     if (!isJoint(joint)) throw new TypeError('addJoint: joint must be a footing Joint');
     if (joint.owner !== null) throw new Error('addJoint: joint is already in a world');
     if (joint.bodyA.owner !== this || joint.bodyB.owner !== this) {
-      const field = joint.bodyA.owner !== this ? 'bodyA' : 'bodyB';
-      throw new Error(`addJoint: the joint's ${field} (body ${(field === 'bodyA' ? joint.bodyA : joint.bodyB).id}) is not in this world`);
+      const [field, body] = joint.bodyA.owner !== this ? ['bodyA', joint.bodyA] : ['bodyB', joint.bodyB];
+      throw new Error(`addJoint: the joint's ${field} (body ${body.id}) is not in this world`);
     }
     if (this.jointSolver === null) {
       this.jointSolver = joint.newSolver(this.jointSolverSettings);

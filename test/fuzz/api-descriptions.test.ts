@@ -18,8 +18,7 @@ import {
   type RigidBody,
 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
-import { Random } from '../helpers/random';
-import { CHECK_FRAMES, UNCHECKED, bench, brokenState, descFields, frame, hostileValues, show, state, type Bench, type Param, type Scene } from './api-surface';
+import { API_SEED, ALL_VALUES, UNCHECKED, bench, descFields, hostileValues, randomFor, sample, show, tryHostile, type BenchBox, type Param, type Scene } from './api-surface';
 
 type Desc = Record<string, unknown>;
 
@@ -61,68 +60,26 @@ function names(message: string, factory: Factory, option: string): boolean {
   return message.includes(option) || message.includes(factory.name) || message.includes(factory.desc);
 }
 
-function tryOption(box: { b: Bench }, f: Factory, option: Param, value: unknown): string[] {
-  const failures: string[] = [];
-  let b = box.b;
-  try { b.reset(); } catch { b = box.b = bench(); }
-  const desc = { ...f.plain(b.s), [option.name]: value };
+function tryOption(box: BenchBox, f: Factory, option: Param, value: unknown): string[] {
   const what = `${f.name}({ …, ${option.name}: ${show(value)} })`;
-  const before = counts(b.s);
-  let refused = false;
-  try {
-    f.make(b.s, desc);
-  } catch (e) {
-    refused = true;
-    const message = e instanceof Error ? e.message : String(e);
-    if (!(e instanceof Error)) failures.push(`${what}: threw a non-Error ${String(e)}`);
-    else if (UNCHECKED.test(message)) failures.push(`${what}: unchecked, threw ${e.name}: ${message}`);
-    else if (!names(message, f, option.name)) failures.push(`${what}: refused without naming ${option.name} or ${f.name}: ${message}`);
-    if (counts(b.s) !== before) failures.push(`${what}: refused but left ${counts(b.s)} (was ${before})`);
-  }
-  if (refused) {
-    for (let i = 0; i < CHECK_FRAMES; i++) {
-      try { frame(b.s); } catch (e) { failures.push(`${what}: refused, then frame ${i} threw ${String(e)}`); break; }
-      if (JSON.stringify(state(b.s)) !== JSON.stringify(b.reference[i])) { failures.push(`${what}: refused but the scene diverged at frame ${i}`); break; }
-    }
-  } else {
-    for (let i = 0; i < CHECK_FRAMES; i++) {
-      try { frame(b.s); } catch (e) { failures.push(`${what}: accepted, then frame ${i} threw ${String(e)}`); break; }
-      const broken = brokenState(b.s);
-      if (broken) { failures.push(`${what}: accepted, then at frame ${i} ${broken}`); break; }
-    }
-    box.b = bench();
-  }
-  return failures;
+  return tryHostile(box, what, (s) => f.make(s, { ...f.plain(s), [option.name]: value }), (message) => names(message, f, option.name), counts);
 }
 
-const ALL = process.env.FOOTING_API_FUZZ === 'all';
-const SEED = Number(process.env.FOOTING_API_SEED ?? 20261126);
 const VALUES_PER_OPTION = 2;
 
-function valuesFor(random: Random, option: Param): unknown[] {
-  const all = hostileValues(option);
-  if (ALL || all.length <= VALUES_PER_OPTION) return all;
-  const picked: unknown[] = [];
-  while (picked.length < VALUES_PER_OPTION) {
-    const v = all[random.int(0, all.length)];
-    if (!picked.some((p) => Object.is(p, v))) picked.push(v);
-  }
-  return picked;
-}
-
-describe(`every option of every description, one hostile value at a time (seed ${SEED}${ALL ? ', all values' : `, ${VALUES_PER_OPTION} per option`})`, () => {
+describe(`every option of every description, one hostile value at a time (seed ${API_SEED}${ALL_VALUES ? ', all values' : `, ${VALUES_PER_OPTION} per option`})`, () => {
   for (const f of FACTORIES) {
     const options = descFields(f.desc);
     it(`${f.name} (${options.length} options of ${f.desc}): refused by name with nothing added, or accepted and harmless`, () => {
       expect(options.length).toBeGreaterThan(0);
-      const random = new Random(SEED ^ [...f.name].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 13));
-      const box = { b: bench() };
+      const random = randomFor(f.name);
+      const box: BenchBox = { b: bench() };
       // The plain description itself works.
       const s = box.b.s;
       expect(() => f.make(s, f.plain(s))).not.toThrow();
       box.b = bench();
       const failures: string[] = [];
-      for (const option of options) for (const value of valuesFor(random, option)) failures.push(...tryOption(box, f, option, value));
+      for (const option of options) for (const value of sample(random, hostileValues(option), VALUES_PER_OPTION)) failures.push(...tryOption(box, f, option, value));
       expect(failures).toEqual([]);
     });
   }

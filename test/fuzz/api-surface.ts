@@ -12,6 +12,7 @@ import {
   World, createCloth, createParticleBody, createRope, type RigidBody,
 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
+import { Random } from '../helpers/random';
 
 export const DT = 1 / 60;
 export const WARM_FRAMES = 20;
@@ -343,3 +344,63 @@ export function hostileValues(param: Param): unknown[] {
 
 /** Messages the JavaScript engine writes itself: the code never looked at the argument. */
 export const UNCHECKED = /Cannot read properties|Cannot set properties|is not a function|is not iterable|is not an object|of undefined|of null|Maximum call stack/;
+
+/** FOOTING_API_FUZZ=all tries every hostile value; otherwise each test samples a few, seeded by FOOTING_API_SEED. */
+export const ALL_VALUES = process.env.FOOTING_API_FUZZ === 'all';
+export const API_SEED = Number(process.env.FOOTING_API_SEED ?? 20261126);
+
+/** A seeded generator for one test, from the run's seed and the test's label. */
+export function randomFor(label: string): Random {
+  return new Random(API_SEED ^ [...label].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7));
+}
+
+/** All of `values` under ALL_VALUES, else `count` distinct ones drawn by `random`. */
+export function sample(random: Random, values: readonly unknown[], count: number): unknown[] {
+  if (ALL_VALUES || values.length <= count) return [...values];
+  const picked: unknown[] = [];
+  while (picked.length < count) {
+    const v = values[random.int(0, values.length)];
+    if (!picked.some((p) => Object.is(p, v))) picked.push(v);
+  }
+  return picked;
+}
+
+/** The bench a hostile call runs on; replaced when an accepted call may have changed the scene's shape. */
+export interface BenchBox { b: Bench }
+
+/**
+ * Runs one hostile `call` on a reset bench and checks it ended one of two
+ * ways: refused with an Error that `named` accepts (never the engine's own
+ * unchecked message), `unchanged` (if given) reading the same before and
+ * after, and the scene then moving exactly like the reference; or accepted,
+ * with CHECK_FRAMES sound frames after it. Returns what went wrong.
+ */
+export function tryHostile(
+  box: BenchBox, what: string, call: (s: Scene) => void, named: (message: string) => boolean, unchanged?: (s: Scene) => string,
+): string[] {
+  const failures: string[] = [];
+  let b = box.b;
+  try { b.reset(); } catch { b = box.b = bench(); }
+  const before = unchanged?.(b.s);
+  let refused = false;
+  try {
+    call(b.s);
+  } catch (e) {
+    refused = true;
+    const message = e instanceof Error ? e.message : String(e);
+    if (!(e instanceof Error)) failures.push(`${what}: threw a non-Error ${String(e)}`);
+    else if (UNCHECKED.test(message)) failures.push(`${what}: unchecked, threw ${e.name}: ${message}`);
+    else if (!named(message)) failures.push(`${what}: refused without naming what it refused: ${message}`);
+    const after = unchanged?.(b.s);
+    if (after !== before) failures.push(`${what}: refused but left ${after} (was ${before})`);
+  }
+  for (let i = 0; i < CHECK_FRAMES; i++) {
+    try { frame(b.s); } catch (e) { failures.push(`${what}: ${refused ? 'refused' : 'accepted'}, then frame ${i} threw ${String(e)}`); break; }
+    if (refused && JSON.stringify(state(b.s)) !== JSON.stringify(b.reference[i])) { failures.push(`${what}: refused but the scene diverged at frame ${i}`); break; }
+    const broken = refused ? '' : brokenState(b.s);
+    if (broken) { failures.push(`${what}: accepted, then at frame ${i} ${broken}`); break; }
+  }
+  // An accepted call may have added or removed bodies, joints or steppers.
+  if (!refused) box.b = bench();
+  return failures;
+}

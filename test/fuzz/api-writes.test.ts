@@ -14,8 +14,7 @@
  * kind, cloth, rope, a particle body and a walking character. 60 Hz.
  */
 import { describe, expect, it } from 'vitest';
-import { Random } from '../helpers/random';
-import { CHECK_FRAMES, DT, bench, brokenState, buildScene, characterState, frame, hostile, show, state, surface, type Bench, type Category, type Leaf } from './api-surface';
+import { API_SEED, ALL_VALUES, CHECK_FRAMES, DT, bench, randomFor, sample, brokenState, buildScene, characterState, frame, hostile, show, state, surface, type Bench, type Category, type Leaf } from './api-surface';
 
 /** Fields documented to take ±Infinity as "no limit" (or "unbreakable"). */
 const INFINITE_SENTINELS = new Set(['maxTurnPerStep', 'lowerAngle', 'upperAngle', 'breakImpulse', 'maxLength', 'lowerLimit', 'upperLimit']);
@@ -137,22 +136,9 @@ const LABELS = [...buildScene().targets.keys()].filter((l) => !['SolverSettings'
 const TYPE_OF = (label: string): string => label.replace(/ \(.*\)$/, '');
 const SURFACE = surface([...new Set(LABELS.map(TYPE_OF))]);
 // npm test tries VALUES_PER_FIELD seeded hostile values on every field; FOOTING_API_FUZZ=all tries them all.
-const ALL = process.env.FOOTING_API_FUZZ === 'all';
-const SEED = Number(process.env.FOOTING_API_SEED ?? 20261126);
 const VALUES_PER_FIELD = 3;
 
-function valuesFor(random: Random, leaf: Leaf): unknown[] {
-  const all = hostile(leaf.category);
-  if (ALL) return all;
-  const picked: unknown[] = [];
-  while (picked.length < Math.min(VALUES_PER_FIELD, all.length)) {
-    const v = all[random.int(0, all.length)];
-    if (!picked.some((p) => Object.is(p, v))) picked.push(v);
-  }
-  return picked;
-}
-
-describe(`every writable public field, hostile values (seed ${SEED}${ALL ? ', all values' : `, ${VALUES_PER_FIELD} per field`})`, () => {
+describe(`every writable public field, hostile values (seed ${API_SEED}${ALL_VALUES ? ', all values' : `, ${VALUES_PER_FIELD} per field`})`, () => {
   it('the surface read from the types covers the fields the issue names', () => {
     const all = LABELS.flatMap((l) => (SURFACE.get(TYPE_OF(l)) ?? []).map((leaf) => `${TYPE_OF(l)}.${leaf.path.join('.')}`));
     for (const f of ['World.gravity.y', 'World.fixedTimeStep', 'World.sleeping.timeToSleep', 'World.jointSettings.jointIterations', 'World.solver.velocityIterations',
@@ -160,15 +146,15 @@ describe(`every writable public field, hostile values (seed ${SEED}${ALL ? ', al
       'ParticleSystem.damping', 'Walker.yaw', 'SixDofAxis.maxMotorForce']) {
       expect(all).toContain(f);
     }
-    console.log(`api-writes: seed ${SEED}, ${new Set(all).size} writable fields over ${LABELS.length} targets`);
+    console.log(`api-writes: seed ${API_SEED}, ${new Set(all).size} writable fields over ${LABELS.length} targets`);
   });
 
   for (const label of LABELS) {
     it(`${label}: every field refused with its name, or accepted and harmless`, () => {
-      const random = new Random(SEED ^ [...label].reduce((h, c) => Math.imul(h, 31) + c.charCodeAt(0), 7));
+      const random = randomFor(label);
       const b = bench();
       const failures: string[] = [];
-      for (const leaf of SURFACE.get(TYPE_OF(label)) ?? []) failures.push(...tryField(b, label, leaf, valuesFor(random, leaf)));
+      for (const leaf of SURFACE.get(TYPE_OF(label)) ?? []) failures.push(...tryField(b, label, leaf, sample(random, hostile(leaf.category), VALUES_PER_FIELD)));
       expect(failures).toEqual([]);
     });
   }
