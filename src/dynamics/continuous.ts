@@ -48,6 +48,10 @@ const MAX_FRACTION = 0.75;
 const FAST_FRACTION = 0.5;
 /** Radius of the core sphere, as a fraction of the thinnest half size. */
 const CORE_FRACTION = 0.25;
+/** limitDepth: deepest normals at start and end closer than this (cos 60°) are the same surface. */
+const SAME_SURFACE_COS = 0.5;
+/** limitDepth: halvings of the path when the body is put back along it (the fraction to 1/4096). */
+const LIMIT_BISECTIONS = 12;
 
 export class ContinuousCollision {
   /** Bodies swept and bodies put back in the last run. */
@@ -211,7 +215,8 @@ export class ContinuousCollision {
    * end deeper in those than it started or than MAX_FRACTION of its thinnest
    * half size, whichever is more: if it would, it is moved out along the
    * deepest point's normal to that depth (not back along its path, which
-   * would stop a body sliding on the surface), and the speed into the
+   * would stop a body sliding on the surface) when that normal is the
+   * start's surface, else put back along its path; the speed into the
    * surface there is taken away. True if it was moved.
    */
   private limitDepth(b: RigidBody, B: SolverBodies, i: number): boolean {
@@ -223,6 +228,27 @@ export class ContinuousCollision {
     this.depthAt(b, 0);
     const limit = Math.max(D[0]!, MAX_FRACTION * b.thinnestHalfSize);
     if (!(E[0]! > limit)) return false;
+    if (D[0]! > 0 && D[4]! * E[4]! + D[5]! * E[5]! + D[6]! * E[6]! < SAME_SURFACE_COS) {
+      // The deepest point now faces another side of the target than at the
+      // start (a stick driven into a box by its edge, nearest its side face):
+      // out through that side it would leave by a face it never crossed,
+      // under whatever lies beyond. Back along its path instead, to where
+      // the depth is within the limit.
+      const S = this.startDeepest;
+      S.set(D);
+      let lo = 0, hi = H[0]!;
+      for (let k = 0; k < LIMIT_BISECTIONS; k++) {
+        const mid = 0.5 * (lo + hi);
+        this.depthAt(b, mid);
+        if (D[0]! > limit) hi = mid;
+        else lo = mid;
+      }
+      this.depthAt(b, lo);
+      this.fraction[0] = lo;
+      this.putBack(B, i);
+      H.set(D[0]! > 0 ? D : S);
+      return true;
+    }
     // Put back to the fraction the sweeps found (if any), then out.
     this.fraction[0] = H[0]!;
     this.putBack(B, i);
@@ -233,6 +259,7 @@ export class ContinuousCollision {
     return true;
   }
   private readonly endDeepest = new Float64Array(7);
+  private readonly startDeepest = new Float64Array(7);
 
   /** The deepest contact of b's shape, at fraction t of its sweep, with the embedded targets into this.deepest. */
   private depthAt(b: RigidBody, t: number): void {

@@ -192,7 +192,12 @@ function boxTriangle(mesh: MeshTriangles, t: number): void {
     const pa = ax * Nx + ay * Ny + az * Nz, pb = bx * Nx + by * Ny + bz * Nz, pc = qx * Nx + qy * Ny + qz * Nz;
     const lo = Math.min(pa, pb, pc) + FEATURE_TOLERANCE;
     const mask = (pa <= lo ? 1 : 0) | (pb <= lo ? 2 : 0) | (pc <= lo ? 4 : 0);
-    const active = featureActive(mesh.featureFlags[t]!, mask);
+    const flags = mesh.featureFlags[t]!;
+    let active = featureActive(flags, mask);
+    // An edge pair is the triangle's edge edgeTri's too: against a flat or
+    // concave seam the neighbour's face holds the box, and the pair's one
+    // point would leave the rest of a wide face unsupported.
+    if (kind === AXIS_EDGE) active = active && featureActive(flags, (1 << edgeTri) | (1 << ((edgeTri + 1) % 3)));
     if (!active) kind = AXIS_FACE;
   }
 
