@@ -42,6 +42,15 @@ export const MAX_GRAVITY_SCALE = 100;
  */
 export const MAX_GRAVITY = 1e7;
 
+/**
+ * Largest |component| of a body's or particle's position (m) and velocity
+ * (m/s, rad/s) at the start of a step, where state written directly to the
+ * live views is checked: far beyond what the setters accept, so a world
+ * stepped for years does not reach it, while squares and products of such
+ * values stay finite.
+ */
+export const MAX_BODY_STATE = 1e15;
+
 export function requireFinite(value: number, field: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`${field} must be a finite number (got ${String(value)})`);
 }

@@ -16,7 +16,7 @@
  */
 import type { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
-import { MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFiniteVec, requireOut, requireInRange, requireInteger, requirePosition } from '../math/validate';
+import { MAX_BODY_STATE, MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_TIME_STEP, requireBoolean, requireCollisionBits, requireFiniteVec, requireOut, requireInRange, requireInteger, requirePosition } from '../math/validate';
 import type { World, WorldStepper } from '../world/world';
 import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
@@ -66,15 +66,15 @@ export class ParticleSystem implements WorldStepper {
   get count(): number { return this.countValue; }
   /**
    * xyz per particle, metres. The arrays below are the raw state, read by
-   * every step: writes to their elements are not checked (write finite
-   * values; `setPosition`, `setInverseMass`, `pinToWorld` and `unpin` check
-   * theirs). The arrays are replaced when the system grows: read them again
-   * after `addParticle`.
+   * every step; writes to their elements are checked at the start of the
+   * next step (a finite number within ±MAX_BODY_STATE, an inverse mass
+   * finite ≥ 0), which throws before anything moves. The arrays are
+   * replaced when the system grows: read them again after `addParticle`.
    */
   get positions(): Float64Array { return this.positionArray; }
-  /** xyz per particle at the previous step (raw, unchecked: see `positions`). */
+  /** xyz per particle at the previous step (raw, checked at the next step: see `positions`). */
   get previousPositions(): Float64Array { return this.previousArray; }
-  /** 1/mass per particle, 1/kg; 0 = immovable (pinned). Raw, unchecked: see `positions`. */
+  /** 1/mass per particle, 1/kg; 0 = immovable (pinned). Raw, checked at the next step: see `positions`. */
   get inverseMasses(): Float64Array { return this.inverseMassArray; }
   /** Velocity after integration, before constraints (for the impulses on bodies). */
   private predictedVelocities: Float64Array;
@@ -422,10 +422,28 @@ export class ParticleSystem implements WorldStepper {
     this.step(dt, world);
   }
 
+  /**
+   * WorldStepper: the raw arrays (`positions`, `previousPositions`,
+   * `inverseMasses`) are checked before the world moves anything, as
+   * `step` checks them for a system stepped on its own.
+   */
+  checkState(): void {
+    const n = 3 * this.countValue, L = MAX_BODY_STATE;
+    const x = this.positionArray, xp = this.previousArray, w = this.inverseMassArray;
+    for (let k = 0; k < n; k++) {
+      if (!(Math.abs(x[k]!) <= L)) badParticleValue('positions', k, x[k]!, 'setPosition');
+      if (!(Math.abs(xp[k]!) <= L)) badParticleValue('previousPositions', k, xp[k]!, 'setPosition');
+    }
+    for (let i = 0; i < this.countValue; i++) {
+      if (!(w[i]! >= 0 && w[i]! < Infinity)) throw new RangeError(`ParticleSystem.inverseMasses[${i}] must be a finite number ≥ 0 (got ${w[i]}); write it through setInverseMass`);
+    }
+  }
+
   /** Advances the particles by dt seconds; without a world there are no body collisions. */
   step(dt: number, world: World | null = null): void {
     if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) throw new RangeError(`dt must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${dt})`);
     if (world !== null && (typeof world !== 'object' || typeof world.gravity !== 'object')) throw new TypeError(`ParticleSystem.step: world must be a World or null (got ${String(world)})`);
+    if (world === null) this.checkState();
     this.releaseRemovedBodyPins();
     const n = this.countValue;
     const x = this.positionArray, xp = this.previousArray, w = this.inverseMassArray, vPred = this.predictedVelocities;
@@ -563,4 +581,8 @@ export class ParticleSystem implements WorldStepper {
       }
     }
   }
+}
+
+function badParticleValue(array: string, k: number, value: number, setter: string): never {
+  throw new RangeError(`ParticleSystem.${array}[${k}] (particle ${Math.floor(k / 3)}) must be a finite number within ±1e15 (MAX_BODY_STATE) (got ${value}); write it through ${setter}`);
 }

@@ -45,6 +45,7 @@ import {
   type ShapeCastHit, type ShapeCastOptions,
 } from './queries';
 import { applyFilterChanges, removeBodyNow, removeJointedContacts } from './removals';
+import { checkBodyStates } from './body-state-check';
 import { checkTimeStep, checkWorldSettings, defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
 import type { StepperSnapshot, WorldSnapshot } from './snapshot';
 import { restoreSnapshot, takeSnapshot, type SnapshotHost } from './world-snapshot';
@@ -521,6 +522,9 @@ export class World {
 
   private checkSettings(): void {
     checkWorldSettings(this.gravity, this.sleeping, this.jointSolverSettings, this.solverSettings, this.jointList);
+    checkBodyStates(this.bodyList);
+    const steppers = this.steppers;
+    for (let i = 0; i < steppers.length; i++) steppers[i]!.checkState?.(this);
   }
 
   // ------------------------------------------------------------------ queries
@@ -606,6 +610,12 @@ export interface WorldStepper {
    * input for the step about to run.
    */
   preStep?(world: World, dt: number): void;
+  /**
+   * Optional: throws an error naming the field when state the stepper hands
+   * out live (arrays, plain objects) was written invalid. Runs at the start
+   * of every step before any preStep, so a throw leaves the world as it was.
+   */
+  checkState?(world: World): void;
   /** Runs after the rigid bodies moved, once per part of a split step (dt is the part's). */
   postStep(world: World, dt: number): void;
   /**

@@ -171,6 +171,45 @@ describe('world settings: checked at the next step', () => {
   });
 });
 
+describe('body poses and velocities written past the setters: checked at the next step', () => {
+  // Readonly to TypeScript and handed out live; plain JavaScript can still write them.
+  type Writable = Record<'position' | 'linearVelocity' | 'angularVelocity', Record<'x' | 'y' | 'z', unknown>> & { rotation: Record<'x' | 'y' | 'z' | 'w', unknown> };
+  const raw = (b: RigidBody): Writable => b as unknown as Writable;
+  function poke<K extends keyof Writable>(b: RigidBody, field: K, c: keyof Writable[K], value: unknown): () => void {
+    const v = raw(b)[field] as Record<string, unknown>;
+    const old = v[c as string];
+    v[c as string] = value;
+    return () => { v[c as string] = old; };
+  }
+  const cases: [string, (s: Scene) => () => void, RegExp][] = [
+    ['position.y NaN', (s) => poke(s.box, 'position', 'y', NaN), /body\.position\.y \(body \d+\) must be a finite number within ±1e15 \(MAX_BODY_STATE\) .*\(got NaN\); write it through body\.setPosition/],
+    ["position.x '1' (a string)", (s) => poke(s.ball, 'position', 'x', '1'), /body\.position\.x .*\(got 1\)/],
+    ['position.z 1e300', (s) => poke(s.pill, 'position', 'z', 1e300), /body\.position\.z/],
+    ['linearVelocity.x Infinity', (s) => poke(s.ball, 'linearVelocity', 'x', Infinity), /body\.linearVelocity\.x .*setLinearVelocity/],
+    ['angularVelocity.z -1e300', (s) => poke(s.pill, 'angularVelocity', 'z', -1e300), /body\.angularVelocity\.z .*setAngularVelocity/],
+    ['rotation.x NaN', (s) => poke(s.box, 'rotation', 'x', NaN), /body\.rotation\.x .*must be a finite number/],
+    ['rotation.w 2 (not unit)', (s) => poke(s.box, 'rotation', 'w', 2), /body\.rotation \(body \d+\) must be a unit quaternion .*setRotation/],
+  ];
+  for (const [name, write, message] of cases) {
+    it(name, () => {
+      const ref = build();
+      const s = build();
+      steps(ref.world, 30);
+      steps(s.world, 30);
+      const before = state(s.world);
+      const stepCount = s.world.stepCount;
+      const undo = write(s);
+      expect(() => s.world.step(DT)).toThrow(message);
+      expect(s.world.stepCount).toBe(stepCount);
+      undo();
+      expect(state(s.world)).toEqual(before);
+      steps(ref.world, 60);
+      steps(s.world, 60);
+      expect(state(s.world)).toEqual(state(ref.world));
+    });
+  }
+});
+
 describe('joints: checked accessors and constructors', () => {
   const cases: [string, (s: Scene) => void, RegExp][] = [
     ['HingeJoint.lowerAngle NaN', (s) => { s.hinge.lowerAngle = NaN; }, /HingeJoint\.lowerAngle must be in \[−π, π\]/],

@@ -87,6 +87,47 @@ describe('particle calls', () => {
   });
 });
 
+describe('the raw arrays written directly: checked at the start of the next step', () => {
+  const cases: [string, (r: Rig) => () => void, RegExp][] = [
+    ['cloth positions[4] NaN', (r) => poke(r.cloth.system.positions, 4, NaN), /ParticleSystem\.positions\[4\] \(particle 1\) must be a finite number within ±1e15 \(MAX_BODY_STATE\) \(got NaN\); write it through setPosition/],
+    ['rope previousPositions[7] -Infinity', (r) => poke(r.rope.system.previousPositions, 7, -Infinity), /ParticleSystem\.previousPositions\[7\] \(particle 2\)/],
+    ['rope positions[0] 1e300', (r) => poke(r.rope.system.positions, 0, 1e300), /ParticleSystem\.positions\[0\]/],
+    ['cloth inverseMasses[3] -1', (r) => poke(r.cloth.system.inverseMasses, 3, -1), /ParticleSystem\.inverseMasses\[3\] must be a finite number ≥ 0 \(got -1\); write it through setInverseMass/],
+    ['rope inverseMasses[2] Infinity', (r) => poke(r.rope.system.inverseMasses, 2, Infinity), /ParticleSystem\.inverseMasses\[2\]/],
+  ];
+  function poke(a: Float64Array, k: number, v: number): () => void {
+    const old = a[k]!;
+    a[k] = v;
+    return () => { a[k] = old; };
+  }
+  for (const [name, write, message] of cases) {
+    it(`${name}: world.step throws before anything moves`, () => {
+      const ref = build();
+      const r = build();
+      steps(ref, 30);
+      steps(r, 30);
+      const before = state(r);
+      const undo = write(r);
+      expect(() => r.world.step(DT)).toThrow(message);
+      undo();
+      expect(state(r)).toEqual(before);
+      steps(ref, 60);
+      steps(r, 60);
+      expect(state(r)).toEqual(state(ref));
+    });
+  }
+
+  it('a system stepped on its own checks them too', () => {
+    const r = build();
+    const sys = r.rope.system;
+    const before = [...sys.positions.subarray(0, 3 * sys.count)];
+    sys.positions[5] = NaN;
+    expect(() => sys.step(DT)).toThrow(/ParticleSystem\.positions\[5\]/);
+    sys.positions[5] = before[5]!;
+    expect([...sys.positions.subarray(0, 3 * sys.count)]).toEqual(before);
+  });
+});
+
 describe('builders name the bad field', () => {
   it('sticks.add and pins.add refuse particle indices outside the system, and the world steps on unchanged', () => {
     const r = build(), ref = build();
