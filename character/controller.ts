@@ -43,7 +43,7 @@
  * controllers see it in their queries and treat it as a soft plane (finite
  * push limit), like dynamic bodies. Rigid bodies collide with it too.
  */
-import { Capsule, MAX_POSITION, quat, type Quat, type RigidBody, type Vec3, type World } from '../src/index';
+import { Capsule, MAX_BODY_STATE, MAX_POSITION, quat, type Quat, type RigidBody, type Vec3, type World } from '../src/index';
 import { clipVector } from './plane-solver';
 import { MoveResult } from './move-result';
 import { MoveContext, registerCharacter } from './move-context';
@@ -249,6 +249,12 @@ export class CharacterController {
     }
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
+    // `position` is handed out live: plain JavaScript can write it past setPosition.
+    const at = this.ctx.pos;
+    if (!(typeof at.x === 'number' && typeof at.y === 'number' && typeof at.z === 'number' &&
+      Math.abs(at.x) <= MAX_BODY_STATE && Math.abs(at.y) <= MAX_BODY_STATE && Math.abs(at.z) <= MAX_BODY_STATE)) {
+      throw new RangeError(`CharacterController.position must be finite, each component within ±1e15 m (MAX_BODY_STATE) (got (${String(at.x)}, ${String(at.y)}, ${String(at.z)})); write it through setPosition`);
+    }
     this.checkReach(displacement);
     this.liveBody();
     const ctx = this.ctx;

@@ -71,6 +71,14 @@ describe('CharacterController settings', () => {
     expect(() => new CharacterController(flatWorld().world, { radius: 1e300 })).toThrow(/radius/);
   });
 
+  it('a position written straight into the live controller.position is refused at the next move, through the walker too', () => {
+    const raw = (r: Rig) => r.controller.position as { x: unknown; y: number; z: number };
+    let old = 0;
+    refused((r) => { old = r.controller.position.y; raw(r).y = NaN; r.controller.move({ x: 0.01, y: 0, z: 0 }); }, /CharacterController\.position must be finite, each component within ±1e15 m \(MAX_BODY_STATE\) \(got \([-0-9.e]+, NaN, [-0-9.e]+\)\); write it through setPosition/, (r) => { raw(r).y = old; });
+    let oldX = 0;
+    refused((r) => { oldX = r.controller.position.x; raw(r).x = '1'; r.walker.update(DT); }, /CharacterController\.position must be finite/, (r) => { raw(r).x = oldX; });
+  });
+
   it('move() and setPosition() without an argument name it instead of reading a property of undefined', () => {
     refused((r) => { (r.controller.move as (d?: unknown) => void)(); }, /CharacterController\.move: displacement must be a \{ x, y, z \} object \(got undefined\)/);
     refused((r) => { r.controller.move({ x: NaN, y: 0, z: 0 }); }, /displacement must be finite/);
