@@ -31,8 +31,7 @@ import { SWEEP_BAUMGARTE, SWEEP_RELAX, SWEEP_RIGID, SWEEP_SOFT } from './sweep-m
 
 /** The joint rows as the solver runs them (joints/joint-solver.ts). */
 export interface JointStage<J> {
-  /** `project`: whether the relax sweeps of this (part of a) step project the joints' positions. */
-  prepare(joints: readonly J[], B: SolverBodies, settings: SolverSettings, h: number, dt: number, project: boolean): void;
+  prepare(joints: readonly J[], B: SolverBodies, settings: SolverSettings, h: number, dt: number): void;
   warmStart(B: SolverBodies): void;
   /** A velocity sweep over the joint rows (biased or not); the soft step's relax sweep (useBias false) first projects the joints' positions. */
   solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void;
@@ -129,10 +128,7 @@ export class StepSolver<J> {
     }
 
     const J = this.jointStage;
-    // Projection in the last part of a split step only: each pass teleports
-    // bodies, paid for against gravity but not against the springs and
-    // contacts it stretches, and a step split in 16 would teleport 16 times.
-    if (J !== null) J.prepare(this.jointList, B, S, h, dt, this.ctx.finalPart);
+    if (J !== null) J.prepare(this.jointList, B, S, h, dt);
 
     C.countInFlight = this.ctx.firstPart && this.ctx.finalPart ? 1 : 0;
     const shock = soft && S.shockPropagation && this.shock.build(C, B, S, dt) > 0;

@@ -277,8 +277,6 @@ export class JointSolver {
   private warmStarting = true;
   /** Set by warmStart: the next sweep first line-searches each joint's warm start (trimWarmStarts). */
   private trimPending = false;
-  /** Set by prepare: whether this step's (part's) relax sweeps project positions. */
-  private projecting = true;
 
   constructor(settings: JointSolverSettings = defaultJointSolverSettings()) {
     this.settings = settings;
@@ -290,8 +288,7 @@ export class JointSolver {
    * (sub)step, `dt` the full step. Gives joint bodies solver slots on demand
    * (static and sleeping partners get one, a static body with zero inverse mass).
    */
-  prepare(joints: readonly Joint[], B: SolverBodies, settings: SolverSettings, h: number, dt: number, project = true): void {
-    this.projecting = project;
+  prepare(joints: readonly Joint[], B: SolverBodies, settings: SolverSettings, h: number, dt: number): void {
     if (joints.length === 0 && this.activeCount === 0) return; // nothing to do: skip the per-step double setup too
     const ctx = this.context;
     const active = this.active;
@@ -510,7 +507,7 @@ export class JointSolver {
     ctx.setBias(useBias);
     const active = this.active, n = this.activeCount;
     if (this.trimPending) { this.trimPending = false; this.trimWarmStarts(B); }
-    if (!useBias && ctx.mode === SWEEP_SOFT && this.settings.projection && this.projecting) {
+    if (!useBias && ctx.mode === SWEEP_SOFT && this.settings.projection) {
       for (let i = 0; i < n; i++) {
         const j = active[i]!;
         const ia = j.slotA, ib = j.slotB;
