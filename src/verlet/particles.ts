@@ -419,13 +419,14 @@ export class ParticleSystem implements WorldStepper {
 
   /** WorldStepper: called by the world after the rigid bodies. */
   postStep(world: World, dt: number): void {
-    this.step(dt, world);
+    checkStepArgs(dt, world);
+    this.advance(dt, world);
   }
 
   /**
    * WorldStepper: the raw arrays (`positions`, `previousPositions`,
    * `inverseMasses`) are checked before the world moves anything, as
-   * `step` checks them for a system stepped on its own.
+   * `step` checks them when called directly.
    */
   checkState(): void {
     const n = 3 * this.countValue, L = MAX_BODY_STATE;
@@ -441,9 +442,13 @@ export class ParticleSystem implements WorldStepper {
 
   /** Advances the particles by dt seconds; without a world there are no body collisions. */
   step(dt: number, world: World | null = null): void {
-    if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) throw new RangeError(`dt must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${dt})`);
-    if (world !== null && (typeof world !== 'object' || typeof world.gravity !== 'object')) throw new TypeError(`ParticleSystem.step: world must be a World or null (got ${String(world)})`);
-    if (world === null) this.checkState();
+    checkStepArgs(dt, world);
+    this.checkState();
+    this.advance(dt, world);
+  }
+
+  /** step's work, after its checks (the world checks dt and checkState before it calls postStep). */
+  private advance(dt: number, world: World | null): void {
     this.releaseRemovedBodyPins();
     const n = this.countValue;
     const x = this.positionArray, xp = this.previousArray, w = this.inverseMassArray, vPred = this.predictedVelocities;
@@ -585,4 +590,9 @@ export class ParticleSystem implements WorldStepper {
 
 function badParticleValue(array: string, k: number, value: number, setter: string): never {
   throw new RangeError(`ParticleSystem.${array}[${k}] (particle ${Math.floor(k / 3)}) must be a finite number within ±1e15 (MAX_BODY_STATE) (got ${value}); write it through ${setter}`);
+}
+
+function checkStepArgs(dt: number, world: World | null): void {
+  if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) throw new RangeError(`dt must be a number in (0, ${MAX_TIME_STEP}] seconds (got ${dt})`);
+  if (world !== null && (typeof world !== 'object' || typeof world.gravity !== 'object')) throw new TypeError(`ParticleSystem.step: world must be a World or null (got ${String(world)})`);
 }
