@@ -33,6 +33,8 @@ import { SWEEP_BAUMGARTE, SWEEP_RELAX, SWEEP_RIGID, SWEEP_SOFT } from './sweep-m
 export interface JointStage<J> {
   prepare(joints: readonly J[], B: SolverBodies, settings: SolverSettings, h: number, dt: number): void;
   warmStart(B: SolverBodies): void;
+  /** Each soft sub-step, after the velocity integration and before the warm starts. */
+  beginSubStep(B: SolverBodies): void;
   /** A velocity sweep over the joint rows (biased or not); the soft step's relax sweep (useBias false) first projects the joints' positions. */
   solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void;
   solvePositions(B: SolverBodies): number;
@@ -142,6 +144,7 @@ export class StepSolver<J> {
       const stepCount = this.ctx.stepCount;
       for (let sub = 0; sub < subSteps; sub++) {
         integrateVelocities(B, h);
+        if (J !== null) J.beginSubStep(B);
         if (S.warmStarting && J !== null) J.warmStart(B);
         warmStartContacts(C, B, S);
         // Joints after contacts: the last rows solved win, and a ragdoll's
@@ -173,6 +176,7 @@ export class StepSolver<J> {
       applyRestitution(C, B, S);
     } else {
       integrateVelocities(B, h);
+      if (J !== null) J.beginSubStep(B);
       if (S.warmStarting && J !== null) J.warmStart(B);
       warmStartContacts(C, B, S);
       const mode = S.positionCorrection === 'baumgarte' ? SWEEP_BAUMGARTE : SWEEP_RIGID;

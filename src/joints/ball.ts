@@ -53,6 +53,9 @@ export class BallJoint extends Joint {
   }
 
   /** @internal */
+  override projectsAnchor(): boolean { return true; }
+
+  /** @internal */
   override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
     this.point.projectB(B, this.slotA, this.slotB, ctx);
   }

@@ -224,6 +224,9 @@ export class ConeTwistJoint extends Joint {
   }
 
   /** @internal */
+  override projectsAnchor(): boolean { return true; }
+
+  /** @internal */
   override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
     const slop = ctx.limitSlop;

@@ -259,6 +259,9 @@ export class HingeJoint extends Joint {
   }
 
   /** @internal */
+  override projectsAnchor(): boolean { return true; }
+
+  /** @internal */
   override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
     if (this.lowerAngle !== -Infinity || this.upperAngle !== Infinity) {

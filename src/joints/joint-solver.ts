@@ -32,6 +32,7 @@ import type { SolverSettings } from '../dynamics/solver-settings';
 import { JointStepContext, translateSlot } from './rows';
 import { SWEEP_BAUMGARTE, SWEEP_RIGID, SWEEP_SOFT } from '../dynamics/sweep-mode';
 import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
+import { reserveFloat64 } from '../math/typed-arrays';
 
 /**
  * What the solver reads and calls of a joint (joint.ts's Joint implements
@@ -52,6 +53,9 @@ export interface SolvedJoint {
   solveVelocity(B: SolverBodies, ctx: JointStepContext): void;
   solvePosition(B: SolverBodies, ctx: JointStepContext): number;
   projectLimits(B: SolverBodies, ctx: JointStepContext): void;
+  projectsAnchor(): boolean;
+  /** Set in prepare: !projectsAnchor(), the joint's pull counts in jointDv. */
+  loadsProjection: boolean;
   finishStep(ctx: JointStepContext): void;
   resetImpulses(): void;
   scaleImpulses(scale: Float64Array): void;
@@ -192,6 +196,24 @@ function addPotentialGain(B: SolverBodies, s: number, p: Float64Array, o: number
 }
 
 /**
+ * out[1] += −m (a + a_j)·Δx for a slot moved by Δx = x − p[o..o+2]: the work
+ * done against its constant acceleration a and against a_j = dv / h, the
+ * pull over the sub-step so far of the joints whose anchors the projection
+ * does not hold (jointDv). What a projection stretches in a spring or a
+ * slider, the spring gives back as speed. (Projected joints are left out:
+ * the projection closes their stretch as a teleport too. Contacts are left
+ * out: the relax sweep takes back the speed their push-out gives.)
+ */
+function addConstraintWork(B: SolverBodies, s: number, p: Float64Array, o: number, dv: Float64Array, invH: number, out: Float64Array): void {
+  const im = B.invMass[s]!;
+  if (im === 0) return;
+  const o0 = s * 3;
+  const ax = B.lax[s]! + dv[o0]! * invH, ay = B.lay[s]! + dv[o0 + 1]! * invH, az = B.laz[s]! + dv[o0 + 2]! * invH;
+  const dx = B.px[s]! - p[o]!, dy = B.py[s]! - p[o + 1]!, dz = B.pz[s]! - p[o + 2]!;
+  out[1] = out[1]! - (ax * dx + ay * dy + az * dz) / im;
+}
+
+/**
  * e[1] = the kinetic energy of the pair's motion relative to its centre of
  * mass (a body held fixed is the frame), what payFromRelativeMotion can pay
  * from. `d`: 12 doubles of scratch.
@@ -318,6 +340,7 @@ export class JointSolver {
       j.slotB = b.solverIndex;
       if (!this.warmStarting) j.resetImpulses();
       j.prepare(B, ctx);
+      j.loadsProjection = !j.projectsAnchor();
       if (n < active.length) active[n] = j;
       else active.push(j);
       n++;
@@ -413,6 +436,7 @@ export class JointSolver {
       if (t > 1) t = 1;
       E[0] = 1 - t;
       j.scaleImpulses(E);
+      this.addJointDv(j, a, -t);
       const V = B.vel, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
       for (let k = 0; k < 6; k++) {
         if (B.invMass[j.slotA] !== 0) V[oa + k] = V[oa + k]! - t * a[k]!;
@@ -448,6 +472,32 @@ export class JointSolver {
   /** Energies and the scale factor of the warm start and the projection (doubles through a typed array, see rows.ts). */
   private readonly energy = new Float64Array(2);
 
+  /** Linear velocity change (3 per slot) all joint rows gave each slot over the sub-step so far (beginSubStep, addJointDv). */
+  private jointDv = new Float64Array(0);
+
+  /**
+   * Called after each sub-step's velocity integration, before any warm
+   * start: the projection weighs a body's pull by the other joints
+   * (addConstraintWork) from the velocity changes of this sub-step.
+   */
+  beginSubStep(B: SolverBodies): void {
+    if (this.activeCount === 0) return;
+    this.jointDv = reserveFloat64(this.jointDv, B.count * 3);
+    const dv = this.jointDv, active = this.active, n = this.activeCount;
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      dv.fill(0, j.slotA * 3, j.slotA * 3 + 3);
+      dv.fill(0, j.slotB * 3, j.slotB * 3 + 3);
+    }
+  }
+
+  /** jointDv += f · (the linear parts of d[0..2] for A, d[6..8] for B), for a joint that loads the projection. */
+  private addJointDv(j: Joint, d: Float64Array, f: number): void {
+    if (!j.loadsProjection) return;
+    const dv = this.jointDv, a = j.slotA * 3, b = j.slotB * 3;
+    for (let k = 0; k < 3; k++) { dv[a + k] = dv[a + k]! + f * d[k]!; dv[b + k] = dv[b + k]! + f * d[6 + k]!; }
+  }
+
   private velocitiesBefore(B: SolverBodies, j: Joint): void {
     const V = B.vel, b = this.before, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
     for (let k = 0; k < 6; k++) { b[k] = V[oa + k]!; b[6 + k] = V[ob + k]!; }
@@ -456,6 +506,11 @@ export class JointSolver {
   /** `applied` (+)= the velocity change since `velocitiesBefore`. */
   private velocitiesChange(B: SolverBodies, j: Joint, reset: boolean): void {
     const V = B.vel, b = this.before, a = j.applied, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    const dv = this.jointDv, da = j.slotA * 3, db = j.slotB * 3;
+    for (let k = 0; j.loadsProjection && k < 3; k++) {
+      dv[da + k] = dv[da + k]! + (V[oa + k]! - b[k]!);
+      dv[db + k] = dv[db + k]! + (V[ob + k]! - b[6 + k]!);
+    }
     if (reset) {
       for (let k = 0; k < 6; k++) { a[k] = V[oa + k]! - b[k]!; a[6 + k] = V[ob + k]! - b[6 + k]!; }
     } else {
@@ -467,6 +522,7 @@ export class JointSolver {
   private rescaleChange(B: SolverBodies, j: Joint): void {
     const s = this.energy[0]!;
     const V = B.vel, b = this.before, a = j.applied, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    this.addJointDv(j, a, s - 1);
     for (let k = 0; k < 6; k++) {
       a[k] = a[k]! * s; a[6 + k] = a[6 + k]! * s;
       V[oa + k] = b[k]! + a[k]!; V[ob + k] = b[6 + k]! + a[6 + k]!;
@@ -514,18 +570,25 @@ export class JointSolver {
         const p = this.before, E = this.energy;
         p[0] = B.px[ia]!; p[1] = B.py[ia]!; p[2] = B.pz[ia]!; p[3] = B.px[ib]!; p[4] = B.py[ib]!; p[5] = B.pz[ib]!;
         j.projectLimits(B, ctx);
-        // Potential energy the projection gave the pair (work against each slot's constant acceleration).
-        E[0] = 0;
+        // Potential energy the projection gave the pair: against gravity alone,
+        // or against gravity and the other rows' pull, whichever is more.
+        E[0] = 0; E[1] = 0;
         addPotentialGain(B, ia, p, 0, E);
         addPotentialGain(B, ib, p, 3, E);
+        addConstraintWork(B, ia, p, 0, this.jointDv, ctx.invH, E);
+        addConstraintWork(B, ib, p, 3, this.jointDv, ctx.invH, E);
+        if (E[1]! > E[0]!) E[0] = E[1]!;
         if (E[0]! > 0) {
           relativeKinetic(B, ia, ib, E, this.after);
           if (E[1]! < E[0]! && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
             // More than the pair's relative motion can pay, and B much the heavier: move the pair back together instead.
             shiftPairBack(B, ia, ib, p);
-            E[0] = 0;
+            E[0] = 0; E[1] = 0;
             addPotentialGain(B, ia, p, 0, E);
             addPotentialGain(B, ib, p, 3, E);
+            addConstraintWork(B, ia, p, 0, this.jointDv, ctx.invH, E);
+            addConstraintWork(B, ib, p, 3, this.jointDv, ctx.invH, E);
+            if (E[1]! > E[0]!) E[0] = E[1]!;
           }
           if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
         }

@@ -191,6 +191,8 @@ export abstract class Joint {
    * warm start by its energy; saved with the joint's state).
    */
   readonly applied = new Float64Array(APPLIED_LENGTH);
+  /** @internal Set by the joint solver each step (SolvedJoint.loadsProjection). */
+  loadsProjection = false;
   /**
    * @internal 'soft' only, once per sub-step after the position integration:
    * rotates B back to within `ctx.limitSlop` (rad) of violated angular limits
@@ -198,6 +200,14 @@ export abstract class Joint {
    * JointSolver.solveVelocities). The default does nothing.
    */
   projectLimits(_B: SolverBodies, _ctx: JointStepContext): void {}
+
+  /**
+   * @internal Whether projectLimits puts B back on A's anchor (ball, hinge,
+   * cone-twist, a six-DOF with its three linear axes locked). The pull of a
+   * joint that is not so held (a spring, a slider, a weld's rows) is what a
+   * projection of another joint stretches (JointSolver.solveVelocitiesAndProject).
+   */
+  projectsAnchor(): boolean { return false; }
 
   /**
    * @internal The work the joint's rows may do (JointSolver.trimWarmStarts):

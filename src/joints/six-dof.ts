@@ -466,6 +466,9 @@ export class SixDofJoint extends Joint {
     return up.solvePosition(B, ia, ib, true);
   }
 
+  /** @internal */
+  override projectsAnchor(): boolean { return this.linMode === LIN_POINT; }
+
   /**
    * @internal Rotates B back within `limitSlop` of the most violated angular
    * lock or hard limit, then, when the three translations are locked,
