@@ -267,6 +267,16 @@ function payFromRelativeMotion(B: SolverBodies, ia: number, ib: number, e: Float
   }
 }
 
+/** Translates slot s back to the position p[o..o+2] (a projection undone). */
+function putBack(B: SolverBodies, s: number, p: Float64Array, o: number): void {
+  if (B.invMass[s] === 0) return;
+  const d = B.delta;
+  d[0] = p[o]! - B.px[s]!; d[1] = p[o + 1]! - B.py[s]!; d[2] = p[o + 2]! - B.pz[s]!;
+  if (d[0] === 0 && d[1] === 0 && d[2] === 0) return;
+  d[3] = 0; d[4] = 0; d[5] = 0;
+  B.moveSlot(s);
+}
+
 /**
  * Translates both slots of a pair by −Δ_c, Δ_c the displacement of the
  * pair's centre of mass since the positions p[0..5] (A's, then B's): the
@@ -577,11 +587,16 @@ export class JointSolver {
         addPotentialGain(B, ib, p, 3, E);
         addConstraintWork(B, ia, p, 0, this.jointDv, ctx.invH, E);
         addConstraintWork(B, ib, p, 3, this.jointDv, ctx.invH, E);
+        const lift = E[0]!;
         if (E[1]! > E[0]!) E[0] = E[1]!;
         if (E[0]! > 0) {
           relativeKinetic(B, ia, ib, E, this.after);
-          if (E[1]! < E[0]! && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
-            // More than the pair's relative motion can pay, and B much the heavier: move the pair back together instead.
+          // A lift against gravity more than the pair's relative motion can
+          // pay, and B much the heavier: move the pair back together instead.
+          // (Not for the pull of other joints: the shift moves A by B's
+          // displacement, and a grounded A whose share projectB clipped would
+          // be pushed into its ground.)
+          if (E[1]! < lift && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
             shiftPairBack(B, ia, ib, p);
             E[0] = 0; E[1] = 0;
             addPotentialGain(B, ia, p, 0, E);
@@ -589,6 +604,13 @@ export class JointSolver {
             addConstraintWork(B, ia, p, 0, this.jointDv, ctx.invH, E);
             addConstraintWork(B, ib, p, 3, this.jointDv, ctx.invH, E);
             if (E[1]! > E[0]!) E[0] = E[1]!;
+          } else if (E[1]! < E[0]! && E[0]! > lift) {
+            // Work against the pull of other joints that the relative motion
+            // cannot pay: the pass is not made (the translation is undone; the
+            // soft rows keep closing the gap).
+            putBack(B, ia, p, 0);
+            putBack(B, ib, p, 3);
+            E[0] = 0;
           }
           if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
         }
