@@ -604,10 +604,12 @@ export class JointSolver {
             addConstraintWork(B, ia, p, 0, this.jointDv, ctx.invH, E);
             addConstraintWork(B, ib, p, 3, this.jointDv, ctx.invH, E);
             if (E[1]! > E[0]!) E[0] = E[1]!;
-          } else if (E[1]! < E[0]! && E[0]! > lift) {
-            // Work against the pull of other joints that the relative motion
-            // cannot pay: the pass is not made (the translation is undone; the
-            // soft rows keep closing the gap).
+          } else if (E[1]! < E[0]! && E[1]! >= lift) {
+            // The relative motion pays the lift but not the work against the
+            // pull of other joints: the pass is not made (the translation is
+            // undone; the soft rows keep closing the gap). An unpaid lift is
+            // left as it was: undoing it would leave a body to a projection
+            // pulling the other way (two joints that cannot both hold).
             putBack(B, ia, p, 0);
             putBack(B, ib, p, 3);
             E[0] = 0;
