@@ -563,7 +563,11 @@ export class JointSolver {
    * a one-sided move gives the pair (a child lifted back to its parent's
    * anchor; a grounded body's clipped share) is paid from the pair's kinetic
    * energy relative to its centre of mass (payFromRelativeMotion): unpaid, a
-   * lift every sub-step is a pump.
+   * lift every sub-step is a pump. So is a move against a spring or a slider
+   * on the same body, which gives the stretch back as speed: the work
+   * against the pull of the joints the projection does not hold is paid too
+   * (addConstraintWork), and a pass whose lift is paid but not that work is
+   * undone (putBack).
    */
   solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
