@@ -33,7 +33,7 @@ import { SWEEP_BAUMGARTE, SWEEP_RELAX, SWEEP_RIGID, SWEEP_SOFT } from './sweep-m
 export interface JointStage<J> {
   prepare(joints: readonly J[], B: SolverBodies, settings: SolverSettings, h: number, dt: number): void;
   warmStart(B: SolverBodies): void;
-  /** Each soft sub-step, after the velocity integration and before the warm starts. */
+  /** Each sub-step (the one step of 'rigid', 'baumgarte' and 'ngs'), after the velocity integration and before the warm starts. */
   beginSubStep(B: SolverBodies): void;
   /** A velocity sweep over the joint rows (biased or not); the soft step's relax sweep (useBias false) first projects the joints' positions. */
   solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void;

@@ -508,6 +508,24 @@ export class JointSolver {
     for (let k = 0; k < 3; k++) { dv[a + k] = dv[a + k]! + f * d[k]!; dv[b + k] = dv[b + k]! + f * d[6 + k]!; }
   }
 
+  /**
+   * The energy a projection gave the pair since the positions p[0..5]:
+   * energy[0] = the larger of the work against gravity alone and against
+   * gravity and the other joints' pull (what the pair pays), energy[1] = the
+   * former (the lift).
+   */
+  private projectionGain(B: SolverBodies, ia: number, ib: number, p: Float64Array, invH: number): void {
+    const E = this.energy;
+    E[0] = 0; E[1] = 0;
+    addConstraintWork(B, ia, p, 0, this.jointDv, invH, E);
+    addConstraintWork(B, ib, p, 3, this.jointDv, invH, E);
+    const work = E[1]!;
+    addPotentialGain(B, ia, p, 0, E);
+    addPotentialGain(B, ib, p, 3, E);
+    E[1] = E[0]!;
+    if (work > E[0]!) E[0] = work;
+  }
+
   private velocitiesBefore(B: SolverBodies, j: Joint): void {
     const V = B.vel, b = this.before, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
     for (let k = 0; k < 6; k++) { b[k] = V[oa + k]!; b[6 + k] = V[ob + k]!; }
@@ -584,15 +602,8 @@ export class JointSolver {
         const p = this.before, E = this.energy;
         p[0] = B.px[ia]!; p[1] = B.py[ia]!; p[2] = B.pz[ia]!; p[3] = B.px[ib]!; p[4] = B.py[ib]!; p[5] = B.pz[ib]!;
         j.projectLimits(B, ctx);
-        // Potential energy the projection gave the pair: against gravity alone,
-        // or against gravity and the other rows' pull, whichever is more.
-        E[0] = 0; E[1] = 0;
-        addPotentialGain(B, ia, p, 0, E);
-        addPotentialGain(B, ib, p, 3, E);
-        addConstraintWork(B, ia, p, 0, this.jointDv, ctx.invH, E);
-        addConstraintWork(B, ib, p, 3, this.jointDv, ctx.invH, E);
-        const lift = E[0]!;
-        if (E[1]! > E[0]!) E[0] = E[1]!;
+        this.projectionGain(B, ia, ib, p, ctx.invH);
+        const lift = E[1]!;
         if (E[0]! > 0) {
           relativeKinetic(B, ia, ib, E, this.after);
           // A lift against gravity more than the pair's relative motion can
@@ -602,12 +613,7 @@ export class JointSolver {
           // be pushed into its ground.)
           if (E[1]! < lift && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
             shiftPairBack(B, ia, ib, p);
-            E[0] = 0; E[1] = 0;
-            addPotentialGain(B, ia, p, 0, E);
-            addPotentialGain(B, ib, p, 3, E);
-            addConstraintWork(B, ia, p, 0, this.jointDv, ctx.invH, E);
-            addConstraintWork(B, ib, p, 3, this.jointDv, ctx.invH, E);
-            if (E[1]! > E[0]!) E[0] = E[1]!;
+            this.projectionGain(B, ia, ib, p, ctx.invH);
           } else if (E[1]! < E[0]! && E[1]! >= lift) {
             // The relative motion pays the lift but not the work against the
             // pull of other joints: the pass is not made (the translation is
