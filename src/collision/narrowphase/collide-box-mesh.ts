@@ -27,7 +27,7 @@ import type { MeshTriangles } from '../../shapes/geometry';
 import { featureActive } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
-import { MeshContactCollector, projectsInside } from './triangle-contact';
+import { beyondOnlyInactiveEdges, MeshContactCollector, projectsInside } from './triangle-contact';
 
 const collector = /* @__PURE__ */ new MeshContactCollector();
 /** Box axes u_0, u_1, u_2 in the mesh frame (3 numbers each) and half extents. */
@@ -45,6 +45,8 @@ const RELATIVE_TOLERANCE = 0.98;
 const ABSOLUTE_TOLERANCE = 5e-4;
 /** Corners within this distance (m) of the nearest one along an axis share its feature. */
 const FEATURE_TOLERANCE = 1e-6;
+/** A corner deeper than every clipped point by this much (m) was missed by the clip. */
+const MISSED_DEPTH = 1e-4;
 
 // Feature codes (< 128): box-face corners 0..3, box-face edge × triangle
 // plane 4..24, fallback vertex 30, triangle edge × box side plane 32..59,
@@ -259,25 +261,35 @@ function faceContact(mesh: MeshTriangles, t: number, isBack: boolean, side: numb
     C.clip(e, 4 + e, CODE_FACE_CLIP, 3);
   }
   const ax = P[o]!, ay = P[o + 1]!, az = P[o + 2]!;
-  if (C.polyCount === 0) {
-    // The incident face misses the prism (a box balanced on a corner or edge
-    // beside the triangle): use the box corner deepest along −n.
-    let px = cx, py = cy, pz = cz;
-    for (let i = 0; i < 3; i++) {
-      const s = axes[3 * i]! * nx + axes[3 * i + 1]! * ny + axes[3 * i + 2]! * nz > 0 ? -half[i]! : half[i]!;
-      px += axes[3 * i]! * s; py += axes[3 * i + 1]! * s; pz += axes[3 * i + 2]! * s;
-    }
-    const s = (px - ax) * nx + (py - ay) * ny + (pz - az) * nz;
-    if (-s >= -margin) { cand[0] = px - nx * 0.5 * s; cand[1] = py - ny * 0.5 * s; cand[2] = pz - nz * 0.5 * s; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = -s; C.push(t, CODE_DEEPEST_VERTEX, isBack); }
-    return;
+  // Height over the plane of the box corner deepest along −n. When the clip
+  // keeps nothing as deep (a box balanced on a corner beside the triangle,
+  // or a corner under a valley seam, where the faces' normals fan apart so
+  // it is in neither prism), that corner gives a point too, if it is beyond
+  // the prism only across flat or concave seams: past an open or convex edge
+  // there is no surface level with this plane to rest on.
+  let qx = cx, qy = cy, qz = cz;
+  for (let i = 0; i < 3; i++) {
+    const s = axes[3 * i]! * nx + axes[3 * i + 1]! * ny + axes[3 * i + 2]! * nz > 0 ? -half[i]! : half[i]!;
+    qx += axes[3 * i]! * s; qy += axes[3 * i + 1]! * s; qz += axes[3 * i + 2]! * s;
   }
+  const sDeep = (qx - ax) * nx + (qy - ay) * ny + (qz - az) * nz;
+  // Through a typed array: a call boxes its double arguments.
+  const deep = C.point;
+  deep[0] = qx; deep[1] = qy; deep[2] = qz;
+  let sKept = Infinity;
   for (let i = 0; i < C.polyCount; i++) {
     const px = C.poly[3 * i]!, py = C.poly[3 * i + 1]!, pz = C.poly[3 * i + 2]!;
     const s = (px - ax) * nx + (py - ay) * ny + (pz - az) * nz;
     if (-s < -margin) continue;
+    if (s < sKept) sKept = s;
     // p is on the box; the midpoint is p − n·s/2, the triangle point p − n·s.
     cand[0] = px - nx * 0.5 * s; cand[1] = py - ny * 0.5 * s; cand[2] = pz - nz * 0.5 * s; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = -s;
     C.push(t, C.polyCode[i]!, isBack);
+  }
+  if (-sDeep >= -margin && sDeep < sKept - MISSED_DEPTH && (C.polyCount === 0 || beyondOnlyInactiveEdges(P, mesh.normals, mesh.featureFlags[t]!, t, deep))) {
+    const s = sDeep;
+    cand[0] = qx - nx * 0.5 * s; cand[1] = qy - ny * 0.5 * s; cand[2] = qz - nz * 0.5 * s; cand[3] = -nx; cand[4] = -ny; cand[5] = -nz; cand[6] = -s;
+    C.push(t, CODE_DEEPEST_VERTEX, isBack);
   }
 }
 

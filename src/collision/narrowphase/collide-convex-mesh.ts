@@ -25,7 +25,7 @@ import { GjkResult } from './gjk';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { loadCoreRadius } from './minkowski-pair';
-import { MeshContactCollector, projectsInside } from './triangle-contact';
+import { beyondOnlyInactiveEdges, MeshContactCollector, projectsInside } from './triangle-contact';
 import { TriangleCore } from './triangle-core';
 
 const collector = /* @__PURE__ */ new MeshContactCollector();
@@ -37,13 +37,15 @@ const box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
 const origin: Vec3 = { x: 0, y: 0, z: 0 };
 const identityRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const dir: Vec3 = { x: 0, y: 0, z: 0 };
-const normal: Vec3 = { x: 0, y: 0, z: 0 };
 const supportPoint: Vec3 = { x: 0, y: 0, z: 0 };
 /** The convex's centre in the mesh frame [0..2] and the margin [3]. */
 const frame = new Float64Array(4);
 
 const CODE_EPA = 127;
 const CODE_BACK = 126;
+const CODE_DEEPEST = 125;
+/** A support point deeper than every clipped candidate by this much (m) was missed by the clip (as collide-convex.ts addEpaPoint). */
+const MISSED_DEPTH = 1e-4;
 /** Corners within this distance (m) of the nearest one along the normal share its feature. */
 const FEATURE_TOLERANCE = 1e-6;
 
@@ -126,6 +128,7 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
   B.normal[0] = -fx; B.normal[1] = -fy; B.normal[2] = -fz;
   const clipped = clipFeatures(ctx);
   if (!usesFace) addEpaPoint(ctx, res, clipped, CODE_EPA);
+  else if (deepestPoint(a, mesh, t, ctx)) return;
   const C = ctx.cand;
   for (let i = 0; i < ctx.candCount; i++) {
     cand[0] = C[4 * i]!; cand[1] = C[4 * i + 1]!; cand[2] = C[4 * i + 2]!;
@@ -136,28 +139,63 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
 }
 
 /**
+ * With the face normal in c.io[0..2]: adds the convex's support point along it,
+ * at its depth under triangle t's plane, when the clipped candidates in `c`
+ * missed it (deeper by more than MISSED_DEPTH, or none). Below a valley seam
+ * the faces' normals fan apart, so the deepest point can lie in neither
+ * triangle's prism. Only when it is beyond the prism across flat or
+ * concave seams alone: past an open or convex edge there is no surface
+ * level with this plane to rest on. Returns whether it replaced the
+ * candidates (none were kept).
+ */
+function deepestPoint(a: ConvexShape, mesh: TriangleMesh, t: number, c: ClipContext): boolean {
+  const cand = collector.cand;
+  const T = triangle.corners;
+  const io = c.io;
+  const fx = io[0]!, fy = io[1]!, fz = io[2]!;
+  supportInMeshFrame(a, io);
+  const sx = cand[0]!, sy = cand[1]!, sz = cand[2]!;
+  const depth = (sx - T[0]!) * fx + (sy - T[1]!) * fy + (sz - T[2]!) * fz;
+  if (depth < -frame[3]!) return false;
+  let deepest = -Infinity;
+  for (let i = 0; i < c.candCount; i++) if (c.cand[4 * i + 3]! > deepest) deepest = c.cand[4 * i + 3]!;
+  if (depth <= deepest + MISSED_DEPTH) return false;
+  if (!beyondOnlyInactiveEdges(mesh.corners, mesh.normals, mesh.featureFlags[t]!, t, cand)) return false;
+  cand[3] = fx; cand[4] = fy; cand[5] = fz;
+  cand[6] = depth;
+  collector.pushFromPointA(t, CODE_DEEPEST, false);
+  return c.candCount === 0;
+}
+
+/** collector.cand[0..2] ← the convex's support point along d[0..2], in the mesh frame. */
+function supportInMeshFrame(a: ConvexShape, d: Float64Array): void {
+  const localPos = collector.localPos;
+  const q = collector.localRot;
+  dir.x = d[0]!; dir.y = d[1]!; dir.z = d[2]!;
+  inverseRotateInPlace(dir, q);
+  a.support(supportPoint, dir);
+  // Into the mesh frame: q p + t.
+  const vx = supportPoint.x, vy = supportPoint.y, vz = supportPoint.z;
+  const tx = 2 * (q.y * vz - q.z * vy), ty = 2 * (q.z * vx - q.x * vz), tz = 2 * (q.x * vy - q.y * vx);
+  const cand = collector.cand;
+  cand[0] = vx + q.w * tx + (q.y * tz - q.z * ty) + localPos.x;
+  cand[1] = vy + q.w * ty + (q.z * tx - q.x * tz) + localPos.y;
+  cand[2] = vz + q.w * tz + (q.x * ty - q.y * tx) + localPos.z;
+}
+
+/**
  * The convex's centre is behind single-sided triangle t and over it: push out
  * through the front, by the depth of the convex's deepest point behind the plane.
  */
 function backContact(a: ConvexShape, mesh: TriangleMesh, t: number): void {
   const cand = collector.cand;
-  const localPos = collector.localPos;
-  const localRot = collector.localRot;
   const T = triangle.corners;
   const tnx = mesh.normals[3 * t]!, tny = mesh.normals[3 * t + 1]!, tnz = mesh.normals[3 * t + 2]!;
-  normal.x = -tnx; normal.y = -tny; normal.z = -tnz;
-  dir.x = -tnx; dir.y = -tny; dir.z = -tnz;
-  inverseRotateInPlace(dir, localRot);
-  a.support(supportPoint, dir);
-  // Into the mesh frame: q p + t.
-  const q = localRot;
-  const vx = supportPoint.x, vy = supportPoint.y, vz = supportPoint.z;
-  const tx = 2 * (q.y * vz - q.z * vy), ty = 2 * (q.z * vx - q.x * vz), tz = 2 * (q.x * vy - q.y * vx);
-  const sx = vx + q.w * tx + (q.y * tz - q.z * ty) + localPos.x;
-  const sy = vy + q.w * ty + (q.z * tx - q.x * tz) + localPos.y;
-  const sz = vz + q.w * tz + (q.x * ty - q.y * tx) + localPos.z;
-  cand[0] = sx; cand[1] = sy; cand[2] = sz;
-  cand[3] = normal.x; cand[4] = normal.y; cand[5] = normal.z;
+  const d = ctx.io;
+  d[0] = -tnx; d[1] = -tny; d[2] = -tnz;
+  supportInMeshFrame(a, d);
+  const sx = cand[0]!, sy = cand[1]!, sz = cand[2]!;
+  cand[3] = -tnx; cand[4] = -tny; cand[5] = -tnz;
   cand[6] = (T[0]! - sx) * tnx + (T[1]! - sy) * tny + (T[2]! - sz) * tnz;
   collector.pushFromPointA(t, CODE_BACK, true);
 }

@@ -60,6 +60,27 @@ export function isFeatureActive(flags: number, feature: number): boolean {
 }
 
 /**
+ * True when the point p[0..2] lies beyond triangle `tri`'s prism (its
+ * edges swept along the front normal) only across inactive edges: flat or
+ * concave seams, where the neighbour's surface is level with or above this
+ * triangle's plane. A point beyond an open or convex edge is not.
+ */
+export function beyondOnlyInactiveEdges(corners: Float64Array, normals: Float64Array, flags: number, tri: number, p: Float64Array): boolean {
+  const o = 9 * tri;
+  const px = p[0]!, py = p[1]!, pz = p[2]!;
+  const nx = normals[3 * tri]!, ny = normals[3 * tri + 1]!, nz = normals[3 * tri + 2]!;
+  for (let k = 0; k < 3; k++) {
+    if ((flags & (1 << (EDGE_ACTIVE_SHIFT + k))) === 0) continue;
+    const a = o + 3 * k, b = o + 3 * (k === 2 ? 0 : k + 1);
+    const ex = corners[b]! - corners[a]!, ey = corners[b + 1]! - corners[a + 1]!, ez = corners[b + 2]! - corners[a + 2]!;
+    // Inward edge normal n × e (counter-clockwise about the front normal).
+    const mx = ny * ez - nz * ey, my = nz * ex - nx * ez, mz = nx * ey - ny * ex;
+    if (mx * (px - corners[a]!) + my * (py - corners[a + 1]!) + mz * (pz - corners[a + 2]!) < 0) return false;
+  }
+  return true;
+}
+
+/**
  * Closest point on triangle `tri` of `corners` to p = (p[0], p[1], p[2]),
  * written to `out`; returns the feature code of the Voronoi region (Ericson §5.1.5).
  */
