@@ -13,7 +13,7 @@ import type { Vec3 } from '../math/vec3';
 
 // What the rows share, as constants of this module (CONTRIBUTING.md, hot path).
 const { frameAxisX, frameAxisY, frameAxisZ, F, LIMIT, limitBias, applyAngularF, axisInertiaF, angularMassF,
-  movePoseF, moveAngular, solveSym3F, angularKF, turnSlot } = Rows;
+  movePoseF, moveAngular, solveSym3F, angularKF } = Rows;
 
 // ------------------------------------------------------------ scalar angular row
 
@@ -155,35 +155,6 @@ export class AngularLock2 {
     const ex = ay * bz - az * by, ey = az * bx - ax * bz, ez = ax * by - ay * bx;
     this.c1 = ex * this.t1x + ey * this.t1y + ez * this.t1z;
     this.c2 = ex * this.t2x + ey * this.t2y + ez * this.t2z;
-    this.cosine = ax * bx + ay * by + az * bz;
-  }
-
-  /** a·b at the last update (not saved: every use follows an update). */
-  private cosine = 1;
-
-  /**
-   * Turns only B (A held) so that its hinge axis b lies on A's axis a, when
-   * they are more than ctx.limitSlop rad apart: by the angle between them, about
-   * a × b. The projection's counterpart of the limits' projectLimitB: with
-   * the anchors alone projected, the lock's bias turned a thin body about
-   * its centre, the anchor projection moved it back along a 10 m arm, and
-   * the point rows turned the turn into speed (fuzz seed 2054).
-   */
-  projectB(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
-    const slop = ctx.limitSlop;
-    const c1 = this.c1, c2 = this.c2;
-    const s2 = c1 * c1 + c2 * c2;
-    if (s2 <= slop * slop) return;
-    if (B.invMass[ib]! === 0) { this.solvePosition(B, ia, ib); return; }
-    const s = Math.sqrt(s2);
-    // a × b = c1 t1 + c2 t2 (it is ⊥ a); turning B by −θ about it takes b onto a.
-    const k = -Math.tan(0.5 * Math.atan2(s, this.cosine)) / s;
-    const d = B.delta;
-    d[0] = 0; d[1] = 0; d[2] = 0;
-    d[3] = k * (c1 * this.t1x + c2 * this.t2x);
-    d[4] = k * (c1 * this.t1y + c2 * this.t2y);
-    d[5] = k * (c1 * this.t1z + c2 * this.t2z);
-    turnSlot(B, ib);
   }
 
   save(out: number[]): void {
