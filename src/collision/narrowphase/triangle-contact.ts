@@ -66,18 +66,7 @@ export function isFeatureActive(flags: number, feature: number): boolean {
  * triangle's plane. A point beyond an open or convex edge is not.
  */
 export function beyondOnlyInactiveEdges(corners: Float64Array, normals: Float64Array, flags: number, tri: number, p: Float64Array): boolean {
-  const o = 9 * tri;
-  const px = p[0]!, py = p[1]!, pz = p[2]!;
-  const nx = normals[3 * tri]!, ny = normals[3 * tri + 1]!, nz = normals[3 * tri + 2]!;
-  for (let k = 0; k < 3; k++) {
-    if ((flags & (1 << (EDGE_ACTIVE_SHIFT + k))) === 0) continue;
-    const a = o + 3 * k, b = o + 3 * (k === 2 ? 0 : k + 1);
-    const ex = corners[b]! - corners[a]!, ey = corners[b + 1]! - corners[a + 1]!, ez = corners[b + 2]! - corners[a + 2]!;
-    // Inward edge normal n × e (counter-clockwise about the front normal).
-    const mx = ny * ez - nz * ey, my = nz * ex - nx * ez, mz = nx * ey - ny * ex;
-    if (mx * (px - corners[a]!) + my * (py - corners[a + 1]!) + mz * (pz - corners[a + 2]!) < 0) return false;
-  }
-  return true;
+  return insideEdges(corners, normals, tri, p, (flags >> EDGE_ACTIVE_SHIFT) & 7);
 }
 
 /**
@@ -147,10 +136,16 @@ export function closestPointOnTriangle(out: Vec3, corners: Float64Array, tri: nu
  * right under a shared edge must count as covered by both triangles.
  */
 export function projectsInside(corners: Float64Array, normals: Float64Array, tri: number, p: Float64Array): boolean {
+  return insideEdges(corners, normals, tri, p, 7);
+}
+
+/** p[0..2] is on the inner side (within rounding) of each edge k of triangle tri with bit k of `edges` set, seen along the normal. */
+function insideEdges(corners: Float64Array, normals: Float64Array, tri: number, p: Float64Array, edges: number): boolean {
   const px = p[0]!, py = p[1]!, pz = p[2]!;
   const o = 9 * tri;
   const nx = normals[3 * tri]!, ny = normals[3 * tri + 1]!, nz = normals[3 * tri + 2]!;
   for (let k = 0; k < 3; k++) {
+    if ((edges & (1 << k)) === 0) continue;
     const a = o + 3 * k;
     const b = o + 3 * ((k + 1) % 3);
     const ex = corners[b]! - corners[a]!, ey = corners[b + 1]! - corners[a + 1]!, ez = corners[b + 2]! - corners[a + 2]!;
