@@ -13,7 +13,7 @@ import type { Vec3 } from '../math/vec3';
 
 // What the rows share, as constants of this module (CONTRIBUTING.md, hot path).
 const { frameAxisX, frameAxisY, frameAxisZ, F, LIMIT, limitBias, applyAngularF, axisInertiaF, angularMassF,
-  movePoseF, moveAngular, solveSym3F, angularKF } = Rows;
+  movePoseF, moveAngular, solveSym3F, angularKF, turnSlot } = Rows;
 
 // ------------------------------------------------------------ scalar angular row
 
@@ -112,6 +112,8 @@ export class AngularRow {
     const l = -C / k;
     F[4] = 0; F[5] = 0; F[6] = 0; F[7] = l * this.ax; F[8] = l * this.ay; F[9] = l * this.az;
     movePoseF(B, ib);
+    // The sweeps that follow need B's world inertia at its new rotation (as AngularLock2.projectB).
+    B.takeInertia(ib);
   }
 
   /** NGS on a violated limit (C < 0): rotate by −C/K about the axis. Returns max(−C, 0). */
@@ -155,6 +157,40 @@ export class AngularLock2 {
     const ex = ay * bz - az * by, ey = az * bx - ax * bz, ez = ax * by - ay * bx;
     this.c1 = ex * this.t1x + ey * this.t1y + ez * this.t1z;
     this.c2 = ex * this.t2x + ey * this.t2y + ez * this.t2z;
+    this.cosine = ax * bx + ay * by + az * bz;
+  }
+
+  /** a·b at the last update (not saved: every use follows an update). */
+  private cosine = 1;
+
+  /**
+   * Turns only B (A held) so that its hinge axis b lies on A's axis a, when
+   * they are more than ctx.limitSlop rad apart: by the angle between them, about
+   * a × b. The projection's counterpart of the limits' projectLimitB: with
+   * the anchors alone projected, the lock's bias turned a thin body about
+   * its centre, the anchor projection moved it back along a 10 m arm, and
+   * the point rows turned the turn into speed (fuzz seed 2054).
+   */
+  projectB(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+    const slop = ctx.limitSlop;
+    const c1 = this.c1, c2 = this.c2;
+    const s2 = c1 * c1 + c2 * c2;
+    if (s2 <= slop * slop) return;
+    if (B.invMass[ib]! === 0) { this.solvePosition(B, ia, ib); return; }
+    const s = Math.sqrt(s2);
+    // a × b = c1 t1 + c2 t2 (it is ⊥ a); turning B by −θ about it takes b onto a.
+    // At most MAX_LOCK_TURN a pass: a joint created with its axes far apart would otherwise turn B half a revolution at once (fuzz seed 2040 went to 4e8 m/s at step 2).
+    const k = -Math.tan(0.5 * Math.min(MAX_LOCK_TURN, Math.atan2(s, this.cosine))) / s;
+    const d = B.delta;
+    d[0] = 0; d[1] = 0; d[2] = 0;
+    d[3] = k * (c1 * this.t1x + c2 * this.t2x);
+    d[4] = k * (c1 * this.t1y + c2 * this.t2y);
+    d[5] = k * (c1 * this.t1z + c2 * this.t2z);
+    turnSlot(B, ib);
+    // The sweeps after the projection need B's world inertia at its new
+    // rotation: a thin capsule turned far keeps its small moment on the
+    // old long axis otherwise (fuzz seeds 2027 and 2028 spun up to 1e15 rad/s).
+    B.takeInertia(ib);
   }
 
   save(out: number[]): void {
@@ -231,6 +267,8 @@ export class AngularLock2 {
 }
 
 const tmpT: Vec3 = { x: 0, y: 0, z: 0 };
+/** Radians the hinge lock's projection may turn a body per pass. */
+const MAX_LOCK_TURN = 0.1;
 
 // ------------------------------------------------------------ 3-row angular lock (fixed)
 

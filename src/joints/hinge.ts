@@ -264,6 +264,8 @@ export class HingeJoint extends Joint {
   /** @internal */
   override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
+    this.update(B);
+    this.lock.projectB(B, ia, ib, ctx);
     if (this.lowerAngle !== -Infinity || this.upperAngle !== Infinity) {
       const slop = ctx.limitSlop;
       this.update(B);

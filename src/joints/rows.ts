@@ -253,6 +253,12 @@ export function translateSlot(B: SolverBodies, s: number): void {
   B.moveSlot(s);
 }
 
+/** Turns slot s by the rotation delta[3..5] = tan(θ/2)·axis (delta[0..2] must be 0), keeping its body-frame spin. For the projections only. */
+export function turnSlot(B: SolverBodies, s: number): void {
+  turnSpin(B, s);
+  B.moveSlot(s);
+}
+
 /** Metres a joint projection may move a grounded body into its ground per pass (SolverBodies.grounded). */
 const PROJECTION_SINK = 0.005;
 

@@ -67,6 +67,11 @@ export interface MeshTriangles {
   readonly doubleSided: boolean;
   /** Writes the slots overlapping bounds = [min xyz, max xyz] (local) to out[start…]; returns their count. */
   queryBoundsFrom(bounds: Float64Array, out: number[], start: number): number;
+  /**
+   * The corner, off the shared edge, of the neighbour across edge k of slot t
+   * into out[0..2]; false when the edge has no (single) neighbour.
+   */
+  neighborFarCorner(t: number, k: number, out: Float64Array): boolean;
 }
 
 /** The triangles of a HeightField under one query box; `triangleIds[i]` is the field's triangle of slot i. */

@@ -64,6 +64,10 @@ export class HeightFieldPatch implements MeshTriangles {
     return n;
   }
 
+  neighborFarCorner(t: number, k: number, out: Float64Array): boolean {
+    return this.field.neighborFarCorner(this.triangleIds[t]!, k, out);
+  }
+
   /** Room for `n` triangles (grows by doubling; a steady query size allocates nothing). */
   reserve(n: number): void {
     if (n <= this.triangleIds.length) return;
@@ -251,6 +255,17 @@ export class HeightField extends Shape {
         }
       }
     }
+  }
+
+  /** MeshTriangles.neighborFarCorner for field triangle t. */
+  neighborFarCorner(t: number, k: number, out: Float64Array): boolean {
+    const u = this.neighbor(t, k);
+    if (u < 0) return false;
+    const S = this.scratch;
+    this.triangleCorners(u, S, 0);
+    const f = 3 * farCorner(t, k);
+    out[0] = S[f]!; out[1] = S[f + 1]!; out[2] = S[f + 2]!;
+    return true;
   }
 
   /** Active-edge flags of triangle t (corners at P[o..], normal at N[no..]), by TriangleMesh's rule for a one-sided mesh. */

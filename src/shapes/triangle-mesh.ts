@@ -207,6 +207,21 @@ export class TriangleMesh extends Shape implements MeshTriangles {
     this.stackT = new Float64Array(builder.maxDepth + 2);
   }
 
+  neighborFarCorner(t: number, k: number, out: Float64Array): boolean {
+    const u = this.edgeNeighbors[3 * t + k]!;
+    if (u < 0) return false;
+    const C = this.corners, a = 9 * t + 3 * k, b = 9 * t + 3 * (k === 2 ? 0 : k + 1);
+    // Welded corners share their exact position: the far one matches neither end of the edge.
+    for (let c = 0; c < 3; c++) {
+      const o = 9 * u + 3 * c;
+      const x = C[o]!, y = C[o + 1]!, z = C[o + 2]!;
+      if ((x === C[a] && y === C[a + 1] && z === C[a + 2]) || (x === C[b] && y === C[b + 1] && z === C[b + 2])) continue;
+      out[0] = x; out[1] = y; out[2] = z;
+      return true;
+    }
+    return false;
+  }
+
   /** Local corners of triangle i. */
   getTriangle(i: number, a: Vec3, b: Vec3, c: Vec3): void {
     const o = 9 * i;

@@ -27,7 +27,7 @@ import type { MeshTriangles } from '../../shapes/geometry';
 import { featureActive } from '../../shapes/geometry';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
-import { beyondOnlyInactiveEdges, MeshContactCollector, projectsInside } from './triangle-contact';
+import { beyondOnlyInactiveEdges, MeshContactCollector, normalInFeatureCone, projectsInside } from './triangle-contact';
 
 const collector = /* @__PURE__ */ new MeshContactCollector();
 /** Box axes u_0, u_1, u_2 in the mesh frame (3 numbers each) and half extents. */
@@ -35,6 +35,8 @@ const axes = new Float64Array(9);
 const half = new Float64Array(3);
 /** Box centre in the mesh frame [0..2] and the margin [3], read by the per-triangle helpers. */
 const frame = new Float64Array(4);
+/** The chosen axis reversed (out of the mesh), for normalInFeatureCone. */
+const outward = new Float64Array(3);
 /** Edge-pair normal (box → triangle) for edgeContact. */
 const edgeNormal = new Float64Array(3);
 
@@ -200,6 +202,10 @@ function boxTriangle(mesh: MeshTriangles, t: number): void {
     // concave seam the neighbour's face holds the box, and the pair's one
     // point would leave the rest of a wide face unsupported.
     if (kind === AXIS_EDGE) active = active && featureActive(flags, (1 << edgeTri) | (1 << ((edgeTri + 1) % 3)));
+    if (active) {
+      outward[0] = -Nx; outward[1] = -Ny; outward[2] = -Nz;
+      active = normalInFeatureCone(mesh, t, mask, outward);
+    }
     if (!active) kind = AXIS_FACE;
   }
 

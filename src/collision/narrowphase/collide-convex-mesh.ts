@@ -25,7 +25,7 @@ import { GjkResult } from './gjk';
 import type { Manifold } from './manifold';
 import { narrowphaseMargin } from './margin';
 import { loadCoreRadius } from './minkowski-pair';
-import { beyondOnlyInactiveEdges, MeshContactCollector, projectsInside } from './triangle-contact';
+import { beyondOnlyInactiveEdges, MeshContactCollector, normalInFeatureCone, projectsInside } from './triangle-contact';
 import { TriangleCore } from './triangle-core';
 
 const collector = /* @__PURE__ */ new MeshContactCollector();
@@ -38,14 +38,14 @@ const origin: Vec3 = { x: 0, y: 0, z: 0 };
 const identityRot: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const dir: Vec3 = { x: 0, y: 0, z: 0 };
 const supportPoint: Vec3 = { x: 0, y: 0, z: 0 };
+/** The EPA normal reversed (out of the mesh), for normalInFeatureCone. */
+const outward = new Float64Array(3);
 /** The convex's centre in the mesh frame [0..2] and the margin [3]. */
 const frame = new Float64Array(4);
 
 const CODE_EPA = 127;
 const CODE_BACK = 126;
 const CODE_DEEPEST = 125;
-/** A support point deeper than every clipped candidate by this much (m) was missed by the clip (as collide-convex.ts addEpaPoint). */
-const MISSED_DEPTH = 1e-4;
 /** Corners within this distance (m) of the nearest one along the normal share its feature. */
 const FEATURE_TOLERANCE = 1e-6;
 
@@ -104,8 +104,9 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
     const pc = T[6]! * nx + T[7]! * ny + T[8]! * nz;
     const lo = Math.min(pa, pb, pc) + FEATURE_TOLERANCE;
     const mask = (pa <= lo ? 1 : 0) | (pb <= lo ? 2 : 0) | (pc <= lo ? 4 : 0);
-    const active = featureActive(mesh.featureFlags[t]!, mask);
-    if (!active || nx * fx + ny * fy + nz * fz <= 0) {
+    const out = outward;
+    out[0] = -nx; out[1] = -ny; out[2] = -nz;
+    if (!featureActive(mesh.featureFlags[t]!, mask) || nx * fx + ny * fy + nz * fz <= 0 || !normalInFeatureCone(mesh, t, mask, out)) {
       nx = fx; ny = fy; nz = fz;
       usesFace = true;
     }
@@ -128,7 +129,7 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
   B.normal[0] = -fx; B.normal[1] = -fy; B.normal[2] = -fz;
   const clipped = clipFeatures(ctx);
   if (!usesFace) addEpaPoint(ctx, res, clipped, CODE_EPA);
-  else if (deepestPoint(a, mesh, t, ctx)) return;
+  else if (ctx.candCount === 0 && deepestPoint(a, mesh, t, ctx)) return;
   const C = ctx.cand;
   for (let i = 0; i < ctx.candCount; i++) {
     cand[0] = C[4 * i]!; cand[1] = C[4 * i + 1]!; cand[2] = C[4 * i + 2]!;
@@ -139,14 +140,17 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
 }
 
 /**
- * With the face normal in c.io[0..2]: adds the convex's support point along it,
- * at its depth under triangle t's plane, when the clipped candidates in `c`
- * missed it (deeper by more than MISSED_DEPTH, or none). Below a valley seam
- * the faces' normals fan apart, so the deepest point can lie in neither
- * triangle's prism. Only when it is beyond the prism across flat or
- * concave seams alone: past an open or convex edge there is no surface
- * level with this plane to rest on. Returns whether it replaced the
- * candidates (none were kept).
+ * With the face normal in c.io[0..2], when the clip kept no candidate: adds
+ * the convex's support point along the normal at its depth under triangle
+ * t's plane. Below a valley seam the faces' normals fan apart, so the
+ * deepest point can lie in neither triangle's prism, and a small convex
+ * there had no contact at all (fuzz seed 2724). Only when the point is
+ * beyond the prism across flat or concave seams alone: past an open or
+ * convex edge there is no surface level with this plane to rest on. (When
+ * the clip kept a point, the one where the convex's face crosses the
+ * prism holds it, a fraction of a millimetre shallower. Adding the support
+ * point then as well made the convex pile's steady-state step allocate,
+ * docs/collision.md.) Returns whether it added the point.
  */
 function deepestPoint(a: ConvexShape, mesh: TriangleMesh, t: number, c: ClipContext): boolean {
   const cand = collector.cand;
@@ -157,14 +161,11 @@ function deepestPoint(a: ConvexShape, mesh: TriangleMesh, t: number, c: ClipCont
   const sx = cand[0]!, sy = cand[1]!, sz = cand[2]!;
   const depth = (sx - T[0]!) * fx + (sy - T[1]!) * fy + (sz - T[2]!) * fz;
   if (depth < -frame[3]!) return false;
-  let deepest = -Infinity;
-  for (let i = 0; i < c.candCount; i++) if (c.cand[4 * i + 3]! > deepest) deepest = c.cand[4 * i + 3]!;
-  if (depth <= deepest + MISSED_DEPTH) return false;
   if (!beyondOnlyInactiveEdges(mesh.corners, mesh.normals, mesh.featureFlags[t]!, t, cand)) return false;
   cand[3] = fx; cand[4] = fy; cand[5] = fz;
   cand[6] = depth;
   collector.pushFromPointA(t, CODE_DEEPEST, false);
-  return c.candCount === 0;
+  return true;
 }
 
 /** collector.cand[0..2] ← the convex's support point along d[0..2], in the mesh frame. */

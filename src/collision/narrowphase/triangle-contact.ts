@@ -48,6 +48,8 @@ const STRIDE = 7; // px py pz nx ny nz depth
 const MAX_POLY = 16;
 /** Depths closer than this (m) count as equal when picking the first manifold point. */
 const DEPTH_TIE = 1e-6;
+/** normalInFeatureCone: the cosine by which a normal may lean over a face (rounding). */
+const CONE_TOLERANCE = 1e-6;
 
 /**
  * True when the feature may contribute its own direction: the face always,
@@ -57,6 +59,56 @@ export function isFeatureActive(flags: number, feature: number): boolean {
   if (feature === FEATURE_FACE) return false;
   if (feature < FEATURE_VERTEX) return (flags & (1 << (EDGE_ACTIVE_SHIFT + feature - FEATURE_EDGE))) !== 0;
   return (flags & (1 << (VERTEX_ACTIVE_SHIFT + feature - FEATURE_VERTEX))) !== 0;
+}
+
+const farCorner = /* @__PURE__ */ new Float64Array(3);
+
+/**
+ * Whether the normal m[0..2], pointing out of the mesh, lies in the normal
+ * cone of triangle t's feature `mask` (corner bits, as featureActive: an edge
+ * or a corner): it may not lean over the triangle itself, nor over the
+ * neighbour across the edge (or across either edge at the corner), i.e.
+ * m·u ≤ 0 for each direction u from the feature along those faces. A convex
+ * straddling a shallow ridge has, against one triangle alone, a smallest
+ * way out sideways over the ridge (60° from the face normal on a 3° ridge,
+ * fuzz seed 2071), which the neighbour's surface does not allow.
+ */
+export function normalInFeatureCone(mesh: MeshTriangles, t: number, mask: number, m: Float64Array): boolean {
+  const P = mesh.corners, o = 9 * t;
+  const mx = m[0]!, my = m[1]!, mz = m[2]!;
+  const f = farCorner;
+  if (mask === 3 || mask === 6 || mask === 5) {
+    const k = mask === 3 ? 0 : mask === 6 ? 1 : 2;
+    const a = o + 3 * k, b = o + 3 * (k === 2 ? 0 : k + 1), c = o + 3 * (k === 0 ? 2 : k - 1);
+    const ex = P[b]! - P[a]!, ey = P[b + 1]! - P[a + 1]!, ez = P[b + 2]! - P[a + 2]!;
+    const ee = ex * ex + ey * ey + ez * ez;
+    // The own far corner, then the neighbour's: each offset from the edge, without its part along the edge.
+    f[0] = P[c]!; f[1] = P[c + 1]!; f[2] = P[c + 2]!;
+    for (let side = 0; side < 2; side++) {
+      if (side === 1 && !mesh.neighborFarCorner(t, k, f)) return true;
+      const wx = f[0]! - P[a]!, wy = f[1]! - P[a + 1]!, wz = f[2]! - P[a + 2]!;
+      const along = (wx * ex + wy * ey + wz * ez) / ee;
+      const ux = wx - along * ex, uy = wy - along * ey, uz = wz - along * ez;
+      if (mx * ux + my * uy + mz * uz > CONE_TOLERANCE * Math.sqrt(ux * ux + uy * uy + uz * uz)) return false;
+    }
+    return true;
+  }
+  // A corner v: its two edges, and the far corners of the neighbours across them.
+  const v = mask === 1 ? 0 : mask === 2 ? 1 : 2;
+  const a = o + 3 * v;
+  const ax = P[a]!, ay = P[a + 1]!, az = P[a + 2]!;
+  for (let i = 1; i <= 2; i++) {
+    const b = o + 3 * ((v + i) % 3);
+    const ux = P[b]! - ax, uy = P[b + 1]! - ay, uz = P[b + 2]! - az;
+    if (mx * ux + my * uy + mz * uz > CONE_TOLERANCE * Math.sqrt(ux * ux + uy * uy + uz * uz)) return false;
+  }
+  for (let i = 0; i < 2; i++) {
+    // Edge v runs v → v+1, edge v+2 runs v+2 → v: both touch corner v.
+    if (!mesh.neighborFarCorner(t, i === 0 ? v : (v + 2) % 3, f)) continue;
+    const ux = f[0]! - ax, uy = f[1]! - ay, uz = f[2]! - az;
+    if (mx * ux + my * uy + mz * uz > CONE_TOLERANCE * Math.sqrt(ux * ux + uy * uy + uz * uz)) return false;
+  }
+  return true;
 }
 
 /**

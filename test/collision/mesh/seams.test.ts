@@ -25,6 +25,8 @@ const MARGIN = 0.02;
 const SLOPE = 5 * Math.PI / 180;
 /** How far the shape's lowest point is under the seam (m). */
 const SINK = 0.015;
+/** How much shallower (m) than its lowest point a hull's clipped point under the seam may be (0.36 mm here). */
+const CLIP_SHORTFALL = 0.0005;
 
 function valley(): TriangleMesh {
   const L = 2, H = L * Math.tan(SLOPE);
@@ -74,9 +76,12 @@ describe('a shape sunk under a shallow valley seam', () => {
           // The normal points down into the mesh (A → B).
           expect(m.points[i]!.normal.y).toBeLessThan(-0.99);
         }
-        // The lowest point is SINK under the seam, so at least SINK·cos(SLOPE) − |dx|·sin(SLOPE) under either face's plane.
+        // The lowest point is SINK under the seam, so at least SINK·cos(SLOPE) − |dx|·sin(SLOPE) under either face's
+        // plane. A hull's face clip that keeps some point keeps the point where its face crosses the triangle's prism,
+        // up to CLIP_SHORTFALL shallower (the support point is added only when the clip keeps none; collision.md).
         expect(m.pointCount).toBeGreaterThan(0);
-        expect(deepest).toBeGreaterThan(SINK * Math.cos(SLOPE) - 0.001 * Math.sin(SLOPE) - 1e-6);
+        const shortfall = shape instanceof ConvexHull ? CLIP_SHORTFALL : 0;
+        expect(deepest).toBeGreaterThan(SINK * Math.cos(SLOPE) - 0.001 * Math.sin(SLOPE) - 1e-6 - shortfall);
         expect(deepest).toBeLessThan(SINK + 0.01);
       }
     });
@@ -98,6 +103,27 @@ describe('a shape hanging over an open edge gets no point under the extended pla
       // The shape crosses the edge at most 1.5 cm − 2 cm · tan 20° under the plane: lifting it that much frees it.
       const bound = SINK - 0.02 * Math.tan(20 * Math.PI / 180);
       for (let i = 0; i < m.pointCount; i++) expect(m.points[i]!.depth).toBeLessThan(bound + 1e-6);
+    });
+  }
+});
+
+describe('a shape straddling a shallow ridge leans no further than the faces', () => {
+  // Two faces falling 3° away from a ridge along z at y = 0 (fuzz seed 2071:
+  // a hull on a terrain cell's diagonal got a normal 60° off the vertical).
+  const bend = 3 * Math.PI / 180, L = 2, H = L * Math.tan(bend);
+  const ridge = new TriangleMesh([0, 0, -L, 0, 0, L, L, -H, -L, L, -H, L, -L, -H, -L, -L, -H, L], [0, 1, 2, 1, 3, 2, 0, 4, 1, 1, 4, 5]);
+  const m = new Manifold();
+  for (const [name, shape] of cases.slice(0, 3)) {
+    it(`${name}: every normal within 3° of the vertical`, () => {
+      // Sunk 1 cm, lowest point just beside the ridge on either side and on it.
+      for (const dx of [-0.004, 0, 0.004]) {
+        for (const q of [tilted, fuzzPose]) {
+          const p = placeLowestAt(shape, q, dx);
+          collide(shape, { x: p.x, y: p.y + SINK - 0.01, z: p.z }, q, ridge, ORIGIN, ID, MARGIN, m);
+          expect(m.pointCount).toBeGreaterThan(0);
+          for (let i = 0; i < m.pointCount; i++) expect(-m.points[i]!.normal.y).toBeGreaterThan(Math.cos(bend) - 1e-9);
+        }
+      }
     });
   }
 });
