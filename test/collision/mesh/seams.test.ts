@@ -107,6 +107,33 @@ describe('a shape hanging over an open edge gets no point under the extended pla
   }
 });
 
+describe('a large box tilted over an open edge: its deepest corner past the edge is not added', () => {
+  // Here the face axis wins (the box is 0.6 m wide and tilted only 2°), the
+  // clip keeps the points where the bottom face crosses the edge's prism
+  // wall, and the corner 2 cm past the open edge is 0.7 mm deeper than they
+  // are. This reaches beyondOnlyInactiveEdges: with that guard always true
+  // the corner is added at 1.5 cm.
+  const ledge = new TriangleMesh([-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1], [0, 2, 1, 0, 3, 2]);
+  const m = new Manifold();
+  it('0.6 m box, 2° tilt, lowest edge 2 cm past the edge and 1.5 cm under the plane', () => {
+    const a = 2 * Math.PI / 180, h = 0.3;
+    const q = fromAxisAngle({ x: 0, y: 0, z: 0, w: 1 }, { x: 0, y: 0, z: 1 }, -a);
+    const box = new Box({ x: h, y: h, z: h });
+    // The corner (h, −h, ·) turned by −a about z is the lowest; put it at (1.02, −SINK).
+    const rx = h * Math.cos(a) - h * Math.sin(a), ry = -h * Math.sin(a) - h * Math.cos(a);
+    collide(box, { x: 1.02 - rx, y: -SINK - ry, z: 0 }, q, ledge, ORIGIN, ID, MARGIN, m);
+    const bound = SINK - 0.02 * Math.tan(a);
+    expect(m.pointCount).toBeGreaterThanOrEqual(2);
+    let deepest = -Infinity;
+    for (let i = 0; i < m.pointCount; i++) {
+      expect(m.points[i]!.normal.y).toBeLessThan(-0.9999);
+      deepest = Math.max(deepest, m.points[i]!.depth);
+    }
+    expect(deepest).toBeLessThan(bound + 1e-6);
+    expect(deepest).toBeGreaterThan(bound - 1e-4);
+  });
+});
+
 describe('a shape straddling a shallow ridge leans no further than the faces', () => {
   // Two faces falling 3° away from a ridge along z at y = 0 (fuzz seed 2071:
   // a hull on a terrain cell's diagonal got a normal 60° off the vertical).
