@@ -4,11 +4,11 @@
  * the same shapes, masses, poses, velocities, friction and restitution, at
  * each engine's default settings (no CCD; Jolt caps spin at 0.25π/dt and
  * speed at 500 m/s, Rapier caps nothing). Left out: characters, cloth and
- * rope (footing's own). Jolt builds the joints (buildJoltJoint: world-space
- * constraint settings, so every joint starts without error); Rapier's
- * JavaScript joints take one local axis for both bodies, which cannot express
- * a hinge between two differently rotated bodies, so Rapier runs joint-free
- * worlds only.
+ * rope (footing's own). Both build the joints so that every joint starts
+ * without error: Jolt from world-space constraint settings (buildJoltJoint),
+ * Rapier with each body's local joint frame set from the world frame at the
+ * start poses (buildRapierJoint), since its JointData constructors take one
+ * local axis for both bodies.
  */
 import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics';
@@ -16,13 +16,11 @@ import type { Vec3 } from '../../src/index';
 import { BODY_STRIDE, footingCompound, motorPowerOf, type FuzzInstance } from './engines';
 import { smallestSize, type BodySpec, type ConvexSpec, type FuzzWorldSpec, type JointSpec } from './generator';
 
-const PEER_OMITTED = 'characters, cloth, rope and joints (joint-free worlds only); a HeightField terrain is built as its triangle mesh';
+const PEER_OMITTED = 'characters, cloth and rope; a HeightField terrain is built as its triangle mesh';
+const RAPIER_JOINT_OMITTED = '; joints: a rod distance joint is a rope (maximum length only), soft six-dof limits are hard, a cone-twist\'s cone is a ' +
+  'pyramid of two swing limits, joint friction is a velocity motor towards 0 on each free axis without a motor';
 const JOLT_OMITTED = 'characters, cloth and rope; a HeightField terrain is built as its triangle mesh; jointed bodies collide with each other (Jolt\'s default; footing\'s is collideConnected false ' +
   'unless the spec says otherwise); ball joints have no friction torque (Jolt\'s PointConstraint has none)';
-
-function requireJointFree(spec: FuzzWorldSpec, engine: string): void {
-  if (spec.jointSpecs.length > 0) throw new Error(`fuzz: the ${engine} peer builds joint-free worlds only (run without --joints)`);
-}
 
 let rapierReady: Promise<void> | undefined;
 
@@ -69,8 +67,138 @@ function rapierCollider(s: ConvexSpec): RAPIER.ColliderDesc {
   }
 }
 
+type Quat4 = { x: number; y: number; z: number; w: number };
+
+function quatMul(a: Quat4, b: Quat4): Quat4 {
+  return {
+    x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+    y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+    z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+    w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+  };
+}
+
+function rotateInverse(q: Quat4, v: Vec3): Vec3 {
+  const c = { x: -q.x, y: -q.y, z: -q.z, w: q.w };
+  const r = quatMul(quatMul(c, { x: v.x, y: v.y, z: v.z, w: 0 }), q);
+  return { x: r.x, y: r.y, z: r.z };
+}
+
+/** The rotation whose columns are x, y and x × y (x, y unit and perpendicular). */
+function frameQuat(x: Vec3, y: Vec3): Quat4 {
+  const z = { x: x.y * y.z - x.z * y.y, y: x.z * y.x - x.x * y.z, z: x.x * y.y - x.y * y.x };
+  const m00 = x.x, m11 = y.y, m22 = z.z, tr = m00 + m11 + m22;
+  let q: Quat4;
+  if (tr > 0) {
+    const s = 2 * Math.sqrt(1 + tr);
+    q = { w: 0.25 * s, x: (y.z - z.y) / s, y: (z.x - x.z) / s, z: (x.y - y.x) / s };
+  } else if (m00 > m11 && m00 > m22) {
+    const s = 2 * Math.sqrt(1 + m00 - m11 - m22);
+    q = { w: (y.z - z.y) / s, x: 0.25 * s, y: (y.x + x.y) / s, z: (z.x + x.z) / s };
+  } else if (m11 > m22) {
+    const s = 2 * Math.sqrt(1 + m11 - m00 - m22);
+    q = { w: (z.x - x.z) / s, x: (y.x + x.y) / s, y: 0.25 * s, z: (z.y + y.z) / s };
+  } else {
+    const s = 2 * Math.sqrt(1 + m22 - m00 - m11);
+    q = { w: (x.y - y.x) / s, x: (z.x + x.z) / s, y: (z.y + y.z) / s, z: 0.25 * s };
+  }
+  const l = Math.hypot(q.x, q.y, q.z, q.w);
+  return { x: q.x / l, y: q.y / l, z: q.z / l, w: q.w / l };
+}
+
+/** The per-axis calls of Rapier's raw joint set (its RawJointAxis numbers the axes as JointAxis does). */
+interface RapierRawJoints {
+  jointSetLimits(handle: number, axis: number, min: number, max: number): void;
+  jointConfigureMotorVelocity(handle: number, axis: number, targetVel: number, factor: number): void;
+  jointSetMotorMaxForce(handle: number, axis: number, maxForce: number): void;
+}
+
+/** How hard a Rapier velocity motor (acceleration-based: a = factor · velocity error) pulls towards its target; the force cap does the rest. */
+const RAPIER_MOTOR_FACTOR = 1000;
+
+/**
+ * One spec joint in Rapier. The joint frame in world space (X = the spec's
+ * axis) is taken into each body's local frame at the start poses, so the two
+ * frames coincide and the joint starts without error, as in footing and Jolt.
+ */
+function buildRapierJoint(world: RAPIER.World, j: JointSpec, a: RAPIER.RigidBody, b: RAPIER.RigidBody): RAPIER.ImpulseJoint {
+  const A = RAPIER.JointAxis;
+  const pa = a.translation(), qa = a.rotation(), pb = b.translation(), qb = b.rotation();
+  const local = (p: { x: number; y: number; z: number }, q: Quat4, w: Vec3): Vec3 => rotateInverse(q, { x: w.x - p.x, y: w.y - p.y, z: w.z - p.z });
+  const anchorB = j.kind === 'distance' ? j.anchorB! : j.anchor;
+  const la = local(pa, qa, j.anchor), lb = local(pb, qb, anchorB);
+  const axis = j.axis ?? { x: 1, y: 0, z: 0 };
+  const frame = frameQuat(axis, perpendicular(axis));
+  const conj = (q: Quat4): Quat4 => ({ x: -q.x, y: -q.y, z: -q.z, w: q.w });
+  const fa = quatMul(conj(qa), frame), fb = quatMul(conj(qb), frame);
+  const X = { x: 1, y: 0, z: 0 };
+  let data: RAPIER.JointData;
+  // Axes with a velocity motor or friction (target speed 0), each [axis, target, force cap].
+  const motors: [RAPIER.JointAxis, number, number][] = [];
+  const limits: [RAPIER.JointAxis, number, number][] = [];
+  switch (j.kind) {
+    case 'ball': data = RAPIER.JointData.spherical(la, lb); break;
+    case 'fixed': data = RAPIER.JointData.fixed(la, fa, lb, fb); break;
+    case 'hinge':
+      data = RAPIER.JointData.revolute(la, lb, X);
+      if (j.lowerAngle !== undefined) limits.push([A.AngX, j.lowerAngle, j.upperAngle!]);
+      if (j.maxMotorTorque !== undefined) motors.push([A.AngX, j.motorSpeed!, j.maxMotorTorque]);
+      else if (j.frictionTorque > 0) motors.push([A.AngX, 0, j.frictionTorque]);
+      break;
+    case 'coneTwist': {
+      data = RAPIER.JointData.spherical(la, lb);
+      const swing = j.swingLimit ?? Math.PI / 4;
+      limits.push([A.AngX, j.twistLower ?? -Math.PI / 4, j.twistUpper ?? Math.PI / 4], [A.AngY, -swing, swing], [A.AngZ, -swing, swing]);
+      if (j.frictionTorque > 0) motors.push([A.AngX, 0, j.frictionTorque], [A.AngY, 0, j.frictionTorque], [A.AngZ, 0, j.frictionTorque]);
+      break;
+    }
+    case 'slider':
+      data = RAPIER.JointData.prismatic(la, lb, X);
+      if (j.lowerLimit !== undefined) limits.push([A.LinX, j.lowerLimit, j.upperLimit!]);
+      if (j.maxMotorTorque !== undefined) motors.push([A.LinX, j.motorSpeed!, j.maxMotorTorque]);
+      else if ((j.frictionForce ?? 0) > 0) motors.push([A.LinX, 0, j.frictionForce!]);
+      break;
+    case 'sixDof': {
+      let mask = 0;
+      j.axes!.forEach((ax, k) => {
+        if (ax.mode === 'locked') mask |= 1 << k;
+        else if (ax.mode === 'limited') limits.push([k as RAPIER.JointAxis, ax.min, ax.max]);
+        const friction = ax.friction + (k >= 3 ? j.frictionTorque : 0);
+        if (ax.mode !== 'locked' && ax.maxMotorForce > 0) motors.push([k as RAPIER.JointAxis, ax.motorSpeed, ax.maxMotorForce]);
+        else if (ax.mode !== 'locked' && friction > 0) motors.push([k as RAPIER.JointAxis, 0, friction]);
+      });
+      data = RAPIER.JointData.generic(la, lb, X, mask as RAPIER.JointAxesMask);
+      break;
+    }
+    case 'distance': {
+      const d = Math.hypot(anchorB.x - j.anchor.x, anchorB.y - j.anchor.y, anchorB.z - j.anchor.z);
+      if (j.frequency !== undefined) {
+        // Acceleration-based spring: stiffness ω², damping 2ζω.
+        const w = 2 * Math.PI * j.frequency;
+        data = RAPIER.JointData.spring(d, w * w, 2 * (j.dampingRatio ?? 1) * w, la, lb);
+      } else {
+        data = RAPIER.JointData.rope(j.maxLength ?? d, la, lb);
+      }
+      break;
+    }
+  }
+  const joint = world.createImpulseJoint(data, a, b, true);
+  if (j.kind !== 'ball' && j.kind !== 'distance') {
+    joint.setLocalFrame1(la, fa);
+    joint.setLocalFrame2(lb, fb);
+  }
+  joint.setContactsEnabled(j.collideConnected);
+  // Limits and motors on any axis: the typed wrappers expose them for one-axis joints only.
+  const raw = (world.impulseJoints as unknown as { raw: RapierRawJoints }).raw;
+  for (const [ax, lo, hi] of limits) raw.jointSetLimits(joint.handle, ax, lo, hi);
+  for (const [ax, target, cap] of motors) {
+    raw.jointConfigureMotorVelocity(joint.handle, ax, target, RAPIER_MOTOR_FACTOR);
+    raw.jointSetMotorMaxForce(joint.handle, ax, cap);
+  }
+  return joint;
+}
+
 export async function buildRapier(spec: FuzzWorldSpec): Promise<FuzzInstance> {
-  requireJointFree(spec, 'Rapier');
   rapierReady ??= RAPIER.init();
   await rapierReady;
   const world = new RAPIER.World(new RAPIER.Vector3(0, -9.81, 0));
@@ -113,9 +241,11 @@ export async function buildRapier(spec: FuzzWorldSpec): Promise<FuzzInstance> {
     masses[i] = body.mass();
     bodies.push(body);
   }
+  for (const j of spec.jointSpecs) buildRapierJoint(world, j, j.a < 0 ? floor : bodies[j.a]!, bodies[j.b]!);
   let disposed = false;
   return {
-    engine: 'rapier', inertia, masses, jointCount: 0, motorPower: 0, omitted: PEER_OMITTED,
+    engine: 'rapier', inertia, masses, jointCount: spec.jointSpecs.length, motorPower: motorPowerOf(spec),
+    omitted: PEER_OMITTED + (spec.jointSpecs.length > 0 ? RAPIER_JOINT_OMITTED : ''),
     particleCapacity: 0, characterCount: 0,
     step(): void {
       world.step();

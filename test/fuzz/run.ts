@@ -204,7 +204,6 @@ function parseArgs(argv: readonly string[]): CliArgs {
   if (!Number.isInteger(out.seed)) throw new Error('--seed must be an integer');
   if (!['footing', 'rapier', 'jolt'].includes(out.engine)) throw new Error('--engine must be footing, rapier or jolt');
   if (out.keep && !out.keep.every((k) => Number.isInteger(k) && k >= 0)) throw new Error('--keep takes body indices i,j,...');
-  if (out.engine === 'rapier' && (out.joints || out.both)) throw new Error('the Rapier peer runs joint-free worlds only (see test/fuzz/peers.ts)');
   return out;
 }
 
