@@ -35,8 +35,10 @@ export interface JointStage<J> {
   warmStart(B: SolverBodies): void;
   /** Each sub-step (the one step of 'rigid', 'baumgarte' and 'ngs'), after the velocity integration and before the warm starts. */
   beginSubStep(B: SolverBodies): void;
-  /** A velocity sweep over the joint rows (biased or not); the soft step's relax sweep (useBias false) first projects the joints' positions. */
-  solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void;
+  /** The soft step's relax sweeps: moves the joints' bodies onto their anchors and limits (projection, if on); returns whether it ran. */
+  project(B: SolverBodies, h: number): boolean;
+  /** A velocity sweep over the joint rows (biased or not). */
+  solveVelocities(B: SolverBodies, h: number, useBias: boolean): void;
   solvePositions(B: SolverBodies): number;
   /** Returns how many joints broke. */
   storeImpulses(): number;
@@ -159,7 +161,7 @@ export class StepSolver<J> {
         for (let it = 0; it < S.subStepIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) measureSeparations(C, B);
           solveContacts(C, B, S, h, SWEEP_SOFT, this.softness, ((sub + flip + it) & 1) === 1, sub + rot + it);
-          if (J !== null) J.solveVelocitiesAndProject(B, h, true);
+          if (J !== null) J.solveVelocities(B, h, true);
         }
         if (shock) this.shock.solve(C, B, h, 3);
         integratePositions(B, h);
@@ -169,7 +171,14 @@ export class StepSolver<J> {
         for (let it = 0; it < S.relaxIterations; it++) {
           if (B.poseVersion !== C.measuredVersion) measureSeparations(C, B);
           solveContacts(C, B, S, h, SWEEP_RELAX, this.softness, ((sub + flip + it) & 1) === 0, sub + 2 + rot + it);
-          if (J !== null) J.solveVelocitiesAndProject(B, h, false);
+          if (J !== null) {
+            // The projection turns bodies outside the integration: those that
+            // turned far take their inertia and contact rows anew, together,
+            // before any row acts on them again (either without the other
+            // spun thin capsules up: fuzz seeds 2027 and 2011).
+            if (J.project(B, h) && B.refreshInertia() > 0) refreshContactRows(C, B);
+            J.solveVelocities(B, h, false);
+          }
         }
         endContactSubStep(C);
       }
@@ -182,7 +191,7 @@ export class StepSolver<J> {
       const mode = S.positionCorrection === 'baumgarte' ? SWEEP_BAUMGARTE : SWEEP_RIGID;
       for (let it = 0; it < S.velocityIterations; it++) {
         solveContacts(C, B, S, h, mode, this.softness, (it & 1) === 1, it);
-        if (J !== null) J.solveVelocitiesAndProject(B, h, mode === SWEEP_BAUMGARTE);
+        if (J !== null) J.solveVelocities(B, h, mode === SWEEP_BAUMGARTE);
       }
       endContactSubStep(C);
       applyRestitution(C, B, S);

@@ -112,8 +112,6 @@ export class AngularRow {
     const l = -C / k;
     F[4] = 0; F[5] = 0; F[6] = 0; F[7] = l * this.ax; F[8] = l * this.ay; F[9] = l * this.az;
     movePoseF(B, ib);
-    // The sweeps that follow need B's world inertia at its new rotation (as AngularLock2.projectB).
-    B.takeInertia(ib);
   }
 
   /** NGS on a violated limit (C < 0): rotate by −C/K about the axis. Returns max(−C, 0). */
@@ -187,10 +185,6 @@ export class AngularLock2 {
     d[4] = k * (c1 * this.t1y + c2 * this.t2y);
     d[5] = k * (c1 * this.t1z + c2 * this.t2z);
     turnSlot(B, ib);
-    // The sweeps after the projection need B's world inertia at its new
-    // rotation: a thin capsule turned far keeps its small moment on the
-    // old long axis otherwise (fuzz seeds 2027 and 2028 spun up to 1e15 rad/s).
-    B.takeInertia(ib);
   }
 
   save(out: number[]): void {

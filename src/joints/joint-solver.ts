@@ -3,10 +3,11 @@
  * step (after the contact rows are built):
  *
  *   prepare(joints, B, settings, h, dt)
- *   'soft':      per sub-step: warmStart; solveVelocitiesAndProject(useBias = true);
- *                integrate positions; solveVelocitiesAndProject(useBias = false) (projection, relax)
- *   'baumgarte': warmStart; iterations × solveVelocitiesAndProject(useBias = true)
- *   'ngs':       warmStart; iterations × solveVelocitiesAndProject(useBias = false);
+ *   'soft':      per sub-step: warmStart; solveVelocities(useBias = true);
+ *                integrate positions; relax: project, solveVelocities(useBias = false)
+ *                (between the two the solver retakes the inertia of bodies the projection turned far)
+ *   'baumgarte': warmStart; iterations × solveVelocities(useBias = true)
+ *   'ngs':       warmStart; iterations × solveVelocities(useBias = false);
  *                integrate; iterations × solvePositions
  *   storeImpulses()
  *
@@ -587,15 +588,16 @@ export class JointSolver {
    * (addConstraintWork), and a pass whose lift is paid but not that work is
    * undone (putBack).
    */
-  solveVelocitiesAndProject(B: SolverBodies, h: number, useBias: boolean): void {
-    if (this.activeCount === 0) return;
+  project(B: SolverBodies, h: number): boolean {
+    if (this.activeCount === 0) return false;
     const ctx = this.context;
+    if (ctx.mode !== SWEEP_SOFT || !this.settings.projection) return false;
     ctx.h = h;
     ctx.invH = 1 / h;
-    ctx.setBias(useBias);
+    ctx.setBias(false);
     const active = this.active, n = this.activeCount;
     if (this.trimPending) { this.trimPending = false; this.trimWarmStarts(B); }
-    if (!useBias && ctx.mode === SWEEP_SOFT && this.settings.projection) {
+    {
       for (let i = 0; i < n; i++) {
         const j = active[i]!;
         const ia = j.slotA, ib = j.slotB;
@@ -628,6 +630,17 @@ export class JointSolver {
         }
       }
     }
+    return true;
+  }
+
+  solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
+    if (this.activeCount === 0) return;
+    const ctx = this.context;
+    ctx.h = h;
+    ctx.invH = 1 / h;
+    ctx.setBias(useBias);
+    const active = this.active, n = this.activeCount;
+    if (this.trimPending) { this.trimPending = false; this.trimWarmStarts(B); }
     // Rows measure their geometry again only after the poses moved (poseVersion).
     const sweeps = this.settings.jointIterations;
     for (let k = 0; k < sweeps; k++) {

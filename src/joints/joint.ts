@@ -205,7 +205,7 @@ export abstract class Joint {
    * @internal Whether projectLimits puts B back on A's anchor (ball, hinge,
    * cone-twist, a six-DOF with its three linear axes locked). The pull of a
    * joint that is not so held (a spring, a slider, a weld's rows) is what a
-   * projection of another joint stretches (JointSolver.solveVelocitiesAndProject).
+   * projection of another joint stretches (JointSolver.project).
    */
   projectsAnchor(): boolean { return false; }
 

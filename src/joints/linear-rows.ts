@@ -201,7 +201,7 @@ export class PointRow {
 
   /**
    * Translates only B (A and both rotations held) so that |C| ≤ slop. Used
-   * after the limit projection (JointSolver.solveVelocitiesAndProject): a
+   * after the limit projection (JointSolver.project): a
    * translation leaves the angles that were just fixed untouched, and in a
    * tree whose joints are listed parent first, correcting the child only
    * never undoes a joint earlier in the list. (The joint solver moves the

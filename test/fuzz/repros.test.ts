@@ -109,8 +109,13 @@
  *   lock projection (AngularLock2.projectB) turned them outside the
  *   integration; the sweeps after it used the world inertia of the old
  *   rotation, the small long-axis moment on the wrong axis, and the capsules
- *   spun up to 1e15 rad/s. The projection now retakes the inertia; +122 %
- *   without that.
+ *   spun up to 1e15 rad/s; +122 % before.
+ * - 2011 (jointed), whole world, 20 steps: with the inertia retaken inside
+ *   the limits' projection, a 1.3 kg thin capsule reached 1.4e5 rad/s at
+ *   step 16 (+1026 %): its contact rows kept effective masses of the old
+ *   inertia. The solver now retakes the inertia of bodies the projection
+ *   turned far and rebuilds their contact rows together (solver.ts, between
+ *   JointSolver.project and the relax sweep's joint rows).
  */
 import { describe, expect, it } from 'vitest';
 import { formatFailure, runWorld } from './run';
@@ -161,6 +166,7 @@ describe('fuzz energy repros (minimized)', () => {
     { seed: 2384, keep: [31, 33, 63, 64, 66, 75, 77, 82, 86, 99], steps: 600, before: '+23.6 %', what: 'the joint projection does not pump a spring' },
     { seed: 2569, steps: 200, before: '+7.8 %', what: 'the joint projection does not pump a slider' },
     { seed: 2027, steps: 120, before: '+122 %', extras: true, what: 'a thin capsule turned by its hinge lock projection is swept with its new inertia' },
+    { seed: 2011, steps: 20, before: '+1026 %', extras: true, what: 'a thin capsule turned by a limit projection keeps contact rows that match its inertia' },
   ];
   for (const c of jointed) {
     const bodies = c.keep?.join(',') ?? 'all';
