@@ -559,15 +559,14 @@ export class JointSolver {
   }
 
   /**
-   * `jointIterations` sweeps over the joint rows.
-   *
-   * Sub-step projection ('soft', the relax call, which follows the position
-   * integration): velocity rows alone let a tumbling ragdoll pass its limits
-   * by 2–5° — a limb hitting a step gets 30–50 rad/s relative to its parent
-   * and the Gauss-Seidel sweeps over 10:1 mass ratios do not converge within
-   * a sub-step. So, for each joint with limits, in list order: rotate B only
-   * by the pseudo-impulse −C/(a·I_B⁻¹·a) about the limit's axis (the NGS
-   * update of Box2D v2.4 / Catto's "position projection", with A held), then
+   * Sub-step projection ('soft' with `projection` on, in each relax sweep,
+   * which follows the position integration; returns whether it ran):
+   * velocity rows alone let a tumbling ragdoll pass its limits by 2–5° — a
+   * limb hitting a step gets 30–50 rad/s relative to its parent and the
+   * Gauss-Seidel sweeps over 10:1 mass ratios do not converge within a
+   * sub-step. So, for each joint with limits, in list order: rotate B only by
+   * the pseudo-impulse −C/(a·I_B⁻¹·a) about the limit's axis (the NGS update
+   * of Box2D v2.4 / Catto's "position projection", with A held), then
    * translate B to close its anchor gap (B alone when it is no heavier than
    * A, else B and A in proportion to their inverse masses: rows.ts
    * PointRow.projectB). Holding A makes one pass exact for a tree listed
@@ -578,8 +577,8 @@ export class JointSolver {
    *
    * A projection is a teleport and may not create energy. A body it turns
    * keeps its body-frame spin (rows.ts turnSpin); a translation shared by
-   * inverse mass keeps the pair's centre of mass, and the potential energy
-   * a one-sided move gives the pair (a child lifted back to its parent's
+   * inverse mass keeps the pair's centre of mass, and the potential energy a
+   * one-sided move gives the pair (a child lifted back to its parent's
    * anchor; a grounded body's clipped share) is paid from the pair's kinetic
    * energy relative to its centre of mass (payFromRelativeMotion): unpaid, a
    * lift every sub-step is a pump. So is a move against a spring or a slider
@@ -597,42 +596,41 @@ export class JointSolver {
     ctx.setBias(false);
     const active = this.active, n = this.activeCount;
     if (this.trimPending) { this.trimPending = false; this.trimWarmStarts(B); }
-    {
-      for (let i = 0; i < n; i++) {
-        const j = active[i]!;
-        const ia = j.slotA, ib = j.slotB;
-        const p = this.before, E = this.energy;
-        p[0] = B.px[ia]!; p[1] = B.py[ia]!; p[2] = B.pz[ia]!; p[3] = B.px[ib]!; p[4] = B.py[ib]!; p[5] = B.pz[ib]!;
-        j.projectLimits(B, ctx);
-        this.projectionGain(B, ia, ib, p, ctx.invH);
-        const lift = E[1]!;
-        if (E[0]! > 0) {
-          relativeKinetic(B, ia, ib, E, this.after);
-          // A lift against gravity more than the pair's relative motion can
-          // pay, and B much the heavier: move the pair back together instead.
-          // (Not for the pull of other joints: the shift moves A by B's
-          // displacement, and a grounded A whose share projectB clipped would
-          // be pushed into its ground.)
-          if (E[1]! < lift && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
-            shiftPairBack(B, ia, ib, p);
-            this.projectionGain(B, ia, ib, p, ctx.invH);
-          } else if (E[1]! < E[0]! && E[1]! >= lift) {
-            // The relative motion pays the lift but not the work against the
-            // pull of other joints: the pass is not made (the translation is
-            // undone; the soft rows keep closing the gap). An unpaid lift is
-            // left as it was: undoing it would leave a body to a projection
-            // pulling the other way (two joints that cannot both hold).
-            putBack(B, ia, p, 0);
-            putBack(B, ib, p, 3);
-            E[0] = 0;
-          }
-          if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      const ia = j.slotA, ib = j.slotB;
+      const p = this.before, E = this.energy;
+      p[0] = B.px[ia]!; p[1] = B.py[ia]!; p[2] = B.pz[ia]!; p[3] = B.px[ib]!; p[4] = B.py[ib]!; p[5] = B.pz[ib]!;
+      j.projectLimits(B, ctx);
+      this.projectionGain(B, ia, ib, p, ctx.invH);
+      const lift = E[1]!;
+      if (E[0]! > 0) {
+        relativeKinetic(B, ia, ib, E, this.after);
+        // A lift against gravity more than the pair's relative motion can
+        // pay, and B much the heavier: move the pair back together instead.
+        // (Not for the pull of other joints: the shift moves A by B's
+        // displacement, and a grounded A whose share projectB clipped would
+        // be pushed into its ground.)
+        if (E[1]! < lift && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
+          shiftPairBack(B, ia, ib, p);
+          this.projectionGain(B, ia, ib, p, ctx.invH);
+        } else if (E[1]! < E[0]! && E[1]! >= lift) {
+          // The relative motion pays the lift but not the work against the
+          // pull of other joints: the pass is not made (the translation is
+          // undone; the soft rows keep closing the gap). An unpaid lift is
+          // left as it was: undoing it would leave a body to a projection
+          // pulling the other way (two joints that cannot both hold).
+          putBack(B, ia, p, 0);
+          putBack(B, ib, p, 3);
+          E[0] = 0;
         }
+        if (E[0]! > 0) payFromRelativeMotion(B, ia, ib, E, this.after);
       }
     }
     return true;
   }
 
+  /** `jointIterations` sweeps over the joint rows, with the position bias or without. */
   solveVelocities(B: SolverBodies, h: number, useBias: boolean): void {
     if (this.activeCount === 0) return;
     const ctx = this.context;
