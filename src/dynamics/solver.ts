@@ -174,8 +174,9 @@ export class StepSolver<J> {
           if (J !== null) {
             // The projection turns bodies outside the integration: those that
             // turned far take their inertia and contact rows anew, together,
-            // before any row acts on them again (either without the other
-            // spun thin capsules up: fuzz seeds 2027 and 2011).
+            // before any row acts on them again. A stale inertia, or rows whose
+            // effective mass disagrees with the body's response, spin thin
+            // bodies up (docs/joints.md).
             if (J.project(B, h) && B.refreshInertia() > 0) refreshContactRows(C, B);
             J.solveVelocities(B, h, false);
           }

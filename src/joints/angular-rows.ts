@@ -165,19 +165,20 @@ export class AngularLock2 {
    * Turns only B (A held) so that its hinge axis b lies on A's axis a, when
    * they are more than ctx.limitSlop rad apart: by the angle between them, about
    * a × b. The projection's counterpart of the limits' projectLimitB: with
-   * the anchors alone projected, the lock's bias turned a thin body about
-   * its centre, the anchor projection moved it back along a 10 m arm, and
-   * the point rows turned the turn into speed (fuzz seed 2054).
+   * the anchors alone projected, the lock's bias turns a thin body about its
+   * centre, the anchor projection moves it back along a long arm, and the
+   * point rows turn that into speed (docs/joints.md). Returns whether it
+   * moved a body.
    */
-  projectB(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
+  projectB(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): boolean {
     const slop = ctx.limitSlop;
     const c1 = this.c1, c2 = this.c2;
     const s2 = c1 * c1 + c2 * c2;
-    if (s2 <= slop * slop) return;
-    if (B.invMass[ib]! === 0) { this.solvePosition(B, ia, ib); return; }
+    if (s2 <= slop * slop) return false;
+    if (B.invMass[ib]! === 0) { this.solvePosition(B, ia, ib); return true; }
     const s = Math.sqrt(s2);
     // a × b = c1 t1 + c2 t2 (it is ⊥ a); turning B by −θ about it takes b onto a.
-    // At most MAX_LOCK_TURN a pass: a joint created with its axes far apart would otherwise turn B half a revolution at once (fuzz seed 2040 went to 4e8 m/s at step 2).
+    // At most MAX_LOCK_TURN a pass: a joint created with its axes far apart would otherwise be turned half a revolution at once.
     const k = -Math.tan(0.5 * Math.min(MAX_LOCK_TURN, Math.atan2(s, this.cosine))) / s;
     const d = B.delta;
     d[0] = 0; d[1] = 0; d[2] = 0;
@@ -185,6 +186,7 @@ export class AngularLock2 {
     d[4] = k * (c1 * this.t1y + c2 * this.t2y);
     d[5] = k * (c1 * this.t1z + c2 * this.t2z);
     turnSlot(B, ib);
+    return true;
   }
 
   save(out: number[]): void {

@@ -265,10 +265,10 @@ export class HingeJoint extends Joint {
   override projectLimits(B: SolverBodies, ctx: JointStepContext): void {
     const ia = this.slotA, ib = this.slotB;
     this.update(B);
-    this.lock.projectB(B, ia, ib, ctx);
+    const turned = this.lock.projectB(B, ia, ib, ctx);
     if (this.lowerAngle !== -Infinity || this.upperAngle !== Infinity) {
       const slop = ctx.limitSlop;
-      this.update(B);
+      if (turned) this.update(B);
       const lo = this.solverAngle - this.lowerAngle, hi = this.upperAngle - this.solverAngle;
       if (lo < -slop) {
         this.lower.c = lo + slop;

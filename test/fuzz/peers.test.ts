@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { BODY_STRIDE, buildFooting } from './engines';
 import { generateWorld, type BodySpec, type FuzzWorldSpec, type JointSpec } from './generator';
 import { buildJolt, buildRapier } from './peers';
+import { inverseRotate, multiplyConjugateA, quat, type Quat } from '../../src/math/quat';
+import type { Vec3 } from '../../src/math/vec3';
 
 const SEED = 5;
 
@@ -97,7 +99,7 @@ describe('fuzz peers with joints', () => {
         const rel = (st: Float64Array) => relativePose(st, 2 * k, 2 * k + 1);
         const r0 = rel(start), r1 = rel(now);
         const gap = Math.hypot(r1.p.x - r0.p.x, r1.p.y - r0.p.y, r1.p.z - r0.p.z);
-        const d = qmul({ x: -r0.q.x, y: -r0.q.y, z: -r0.q.z, w: r0.q.w }, r1.q);
+        const d = multiplyConjugateA(quat(), r0.q, r1.q);
         const angle = 2 * Math.atan2(Math.hypot(d.x, d.y, d.z), Math.abs(d.w));
         worst.push(`${kind} ${gap.toExponential(1)} m ${angle.toExponential(1)} rad`);
         worstGap = Math.max(worstGap, gap); worstTurn = Math.max(worstTurn, angle);
@@ -110,16 +112,11 @@ describe('fuzz peers with joints', () => {
   });
 });
 
-type Q = { x: number; y: number; z: number; w: number };
-function qmul(a: Q, b: Q): Q {
-  return { x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z };
-}
 /** B's pose in A's frame, from a readBodies array. */
-function relativePose(st: Float64Array, a: number, b: number): { p: { x: number; y: number; z: number }; q: Q } {
+function relativePose(st: Float64Array, a: number, b: number): { p: Vec3; q: Quat } {
   const oa = BODY_STRIDE * a, ob = BODY_STRIDE * b;
-  const qa = { x: -st[oa + 3]!, y: -st[oa + 4]!, z: -st[oa + 5]!, w: st[oa + 6]! };
-  const qb = { x: st[ob + 3]!, y: st[ob + 4]!, z: st[ob + 5]!, w: st[ob + 6]! };
-  const d = { x: st[ob]! - st[oa]!, y: st[ob + 1]! - st[oa + 1]!, z: st[ob + 2]! - st[oa + 2]!, w: 0 };
-  const p = qmul(qmul(qa, d), { x: -qa.x, y: -qa.y, z: -qa.z, w: qa.w });
-  return { p: { x: p.x, y: p.y, z: p.z }, q: qmul(qa, qb) };
+  const qa = quat(st[oa + 3]!, st[oa + 4]!, st[oa + 5]!, st[oa + 6]!);
+  const qb = quat(st[ob + 3]!, st[ob + 4]!, st[ob + 5]!, st[ob + 6]!);
+  const d = { x: st[ob]! - st[oa]!, y: st[ob + 1]! - st[oa + 1]!, z: st[ob + 2]! - st[oa + 2]! };
+  return { p: inverseRotate({ x: 0, y: 0, z: 0 }, qa, d), q: multiplyConjugateA(quat(), qa, qb) };
 }

@@ -13,6 +13,8 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics';
 import type { Vec3 } from '../../src/index';
+import { inverseRotate, multiplyConjugateA, quat, type Quat } from '../../src/math/quat';
+import { frameFromAxes } from '../../src/joints/joint';
 import { BODY_STRIDE, footingCompound, motorPowerOf, type FuzzInstance } from './engines';
 import { smallestSize, type BodySpec, type ConvexSpec, type FuzzWorldSpec, type JointSpec } from './generator';
 
@@ -67,45 +69,6 @@ function rapierCollider(s: ConvexSpec): RAPIER.ColliderDesc {
   }
 }
 
-type Quat4 = { x: number; y: number; z: number; w: number };
-
-function quatMul(a: Quat4, b: Quat4): Quat4 {
-  return {
-    x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-    y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-    z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-    w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-  };
-}
-
-function rotateInverse(q: Quat4, v: Vec3): Vec3 {
-  const c = { x: -q.x, y: -q.y, z: -q.z, w: q.w };
-  const r = quatMul(quatMul(c, { x: v.x, y: v.y, z: v.z, w: 0 }), q);
-  return { x: r.x, y: r.y, z: r.z };
-}
-
-/** The rotation whose columns are x, y and x × y (x, y unit and perpendicular). */
-function frameQuat(x: Vec3, y: Vec3): Quat4 {
-  const z = { x: x.y * y.z - x.z * y.y, y: x.z * y.x - x.x * y.z, z: x.x * y.y - x.y * y.x };
-  const m00 = x.x, m11 = y.y, m22 = z.z, tr = m00 + m11 + m22;
-  let q: Quat4;
-  if (tr > 0) {
-    const s = 2 * Math.sqrt(1 + tr);
-    q = { w: 0.25 * s, x: (y.z - z.y) / s, y: (z.x - x.z) / s, z: (x.y - y.x) / s };
-  } else if (m00 > m11 && m00 > m22) {
-    const s = 2 * Math.sqrt(1 + m00 - m11 - m22);
-    q = { w: (y.z - z.y) / s, x: 0.25 * s, y: (y.x + x.y) / s, z: (z.x + x.z) / s };
-  } else if (m11 > m22) {
-    const s = 2 * Math.sqrt(1 + m11 - m00 - m22);
-    q = { w: (z.x - x.z) / s, x: (y.x + x.y) / s, y: 0.25 * s, z: (z.y + y.z) / s };
-  } else {
-    const s = 2 * Math.sqrt(1 + m22 - m00 - m11);
-    q = { w: (x.y - y.x) / s, x: (z.x + x.z) / s, y: (z.y + y.z) / s, z: 0.25 * s };
-  }
-  const l = Math.hypot(q.x, q.y, q.z, q.w);
-  return { x: q.x / l, y: q.y / l, z: q.z / l, w: q.w / l };
-}
-
 /** The per-axis calls of Rapier's raw joint set (its RawJointAxis numbers the axes as JointAxis does). */
 interface RapierRawJoints {
   jointSetLimits(handle: number, axis: number, min: number, max: number): void;
@@ -124,13 +87,12 @@ const RAPIER_MOTOR_FACTOR = 1000;
 function buildRapierJoint(world: RAPIER.World, j: JointSpec, a: RAPIER.RigidBody, b: RAPIER.RigidBody): RAPIER.ImpulseJoint {
   const A = RAPIER.JointAxis;
   const pa = a.translation(), qa = a.rotation(), pb = b.translation(), qb = b.rotation();
-  const local = (p: { x: number; y: number; z: number }, q: Quat4, w: Vec3): Vec3 => rotateInverse(q, { x: w.x - p.x, y: w.y - p.y, z: w.z - p.z });
+  const local = (p: Vec3, q: Quat, w: Vec3): Vec3 => inverseRotate({ x: 0, y: 0, z: 0 }, q, { x: w.x - p.x, y: w.y - p.y, z: w.z - p.z });
   const anchorB = j.kind === 'distance' ? j.anchorB! : j.anchor;
   const la = local(pa, qa, j.anchor), lb = local(pb, qb, anchorB);
-  const axis = j.axis ?? { x: 1, y: 0, z: 0 };
-  const frame = frameQuat(axis, perpendicular(axis));
-  const conj = (q: Quat4): Quat4 => ({ x: -q.x, y: -q.y, z: -q.z, w: q.w });
-  const fa = quatMul(conj(qa), frame), fb = quatMul(conj(qb), frame);
+  // The joint frame in world space (X = the spec's axis), then in each body's frame.
+  const frame = frameFromAxes(quat(), j.axis ?? { x: 1, y: 0, z: 0 });
+  const fa = multiplyConjugateA(quat(), qa, frame), fb = multiplyConjugateA(quat(), qb, frame);
   const X = { x: 1, y: 0, z: 0 };
   let data: RAPIER.JointData;
   // Axes with a velocity motor or friction (target speed 0), each [axis, target, force cap].

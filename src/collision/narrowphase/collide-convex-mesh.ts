@@ -144,13 +144,11 @@ function convexTriangle(a: ConvexShape, mesh: TriangleMesh, t: number): void {
  * the convex's support point along the normal at its depth under triangle
  * t's plane. Below a valley seam the faces' normals fan apart, so the
  * deepest point can lie in neither triangle's prism, and a small convex
- * there had no contact at all (fuzz seed 2724). Only when the point is
- * beyond the prism across flat or concave seams alone: past an open or
- * convex edge there is no surface level with this plane to rest on. (When
- * the clip kept a point, the one where the convex's face crosses the
- * prism holds it, a fraction of a millimetre shallower. Adding the support
- * point then as well made the convex pile's steady-state step allocate,
- * docs/collision.md.) Returns whether it added the point.
+ * there would get no contact at all. Only when the point is beyond the
+ * prism across flat or concave seams alone: past an open or convex edge
+ * there is no surface level with this plane to rest on. When the clip kept
+ * a point, the one where the convex's face crosses the prism holds the
+ * convex (docs/collision.md). Returns whether it added the point.
  */
 function deepestPoint(a: ConvexShape, mesh: TriangleMesh, t: number, c: ClipContext): boolean {
   const cand = collector.cand;

@@ -70,8 +70,9 @@ const farCorner = /* @__PURE__ */ new Float64Array(3);
  * neighbour across the edge (or across either edge at the corner), i.e.
  * m·u ≤ 0 for each direction u from the feature along those faces. A convex
  * straddling a shallow ridge has, against one triangle alone, a smallest
- * way out sideways over the ridge (60° from the face normal on a 3° ridge,
- * fuzz seed 2071), which the neighbour's surface does not allow.
+ * way out sideways over the ridge, which the neighbour's surface does not
+ * allow; such a contact pushes sideways and does not hold the body up
+ * (docs/collision.md).
  */
 export function normalInFeatureCone(mesh: MeshTriangles, t: number, mask: number, m: Float64Array): boolean {
   const P = mesh.corners, o = 9 * t;
