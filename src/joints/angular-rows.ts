@@ -177,15 +177,32 @@ export class AngularLock2 {
     if (s2 <= slop * slop) return false;
     if (B.invMass[ib]! === 0) { this.solvePosition(B, ia, ib); return true; }
     const s = Math.sqrt(s2);
-    // a × b = c1 t1 + c2 t2 (it is ⊥ a); turning B by −θ about it takes b onto a.
     // At most MAX_LOCK_TURN a pass: a joint created with its axes far apart would otherwise be turned half a revolution at once.
-    const k = -Math.tan(0.5 * Math.min(MAX_LOCK_TURN, Math.atan2(s, this.cosine))) / s;
+    const turn = Math.min(MAX_LOCK_TURN, Math.atan2(s, this.cosine));
+    // A B much heavier than A (a hull hanging a light part) is not turned alone:
+    // its turn about its centre would swing its far side into its ground.
+    if (B.invMass[ib]! < HEAVY_B * B.invMass[ia]!) return this.shareTurn(B, ia, ib, turn / s);
+    // a × b = c1 t1 + c2 t2 (it is ⊥ a); turning B by −θ about it takes b onto a.
+    const k = -Math.tan(0.5 * turn) / s;
     const d = B.delta;
     d[0] = 0; d[1] = 0; d[2] = 0;
     d[3] = k * (c1 * this.t1x + c2 * this.t2x);
     d[4] = k * (c1 * this.t1y + c2 * this.t2y);
     d[5] = k * (c1 * this.t1z + c2 * this.t2z);
     turnSlot(B, ib);
+    return true;
+  }
+
+  /**
+   * The lock's NGS step (both bodies turn by their inverse inertia), scaled by
+   * `scale` ≤ 1 so that the relative turn stays within the pass's cap.
+   */
+  private shareTurn(B: SolverBodies, ia: number, ib: number, scale: number): boolean {
+    this.mass(B, ia, ib, this.k);
+    F[0] = this.c1 * scale; F[1] = this.c2 * scale;
+    if (!this.solve2()) return false;
+    const d1 = this.r1, d2 = this.r2;
+    moveAngular(B, ia, ib, d1 * this.t1x + d2 * this.t2x, d1 * this.t1y + d2 * this.t2y, d1 * this.t1z + d2 * this.t2z);
     return true;
   }
 
@@ -265,6 +282,8 @@ export class AngularLock2 {
 const tmpT: Vec3 = { x: 0, y: 0, z: 0 };
 /** Radians the hinge lock's projection may turn a body per pass. */
 const MAX_LOCK_TURN = 0.1;
+/** B counts as heavy (the lock projection turns both bodies) below this fraction of A's inverse mass. */
+const HEAVY_B = 0.5;
 
 // ------------------------------------------------------------ 3-row angular lock (fixed)
 

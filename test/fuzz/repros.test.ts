@@ -85,6 +85,14 @@
  *   pulled it 4 cm a pass into the terrain. Edge and corner normals now stay
  *   within the edge's normal cone (triangle-contact.ts normalInFeatureCone);
  *   82.9 before.
+ * - 2447, the whole world, 280 steps (the failure was at step 271): a
+ *   470 kg hull (body 65, radius 13 cm) resting on the terrain is B of a
+ *   hinge whose A weighs 4.4 kg. The hinge's lock projection turned B alone
+ *   onto A's axis, and a turn, unlike a translation, is not held by the
+ *   5 mm sink clamp: the hull's far side went 6.9 cm into the terrain. A B
+ *   more than twice as heavy as A is now turned together with A by inverse
+ *   inertia, still at most 0.1 rad a pass (AngularLock2.shareTurn); 1.066
+ *   before.
  *
  * Energy:
  * - 1601, bodies 33, 36 and 98: a 0.24 kg hull at 122 m/s on the floor,
@@ -135,6 +143,7 @@ const CASES: readonly { seed: number; keep?: number[]; before: number; joints?: 
   { seed: 2040, before: 245, joints: true, steps: 360, extras: true },
   { seed: 2053, before: 1.057, joints: true, steps: 100, extras: true },
   { seed: 2071, before: 82.9, joints: true, steps: 100, extras: true },
+  { seed: 2447, before: 1.066, joints: true, steps: 280, extras: true },
   { seed: 2943, keep: [2, 3, 9, 10, 11, 14, 15, 16, 18, 19, 20, 21, 22, 24, 25, 26, 28, 35, 36, 47, 48, 52, 54, 55, 58, 59, 61, 62, 64, 66, 67, 68, 69], before: 1.23, joints: true },
 ];
 
