@@ -33,7 +33,7 @@ import type { SolverSettings } from '../dynamics/solver-settings';
 import { JointStepContext, translateSlot } from './rows';
 import { SWEEP_BAUMGARTE, SWEEP_RIGID, SWEEP_SOFT } from '../dynamics/sweep-mode';
 import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
-import { reserveFloat64 } from '../math/typed-arrays';
+import { reserveFloat64, reserveInt32, reserveUint8 } from '../math/typed-arrays';
 
 /**
  * What the solver reads and calls of a joint (joint.ts's Joint implements
@@ -144,6 +144,16 @@ function addChangeDot(B: SolverBodies, s: number, d: Float64Array, o: number, ou
   if (iz > 0) { dot += az * bz / iz; sq += az * az / iz; }
   out[k] = out[k]! + dot;
   out[k + 1] = out[k + 1]! + sq;
+}
+
+/** Union-find root of slot s, halving the path on the way. */
+function findRoot(parent: Int32Array, s: number): number {
+  while (parent[s] !== s) {
+    const p = parent[s]!;
+    parent[s] = parent[p]!;
+    s = parent[s]!;
+  }
+  return s;
 }
 
 /** Joint solver settings (separate from the world's SolverSettings); checked at the start of every step. */
@@ -455,7 +465,96 @@ export class JointSolver {
         a[k] = a[k]! * (1 - t); a[6 + k] = a[6 + k]! * (1 - t);
       }
     }
+    this.trimGroups(B);
   }
+
+  /**
+   * The per-joint trims are one Gauss-Seidel pass: each keeps what lowers the
+   * energy given the others' warm starts, and joints in series that the
+   * sweeps cannot make agree (a long weld on a hinge) may still, together,
+   * hand their bodies energy. So each group of joints linked through
+   * dynamic bodies is trimmed once more along the sum Δ of what is left of
+   * its warm starts, by the least share u with KE(v − uΔ) ≤ KE(v − Δ):
+   * together they may not raise the energy above what it was without them
+   * by more than the work W their velocity motors may do over the sub-step: with
+   * a = Δᵀ M v, b = Δᵀ M Δ, u = (a − √((a − b)² + 2bW)) / b (2a/b − 1 for
+   * W = 0). Joints that store energy (springs, position motors: workBound)
+   * are left out.
+   */
+  private trimGroups(B: SolverBodies): void {
+    const active = this.active, n = this.activeCount;
+    if (n < 2) return;
+    const count = B.count;
+    this.groupOf = reserveInt32(this.groupOf, count);
+    this.groupDv = reserveFloat64(this.groupDv, count * 6);
+    this.groupSum = reserveFloat64(this.groupSum, count * 3);
+    this.groupSeen = reserveUint8(this.groupSeen, count);
+    const root = this.groupOf, dv = this.groupDv, sum = this.groupSum, seen = this.groupSeen, ratio = this.ratio;
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      root[j.slotA] = j.slotA; root[j.slotB] = j.slotB;
+      seen[j.slotA] = 0; seen[j.slotB] = 0;
+      dv.fill(0, j.slotA * 6, j.slotA * 6 + 6); dv.fill(0, j.slotB * 6, j.slotB * 6 + 6);
+      sum.fill(0, 3 * j.slotA, 3 * j.slotA + 3); sum.fill(0, 3 * j.slotB, 3 * j.slotB + 3);
+    }
+    let grouped = 0;
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      if (!j.workBound(ratio)) continue;
+      grouped++;
+      const ia = j.slotA, ib = j.slotB, a = j.applied;
+      for (let k = 0; k < 6; k++) { dv[ia * 6 + k] = dv[ia * 6 + k]! + a[k]!; dv[ib * 6 + k] = dv[ib * 6 + k]! + a[6 + k]!; }
+      if (B.invMass[ia] !== 0 && B.invMass[ib] !== 0) {
+        const ra = findRoot(root, ia), rb = findRoot(root, ib);
+        if (ra !== rb) root[ra] = rb;
+      }
+    }
+    if (grouped < 2) return;
+    const h = this.context.h;
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      if (!j.workBound(ratio) || ratio[0] === 0) continue;
+      const s = B.invMass[j.slotA] !== 0 ? j.slotA : j.slotB;
+      const r = 3 * findRoot(root, s) + 2;
+      sum[r] = sum[r]! + ratio[0]! * h;
+    }
+    // Σ over each group's dynamic slots of Δᵀ M v and Δᵀ M Δ, kept at the root.
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      for (let k = 0; k < 2; k++) {
+        const s = k === 0 ? j.slotA : j.slotB;
+        if (B.invMass[s] === 0 || seen[s] === 1) continue;
+        seen[s] = 1;
+        addChangeDot(B, s, dv, s * 6, sum, 3 * findRoot(root, s));
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const j = active[i]!;
+      if (!j.workBound(ratio)) continue;
+      const s = B.invMass[j.slotA] !== 0 ? j.slotA : j.slotB;
+      if (B.invMass[s] === 0) continue;
+      const r = 3 * findRoot(root, s), dot = sum[r]!, sq = sum[r + 1]!, work = sum[r + 2]!;
+      // The warm starts' net gain KE(v) − KE(v − Δ) = Δᵀ M v − ½ Δᵀ M Δ, beyond what the motors may do.
+      if (!(sq > 0) || !(dot - 0.5 * sq > work)) continue;
+      const u = Math.max(0, Math.min(1, (dot - Math.sqrt((dot - sq) * (dot - sq) + 2 * sq * work)) / sq));
+      const E = this.energy;
+      E[0] = 1 - u;
+      j.scaleImpulses(E);
+      const a = j.applied, V = B.vel, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+      this.addJointDv(j, a, -u);
+      for (let k = 0; k < 6; k++) {
+        if (B.invMass[j.slotA] !== 0) V[oa + k] = V[oa + k]! - u * a[k]!;
+        if (B.invMass[j.slotB] !== 0) V[ob + k] = V[ob + k]! - u * a[6 + k]!;
+        a[k] = a[k]! * (1 - u); a[6 + k] = a[6 + k]! * (1 - u);
+      }
+    }
+  }
+
+  /** Scratch of trimGroups: union-find parent of each slot, each slot's summed warm start (6), each root's Δᵀ M v and Δᵀ M Δ. */
+  private groupOf = new Int32Array(0);
+  private groupDv = new Float64Array(0);
+  private groupSum = new Float64Array(0);
+  private groupSeen = new Uint8Array(0);
 
   /** ratio[0] = cos θ for the larger turn θ = |ω| h of the joint's two slots over the coming sub-step (0 past a quarter turn). */
   private turnRatio(B: SolverBodies, j: Joint): void {

@@ -67,6 +67,25 @@ describe('fuzz checks', () => {
     expect(failures).toBe(0);
   });
 
+  it('a body jointed to the floor box without collideConnected, hanging half its size into the floor, is exempt when it moves in under the terrain sheet; less deep in the floor, or not jointed, it is not', () => {
+    const base = generateWorld(7, { joints: false });
+    // A sphere of radius 0.5 m (smallest size 1 m) next to the terrain's z = 0 edge, over the floor box.
+    const body = { ...base.bodies[0]!, shape: { kind: 'sphere' as const, radius: 0.5 } };
+    const floorJoint = { kind: 'ball' as const, a: -1, b: 0, pair: 'floor' as const, anchor: { x: 0, y: 0, z: -1 }, frictionTorque: 0, collideConnected: false };
+    const jointed = { ...base, bodies: [body, ...base.bodies.slice(1)], jointSpecs: [floorJoint] };
+    const plain = { ...jointed, jointSpecs: [] };
+    // Centre 0.05 m under the floor top at z = −0.6 (lowest point 0.55 m in), then on in under the sheet, 1.7 m deep.
+    const path = [{ x: 0, y: 1, z: -0.6 }, { x: 0, y: -0.05, z: -0.6 }, { x: 0, y: -1.2, z: 0.2 }];
+    const jointedUnder = tunnellingFailures(jointed, path);
+    // Only 0.4 m into the floor (less than half its size) before it is 1.7 m under the sheet: the check still holds it.
+    const shallow = tunnellingFailures(jointed, [{ x: 0, y: 1, z: -0.6 }, { x: 0, y: 0.1, z: -0.6 }, { x: 0, y: -1.2, z: 0.2 }]);
+    const plainUnder = tunnellingFailures(plain, path);
+    console.log(`[fuzz checks] floor-jointed sphere moved in under the sheet: ${jointedUnder} failure(s); from 0.4 m in: ${shallow}; the same without the joint: ${plainUnder}`);
+    expect(jointedUnder).toBe(0);
+    expect(shallow).toBe(1);
+    expect(plainUnder).toBe(1);
+  });
+
   it('groundHeight matches a ray cast down onto the floor top and the terrain TriangleMesh', () => {
     const rng = seeded(77, 'fuzz groundHeight');
     const spec = generateWorld(5, { joints: false });

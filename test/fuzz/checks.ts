@@ -17,8 +17,9 @@
  *               sheet). A body jointed to the
  *               floor box without collideConnected is exempt over the floor
  *               box: its joint switched that contact off, so it may hang
- *               through it; once it has, it is exempt everywhere (it may
- *               swing on in under the terrain sheet from below). Characters are checked the same way (their capsule);
+ *               through it; once it hangs in by half its size, it is exempt
+ *               everywhere (it may slide on in under the terrain sheet, whose
+ *               edge is at the floor's height, from below). Characters are checked the same way (their capsule);
  * - energy      the total mechanical energy never exceeds what the world can
  *               supply (below); a failure names the body whose kinetic energy
  *               rose most over the last 30 steps, and is reported again
@@ -415,10 +416,12 @@ export class WorldChecker {
       const ground = groundHeight(spec, this.scratch[0]!, this.scratch[1]!);
       if (Number.isNaN(ground)) continue;
       // The user switched its contact with the floor box off. Once it hangs
-      // through the floor box it may swing on in under the terrain sheet
-      // from below (no surface crossed), so it stays exempt, like fellOff.
+      // into the floor box by half its size, its middle is below the top
+      // edge of the terrain sheet beside it (at the floor's height), and it
+      // may slide or swing on in under the sheet from below without crossing
+      // any surface, so it stays exempt, like fellOff.
       if (this.floorExempt[i] === 1 && this.scratch[1]! < 0) {
-        if (ground - low > smallestSize(shape)) this.fellOff[i] = 1;
+        if (ground - low > 0.5 * smallestSize(shape)) this.fellOff[i] = 1;
         continue;
       }
       const depth = ground - low, size = smallestSize(shape);
