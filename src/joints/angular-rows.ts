@@ -13,7 +13,7 @@ import type { Vec3 } from '../math/vec3';
 
 // What the rows share, as constants of this module (CONTRIBUTING.md, hot path).
 const { frameAxisX, frameAxisY, frameAxisZ, F, LIMIT, limitBias, applyAngularF, axisInertiaF, angularMassF,
-  movePoseF, moveAngular, solveSym3F, angularKF, turnSlot } = Rows;
+  movePoseF, moveAngular, solveSym3F, angularKF, turnSlot, HEAVY_B } = Rows;
 
 // ------------------------------------------------------------ scalar angular row
 
@@ -282,8 +282,6 @@ export class AngularLock2 {
 const tmpT: Vec3 = { x: 0, y: 0, z: 0 };
 /** Radians the hinge lock's projection may turn a body per pass. */
 const MAX_LOCK_TURN = 0.1;
-/** B counts as heavy (the lock projection turns both bodies) below this fraction of A's inverse mass. */
-const HEAVY_B = 0.5;
 
 // ------------------------------------------------------------ 3-row angular lock (fixed)
 

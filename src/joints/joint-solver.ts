@@ -30,7 +30,7 @@
 import type { RigidBody } from '../dynamics/body';
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { SolverSettings } from '../dynamics/solver-settings';
-import { JointStepContext, translateSlot } from './rows';
+import { HEAVY_B, JointStepContext, translateSlot } from './rows';
 import { SWEEP_BAUMGARTE, SWEEP_RIGID, SWEEP_SOFT } from '../dynamics/sweep-mode';
 import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
 import { reserveFloat64, reserveInt32, reserveUint8 } from '../math/typed-arrays';
@@ -66,15 +66,6 @@ type Joint = SolvedJoint;
 
 /** How much more kinetic energy a warm start may carry than the impulses had when solved (see JointSolver.warmStart). */
 const WARM_START_ENERGY_GROWTH = 1;
-
-/**
- * A projection that lifts a B more than twice A's mass further than the
- * pair's relative motion can pay for moves the pair back together (its
- * centre of mass stays); a lighter B (a ragdoll's bones are at most 1.75
- * times their parent's mass: the chest on the spine) keeps A still, so a
- * tree listed parent first stays exact.
- */
-const HEAVY_CHILD = 0.5;
 
 /** principalFrame's result: the rotation p = q ⊗ Q of slot s's principal axes (x, y, z, w). */
 const P = new Float64Array(4);
@@ -453,17 +444,8 @@ export class JointSolver {
       if (!(E[0]! > 0 && E[1]! > 0)) continue;
       // A velocity motor's warm start may raise the energy by as much as the motor can do over the sub-step.
       if (this.ratio[0]! > 0 && E[0]! - 0.5 * E[1]! <= this.ratio[0]! * this.context.h) continue;
-      let t = E[0]! / E[1]!;
-      if (t > 1) t = 1;
-      E[0] = 1 - t;
-      j.scaleImpulses(E);
-      this.addJointDv(j, a, -t);
-      const V = B.vel, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
-      for (let k = 0; k < 6; k++) {
-        if (B.invMass[j.slotA] !== 0) V[oa + k] = V[oa + k]! - t * a[k]!;
-        if (B.invMass[j.slotB] !== 0) V[ob + k] = V[ob + k]! - t * a[6 + k]!;
-        a[k] = a[k]! * (1 - t); a[6 + k] = a[6 + k]! * (1 - t);
-      }
+      E[1] = Math.min(1, E[0]! / E[1]!);
+      this.takeBack(B, j);
     }
     this.trimGroups(B);
   }
@@ -536,17 +518,27 @@ export class JointSolver {
       const r = 3 * findRoot(root, s), dot = sum[r]!, sq = sum[r + 1]!, work = sum[r + 2]!;
       // The warm starts' net gain KE(v) − KE(v − Δ) = Δᵀ M v − ½ Δᵀ M Δ, beyond what the motors may do.
       if (!(sq > 0) || !(dot - 0.5 * sq > work)) continue;
-      const u = Math.max(0, Math.min(1, (dot - Math.sqrt((dot - sq) * (dot - sq) + 2 * sq * work)) / sq));
-      const E = this.energy;
-      E[0] = 1 - u;
-      j.scaleImpulses(E);
-      const a = j.applied, V = B.vel, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
-      this.addJointDv(j, a, -u);
-      for (let k = 0; k < 6; k++) {
-        if (B.invMass[j.slotA] !== 0) V[oa + k] = V[oa + k]! - u * a[k]!;
-        if (B.invMass[j.slotB] !== 0) V[ob + k] = V[ob + k]! - u * a[6 + k]!;
-        a[k] = a[k]! * (1 - u); a[6 + k] = a[6 + k]! * (1 - u);
-      }
+      this.energy[1] = Math.max(0, Math.min(1, (dot - Math.sqrt((dot - sq) * (dot - sq) + 2 * sq * work)) / sq));
+      this.takeBack(B, j);
+    }
+  }
+
+  /**
+   * Takes the share t = energy[1] of joint j's warm start back: its impulses,
+   * the velocity change it gave (`applied`) and the bodies' velocities. (t
+   * comes through the typed array: a double argument to a call V8 does not
+   * inline is boxed, an allocation every call.)
+   */
+  private takeBack(B: SolverBodies, j: Joint): void {
+    const E = this.energy, a = j.applied, t = E[1]!;
+    E[0] = 1 - t;
+    j.scaleImpulses(E);
+    this.addJointDv(j, a, -t);
+    const V = B.vel, oa = j.slotA * VELOCITY_STRIDE, ob = j.slotB * VELOCITY_STRIDE;
+    for (let k = 0; k < 6; k++) {
+      if (B.invMass[j.slotA] !== 0) V[oa + k] = V[oa + k]! - t * a[k]!;
+      if (B.invMass[j.slotB] !== 0) V[ob + k] = V[ob + k]! - t * a[6 + k]!;
+      a[k] = a[k]! * (1 - t); a[6 + k] = a[6 + k]! * (1 - t);
     }
   }
 
@@ -710,7 +702,7 @@ export class JointSolver {
         // (Not for the pull of other joints: the shift moves A by B's
         // displacement, and a grounded A whose share projectB clipped would
         // be pushed into its ground.)
-        if (E[1]! < lift && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_CHILD * B.invMass[ia]!) {
+        if (E[1]! < lift && B.invMass[ia] !== 0 && B.invMass[ib]! < HEAVY_B * B.invMass[ia]!) {
           shiftPairBack(B, ia, ib, p);
           this.projectionGain(B, ia, ib, p, ctx.invH);
         } else if (E[1]! < E[0]! && E[1]! >= lift) {

@@ -263,6 +263,14 @@ export function turnSlot(B: SolverBodies, s: number): void {
 const PROJECTION_SINK = 0.005;
 
 /**
+ * B counts as heavy below this fraction of A's inverse mass (more than twice
+ * A's mass). A projection moves a light B alone, so a tree listed parent
+ * first stays exact (a ragdoll's bones are at most 1.75 times their parent's
+ * mass: the chest on the spine); a heavy B is moved together with A.
+ */
+export const HEAVY_B = 0.5;
+
+/**
  * ω ← dq ω dq⁻¹ for the turn dq = normalize(delta[3..5], 1) that `moveSlot`
  * is about to apply: the spin turns with a body that a projection turns, so
  * its body-frame angular velocity, and with it ½ ωᵀIω, stay what they were.

@@ -138,10 +138,10 @@ describe('humanoid ragdoll', () => {
   });
 
   it('16 throws down a staircase: joints within 1 cm in most, 3 cm in all, limits within 2°', () => {
-    // A single throw's worst separation is a chaotic draw (7 mm to 24 mm with
-    // the same engine, by the spin). Where it passes 1 cm, a forearm lies
-    // pinned between the torso and the ground: the contacts win over the
-    // joint and the elbow opens for a few steps (docs/joints.md).
+    // A single throw's worst separation depends chaotically on its spin, so
+    // the bounds are on 16. Where it passes 1 cm, a forearm lies pinned
+    // between the torso and the ground: the contacts win over the joint and
+    // the elbow opens for a few steps (docs/joints.md).
     const seps: number[] = [];
     let worstLimit = -Infinity, leastZ = Infinity;
     for (let v = 0; v < 16; v++) {
