@@ -15,6 +15,9 @@ const LINEARISE_ANGLE_SQ = 1e-4;
 /** Doubles per slot in `SolverBodies.vel`. */
 export const VELOCITY_STRIDE = 8;
 
+/** Ground normals kept per slot (SolverBodies.groundNormal); more distinct ones than this are rare (a body wedged in a corner has three). */
+export const GROUND_NORMALS = 4;
+
 /** Source of `SolverBodies.poseVersion`: shared by every world, so a version never repeats. */
 let poseEpoch = 0;
 
@@ -90,13 +93,16 @@ export class SolverBodies {
   /** 1 for the slots whose inertia refreshInertia just recomputed (their contact rows follow). */
   refreshed = new Uint8Array(0);
   /**
-   * 1 for the slots with a contact against a body the step cannot move
-   * (static, kinematic or held asleep), with that contact's normal pointing
-   * away from it in gnx/gny/gnz: a joint projection may not teleport the
-   * slot into it (joints/linear-rows.ts PointRow.projectB).
+   * How many distinct contact normals (up to GROUND_NORMALS) each slot has
+   * against bodies the step cannot move (static, kinematic or held asleep),
+   * pointing away from them, in groundNormal (stride 3·GROUND_NORMALS): a
+   * joint projection may not teleport the slot into any of them
+   * (joints/rows.ts translateSlot). All of them, not one: in a seam (a floor
+   * box's edge against a terrain) the last contact's normal can be the
+   * side face's, and a projection pulling down would pass unclipped.
    */
   grounded = new Uint8Array(0);
-  gnx = new Float64Array(0) as F64; gny = new Float64Array(0) as F64; gnz = new Float64Array(0) as F64;
+  groundNormal = new Float64Array(0) as F64;
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -124,7 +130,7 @@ export class SolverBodies {
     this.staleCos = reserveFloat64(this.staleCos, c);
     this.refreshed = reserveUint8(this.refreshed, c);
     this.grounded = reserveUint8(this.grounded, c);
-    this.gnx = reserveFloat64(this.gnx, c); this.gny = reserveFloat64(this.gny, c); this.gnz = reserveFloat64(this.gnz, c);
+    this.groundNormal = reserveFloat64(this.groundNormal, c * 3 * GROUND_NORMALS);
     while (this.bodies.length < c) this.bodies.push(null);
     this.capacity = c;
   }
@@ -262,6 +268,9 @@ export class SolverBodies {
 
   /** Slot i's world inverse inertia at its current rotation (a pose moved outside the integration: continuous collision's put-back). */
   takeInertia(i: number): void {
+    // Rows that cache an effective mass (joints' point rows) measure it anew.
+    this.poseVersion = ++poseEpoch;
+    this.slotVersion[i] = this.poseVersion;
     let qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
     this.rqx[i] = qx; this.rqy[i] = qy; this.rqz[i] = qz; this.rqw[i] = qw;
     if (this.inertiaFramed[i] === 1) {

@@ -24,7 +24,7 @@ import { integratePositions, integrateVelocities, writeBack } from './integrate'
 import { pushOutOfImmovables, solveContactPositions } from './ngs';
 import { ShockPropagation } from './shock';
 import { Softness } from './softness';
-import { SolverBodies } from './solver-bodies';
+import { GROUND_NORMALS, SolverBodies } from './solver-bodies';
 import type { SolverSettings } from './solver-settings';
 import type { StepContext } from './step-context';
 import { SWEEP_BAUMGARTE, SWEEP_RELAX, SWEEP_RIGID, SWEEP_SOFT } from './sweep-mode';
@@ -213,13 +213,21 @@ export class StepSolver<J> {
   }
 }
 
-/** Marks the moving side of a contact with an immovable body as grounded, with the normal pointing out of the immovable one (SolverBodies.grounded). */
+/** Adds a contact's normal against an immovable body to the moving side's ground normals, pointing out of the immovable one (SolverBodies.grounded); a normal within about 2.5° of one already kept is not added again. */
 function recordGround(B: SolverBodies, c: Contact): void {
   const ia = c.bodyA!.solverIndex, ib = c.bodyB!.solverIndex;
   const fixedA = B.invMass[ia] === 0, fixedB = B.invMass[ib] === 0;
   if (fixedA === fixedB) return;
   const d = c.store.data, o = c.base + POINT_NORMAL;
   const s = fixedA ? 1 : -1, i = fixedA ? ib : ia;
-  B.grounded[i] = 1;
-  B.gnx[i] = s * d[o]!; B.gny[i] = s * d[o + 1]!; B.gnz[i] = s * d[o + 2]!;
+  const nx = s * d[o]!, ny = s * d[o + 1]!, nz = s * d[o + 2]!;
+  const G = B.groundNormal, k = B.grounded[i]!, g = i * 3 * GROUND_NORMALS;
+  if (k === GROUND_NORMALS) return;
+  for (let m = 0; m < k; m++) {
+    const q = g + 3 * m;
+    if (G[q]! * nx + G[q + 1]! * ny + G[q + 2]! * nz > 0.999) return;
+  }
+  const q = g + 3 * k;
+  G[q] = nx; G[q + 1] = ny; G[q + 2] = nz;
+  B.grounded[i] = k + 1;
 }

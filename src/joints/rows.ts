@@ -30,7 +30,7 @@
  */
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import { Softness } from '../dynamics/softness';
-import { VELOCITY_STRIDE } from '../dynamics/solver-bodies';
+import { GROUND_NORMALS, VELOCITY_STRIDE } from '../dynamics/solver-bodies';
 import { SWEEP_BAUMGARTE, SWEEP_SOFT, type SweepMode } from '../dynamics/sweep-mode';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
@@ -236,19 +236,35 @@ export function movePoseF(B: SolverBodies, s: number): void {
 
 /**
  * Translates slot s by B.delta[0..2] (delta[3..5] must be 0), but at most
- * PROJECTION_SINK into a ground it rests on (SolverBodies.grounded): the
- * contact wins and the rest of the gap is left to the sweeps. For the
+ * PROJECTION_SINK into each ground it rests on (SolverBodies.grounded): the
+ * contact wins and the rest of the gap is left to the sweeps. Two passes
+ * clip the move against each ground's plane in turn; what a seam's two
+ * planes still leave too deep is then shortened as a whole. For the
  * projections only.
  */
 export function translateSlot(B: SolverBodies, s: number): void {
   const d = B.delta;
-  if (B.grounded[s] === 1) {
-    const nx = B.gnx[s]!, ny = B.gny[s]!, nz = B.gnz[s]!;
-    const into = d[0]! * nx + d[1]! * ny + d[2]! * nz;
-    if (into < -PROJECTION_SINK) {
-      const cut = into + PROJECTION_SINK;
-      d[0] = d[0]! - cut * nx; d[1] = d[1]! - cut * ny; d[2] = d[2]! - cut * nz;
+  const k = B.grounded[s]!;
+  if (k > 0) {
+    const G = B.groundNormal, g = s * 3 * GROUND_NORMALS;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let m = 0; m < k; m++) {
+        const q = g + 3 * m;
+        const nx = G[q]!, ny = G[q + 1]!, nz = G[q + 2]!;
+        const into = d[0]! * nx + d[1]! * ny + d[2]! * nz;
+        if (into < -PROJECTION_SINK) {
+          const cut = into + PROJECTION_SINK;
+          d[0] = d[0]! - cut * nx; d[1] = d[1]! - cut * ny; d[2] = d[2]! - cut * nz;
+        }
+      }
     }
+    let t = 1;
+    for (let m = 0; m < k; m++) {
+      const q = g + 3 * m;
+      const into = d[0]! * G[q]! + d[1]! * G[q + 1]! + d[2]! * G[q + 2]!;
+      if (into * t < -PROJECTION_SINK) t = -PROJECTION_SINK / into;
+    }
+    if (t < 1) { d[0] = d[0]! * t; d[1] = d[1]! * t; d[2] = d[2]! * t; }
   }
   B.moveSlot(s);
 }
