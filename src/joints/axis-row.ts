@@ -23,6 +23,11 @@
  *   integration; in 'soft' mode the relax sweep after it leaves it alone
  *   (`springSweep`): solved again at the moved pose, a 1.5 Hz spring rang at
  *   1.67 Hz.
+ *   A soft limit's stiffness k = m ω² is taken with the effective mass m of
+ *   the step it engages and kept while it stays engaged: a stiffness that
+ *   followed m, which changes with the lever arms, is not a potential, and
+ *   a limit stretched while m grew gave back more than the stretch took
+ *   (docs/joints.md).
  * Doubles reach the per-sweep code through the row's fields, not as
  * arguments (rows.ts on V8 boxing).
  */
@@ -50,6 +55,8 @@ export class AxisRow {
   springHertz = 0;
   springDampingRatio = 1;
   private readonly soft = new Softness();
+  /** A soft limit's effective mass when it engaged (0 while apart): its stiffness is springMass·ω² until it lets go. */
+  springMass = 0;
   /** Arm (r_A + d) of the last `setLinear`, for NGS. */
   private readonly armA: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly armB: Vec3 = { x: 0, y: 0, z: 0 };
@@ -200,10 +207,23 @@ export class AxisRow {
    */
   solveSoftLimit(B: SolverBodies, ia: number, ib: number, ctx: JointStepContext): void {
     if (this.c > 0) {
+      this.springMass = 0;
       this.step = -this.impulse;
       this.impulse = 0;
       this.applyStep(B, ia, ib);
       return;
+    }
+    const m = this.mass;
+    if (m > 0 && this.springHertz > 0) {
+      if (this.springMass === 0) this.springMass = m;
+      // The engaged stiffness k = springMass·ω² at the current mass: ω' = ω √(springMass / m), ζ kept (Softness.set written out).
+      const h = ctx.h;
+      const omega = 2 * Math.PI * this.springHertz * Math.sqrt(this.springMass / m);
+      const a1 = 2 * this.springDampingRatio + h * omega;
+      const a2 = h * omega * a1;
+      const a3 = 1 / (1 + a2);
+      const soft = this.soft;
+      soft.biasRate = omega / a1; soft.massScale = a2 * a3; soft.impulseScale = a3;
     }
     this.minImpulse = 0;
     this.maxImpulse = Infinity;
@@ -229,7 +249,7 @@ export class AxisRow {
   save(out: number[]): void {
     out.push(this.impulse, this.nx, this.ny, this.nz, this.ax, this.ay, this.az, this.bx, this.by, this.bz, this.mass, this.c,
       this.speed, this.minImpulse, this.maxImpulse, this.springHertz, this.springDampingRatio,
-      this.armA.x, this.armA.y, this.armA.z, this.armB.x, this.armB.y, this.armB.z, this.angular ? 1 : 0);
+      this.armA.x, this.armA.y, this.armA.z, this.armB.x, this.armB.y, this.armB.z, this.angular ? 1 : 0, this.springMass);
   }
 
   load(src: Float64Array, o: number): number {
@@ -243,7 +263,8 @@ export class AxisRow {
     this.armA.x = src[o + 17]!; this.armA.y = src[o + 18]!; this.armA.z = src[o + 19]!;
     this.armB.x = src[o + 20]!; this.armB.y = src[o + 21]!; this.armB.z = src[o + 22]!;
     this.angular = src[o + 23]! === 1;
-    return o + 24;
+    this.springMass = src[o + 24]!;
+    return o + 25;
   }
 }
 

@@ -318,6 +318,8 @@ export class SixDofJoint extends Joint {
       if (axis.motorCode === MOTOR_OFF) this.motorRow[k]!.impulse = 0;
       if (this.frictionOf(k) === 0) this.frictionRow[k]!.impulse = 0;
       const lo = this.lower[k]!, up = this.upper[k]!, m = this.motorRow[k]!;
+      // A limit that is not (or no longer) soft lets go of the stiffness it engaged with (AxisRow.springMass).
+      if (!scalar || axis.modeCode !== MODE_LIMITED || !(axis.limitHertz > 0)) { lo.springMass = 0; up.springMass = 0; }
       lo.springHertz = axis.limitHertz; lo.springDampingRatio = axis.limitDampingRatio; lo.setSpring(ctx);
       up.springHertz = axis.limitHertz; up.springDampingRatio = axis.limitDampingRatio; up.setSpring(ctx);
       m.springHertz = axis.motorHertz; m.springDampingRatio = axis.motorDampingRatio; m.setSpring(ctx);

@@ -10,8 +10,8 @@ import { COMBINE_CODES } from '../dynamics/body-desc';
 const COMBINE_COUNT = COMBINE_CODES.length;
 import { ShapeKind, type Shape } from '../shapes/shape';
 
-/** Format version written by `World.snapshot` and the only one `restore` accepts (1 was the plain-array format; 3 added static friction, combine modes and inertia; 4 the inertia rotation). */
-export const SNAPSHOT_VERSION = 4;
+/** Format version written by `World.snapshot` and the only one `restore` accepts (1 was the plain-array format; 3 added static friction, combine modes and inertia; 4 the inertia rotation; 5 the stiffness a soft limit engaged with). */
+export const SNAPSHOT_VERSION = 5;
 
 /** Thrown by the restore functions when a snapshot cannot be restored; nothing was changed. */
 export class SnapshotError extends Error {

@@ -140,6 +140,25 @@
  *   horizontal one. A vertex ended 10.9 cm under the floor's top (1.26× the
  *   hull's smallest size). Every distinct ground normal is now kept
  *   (solver-bodies.ts groundNormal) and the move clipped against each.
+ * - 2762 (jointed), whole world, 480 steps: a six-dof joint between a 4.3 kg
+ *   thin box and a thin capsule. After a projection turned the box, the
+ *   solver retook its world inertia (SolverBodies.refreshInertia), but the
+ *   joint's rows had already measured their geometry at the new pose with
+ *   the old inertia and kept it: a linear limit row's cached effective mass
+ *   no longer matched the inverse inertia it applies its impulse through,
+ *   and one unbiased row raised the pair's kinetic energy from 16 kJ to
+ *   3.6 MJ; +806 % of the releasable energy at step 474. Retaking a slot's
+ *   inertia now counts as a pose change (SolverBodies.takeInertia), so the
+ *   rows measure again.
+ * - 2735 (jointed), whole world, 365 steps: the same through a slider's
+ *   rows; a 3.9 kg capsule reached 874 m/s at step 360 (+1.85 %).
+ * - 2232 (jointed), whole world, 535 steps: with the above fixed, a six-dof's
+ *   soft linear limit (10 Hz) between a 115 kg cylinder and a 681 kg sphere,
+ *   35 m past its limit, handed the pair 22-72 kJ a sub-step through its
+ *   warm start: it had engaged when its effective mass was 0.035 kg, and the
+ *   mass, and with it the stiffness, had since grown to 4.4 kg. +3.77 % at
+ *   step 532. A soft limit now keeps the stiffness it engaged with
+ *   (AxisRow.springMass).
  */
 import { describe, expect, it } from 'vitest';
 import { formatFailure, runWorld } from './run';
@@ -195,6 +214,7 @@ describe('fuzz energy repros (minimized)', () => {
     { seed: 2011, steps: 20, before: '+1026 %', extras: true, what: 'a thin capsule turned by a limit projection keeps contact rows that match its inertia' },
     { seed: 2232, keep: [1, 3, 4], steps: 600, before: '+338 %', what: 'a long weld on a floor hinge, stepped in small parts, gains nothing from its joints\' warm starts' },
     { seed: 2762, steps: 480, before: '+806 %', extras: true, what: 'a six-dof\'s axis rows measure their mass again when the solver retakes a turned body\'s inertia' },
+    { seed: 2232, steps: 535, before: '+3.77 %', extras: true, what: 'a soft limit keeps the stiffness it engaged with' },
     { seed: 2735, steps: 365, before: '+1.85 %', extras: true, what: 'a slider\'s axis rows measure their mass again when the solver retakes a turned body\'s inertia' },
   ];
   for (const c of jointed) {
