@@ -268,7 +268,7 @@ export class SolverBodies {
 
   /** Slot i's world inverse inertia at its current rotation (a pose moved outside the integration: continuous collision's put-back). */
   takeInertia(i: number): void {
-    // Rows that cache an effective mass (joints' point rows) measure it anew.
+    // Joint rows that cache an effective mass (point and axis rows) measure it anew.
     this.poseVersion = ++poseEpoch;
     this.slotVersion[i] = this.poseVersion;
     let qx = this.qx[i]!, qy = this.qy[i]!, qz = this.qz[i]!, qw = this.qw[i]!;
