@@ -263,7 +263,10 @@ export class AxisRow {
     this.armA.x = src[o + 17]!; this.armA.y = src[o + 18]!; this.armA.z = src[o + 19]!;
     this.armB.x = src[o + 20]!; this.armB.y = src[o + 21]!; this.armB.z = src[o + 22]!;
     this.angular = src[o + 23]! === 1;
-    this.springMass = src[o + 24]!;
+    const springMass = src[o + 24]!;
+    // A snapshot's engaged mass must be a mass: Infinity or a negative one would make the spring's coefficients NaN.
+    if (!(springMass >= 0 && springMass < Infinity)) throw new RangeError(`springMass must be finite and ≥ 0 (got ${springMass})`);
+    this.springMass = springMass;
     return o + 25;
   }
 }

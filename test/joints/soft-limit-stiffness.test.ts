@@ -6,7 +6,7 @@
 // times the energy). The limit keeps the stiffness it engaged with until it
 // lets go (AxisRow.springMass).
 import { describe, expect, it } from 'vitest';
-import { Box, Capsule, SixDofJoint, World, type RigidBody } from '../../src/index';
+import { Box, Capsule, SixDofJoint, SnapshotError, World, type RigidBody } from '../../src/index';
 import { SolverBodies, VELOCITY_STRIDE } from '../../src/dynamics/solver-bodies';
 import { JointStepContext } from '../../src/joints/rows';
 
@@ -73,5 +73,27 @@ describe('soft limit stiffness', () => {
     const again = stiffness(s);
     expect(again.mass / first.mass).toBeGreaterThan(20);
     expect(Math.abs(again.k / (again.mass * omega2) - 1)).toBeLessThan(0.01);
+  });
+
+  it('a snapshot whose engaged mass is negative or infinite is refused, and the world is left as it was', () => {
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const a = world.createBody({ type: 'static', shape: new Box({ x: 0.1, y: 0.1, z: 0.1 }), position: { x: 0, y: 0, z: 0 } });
+    const b = world.createBody({ type: 'dynamic', shape: new Capsule(0.03, 1.3), mass: 5, position: { x: -1, y: 0, z: 0 } });
+    const joint = world.addJoint(new SixDofJoint({ bodyA: a, bodyB: b, anchor: { x: 0, y: 0, z: 0 }, axis: { x: 0, y: 0, z: 1 },
+      linearX: { mode: 'limited', min: -0.05, max: 0.05, limitHertz: HERTZ }, linearY: { mode: 'free' }, linearZ: { mode: 'free' },
+      angularX: { mode: 'free' }, angularY: { mode: 'free' }, angularZ: { mode: 'free' } }));
+    // A value no other field has, to find the engaged mass in the snapshot's joint numbers.
+    joint.lower[0]!.springMass = 0.123456789;
+    const snap = world.snapshot();
+    const at = snap.joints.indexOf(0.123456789);
+    expect(at).toBeGreaterThanOrEqual(0);
+    for (const bad of [-1, Infinity]) {
+      const copy = { ...snap, joints: snap.joints.slice() };
+      copy.joints[at] = bad;
+      expect(() => world.restore(copy)).toThrow(SnapshotError);
+      expect(joint.lower[0]!.springMass).toBe(0.123456789);
+    }
+    world.restore(snap);
+    expect(joint.lower[0]!.springMass).toBe(0.123456789);
   });
 });
