@@ -17,6 +17,8 @@ export const VELOCITY_STRIDE = 8;
 
 /** Ground normals kept per slot (SolverBodies.groundNormal); more distinct ones than this are rare (a body wedged in a corner has three). */
 export const GROUND_NORMALS = 4;
+/** Fraction of a body's thinnest half size the joint projections may move it into a ground in one solve (SolverBodies.sinkBudget). */
+const SINK_BUDGET_FRACTION = 0.5;
 
 /** Source of `SolverBodies.poseVersion`: shared by every world, so a version never repeats. */
 let poseEpoch = 0;
@@ -103,6 +105,15 @@ export class SolverBodies {
    */
   grounded = new Uint8Array(0);
   groundNormal = new Float64Array(0) as F64;
+  /**
+   * Per ground normal (same stride as groundNormal's count), how far the
+   * projections have moved the slot into that ground since it was recorded
+   * (net, never below 0), and per slot how far they may in all
+   * (sinkBudget, half the body's thinnest half size): many small moves, one
+   * per joint and sub-step, must not add up to more than the body's size.
+   */
+  groundSunk = new Float64Array(0) as F64;
+  sinkBudget = new Float64Array(0) as F64;
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -131,6 +142,8 @@ export class SolverBodies {
     this.refreshed = reserveUint8(this.refreshed, c);
     this.grounded = reserveUint8(this.grounded, c);
     this.groundNormal = reserveFloat64(this.groundNormal, c * 3 * GROUND_NORMALS);
+    this.groundSunk = reserveFloat64(this.groundSunk, c * GROUND_NORMALS);
+    this.sinkBudget = reserveFloat64(this.sinkBudget, c);
     while (this.bodies.length < c) this.bodies.push(null);
     this.capacity = c;
   }
@@ -158,6 +171,7 @@ export class SolverBodies {
     this.rqx[i] = q.x; this.rqy[i] = q.y; this.rqz[i] = q.z; this.rqw[i] = q.w;
     this.refreshed[i] = 0;
     this.grounded[i] = 0;
+    this.sinkBudget[i] = SINK_BUDGET_FRACTION * body.thinnestHalfSize;
     if (dynamic) {
       this.ixx[i] = I.m00; this.ixy[i] = I.m01; this.ixz[i] = I.m02;
       this.iyy[i] = I.m11; this.iyz[i] = I.m12; this.izz[i] = I.m22;

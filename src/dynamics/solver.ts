@@ -229,5 +229,6 @@ function recordGround(B: SolverBodies, c: Contact): void {
   }
   const q = g + 3 * k;
   G[q] = nx; G[q + 1] = ny; G[q + 2] = nz;
+  B.groundSunk[i * GROUND_NORMALS + k] = 0;
   B.grounded[i] = k + 1;
 }

@@ -247,13 +247,15 @@ export function translateSlot(B: SolverBodies, s: number): void {
   const k = B.grounded[s]!;
   if (k > 0) {
     const G = B.groundNormal, g = s * 3 * GROUND_NORMALS;
+    const sunk = B.groundSunk, u = s * GROUND_NORMALS, budget = B.sinkBudget[s]!;
     for (let pass = 0; pass < 2; pass++) {
       for (let m = 0; m < k; m++) {
         const q = g + 3 * m;
         const nx = G[q]!, ny = G[q + 1]!, nz = G[q + 2]!;
         const into = d[0]! * nx + d[1]! * ny + d[2]! * nz;
-        if (into < -PROJECTION_SINK) {
-          const cut = into + PROJECTION_SINK;
+        const allowed = Math.max(0, Math.min(PROJECTION_SINK, budget - sunk[u + m]!));
+        if (into < -allowed) {
+          const cut = into + allowed;
           d[0] = d[0]! - cut * nx; d[1] = d[1]! - cut * ny; d[2] = d[2]! - cut * nz;
         }
       }
@@ -262,9 +264,16 @@ export function translateSlot(B: SolverBodies, s: number): void {
     for (let m = 0; m < k; m++) {
       const q = g + 3 * m;
       const into = d[0]! * G[q]! + d[1]! * G[q + 1]! + d[2]! * G[q + 2]!;
-      if (into * t < -PROJECTION_SINK) t = -PROJECTION_SINK / into;
+      const allowed = Math.max(0, Math.min(PROJECTION_SINK, budget - sunk[u + m]!));
+      // The slack keeps rounding left by a clip to the plane from cancelling the move along it.
+      if (into * t < -allowed - 1e-9) t = -allowed / into;
     }
     if (t < 1) { d[0] = d[0]! * t; d[1] = d[1]! * t; d[2] = d[2]! * t; }
+    for (let m = 0; m < k; m++) {
+      const q = g + 3 * m;
+      const into = d[0]! * G[q]! + d[1]! * G[q + 1]! + d[2]! * G[q + 2]!;
+      sunk[u + m] = Math.max(0, sunk[u + m]! - into);
+    }
   }
   B.moveSlot(s);
 }
