@@ -97,6 +97,11 @@ export class CharacterController {
   private readonly validated = new Float64Array(13).fill(NaN);
 
   constructor(world: World, options: CharacterControllerOptions = {}) {
+    // Duck-typed rather than instanceof, so that two copies of the package in one bundle still work together.
+    if (world === null || typeof world !== 'object' || typeof world.createBody !== 'function' || typeof world.overlap !== 'function') {
+      throw new TypeError(`CharacterController: world must be a footing World (got ${world === null || typeof world !== 'object' ? String(world) : 'an object without createBody and overlap'})`);
+    }
+    if (options === null || typeof options !== 'object') throw new TypeError(`CharacterController: options must be an object (got ${String(options)})`);
     registerCharacter(this);
     this.world = world;
     const radius = options.radius ?? 0.3;
@@ -113,8 +118,9 @@ export class CharacterController {
     requireVec(up, 'CharacterController: up');
     const ul = Math.hypot(up.x, up.y, up.z);
     if (!(ul > 1e-9) || !Number.isFinite(ul)) throw new RangeError('CharacterController: up must be a finite non-zero vector');
-    this.up = { x: up.x / ul, y: up.y / ul, z: up.z / ul };
-    this.rotation = quat.fromUnitVectors(quat.quat(), { x: 0, y: 1, z: 0 }, this.up);
+    // Frozen: the controller's frame is fixed at creation, and a write to it would go unchecked.
+    this.up = Object.freeze({ x: up.x / ul, y: up.y / ul, z: up.z / ul });
+    this.rotation = Object.freeze(quat.fromUnitVectors(quat.quat(), { x: 0, y: 1, z: 0 }, this.up));
     const group = options.collisionGroup ?? 1;
     if (typeof group !== 'number' || !Number.isInteger(group) || group < -0x80000000 || group > 0xffffffff) {
       throw new RangeError(`CharacterController: collisionGroup must be an integer in [-2^31, 2^32 - 1] (got ${String(group)})`);
@@ -244,10 +250,12 @@ export class CharacterController {
     if (displacement === null || typeof displacement !== 'object') {
       throw new TypeError(`CharacterController.move: displacement must be a { x, y, z } object (got ${String(displacement)})`);
     }
-    if (!(Math.abs(displacement.x) <= MAX_DISPLACEMENT && Math.abs(displacement.y) <= MAX_DISPLACEMENT && Math.abs(displacement.z) <= MAX_DISPLACEMENT)) {
+    // typeof as well: Math.abs takes a numeric string, which would then concatenate into the position.
+    if (!(typeof displacement.x === 'number' && typeof displacement.y === 'number' && typeof displacement.z === 'number' &&
+      Math.abs(displacement.x) <= MAX_DISPLACEMENT && Math.abs(displacement.y) <= MAX_DISPLACEMENT && Math.abs(displacement.z) <= MAX_DISPLACEMENT)) {
       throw new RangeError(`CharacterController.move: displacement must be finite, each component within ±${MAX_DISPLACEMENT} m (got (${displacement.x}, ${displacement.y}, ${displacement.z}))`);
     }
-    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
+    if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
     // `position` is handed out live: plain JavaScript can write it past setPosition.
     const at = this.ctx.pos;

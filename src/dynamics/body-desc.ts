@@ -8,7 +8,7 @@ import type { Vec3 } from '../math/vec3';
 import { ConvexShape, Shape, ShapeKind } from '../shapes/shape';
 import {
   MAX_ANGULAR_SPEED, MAX_GRAVITY_SCALE, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits, requireFiniteQuat, requireInRange,
-  requireMagnitude, requireNonNegative, requirePosition,
+  requireKnownKeys, requireMagnitude, requireNonNegative, requirePosition,
 } from '../math/validate';
 import { bodyMass } from './body-mass';
 
@@ -86,6 +86,13 @@ export interface BodyDesc {
   userData?: unknown;
 }
 
+/** Every option of BodyDesc (createBody refuses others by name). */
+const BODY_DESC_KEYS: readonly string[] = [
+  'type', 'shape', 'position', 'rotation', 'linearVelocity', 'angularVelocity', 'mass', 'density', 'friction', 'staticFriction',
+  'restitution', 'frictionCombine', 'restitutionCombine', 'inertia', 'inertiaRotation', 'awake', 'linearDamping', 'angularDamping',
+  'gravityScale', 'collisionGroup', 'collisionMask', 'isSensor', 'canSleep', 'userData',
+];
+
 /**
  * How the friction (or restitution) of two bodies combine into the pair's:
  * 'geometric' √(a b), 'minimum', 'maximum', 'average' (a + b) / 2 or
@@ -145,6 +152,7 @@ export function readBodyDesc(desc: BodyDesc): BodySettings {
   if (type !== 'static' && type !== 'dynamic' && type !== 'kinematic') {
     throw new TypeError(`type must be 'static', 'dynamic' or 'kinematic' (got ${String(type)})`);
   }
+  requireKnownKeys(desc, BODY_DESC_KEYS, 'createBody');
   if (!(desc.shape instanceof Shape)) throw new TypeError(`shape must be a footing Shape (Sphere, Box, Capsule, Cylinder, ConvexHull, Compound, TriangleMesh or HeightField; got ${String(desc.shape)})`);
   const shape = desc.shape;
   if (type === 'dynamic' && !(shape instanceof ConvexShape) && shape.kind !== ShapeKind.Compound) {
@@ -181,6 +189,11 @@ export function readBodyDesc(desc: BodyDesc): BodySettings {
   requireBoolean(isSensor, 'isSensor');
   requireBoolean(canSleep, 'canSleep');
 
+  // Ignored unless dynamic, but still a mistake worth naming when malformed.
+  if (type !== 'dynamic') {
+    if (desc.mass !== undefined && !(typeof desc.mass === 'number' && desc.mass > 0 && desc.mass < Infinity)) throw new RangeError(`mass must be a finite number > 0 (got ${String(desc.mass)}); a ${type} body ignores it`);
+    if (desc.density !== undefined && !(typeof desc.density === 'number' && desc.density > 0 && desc.density < Infinity)) throw new RangeError(`density must be a finite number > 0 (got ${String(desc.density)}); a ${type} body ignores it`);
+  }
   if (desc.inertia !== undefined && type !== 'dynamic') throw new TypeError(`inertia: only a dynamic body has inertia (this one is ${type})`);
   if (desc.inertiaRotation !== undefined && type !== 'dynamic') throw new TypeError(`inertiaRotation: only a dynamic body has inertia (this one is ${type})`);
   if (!awake && type !== 'static' && (v.x !== 0 || v.y !== 0 || v.z !== 0 || w.x !== 0 || w.y !== 0 || w.z !== 0)) {

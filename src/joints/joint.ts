@@ -38,7 +38,7 @@ export interface JointDescBase {
 }
 
 /** Length of Joint.applied. */
-const APPLIED_LENGTH = 12;
+export const APPLIED_LENGTH = 12;
 
 // Structurally a SolvedJoint, checked below (not declared: the published types leave out its internal members).
 export abstract class Joint {

@@ -86,6 +86,34 @@ export function requireBoolean(value: boolean, field: string): void {
 }
 
 /**
+ * Throws a TypeError naming the first own key of `obj` that is not in
+ * `known`, with the nearest known name when one is close: a misspelt
+ * option would otherwise be ignored and its default used in silence.
+ */
+export function requireKnownKeys(obj: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(obj)) {
+    if (known.includes(key)) continue;
+    let best = '', bestDistance = 3;
+    for (const k of known) {
+      const d = editDistance(key.toLowerCase(), k.toLowerCase());
+      if (d < bestDistance) { best = k; bestDistance = d; }
+    }
+    throw new TypeError(`${what}: unknown option '${key}'${best ? ` (did you mean '${best}'?)` : ''}; the options are ${known.join(', ')}`);
+  }
+}
+
+/** Levenshtein distance (short option names only). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
  * 32 collision bits: an integer in [−2³¹, 2³² − 1] (so both −1 and
  * 0xffffffff mean "all"). Returns it as a signed 32-bit integer.
  */

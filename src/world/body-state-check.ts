@@ -27,7 +27,9 @@ export function checkBodyStates(bodies: readonly RigidBody[]): void {
       Math.abs(p.x) <= L && Math.abs(p.y) <= L && Math.abs(p.z) <= L &&
       Math.abs(v.x) <= L && Math.abs(v.y) <= L && Math.abs(v.z) <= L &&
       Math.abs(w.x) <= L && Math.abs(w.y) <= L && Math.abs(w.z) <= L &&
-      Math.abs(n - 1) <= ROTATION_TOLERANCE
+      Math.abs(n - 1) <= ROTATION_TOLERANCE &&
+      // The step writes these objects in place: a frozen one would throw half-way through it.
+      Object.isExtensible(p) && Object.isExtensible(q) && Object.isExtensible(v) && Object.isExtensible(w)
     ) continue;
     nameBadField(b);
   }
@@ -35,6 +37,12 @@ export function checkBodyStates(bodies: readonly RigidBody[]): void {
 
 function nameBadField(b: RigidBody): never {
   const where = `(body ${b.id})`;
+  const live: readonly [string, object][] = [['position', b.position], ['rotation', b.rotation], ['linearVelocity', b.linearVelocity], ['angularVelocity', b.angularVelocity]];
+  for (const [field, obj] of live) {
+    if (!Object.isExtensible(obj)) {
+      throw new TypeError(`body.${field} ${where} is frozen, sealed or not extensible: the world writes it in place every step; copy it before freezing (e.g. { ...body.${field} })`);
+    }
+  }
   const vectors: readonly [string, Readonly<Record<'x' | 'y' | 'z', unknown>>, string][] = [
     ['position', b.position, 'setPosition'],
     ['linearVelocity', b.linearVelocity, 'setLinearVelocity'],

@@ -9,6 +9,7 @@ import { COMBINE_CODES } from '../dynamics/body-desc';
 
 const COMBINE_COUNT = COMBINE_CODES.length;
 import { ShapeKind, type Shape } from '../shapes/shape';
+import { MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_BODY_STATE, MAX_GRAVITY_SCALE } from '../math/validate';
 
 /** Format version written by `World.snapshot` and the only one `restore` accepts (1 was the plain-array format; 3 added static friction, combine modes and inertia; 4 the inertia rotation; 5 the stiffness a soft limit engaged with). */
 export const SNAPSHOT_VERSION = 5;
@@ -159,7 +160,39 @@ export function requireSameBody(b: RigidBody, f: Float64Array, ints: Int32Array,
   const combine = ints[oi + BI_COMBINE]!;
   if ((combine & 15) >= COMBINE_COUNT || combine >> 4 >= COMBINE_COUNT || combine < 0) throw new SnapshotError(`restore: body ${id} combine modes ${combine}`);
   if (((ints[oi + BI_FLAGS]! & BODY_SENSOR) !== 0) !== b.isSensor) throw new SnapshotError(`restore: body ${id} is${b.isSensor ? ' not' : ''} a sensor in the snapshot`);
+  // The ranges the setters and the start-of-step check enforce: restore
+  // writes the fields directly, and one refused half-way would leave the
+  // bodies before it restored.
+  for (const [name, at] of STATE_VECTORS) {
+    for (let k = 0; k < 3; k++) {
+      const v = f[o + at + k]!;
+      if (!(Math.abs(v) <= MAX_BODY_STATE)) throw new SnapshotError(`restore: body ${id} ${name} ${v} is beyond ±1e15 (MAX_BODY_STATE)`);
+    }
+  }
+  const inRange = (at: number, lo: number, hi: number, name: string): void => {
+    const v = f[o + at]!;
+    if (!(v >= lo && v <= hi)) throw new SnapshotError(`restore: body ${id} ${name} must be ${hi === Number.MAX_VALUE ? `finite and ≥ ${lo}` : `in [${lo}, ${hi}]`} (got ${v})`);
+  };
+  inRange(B_FRICTION, 0, Number.MAX_VALUE, 'friction');
+  inRange(B_RESTITUTION, 0, 1, 'restitution');
+  inRange(B_LINEAR_DAMPING, 0, Number.MAX_VALUE, 'linearDamping');
+  inRange(B_ANGULAR_DAMPING, 0, Number.MAX_VALUE, 'angularDamping');
+  inRange(B_GRAVITY_SCALE, -MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE, 'gravityScale');
+  inRange(B_SLEEP_TIME, 0, Number.MAX_VALUE, 'sleepTime');
+  inRange(B_ODOMETER, 0, Number.MAX_VALUE, 'odometer');
+  const F = o + B_FORCE, T = o + B_TORQUE;
+  const a = Math.hypot(f[F]!, f[F + 1]!, f[F + 2]!) * b.inverseMass;
+  if (!(a <= MAX_ACCELERATION)) throw new SnapshotError(`restore: body ${id}'s force would accelerate it by ${a} m/s², beyond MAX_ACCELERATION`);
+  // The largest principal inverse inertia bounds |I⁻¹τ| at any rotation.
+  const il = b.inverseInertiaLocal;
+  const alpha = Math.hypot(f[T]!, f[T + 1]!, f[T + 2]!) * Math.max(il.x, il.y, il.z);
+  if (!(alpha <= MAX_ANGULAR_ACCELERATION)) throw new SnapshotError(`restore: body ${id}'s torque would accelerate its turning by ${alpha} rad/s², beyond MAX_ANGULAR_ACCELERATION`);
 }
+
+const STATE_VECTORS: readonly (readonly [string, number])[] = [
+  ['position', B_POSITION], ['linearVelocity', B_VELOCITY], ['angularVelocity', B_ANGULAR],
+  ['previousPosition', B_PREV_POSITION], ['kinematic target position', B_TARGET_POSITION],
+];
 
 function typeName(code: number): string {
   return code === 0 ? 'static' : code === 1 ? 'kinematic' : code === 2 ? 'dynamic' : `of unknown type ${code}`;

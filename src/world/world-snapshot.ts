@@ -9,7 +9,8 @@ import type { RigidBody } from '../dynamics/body';
 import { CONTACT_STRIDE, PAIR_GAP, PAIR_GAP_ODOMETER, PAIR_IDLE, PAIR_INTS, PAIR_NUMS } from '../dynamics/contact';
 import { PAIR_KEY_SCALE, type ContactManager } from '../dynamics/contact-manager';
 import { FAT_MARGIN } from '../dynamics/integrate';
-import type { Joint } from '../joints/joint';
+import { APPLIED_LENGTH, type Joint } from '../joints/joint';
+import { MAX_BODY_STATE } from '../math/validate';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { SceneQueries } from './queries';
@@ -205,6 +206,28 @@ export function restoreSnapshot<W>(w: SnapshotHost<W>, snapshot: WorldSnapshot, 
   w.droppedTimeValue = sw[W_DROPPED]!;
 }
 
+/**
+ * Throws unless the accumulated impulses a joint has just loaded are finite:
+ * Infinity is allowed in a joint's row for its settings ("no limit"), so the
+ * row check cannot tell; the impulses are the numbers scaleImpulses
+ * changes, found by saving the joint before and after scaling them to 0.
+ * The step impulses and the applied velocity changes are checked as well.
+ */
+function requireFiniteImpulses(j: Joint, loaded: number[], zeroed: number[]): void {
+  loaded.length = 0; zeroed.length = 0;
+  j.saveState(loaded);
+  j.scaleImpulses(ZERO_SCALE);
+  j.saveState(zeroed);
+  for (let k = 0; k < loaded.length; k++) {
+    const v = loaded[k]!;
+    const stepState = k >= 2 && k < 4 + APPLIED_LENGTH;
+    if ((stepState || !Object.is(zeroed[k], v)) && !(Math.abs(v) <= MAX_BODY_STATE)) {
+      throw new RangeError(`value ${k} of the joint's row is an impulse or a velocity change and must be finite within ±1e15 (got ${v})`);
+    }
+  }
+}
+const ZERO_SCALE = new Float64Array(1);
+
 /** Throws a SnapshotError unless `restore(s)` can apply every part of `s` to this world. Changes nothing. */
 function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W): void {
   if (s === null || typeof s !== 'object') throw new SnapshotError('restore: not a footing world snapshot');
@@ -291,6 +314,7 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
   // trial and put the joint's own state back, so that a bad value (a motor
   // speed out of range, an unknown axis mode) is refused before anything
   // is restored.
+  const loaded: number[] = [], zeroed: number[] = [];
   for (let i = 0; i < nj; i++) {
     const j = host.jointList[i]!;
     own.length = 0;
@@ -298,11 +322,12 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
     let error: unknown = null;
     try {
       j.loadState(s.joints, ji[JOINT_INTS * i + JI_OFFSET]!);
+      requireFiniteImpulses(j, loaded, zeroed);
     } catch (e) {
       error = e;
     }
     j.loadState(Float64Array.from(own), 0);
-    if (error !== null) throw new SnapshotError(`restore: joint ${i}'s settings are refused (${(error as Error).message})`);
+    if (error !== null) throw new SnapshotError(`restore: joint ${i}'s state is refused (${(error as Error).message})`);
   }
 
   if (!Array.isArray(s.steppers) || s.steppers.length !== host.steppers.length) {

@@ -33,7 +33,7 @@ import { defaultJointSolverSettings, type JointSolver, type JointSolverSettings 
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { MAX_TIME_STEP, requireInteger } from '../math/validate';
+import { MAX_TIME_STEP, requireInteger, requireKnownKeys } from '../math/validate';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import { STAGE_BROADPHASE, STAGE_EVENTS, STAGE_ISLANDS, STAGE_NARROWPHASE, STAGE_SOLVER, STAGE_STEPPERS, StageTimer, WorldCounters } from './counters';
 import { DebugDrawer, type DebugDrawSink } from './debug-draw';
@@ -67,6 +67,9 @@ export interface WorldOptions {
   maxSubSteps?: number;
 }
 
+/** Every option of WorldOptions (the constructor refuses others by name). */
+const WORLD_OPTION_KEYS: readonly string[] = ['gravity', 'solverSettings', 'solver', 'sleeping', 'fixedTimeStep', 'maxStepsPerAdvance', 'maxSubSteps'];
+
 /**
  * How many moves ahead the fat box of a body moved by setPosition reaches
  * (Box2D v2's AABB multiplier is 4 for the same reason).
@@ -75,12 +78,22 @@ const POSE_PREDICTION = 4;
 
 // Structurally a BodyOwner and a SnapshotHost, checked below (not declared: the published types leave out their internal members).
 export class World {
-  /** Live solver settings, checked and read at the start of every step. */
-  readonly solverSettings: SolverSettings;
-  /** Live sleep settings, checked at the start of every step. */
-  readonly sleeping: SleepSettings;
-  /** m/s², live; checked at the start of every step (a non-finite component throws there, before anything moves). */
-  readonly gravity: Vec3;
+  private readonly solverSettingsValue: SolverSettings;
+  private readonly sleepingValue: SleepSettings;
+  private readonly gravityValue: Vec3;
+  /** Live solver settings, checked and read at the start of every step. Assigning an object copies its fields in (checked at once; unknown names refused). */
+  get solverSettings(): SolverSettings { return this.solverSettingsValue; }
+  set solverSettings(v: Partial<SolverSettings>) { this.assignSettings('solverSettings', this.solverSettingsValue, v); }
+  /** Live sleep settings, checked at the start of every step. Assigning an object copies its fields in (checked at once; unknown names refused). */
+  get sleeping(): SleepSettings { return this.sleepingValue; }
+  set sleeping(v: Partial<SleepSettings>) { this.assignSettings('sleeping', this.sleepingValue, v); }
+  /** m/s², live; checked at the start of every step (a non-finite component throws there, before anything moves). Assigning a vector copies it in, checked at once. */
+  get gravity(): Vec3 { return this.gravityValue; }
+  set gravity(g: Readonly<Vec3>) {
+    if (typeof g !== 'object' || g === null) throw new TypeError(`world.gravity must be a vector {x, y, z} (got ${String(g)})`);
+    checkWorldSettings(g, this.sleepingValue, this.jointSolverSettings, this.solverSettingsValue, []);
+    this.gravityValue.x = g.x; this.gravityValue.y = g.y; this.gravityValue.z = g.z;
+  }
   // null until the constructor sets it, so that V8 keeps the field tagged and
   // advance hands one heap number to every step(h) (a double field is boxed
   // anew on each read passed to a call; CONTRIBUTING.md, hot path).
@@ -115,12 +128,23 @@ export class World {
   private readonly displacement: Vec3 = { x: 0, y: 0, z: 0 };
 
   constructor(options: WorldOptions = {}) {
+    if (options === null || typeof options !== 'object') throw new TypeError(`World: options must be an object (got ${String(options)})`);
+    requireKnownKeys(options, WORLD_OPTION_KEYS, 'World');
+    const solverDefaults = defaultSolverSettings(), sleepDefaults = defaultSleepSettings();
+    for (const [name, given, defaults] of [['solverSettings', options.solverSettings, solverDefaults], ['solver', options.solver, solverDefaults], ['sleeping', options.sleeping, sleepDefaults]] as const) {
+      if (given === undefined) continue;
+      if (given === null || typeof given !== 'object') throw new TypeError(`World: ${name} must be an object (got ${String(given)})`);
+      requireKnownKeys(given, Object.keys(defaults), `World ${name}`);
+    }
     const g = options.gravity ?? { x: 0, y: -9.81, z: 0 };
     validate.requireFiniteVec(g, 'gravity');
-    this.gravity = { x: g.x, y: g.y, z: g.z };
-    this.solverSettings = { ...defaultSolverSettings(), ...(options.solver ?? {}), ...(options.solverSettings ?? {}) };
-    this.sleeping = { ...defaultSleepSettings(), ...(options.sleeping ?? {}) };
+    this.gravityValue = { x: g.x, y: g.y, z: g.z };
+    this.solverSettingsValue = { ...solverDefaults, ...(options.solver ?? {}), ...(options.solverSettings ?? {}) };
+    this.sleepingValue = { ...sleepDefaults, ...(options.sleeping ?? {}) };
     this.fixedTimeStep = options.fixedTimeStep ?? 1 / 60;
+    if (options.maxStepsPerAdvance !== undefined && options.maxSubSteps !== undefined && options.maxStepsPerAdvance !== options.maxSubSteps) {
+      throw new RangeError(`World: maxStepsPerAdvance (${String(options.maxStepsPerAdvance)}) and its old name maxSubSteps (${String(options.maxSubSteps)}) disagree; give one`);
+    }
     if (options.maxStepsPerAdvance !== undefined) this.maxStepsPerAdvance = options.maxStepsPerAdvance;
     else this.maxSubSteps = options.maxSubSteps ?? 4;
     this.ctx = new StepContext(this.solverSettings, this.gravity);
@@ -282,9 +306,32 @@ export class World {
     removeBodyNow(this, body);
   }
 
-  /** Live joint solver settings (jointHertz, jointDampingRatio, jointIterations). */
+  /** Live joint solver settings (jointHertz, jointDampingRatio, jointIterations). Assigning an object copies its fields in (checked at once; unknown names refused). */
   get jointSettings(): JointSolverSettings {
     return this.jointSolverSettings;
+  }
+  set jointSettings(v: Partial<JointSolverSettings>) { this.assignSettings('jointSettings', this.jointSolverSettings, v); }
+
+  /**
+   * Copies the fields of `v` into the live settings object `live`, after
+   * checking the result as the next step would: a plain-JavaScript
+   * assignment to the property would otherwise replace an object the
+   * solver no longer reads, silently.
+   */
+  private assignSettings<T extends object>(name: string, live: T, v: Partial<T>): void {
+    if (typeof v !== 'object' || v === null) throw new TypeError(`world.${name} must be an object of settings (got ${String(v)})`);
+    for (const key of Object.keys(v)) {
+      if (!(key in live)) throw new TypeError(`world.${name}.${key} is not a setting (known: ${Object.keys(live).join(', ')})`);
+    }
+    const merged = { ...live, ...v };
+    checkWorldSettings(
+      this.gravityValue,
+      (live === (this.sleepingValue as object) ? merged : this.sleepingValue) as SleepSettings,
+      (live === (this.jointSolverSettings as object) ? merged : this.jointSolverSettings) as JointSolverSettings,
+      (live === (this.solverSettingsValue as object) ? merged : this.solverSettingsValue) as SolverSettings,
+      [],
+    );
+    Object.assign(live, v);
   }
 
   /**
@@ -431,18 +478,31 @@ export class World {
       throw new RangeError(`frameSeconds must be a finite number ≥ 0 (got ${String(frameSeconds)})`);
     }
     const h = this.fixedTimeStep;
-    this.accumulator += frameSeconds;
-    let steps = 0;
-    while (this.accumulator >= h && steps < this.maxStepsValue) {
-      this.step(h);
-      this.accumulator -= h;
-      steps++;
-    }
-    this.droppedTimeValue = 0;
-    if (this.accumulator >= h) {
-      const keep = this.accumulator % h;
-      this.droppedTimeValue = this.accumulator - keep;
-      this.accumulator = keep;
+    // The frame's time is kept only once a step has completed or none was
+    // due: a step refused at its start leaves the world, the accumulator
+    // included, as it was; a step whose listeners threw has used its time.
+    let acc = this.accumulator + frameSeconds;
+    let steps = 0, done = false;
+    try {
+      while (acc >= h && steps < this.maxStepsValue) {
+        const before = this.stepCountValue;
+        try {
+          this.step(h);
+        } finally {
+          if (this.stepCountValue !== before) { acc -= h; steps++; }
+        }
+      }
+      done = true;
+    } finally {
+      if (done || steps > 0) {
+        this.droppedTimeValue = 0;
+        if (acc >= h) {
+          const keep = acc % h;
+          this.droppedTimeValue = acc - keep;
+          acc = keep;
+        }
+        this.accumulator = acc;
+      }
     }
     return this.accumulator / h;
   }
@@ -455,6 +515,7 @@ export class World {
     this.checkSettings();
     this.stepping = true;
     const ctx = this.ctx, timer = this.timer;
+    let stepperErrors: unknown[] | null = null;
     timer.start();
     this.contactManager.resetCounters();
     try {
@@ -501,7 +562,13 @@ export class World {
           const s = steppers[i]!;
           // removeStepper replaces the list: skip a stepper removed by an earlier one.
           if (this.steppers !== steppers && this.steppers.indexOf(s) < 0) continue;
-          s.postStep(this, h);
+          // The bodies have moved: a stepper that throws must not leave the
+          // step half done, so the step completes and the errors follow it.
+          try {
+            s.postStep(this, h);
+          } catch (e) {
+            (stepperErrors ??= []).push(e);
+          }
         }
         timer.lap(STAGE_STEPPERS);
         this.lastStepParts = k + 1;
@@ -515,8 +582,14 @@ export class World {
     }
     try {
       this.events.dispatch();
+    } catch (e) {
+      if (stepperErrors === null) throw e;
+      stepperErrors.push(e);
     } finally {
       timer.lap(STAGE_EVENTS);
+    }
+    if (stepperErrors !== null) {
+      throw stepperErrors.length === 1 ? stepperErrors[0] : new AggregateError(stepperErrors, `step: ${stepperErrors.length} steppers or listeners threw; the step is complete`);
     }
   }
 

@@ -159,7 +159,7 @@ describe('slider and six-dof snapshots with bad settings', () => {
       return c;
     };
     const cases: [string, typeof good, RegExp][] = [
-      ['mode 7', bad((f, o) => { f[o + 16] = 7; }), /joint 2's settings are refused.*linearX\.mode/],
+      ['mode 7', bad((f, o) => { f[o + 16] = 7; }), /joint 2's state is refused.*linearX\.mode/],
       ['min > max', bad((f, o) => { f[o + 16 + 1] = 1; f[o + 16 + 2] = 0; }), /linearX\.min/],
       ['negative force', bad((f, o) => { f[o + 16 + 8] = -1; }), /linearX\.maxMotorForce/],
     ];

@@ -1,0 +1,212 @@
+// Input a new user or a hostile caller can hand the world, found by a
+// probe in session 19: each is refused by name, and a refused call leaves
+// the world as it was (compared through a whole snapshot).
+import { describe, expect, it } from 'vitest';
+import { BallJoint, Box, ConeTwistJoint, SixDofJoint, Sphere, World, type WorldSnapshot } from '../../src/index';
+import { CharacterController } from '../../character/index';
+
+function scene(): { w: World; a: ReturnType<World['createBody']>; b: ReturnType<World['createBody']> } {
+  const w = new World();
+  w.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+  const a = w.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 2, z: 0 }, mass: 1 });
+  const b = w.createBody({ type: 'dynamic', shape: new Sphere(0.3), position: { x: 1.2, y: 2, z: 0 }, mass: 1 });
+  return { w, a, b };
+}
+
+/** The first difference between two snapshots, or '' when they are the same bit for bit. */
+function diff(x: WorldSnapshot, y: WorldSnapshot): string {
+  for (const k of ['world', 'bodies', 'bodyInts', 'contacts', 'contactInts', 'joints', 'jointInts'] as const) {
+    const p = x[k] as ArrayLike<number>, q = y[k] as ArrayLike<number>;
+    if (p.length !== q.length) return `${k}: length ${p.length} vs ${q.length}`;
+    for (let i = 0; i < p.length; i++) if (!Object.is(p[i], q[i])) return `${k}[${i}]: ${p[i]} vs ${q[i]}`;
+  }
+  return '';
+}
+
+describe('advance keeps its clock when a step is refused', () => {
+  it('a refused step leaves the accumulator as it was, and two refused huge frames do not turn it to Infinity', () => {
+    const { w } = scene();
+    w.step(1 / 60);
+    const before = w.snapshot();
+    w.gravity.y = NaN;
+    expect(() => w.advance(1 / 30)).toThrow(/world\.gravity\.y/);
+    expect(() => w.advance(1e308)).toThrow(/world\.gravity\.y/);
+    expect(() => w.advance(1e308)).toThrow(/world\.gravity\.y/);
+    w.gravity.y = -9.81;
+    expect(diff(before, w.snapshot())).toBe('');
+    // The refused frames were not counted: a zero frame takes no step, one frame one step.
+    expect(w.advance(0)).toBe(0);
+    expect(w.stepCount).toBe(1);
+    w.advance(1 / 60);
+    expect(w.stepCount).toBe(2);
+    expect(Number.isFinite(w.droppedTime)).toBe(true);
+  });
+
+  it('a step whose listener throws has used its time: ten frames of 1/60 s take ten steps', () => {
+    const w = new World();
+    w.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+    w.createBody({ type: 'dynamic', shape: new Sphere(0.5), position: { x: 0, y: 0.52, z: 0 }, mass: 1 });
+    let thrown = 0;
+    w.on('contactBegin', () => { if (thrown++ === 0) throw new Error('listener boom'); });
+    let errors = 0;
+    for (let frame = 0; frame < 10; frame++) {
+      try { w.advance(1 / 60); } catch { errors++; }
+    }
+    expect(errors).toBe(1);
+    expect(w.stepCount).toBe(10);
+  });
+});
+
+describe('a stepper whose postStep throws', () => {
+  it('does not leave the step half done: the step completes, the other steppers run, then the error is thrown', () => {
+    const { w } = scene();
+    w.step(1 / 60);
+    let later = 0, boom = true;
+    w.addStepper({ postStep() { if (boom) throw new Error('postStep boom'); } });
+    w.addStepper({ postStep() { later++; } });
+    expect(() => w.step(1 / 60)).toThrow('postStep boom');
+    expect(w.stepCount).toBe(2);
+    expect(later).toBe(1);
+    boom = false;
+    w.step(1 / 60);
+    expect(w.stepCount).toBe(3);
+    expect(later).toBe(2);
+  });
+});
+
+describe('live settings assigned whole', () => {
+  it('world.gravity = v copies v in (the solver reads the new gravity); a bad vector is refused at once', () => {
+    const { w, a } = scene();
+    w.gravity = { x: 0, y: 20, z: 0 };
+    w.step(1 / 60); w.step(1 / 60);
+    expect(a.linearVelocity.y).toBeCloseTo(40 / 60, 9);
+    expect(() => { w.gravity = { x: NaN, y: 0, z: 0 }; }).toThrow(/world\.gravity\.x/);
+    expect(() => { (w as unknown as { gravity: unknown }).gravity = null; }).toThrow(/world\.gravity must be a vector/);
+    expect(w.gravity).toEqual({ x: 0, y: 20, z: 0 });
+  });
+
+  it('world.sleeping, solverSettings and jointSettings assigned an object copy its fields, refusing bad values and unknown names', () => {
+    const w = new World();
+    const live = w.sleeping;
+    w.sleeping = { timeToSleep: 2 };
+    expect(w.sleeping).toBe(live);
+    expect(w.sleeping.timeToSleep).toBe(2);
+    expect(() => { w.sleeping = { timeToSleep: NaN }; }).toThrow(/sleeping\.timeToSleep/);
+    expect(() => { w.solverSettings = { velocityIteratons: 3 } as never; }).toThrow(/solverSettings\.velocityIteratons is not a setting/);
+    expect(() => { w.jointSettings = { jointIterations: 0 }; }).toThrow(/jointSettings\.jointIterations/);
+    expect(w.sleeping.timeToSleep).toBe(2);
+    w.jointSettings = { jointIterations: 12 };
+    expect(w.jointSettings.jointIterations).toBe(12);
+  });
+});
+
+describe('misspelt and malformed options', () => {
+  it('World and createBody refuse an unknown option and name the nearest one', () => {
+    expect(() => new World({ gravty: { x: 0, y: -1, z: 0 } } as never)).toThrow(/unknown option 'gravty' \(did you mean 'gravity'\?\)/);
+    expect(() => new World({ solver: { velocityIteratons: 50 } } as never)).toThrow(/did you mean 'velocityIterations'/);
+    expect(() => new World({ maxStepsPerAdvance: 2, maxSubSteps: 8 })).toThrow(/disagree/);
+    const w = new World();
+    const n = w.bodies.length;
+    expect(() => w.createBody({ type: 'dynamic', shape: new Sphere(1), mas: 5 } as never)).toThrow(/unknown option 'mas' \(did you mean 'mass'\?\)/);
+    expect(w.bodies.length).toBe(n);
+  });
+
+  it('a static or kinematic body ignores mass and density but refuses malformed ones', () => {
+    const w = new World();
+    for (const type of ['static', 'kinematic'] as const) {
+      expect(() => w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), mass: NaN })).toThrow(/mass must be a finite number > 0/);
+      expect(() => w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), density: -1 })).toThrow(/density must be a finite number > 0/);
+      expect(w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), mass: 5 }).mass).toBe(0);
+    }
+  });
+});
+
+describe('live vectors frozen by the caller', () => {
+  it('are refused by name at the start of the step, before anything moves', () => {
+    const { w, a } = scene();
+    w.step(1 / 60);
+    const before = w.snapshot();
+    Object.freeze(a.rotation);
+    expect(() => w.step(1 / 60)).toThrow(/body\.rotation \(body 1\) is frozen/);
+    expect(diff(before, w.snapshot())).toBe('');
+  });
+});
+
+describe('restore refuses runtime state the setters would refuse', () => {
+  it('an infinite or huge accumulated joint impulse, a force beyond MAX_ACCELERATION, a bad material or sleep time; the world is untouched', () => {
+    const { w, a, b } = scene();
+    w.addJoint(new BallJoint({ bodyA: a, bodyB: b, anchor: { x: 0.6, y: 2, z: 0 } }));
+    for (let i = 0; i < 5; i++) w.step(1 / 60);
+    const good = w.snapshot();
+    const cases: [string, (s: WorldSnapshot) => void, RegExp][] = [];
+    // Every impulse slot of the joint's row (found by the restore itself) with Infinity.
+    for (let k = 0; k < good.joints.length; k++) {
+      if (good.joints[k] === Infinity) continue;
+      cases.push([`joints[${k}] = Infinity`, (s) => { s.joints[k] = Infinity; }, /./]);
+    }
+    const stride = good.bodies.length / w.bodies.length, o = stride * w.bodies.indexOf(a);
+    cases.push(['force.y = 1e12', (s) => { s.bodies[o + 21] = 1e12; }, /force would accelerate it/]);
+    cases.push(['torque.x = 1e300', (s) => { s.bodies[o + 23] = 1e300; }, /torque would accelerate/]);
+    cases.push(['restitution = 5', (s) => { s.bodies[o + 36] = 5; }, /restitution must be in \[0, 1\]/]);
+    cases.push(['sleepTime = -1', (s) => { s.bodies[o + 26] = -1; }, /sleepTime/]);
+    cases.push(['position.x = 1e300', (s) => { s.bodies[o] = 1e300; }, /position 1e\+300 is beyond/]);
+    let refused = 0, impulseRows = 0;
+    for (const [label, spoil, message] of cases) {
+      const s = w.snapshot();
+      spoil(s);
+      let error: unknown = null;
+      try { w.restore(s); } catch (e) { error = e; }
+      if (label.startsWith('joints')) {
+        // Settings slots take Infinity ("no limit"); the impulses and velocity changes must not.
+        if (error === null) { w.restore(good); continue; }
+        impulseRows++;
+      }
+      expect((error as Error | null)?.name, label).toBe('SnapshotError');
+      expect((error as Error).message, label).toMatch(message);
+      expect(diff(good, w.snapshot()), label).toBe('');
+      refused++;
+    }
+    console.log(`[hostile restore] ${refused} spoilt snapshots refused, ${impulseRows} of them joint impulse or velocity-change slots`);
+    // The ball joint's point row (3), friction (3), step impulses (2) and applied velocity changes (12) at least.
+    expect(impulseRows).toBeGreaterThanOrEqual(20);
+    for (let i = 0; i < 30; i++) w.step(1 / 60);
+    expect(Number.isFinite(a.position.y) && Number.isFinite(b.position.y)).toBe(true);
+  });
+});
+
+describe('character controller input', () => {
+  it('move refuses a numeric string without changing the character; the constructor names a missing world', () => {
+    const w = new World();
+    w.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+    const c = new CharacterController(w, { position: { x: 0, y: 0.95, z: 0 } });
+    c.move({ x: 0, y: -0.1, z: 0 });
+    const x = c.position.x;
+    expect(() => c.move({ x: '1' as unknown as number, y: 0, z: 0 })).toThrow(/displacement must be finite/);
+    expect(c.position.x).toBe(x);
+    expect(typeof c.position.x).toBe('number');
+    expect(() => new CharacterController(undefined as never)).toThrow(/world must be a footing World/);
+    expect(() => { (c.up as { y: number }).y = 0; }).toThrow(TypeError);
+    expect(c.up.y).toBe(1);
+  });
+});
+
+describe('swing cones with tiny limits', () => {
+  it('a cone half-angle below 1e-6 rad holds as 1e-6 rad instead of overflowing into no limit', () => {
+    for (const limit of [1e-100, 1e-155, 1e-200]) {
+      for (const kind of ['cone-twist', 'six-dof'] as const) {
+        const { w, a, b } = scene();
+        const j = kind === 'cone-twist'
+          ? new ConeTwistJoint({ bodyA: a, bodyB: b, anchor: { x: 0.6, y: 2, z: 0 }, twistAxis: { x: 1, y: 0, z: 0 }, swingLimitY: limit, swingLimitZ: 0.01 })
+          : new SixDofJoint({ bodyA: a, bodyB: b, anchor: { x: 0.6, y: 2, z: 0 }, axis: { x: 1, y: 0, z: 0 }, swingType: 'cone',
+            angularX: { mode: 'free' }, angularY: { mode: 'limited', min: -limit, max: limit }, angularZ: { mode: 'limited', min: -0.01, max: 0.01 } });
+        w.addJoint(j);
+        b.setAngularVelocity({ x: 0, y: 3, z: 3 });
+        for (let i = 0; i < 30; i++) w.step(1 / 60);
+        const swing = j instanceof ConeTwistJoint ? j.swingAngle : Math.hypot(j.getCoordinate(4), j.getCoordinate(5));
+        // Unlimited it swung 0.85 rad.
+        expect(swing, `${kind} ${limit}`).toBeLessThan(0.02);
+        expect(Number.isFinite(b.position.y)).toBe(true);
+      }
+    }
+  });
+});
