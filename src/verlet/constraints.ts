@@ -8,26 +8,33 @@
  * Storage is struct-of-arrays (typed columns), grown only when constraints
  * are added (never during a step).
  */
-import type { RigidBody } from '../dynamics/body';
+import { RigidBody } from '../dynamics/body';
 import type { Vec3 } from '../math/vec3';
 import { resizedFloat64, resizedInt32 } from '../math/typed-arrays';
-import { requirePosition } from '../math/validate';
+import { MAX_BODY_STATE, requirePosition } from '../math/validate';
 
 
 /**
  * Distance constraints between particle pairs: `minLength ≤ |x_b − x_a| ≤ maxLength`.
  * A stick is min = max = rest length; a slack rope segment is min = 0.
+ * The columns are raw state, read by every step; in a ParticleSystem's
+ * `sticks` the first `count` entries (and the counts) are checked at the
+ * start of the next step against what `add` accepts, which throws before
+ * anything moves.
  */
 export class DistanceConstraints {
+  /** Constraints in use, an integer in [0, capacity of the columns]. */
   count = 0;
+  /** Particle indices of the two ends: integers in [0, particleCount), different. */
   particleA: Int32Array = new Int32Array(16);
   particleB: Int32Array = new Int32Array(16);
+  /** Metres, finite, 0 ≤ minLength ≤ maxLength. */
   minLength: Float64Array = new Float64Array(16);
   maxLength: Float64Array = new Float64Array(16);
   /** Fraction of the violation removed per projection, (0, 1]. 1 = rigid. */
   stiffness: Float64Array = new Float64Array(16);
 
-  /** Particles of the owning system: indices must be below it (kept by ParticleSystem). */
+  /** Particles of the owning system: indices must be below it (kept by ParticleSystem; equal to its count). */
   particleCount = 0;
 
   /** Adds a constraint; returns its index. */
@@ -114,8 +121,11 @@ export function solveDistanceConstraints(
  * Pins: a particle held at a world point, or at a point fixed in a rigid
  * body's local frame (it follows the body). Pinned particles have inverse
  * mass 0, so sticks move only their free ends (Jakobsen: "invmass = 0").
+ * In a ParticleSystem's `pins` the first `count` entries (and the counts)
+ * are checked at the start of the next step, as for DistanceConstraints.
  */
 export class PinConstraints {
+  /** Pins in use, an integer in [0, capacity of the columns], equal to `body.length`. */
   count = 0;
   particle: Int32Array = new Int32Array(8);
   /** World target (world pins) or body-local point (body pins), xyz per pin. */
@@ -216,6 +226,86 @@ export function solveBounds(x: Float64Array, count: number, min: Readonly<Vec3>,
     x[i + 1] = py < y0 ? y0 : py > y1 ? y1 : py;
     x[i + 2] = pz < z0 ? z0 : pz > z1 ? z1 : pz;
   }
+}
+
+/**
+ * Throws a RangeError or TypeError naming the first entry of a system's
+ * `sticks` that `add` would have refused (fields written directly). Runs at
+ * the start of every step: a loop over the columns, no allocation unless it
+ * throws.
+ */
+export function checkDistanceConstraints(c: DistanceConstraints, particleCount: number): void {
+  const pa = c.particleA, pb = c.particleB, lo = c.minLength, hi = c.maxLength, k = c.stiffness, n = c.count;
+  if (c.particleCount !== particleCount) {
+    throw new RangeError(`ParticleSystem.sticks.particleCount must equal the system's particle count ${particleCount} (got ${String(c.particleCount)})`);
+  }
+  if (!(pa instanceof Int32Array)) badColumn('sticks.particleA', 'an Int32Array', pa);
+  if (!(pb instanceof Int32Array)) badColumn('sticks.particleB', 'an Int32Array', pb);
+  if (!(lo instanceof Float64Array)) badColumn('sticks.minLength', 'a Float64Array', lo);
+  if (!(hi instanceof Float64Array)) badColumn('sticks.maxLength', 'a Float64Array', hi);
+  if (!(k instanceof Float64Array)) badColumn('sticks.stiffness', 'a Float64Array', k);
+  const cap = Math.min(pa.length, pb.length, lo.length, hi.length, k.length);
+  if (!(Number.isInteger(n) && n >= 0 && n <= cap)) {
+    throw new RangeError(`ParticleSystem.sticks.count must be an integer in [0, ${cap}] (the columns' length; got ${String(n)})`);
+  }
+  for (let i = 0; i < n; i++) {
+    const a = pa[i]!, b = pb[i]!;
+    if (!(a >= 0 && a < particleCount)) badIndex('sticks.particleA', i, a, particleCount);
+    if (!(b >= 0 && b < particleCount)) badIndex('sticks.particleB', i, b, particleCount);
+    if (a === b) throw new RangeError(`ParticleSystem.sticks.particleB[${i}] must differ from particleA[${i}] (both ${a})`);
+    const minL = lo[i]!, maxL = hi[i]!, s = k[i]!;
+    if (!(minL >= 0 && minL < Infinity)) throw new RangeError(`ParticleSystem.sticks.minLength[${i}] must be a finite number ≥ 0 (got ${minL})`);
+    if (!(maxL >= minL && maxL < Infinity)) throw new RangeError(`ParticleSystem.sticks.maxLength[${i}] must be a finite number ≥ minLength[${i}] = ${minL} (got ${maxL})`);
+    if (!(s > 0 && s <= 1)) throw new RangeError(`ParticleSystem.sticks.stiffness[${i}] must be a finite number in (0, 1] (got ${s})`);
+  }
+}
+
+/**
+ * Throws a RangeError or TypeError naming the first entry of a system's
+ * `pins` that `add` would have refused, or a pin on a body of a world other
+ * than `world` (null: a system stepped on its own, any world). A pin on a
+ * removed body is fine: the step releases it.
+ */
+export function checkPins(p: PinConstraints, particleCount: number, world: unknown): void {
+  const particle = p.particle, point = p.point, target = p.target, free = p.freeInverseMass, body = p.body, n = p.count;
+  if (p.particleCount !== particleCount) {
+    throw new RangeError(`ParticleSystem.pins.particleCount must equal the system's particle count ${particleCount} (got ${String(p.particleCount)})`);
+  }
+  if (!(particle instanceof Int32Array)) badColumn('pins.particle', 'an Int32Array', particle);
+  if (!(point instanceof Float64Array)) badColumn('pins.point', 'a Float64Array', point);
+  if (!(target instanceof Float64Array)) badColumn('pins.target', 'a Float64Array', target);
+  if (!(free instanceof Float64Array)) badColumn('pins.freeInverseMass', 'a Float64Array', free);
+  const cap = Math.min(particle.length, Math.floor(point.length / 3), Math.floor(target.length / 3), free.length);
+  if (!(Number.isInteger(n) && n >= 0 && n <= cap && n === body.length)) {
+    throw new RangeError(`ParticleSystem.pins.count must be an integer in [0, ${cap}] equal to pins.body.length ${body.length} (got ${String(n)})`);
+  }
+  const L = MAX_BODY_STATE;
+  for (let i = 0; i < n; i++) {
+    const j = particle[i]!;
+    if (!(j >= 0 && j < particleCount)) badIndex('pins.particle', i, j, particleCount);
+    if (!(free[i]! >= 0 && free[i]! < Infinity)) throw new RangeError(`ParticleSystem.pins.freeInverseMass[${i}] must be a finite number ≥ 0 (got ${free[i]})`);
+    const b = body[i];
+    for (let c = 3 * i; c < 3 * i + 3; c++) {
+      if (!(Math.abs(point[c]!) <= L)) badPinValue('point', c, point[c]!);
+      // A body pin's target is recomputed from the body's pose before use.
+      if (b === null && !(Math.abs(target[c]!) <= L)) badPinValue('target', c, target[c]!);
+    }
+    if (b === null) continue;
+    if (!(b instanceof RigidBody)) throw new TypeError(`ParticleSystem.pins.body[${i}] must be a RigidBody or null (got ${String(b)})`);
+    if (world !== null && b.world !== null && b.world !== world) throw new Error(`ParticleSystem.pins.body[${i}] (body ${b.id}) is in another world than the one stepping the system`);
+  }
+}
+
+function badColumn(field: string, type: string, value: unknown): never {
+  throw new TypeError(`ParticleSystem.${field} must be ${type} (got ${Object.prototype.toString.call(value)})`);
+}
+
+function badIndex(field: string, i: number, value: number, count: number): never {
+  throw new RangeError(`ParticleSystem.${field}[${i}] must be a particle index in [0, ${count}) (got ${value})`);
+}
+
+function badPinValue(field: string, c: number, value: number): never {
+  throw new RangeError(`ParticleSystem.pins.${field}[${c}] (pin ${Math.floor(c / 3)}) must be a finite number within ±1e15 (MAX_BODY_STATE) (got ${value})`);
 }
 
 function checkParticle(i: number, count: number, what: string): void {

@@ -20,7 +20,7 @@ import { MAX_BODY_STATE, MAX_GRAVITY, MAX_GRAVITY_SCALE, MAX_TIME_STEP, requireB
 import type { World, WorldStepper } from '../world/world';
 import { SnapshotError, type StepperSnapshot } from '../world/snapshot';
 import { ParticleCollider } from './collision';
-import { DistanceConstraints, PinConstraints, solveBounds, solveDistanceConstraints } from './constraints';
+import { checkDistanceConstraints, checkPins, DistanceConstraints, PinConstraints, solveBounds, solveDistanceConstraints } from './constraints';
 import { resizedFloat64, resizedInt32 } from '../math/typed-arrays';
 
 /** Settings of a {@link ParticleSystem}; every field may be changed later on the system. */
@@ -82,7 +82,9 @@ export class ParticleSystem implements WorldStepper {
   private contactBody: Int32Array;
   private contactNormal: Float64Array;
 
+  /** Distance constraints (raw columns, checked at the start of the next step: see DistanceConstraints). */
   readonly sticks = new DistanceConstraints();
+  /** Pins (raw columns, checked at the start of the next step: see PinConstraints). */
   readonly pins = new PinConstraints();
 
   // The settings are accessors that check what is written (see
@@ -425,10 +427,14 @@ export class ParticleSystem implements WorldStepper {
 
   /**
    * WorldStepper: the raw arrays (`positions`, `previousPositions`,
-   * `inverseMasses`) are checked before the world moves anything, as
-   * `step` checks them when called directly.
+   * `inverseMasses`, the columns and counts of `sticks` and `pins`) are
+   * checked before the world moves anything, as `step` checks them when
+   * called directly. A pin on a body of a world other than `world` is
+   * refused too.
    */
-  checkState(): void {
+  checkState(world: World | null = null): void {
+    checkDistanceConstraints(this.sticks, this.countValue);
+    checkPins(this.pins, this.countValue, world);
     const n = 3 * this.countValue, L = MAX_BODY_STATE;
     const x = this.positionArray, xp = this.previousArray, w = this.inverseMassArray;
     for (let k = 0; k < n; k++) {
@@ -443,7 +449,7 @@ export class ParticleSystem implements WorldStepper {
   /** Advances the particles by dt seconds; without a world there are no body collisions. */
   step(dt: number, world: World | null = null): void {
     checkStepArgs(dt, world);
-    this.checkState();
+    this.checkState(world);
     this.advance(dt, world);
   }
 

@@ -128,6 +128,78 @@ describe('the raw arrays written directly: checked at the start of the next step
   });
 });
 
+describe('sticks and pins written directly: checked at the start of the next step, before any body moves', () => {
+  // build()'s cloth has no pins; its rope is pinned to the world at its start. A ball is added in free fall.
+  const other = new World();
+  const foreign = other.createBody({ type: 'dynamic', shape: new Sphere(0.2), position: { x: 3, y: 3, z: 0 } });
+  /** Writes `value` over `o[key]` and returns the undo. */
+  function poke<T, K extends keyof T>(o: T, key: K, value: unknown): () => void {
+    const old = o[key];
+    (o as Record<K, unknown>)[key] = value;
+    return () => { o[key] = old; };
+  }
+  const cases: [string, (r: Rig) => () => void, RegExp][] = [
+    ['cloth sticks.stiffness[3] NaN', (r) => poke(r.cloth.system.sticks.stiffness, 3, NaN), /^ParticleSystem\.sticks\.stiffness\[3\] must be a finite number in \(0, 1\] \(got NaN\)$/],
+    ['cloth sticks.stiffness[0] 0', (r) => poke(r.cloth.system.sticks.stiffness, 0, 0), /sticks\.stiffness\[0\] must be a finite number in \(0, 1\] \(got 0\)/],
+    ['rope sticks.stiffness[2] 1.5', (r) => poke(r.rope.system.sticks.stiffness, 2, 1.5), /sticks\.stiffness\[2\].*\(got 1\.5\)/],
+    ['cloth sticks.minLength[2] Infinity', (r) => poke(r.cloth.system.sticks.minLength, 2, Infinity), /^ParticleSystem\.sticks\.minLength\[2\] must be a finite number ≥ 0 \(got Infinity\)$/],
+    ['cloth sticks.minLength[5] −0.1', (r) => poke(r.cloth.system.sticks.minLength, 5, -0.1), /sticks\.minLength\[5\]/],
+    ['cloth sticks.maxLength[1] −1', (r) => poke(r.cloth.system.sticks.maxLength, 1, -1), /^ParticleSystem\.sticks\.maxLength\[1\] must be a finite number ≥ minLength\[1\] = 0\.25 \(got -1\)$/],
+    ['rope sticks.maxLength[0] NaN', (r) => poke(r.rope.system.sticks.maxLength, 0, NaN), /sticks\.maxLength\[0\].*\(got NaN\)/],
+    ['cloth sticks.particleA[4] 99999', (r) => poke(r.cloth.system.sticks.particleA, 4, 99999), /^ParticleSystem\.sticks\.particleA\[4\] must be a particle index in \[0, 49\) \(got 99999\)$/],
+    ['rope sticks.particleB[0] −1', (r) => poke(r.rope.system.sticks.particleB, 0, -1), /sticks\.particleB\[0\] must be a particle index in \[0, 11\) \(got -1\)/],
+    ['rope sticks.particleB[1] = particleA[1]', (r) => poke(r.rope.system.sticks.particleB, 1, r.rope.system.sticks.particleA[1]), /sticks\.particleB\[1\] must differ from particleA\[1\]/],
+    ['cloth sticks.count one past the columns', (r) => poke(r.cloth.system.sticks, 'count', r.cloth.system.sticks.particleA.length + 1), /^ParticleSystem\.sticks\.count must be an integer in \[0, 256\] \(the columns' length; got 257\)$/],
+    ['cloth sticks.count 2.5', (r) => poke(r.cloth.system.sticks, 'count', 2.5), /sticks\.count must be an integer/],
+    ['rope sticks.count NaN', (r) => poke(r.rope.system.sticks, 'count', NaN), /sticks\.count must be an integer.*got NaN/],
+    ['rope sticks.count + 5 (zeroed entries past the end)', (r) => poke(r.rope.system.sticks, 'count', r.rope.system.sticks.count + 5), /sticks\.particleB\[\d+\] must differ from particleA/],
+    ['rope sticks.particleCount 1e6', (r) => poke(r.rope.system.sticks, 'particleCount', 1e6), /^ParticleSystem\.sticks\.particleCount must equal the system's particle count 11 \(got 1000000\)$/],
+    ['cloth sticks.stiffness replaced by a plain array', (r) => poke(r.cloth.system.sticks, 'stiffness', [1, 1]), /^ParticleSystem\.sticks\.stiffness must be a Float64Array \(got \[object Array\]\)$/],
+    ['rope pins.count 3 (one pin)', (r) => poke(r.rope.system.pins, 'count', 3), /^ParticleSystem\.pins\.count must be an integer in \[0, 8\] equal to pins\.body\.length 1 \(got 3\)$/],
+    ['cloth pins.count 1 (no pins)', (r) => poke(r.cloth.system.pins, 'count', 1), /pins\.count must be an integer/],
+    ['rope pins.particleCount 0', (r) => poke(r.rope.system.pins, 'particleCount', 0), /pins\.particleCount must equal the system's particle count 11 \(got 0\)/],
+    ['rope pins.particle[0] 50', (r) => poke(r.rope.system.pins.particle, 0, 50), /^ParticleSystem\.pins\.particle\[0\] must be a particle index in \[0, 11\) \(got 50\)$/],
+    ['rope pins.target[1] NaN (a world pin)', (r) => poke(r.rope.system.pins.target, 1, NaN), /^ParticleSystem\.pins\.target\[1\] \(pin 0\) must be a finite number within ±1e15 \(MAX_BODY_STATE\) \(got NaN\)$/],
+    ['rope pins.point[2] Infinity', (r) => poke(r.rope.system.pins.point, 2, Infinity), /pins\.point\[2\] \(pin 0\)/],
+    ['rope pins.freeInverseMass[0] −1', (r) => poke(r.rope.system.pins.freeInverseMass, 0, -1), /^ParticleSystem\.pins\.freeInverseMass\[0\] must be a finite number ≥ 0 \(got -1\)$/],
+    ['rope pins.body[0] a plain object', (r) => poke(r.rope.system.pins.body, 0, { id: 0 }), /^ParticleSystem\.pins\.body\[0\] must be a RigidBody or null/],
+    ["rope pins.body[0] another world's body", (r) => poke(r.rope.system.pins.body, 0, foreign), /^ParticleSystem\.pins\.body\[0\] \(body 0\) is in another world than the one stepping the system$/],
+  ];
+  for (const [name, write, message] of cases) {
+    it(`${name}: world.step throws, nothing moved, the world steps on as before once it is undone`, () => {
+      const ref = build();
+      const r = build();
+      const ball = r.world.createBody({ type: 'dynamic', shape: new Sphere(0.3), position: { x: -4, y: 6, z: 0 } });
+      ref.world.createBody({ type: 'dynamic', shape: new Sphere(0.3), position: { x: -4, y: 6, z: 0 } });
+      steps(ref, 30);
+      steps(r, 30);
+      const before = r.world.snapshot();
+      const ballY = ball.position.y;
+      const undo = write(r);
+      expect(() => r.world.step(DT)).toThrow(message);
+      // The ball, in free fall, did not move; the step was not counted.
+      expect(ball.position.y).toBe(ballY);
+      expect(ballY).toBeLessThan(6 - 0.5 * 9.81 * 0.25);
+      expect(r.world.stepCount).toBe(30);
+      undo();
+      // With the write undone the whole world is as it was, bit for bit.
+      expect(r.world.snapshot()).toEqual(before);
+      steps(ref, 30);
+      steps(r, 30);
+      expect(r.world.snapshot()).toEqual(ref.world.snapshot());
+    });
+  }
+
+  it('a system stepped on its own checks its sticks too', () => {
+    const r = build();
+    const sys = r.rope.system;
+    const before = [...sys.positions.subarray(0, 3 * sys.count)];
+    sys.sticks.stiffness[4] = NaN;
+    expect(() => sys.step(DT)).toThrow(/^ParticleSystem\.sticks\.stiffness\[4\]/);
+    expect([...sys.positions.subarray(0, 3 * sys.count)]).toEqual(before);
+  });
+});
+
 describe('builders name the bad field', () => {
   it('sticks.add and pins.add refuse particle indices outside the system, and the world steps on unchanged', () => {
     const r = build(), ref = build();
