@@ -28,7 +28,7 @@ export class DistanceConstraints {
   /** Particle indices of the two ends: integers in [0, particleCount), different. */
   particleA: Int32Array = new Int32Array(16);
   particleB: Int32Array = new Int32Array(16);
-  /** Metres, finite, 0 ≤ minLength ≤ maxLength. */
+  /** Metres, 0 ≤ minLength ≤ maxLength ≤ MAX_BODY_STATE (so that the squares stay finite). */
   minLength: Float64Array = new Float64Array(16);
   maxLength: Float64Array = new Float64Array(16);
   /** Fraction of the violation removed per projection, (0, 1]. 1 = rigid. */
@@ -41,8 +41,8 @@ export class DistanceConstraints {
   add(a: number, b: number, minLength: number, maxLength: number, stiffness: number): number {
     checkParticle(a, this.particleCount, 'distance constraint: a');
     checkParticle(b, this.particleCount, 'distance constraint: b');
-    if (!(minLength >= 0) || !(maxLength >= minLength) || !Number.isFinite(maxLength)) {
-      throw new RangeError(`distance constraint: need 0 ≤ minLength ≤ maxLength < ∞ (got ${minLength}, ${maxLength})`);
+    if (!(minLength >= 0) || !(maxLength >= minLength) || !(maxLength <= MAX_BODY_STATE)) {
+      throw new RangeError(`distance constraint: need 0 ≤ minLength ≤ maxLength ≤ 1e15 (MAX_BODY_STATE) (got ${minLength}, ${maxLength})`);
     }
     if (!(stiffness > 0 && stiffness <= 1)) throw new RangeError(`distance constraint: stiffness must be in (0, 1] (got ${stiffness})`);
     if (a === b) throw new RangeError('distance constraint: the two particles must differ');
@@ -102,6 +102,8 @@ export function solveDistanceConstraints(
     let s: number;
     if (minL === maxL && approximateSqrt) {
       const l2 = maxL * maxL;
+      // Coincident ends of a zero-length stick: satisfied (the quotient would be 0/0).
+      if (dd + l2 === 0) continue;
       s = (dd - l2) / (dd + l2);
     } else {
       if (dd >= minL * minL && dd <= maxL * maxL) continue;
@@ -248,14 +250,15 @@ export function checkDistanceConstraints(c: DistanceConstraints, particleCount: 
   if (!(Number.isInteger(n) && n >= 0 && n <= cap)) {
     throw new RangeError(`ParticleSystem.sticks.count must be an integer in [0, ${cap}] (the columns' length; got ${String(n)})`);
   }
+  const L = MAX_BODY_STATE;
   for (let i = 0; i < n; i++) {
     const a = pa[i]!, b = pb[i]!;
     if (!(a >= 0 && a < particleCount)) badIndex('sticks.particleA', i, a, particleCount);
     if (!(b >= 0 && b < particleCount)) badIndex('sticks.particleB', i, b, particleCount);
     if (a === b) throw new RangeError(`ParticleSystem.sticks.particleB[${i}] must differ from particleA[${i}] (both ${a})`);
     const minL = lo[i]!, maxL = hi[i]!, s = k[i]!;
-    if (!(minL >= 0 && minL < Infinity)) throw new RangeError(`ParticleSystem.sticks.minLength[${i}] must be a finite number ≥ 0 (got ${minL})`);
-    if (!(maxL >= minL && maxL < Infinity)) throw new RangeError(`ParticleSystem.sticks.maxLength[${i}] must be a finite number ≥ minLength[${i}] = ${minL} (got ${maxL})`);
+    if (!(minL >= 0 && minL <= L)) throw new RangeError(`ParticleSystem.sticks.minLength[${i}] must be a number in [0, 1e15] (MAX_BODY_STATE) (got ${minL})`);
+    if (!(maxL >= minL && maxL <= L)) throw new RangeError(`ParticleSystem.sticks.maxLength[${i}] must be a number in [minLength[${i}] = ${minL}, 1e15] (MAX_BODY_STATE) (got ${maxL})`);
     if (!(s > 0 && s <= 1)) throw new RangeError(`ParticleSystem.sticks.stiffness[${i}] must be a finite number in (0, 1] (got ${s})`);
   }
 }

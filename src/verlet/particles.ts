@@ -226,7 +226,7 @@ export class ParticleSystem implements WorldStepper {
     return this.sticks.add(a, b, l, l, stiffness);
   }
 
-  /** Keeps minLength ≤ |x_b − x_a| ≤ maxLength (e.g. minLength 0: a slack rope). */
+  /** Keeps minLength ≤ |x_b − x_a| ≤ maxLength (e.g. minLength 0: a slack rope); 0 ≤ minLength ≤ maxLength ≤ MAX_BODY_STATE. */
   addDistanceLimit(a: number, b: number, minLength: number, maxLength: number, stiffness = 1): number {
     this.check(a, 'addDistanceLimit'); this.check(b, 'addDistanceLimit');
     return this.sticks.add(a, b, minLength, maxLength, stiffness);
@@ -387,7 +387,7 @@ export class ParticleSystem implements WorldStepper {
     for (let i = 0; i < n; i++) if (!(f64[wo + i]! >= 0)) throw new SnapshotError(`restore: particle ${i} inverse mass ${f64[wo + i]}`);
     for (let k = 0; k < m; k++) {
       const lo = f64[so + k]!, hi = f64[so + m + k]!, st = f64[so + 2 * m + k]!;
-      if (!(lo >= 0 && hi >= lo && st > 0 && st <= 1)) throw new SnapshotError(`restore: distance constraint ${k} has lengths ${lo}, ${hi} and stiffness ${st}`);
+      if (!(lo >= 0 && hi >= lo && hi <= MAX_BODY_STATE && st > 0 && st <= 1)) throw new SnapshotError(`restore: distance constraint ${k} has lengths ${lo}, ${hi} and stiffness ${st}`);
     }
   }
 

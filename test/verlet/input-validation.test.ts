@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Box, MAX_TIME_STEP, Sphere, World, type RigidBody } from '../../src/index';
-import { createCloth, createParticleBody, createRope, type Cloth, type Rope } from '../../src/verlet/index';
+import { createCloth, createParticleBody, createRope, ParticleSystem, type Cloth, type Rope } from '../../src/verlet/index';
 
 const DT = 1 / 60;
 
@@ -142,9 +142,10 @@ describe('sticks and pins written directly: checked at the start of the next ste
     ['cloth sticks.stiffness[3] NaN', (r) => poke(r.cloth.system.sticks.stiffness, 3, NaN), /^ParticleSystem\.sticks\.stiffness\[3\] must be a finite number in \(0, 1\] \(got NaN\)$/],
     ['cloth sticks.stiffness[0] 0', (r) => poke(r.cloth.system.sticks.stiffness, 0, 0), /sticks\.stiffness\[0\] must be a finite number in \(0, 1\] \(got 0\)/],
     ['rope sticks.stiffness[2] 1.5', (r) => poke(r.rope.system.sticks.stiffness, 2, 1.5), /sticks\.stiffness\[2\].*\(got 1\.5\)/],
-    ['cloth sticks.minLength[2] Infinity', (r) => poke(r.cloth.system.sticks.minLength, 2, Infinity), /^ParticleSystem\.sticks\.minLength\[2\] must be a finite number ≥ 0 \(got Infinity\)$/],
+    ['cloth sticks.minLength[2] Infinity', (r) => poke(r.cloth.system.sticks.minLength, 2, Infinity), /^ParticleSystem\.sticks\.minLength\[2\] must be a number in \[0, 1e15\] \(MAX_BODY_STATE\) \(got Infinity\)$/],
     ['cloth sticks.minLength[5] −0.1', (r) => poke(r.cloth.system.sticks.minLength, 5, -0.1), /sticks\.minLength\[5\]/],
-    ['cloth sticks.maxLength[1] −1', (r) => poke(r.cloth.system.sticks.maxLength, 1, -1), /^ParticleSystem\.sticks\.maxLength\[1\] must be a finite number ≥ minLength\[1\] = 0\.25 \(got -1\)$/],
+    ['cloth sticks.maxLength[1] −1', (r) => poke(r.cloth.system.sticks.maxLength, 1, -1), /^ParticleSystem\.sticks\.maxLength\[1\] must be a number in \[minLength\[1\] = 0\.25, 1e15\] \(MAX_BODY_STATE\) \(got -1\)$/],
+    ['rope sticks.maxLength[3] 2e15', (r) => poke(r.rope.system.sticks.maxLength, 3, 2e15), /sticks\.maxLength\[3\] must be a number in \[minLength\[3\] = 0, 1e15\].*\(got 2000000000000000\)/],
     ['rope sticks.maxLength[0] NaN', (r) => poke(r.rope.system.sticks.maxLength, 0, NaN), /sticks\.maxLength\[0\].*\(got NaN\)/],
     ['cloth sticks.particleA[4] 99999', (r) => poke(r.cloth.system.sticks.particleA, 4, 99999), /^ParticleSystem\.sticks\.particleA\[4\] must be a particle index in \[0, 49\) \(got 99999\)$/],
     ['rope sticks.particleB[0] −1', (r) => poke(r.rope.system.sticks.particleB, 0, -1), /sticks\.particleB\[0\] must be a particle index in \[0, 11\) \(got -1\)/],
@@ -214,6 +215,27 @@ describe('builders name the bad field', () => {
     steps(r, 30); steps(ref, 30);
     expect(state(r)).toEqual(state(ref));
   });
+  it('stick lengths beyond MAX_BODY_STATE are refused (1e200 squared is Infinity: the step used to turn the particles NaN)', () => {
+    const r = build(), ref = build();
+    const sys = r.rope.system, sticks = sys.sticks.count;
+    expect(() => sys.addStick(0, 5, 1, 1e200)).toThrow(/distance constraint: need 0 ≤ minLength ≤ maxLength ≤ 1e15 \(MAX_BODY_STATE\) \(got 1e\+200, 1e\+200\)/);
+    expect(() => sys.addDistanceLimit(0, 5, 0, 2e15)).toThrow(/maxLength ≤ 1e15/);
+    expect(sys.sticks.count).toBe(sticks);
+    steps(r, 30); steps(ref, 30);
+    expect(state(r)).toEqual(state(ref));
+  });
+
+  it('a zero-length stick with approximateSqrt pulls two particles to their midpoint and holds them there (its coincident ends used to give 0/0)', () => {
+    const sys = new ParticleSystem({ approximateSqrt: true, collide: false, gravity: { x: 0, y: 0, z: 0 } });
+    sys.addParticle({ x: 0, y: 0, z: 0 });
+    sys.addParticle({ x: 1, y: 0, z: 0 });
+    sys.addStick(0, 1, 1, 0);
+    // First sweep: s = (|d|² − 0) / (|d|² + 0) = 1, half of d to each end; every later sweep finds them coincident.
+    for (let i = 0; i < 10; i++) sys.step(DT);
+    for (const k of [0, 3]) expect(Math.abs(sys.positions[k]! - 0.5)).toBeLessThan(1e-12);
+    for (const k of [1, 2, 4, 5]) expect(sys.positions[k]).toBe(0);
+  });
+
   it('createCloth with a NaN position reports the position, not a distance constraint', () => {
     expect(() => createCloth(null, { width: 1, height: 1, segments: 4, position: { x: 0, y: NaN, z: 0 } })).toThrow(/createCloth: position\.y must be a finite number/);
     expect(() => createCloth(null, { width: 1, height: 1, segments: 4, rotation: { x: NaN, y: 0, z: 0, w: 1 } })).toThrow(/createCloth: rotation\.x/);
