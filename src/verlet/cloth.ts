@@ -134,6 +134,9 @@ export function createCloth(world: World | null, options: ClothOptions): Cloth {
       system.addDistanceLimit(best, i, 0, bestD);
     }
   }
-  if (world) world.addStepper(system);
+  if (world) {
+    world.addStepper(system);
+    system.steppedBy = world;
+  }
   return { system, columns, rows, index };
 }

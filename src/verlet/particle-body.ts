@@ -48,7 +48,10 @@ export function createParticleBody(world: World | null, options: ParticleBodyOpt
   const e = system.addParticle({ x: c.x - k, y: c.y - k, z: c.z + k }, w);
   system.addStick(a, b); system.addStick(a, d); system.addStick(a, e);
   system.addStick(b, d); system.addStick(b, e); system.addStick(d, e);
-  if (world && own) world.addStepper(system);
+  if (world && own) {
+    world.addStepper(system);
+    system.steppedBy = world;
+  }
   const x = system.positions;
   return {
     system,

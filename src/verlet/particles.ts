@@ -103,6 +103,8 @@ export class ParticleSystem implements WorldStepper {
 
   private radiusValue: number;
   private lastDt = 0;
+  /** @internal the world that last stepped or restored the system, or that a builder registered it with */
+  steppedBy: World | null = null;
   private readonly collider: ParticleCollider;
   private readonly scratchPoint: Vec3 = { x: 0, y: 0, z: 0 };
   private readonly scratchVelocity: Vec3 = { x: 0, y: 0, z: 0 };
@@ -245,6 +247,10 @@ export class ParticleSystem implements WorldStepper {
   /**
    * Pins particle i to a point fixed on `body` (local frame; default: where
    * the particle is now). It then moves with the body. Inverse mass becomes 0.
+   * The body must be in the world that steps the system (and in the world of
+   * the system's other body pins): one of another world is refused here
+   * when the system's world is known (a builder registered it, or it was
+   * stepped), else at the next step.
    * When the body is removed from its world, the pin is released at the next
    * step and the particle gets back the inverse mass it had before pinning.
    */
@@ -252,6 +258,13 @@ export class ParticleSystem implements WorldStepper {
     this.check(i, 'pinToBody');
     if (body === null || typeof body !== 'object' || !body.position || !body.rotation) throw new TypeError('pinToBody: body must be a RigidBody');
     if (body.world === null) throw new Error(`pinToBody: body ${body.id} is not in a world (removed)`);
+    // A snapshot saves a pin by body id, which only names the right body in the system's own world.
+    const own = this.world();
+    if (own !== null && body.world !== own) throw new Error(`pinToBody: body ${body.id} is not in this system's world`);
+    for (let k = 0; k < this.pins.count; k++) {
+      const other = this.pins.body[k];
+      if (other && other.world !== null && other.world !== body.world) throw new Error(`pinToBody: body ${body.id} is not in the world of body ${other.id}, which particle ${this.pins.particle[k]} is pinned to`);
+    }
     if (localPoint !== undefined) requirePosition(localPoint, 'pinToBody: localPoint');
     let local = localPoint;
     if (!local) {
@@ -268,6 +281,12 @@ export class ParticleSystem implements WorldStepper {
     this.pins.updateTargets();
     const t = this.pins.target;
     this.placeAt(i, t[3 * k]!, t[3 * k + 1]!, t[3 * k + 2]!);
+  }
+
+  /** The world stepping the system, when known: `steppedBy` while the system is still registered with it. */
+  private world(): World | null {
+    const w = this.steppedBy;
+    return w !== null && w.steppers.indexOf(this) >= 0 ? w : null;
   }
 
   /** Removes the pin of particle i and gives it `inverseMass`. */
@@ -383,6 +402,11 @@ export class ParticleSystem implements WorldStepper {
       const id = i32[3 + 2 * m + p + k]!;
       if (id !== -1 && world.getBodyById(id) === undefined) throw new SnapshotError(`restore: a particle is pinned to body ${id}, which is not in this world`);
     }
+    for (let k = 0; k < this.pins.count; k++) {
+      const b = this.pins.body[k];
+      // The snapshot saved this pin by the id of a body of another world: restoring would pin to this world's body of that id.
+      if (b && b.world !== null && b.world !== world) throw new SnapshotError(`restore: particle ${this.pins.particle[k]} is pinned to body ${b.id} of another world`);
+    }
     const wo = 1 + 6 * n, so = 1 + 7 * n;
     for (let i = 0; i < n; i++) if (!(f64[wo + i]! >= 0)) throw new SnapshotError(`restore: particle ${i} inverse mass ${f64[wo + i]}`);
     for (let k = 0; k < m; k++) {
@@ -394,6 +418,7 @@ export class ParticleSystem implements WorldStepper {
   /** WorldStepper: restores what `snapshotState` saved (checked by `validateState`). */
   restoreState(state: StepperSnapshot, world: World): void {
     this.validateState(state, world);
+    this.steppedBy = world;
     const i32 = state.i32, f64 = state.f64;
     const n = i32[0]!, m = i32[1]!, p = i32[2]!;
     this.lastDt = f64[0]!;
@@ -422,6 +447,7 @@ export class ParticleSystem implements WorldStepper {
   /** WorldStepper: called by the world after the rigid bodies. */
   postStep(world: World, dt: number): void {
     checkStepArgs(dt, world);
+    this.steppedBy = world;
     this.advance(dt, world);
   }
 

@@ -18,9 +18,9 @@ export interface RopeOptions extends ParticleSystemOptions {
   length?: number;
   /** Which ends are held in place. Default 'start'. */
   pinned?: 'start' | 'end' | 'both' | 'none';
-  /** Attach the start to this body (at the start point) instead of the world. Default null. */
+  /** Attach the start to this body (at the start point) instead of the world; a body of the rope's world. Default null. */
   startBody?: RigidBody | null;
-  /** Attach the end to this body. Default null. */
+  /** Attach the end to this body (a body of the rope's world). Default null. */
   endBody?: RigidBody | null;
   /** Segments as rigid sticks instead of max-length limits. Default false. */
   rigid?: boolean;
@@ -60,6 +60,11 @@ export function createRope(world: World | null, options: RopeOptions): Rope {
   for (const [end, field] of [[options.startBody, 'startBody'], [options.endBody, 'endBody']] as const) {
     if (end !== undefined && end !== null && (typeof end !== 'object' || typeof end.isDynamic !== 'boolean')) throw new TypeError(`createRope: ${field} must be a RigidBody or null (got ${String(end)})`);
     if (end && end.world === null) throw new Error(`createRope: body ${end.id} is not in a world (removed)`);
+    // As addJoint: the rope's world saves the pin by body id, which names the right body only in that world.
+    if (end && world && end.world !== world) throw new Error(`createRope: ${field} (body ${end.id}) is not in this world`);
+  }
+  if (options.startBody && options.endBody && options.startBody.world !== options.endBody.world) {
+    throw new Error(`createRope: startBody (body ${options.startBody.id}) and endBody (body ${options.endBody.id}) are in different worlds`);
   }
   const system = new ParticleSystem({ capacity: segments + 1, ...options });
   const invMass = (segments + 1) / mass;
@@ -87,7 +92,10 @@ export function createRope(world: World | null, options: RopeOptions): Rope {
     if (pinnedStart && !pinnedEnd && segments > 1) system.addDistanceLimit(0, segments, 0, length);
     if (pinnedEnd && !pinnedStart && segments > 1) system.addDistanceLimit(segments, 0, 0, length);
   }
-  if (world) world.addStepper(system);
+  if (world) {
+    world.addStepper(system);
+    system.steppedBy = world;
+  }
   const x = system.positions;
   return {
     system,

@@ -303,6 +303,75 @@ describe('pins on a removed body', () => {
   });
 });
 
+describe("pins on a body of another world (a snapshot saves a pin by body id, which names another body here)", () => {
+  function worlds(): { world: World; floor: RigidBody; crate: RigidBody; other: World; foreign: RigidBody } {
+    const world = new World();
+    const floor = world.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+    const crate = world.createBody({ type: 'dynamic', shape: new Box({ x: 0.3, y: 0.3, z: 0.3 }), position: { x: 2, y: 0.3, z: 0 } });
+    const other = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    // Body 0 of the other world, as the floor is body 0 of this one.
+    const foreign = other.createBody({ type: 'dynamic', shape: new Sphere(0.5), position: { x: 50, y: 20, z: 0 } });
+    expect(foreign.id).toBe(floor.id);
+    return { world, floor, crate, other, foreign };
+  }
+
+  it('createRope refuses a startBody or endBody of another world and adds nothing', () => {
+    const { world, foreign, crate } = worlds();
+    for (let i = 0; i < 10; i++) world.step(DT);
+    const before = world.snapshot();
+    expect(() => createRope(world, { from: { x: 50, y: 20, z: 0 }, to: { x: 50, y: 18, z: 0 }, segments: 4, startBody: foreign }))
+      .toThrow(/^createRope: startBody \(body 0\) is not in this world$/);
+    expect(() => createRope(world, { from: { x: 2, y: 3, z: 0 }, to: { x: 2, y: 0.6, z: 0 }, segments: 4, pinned: 'both', endBody: foreign }))
+      .toThrow(/^createRope: endBody \(body 0\) is not in this world$/);
+    expect(() => createRope(null, { from: { x: 2, y: 3, z: 0 }, to: { x: 2, y: 0.6, z: 0 }, segments: 4, startBody: crate, endBody: foreign }))
+      .toThrow(/^createRope: startBody \(body 1\) and endBody \(body 0\) are in different worlds$/);
+    expect(world.snapshot()).toEqual(before);
+    // A body of its own world is accepted, and a snapshot restores the pin onto it.
+    const rope = createRope(world, { from: { x: 2, y: 3, z: 0 }, to: { x: 2, y: 0.6, z: 0 }, segments: 4, endBody: crate });
+    world.step(DT);
+    world.restore(world.snapshot());
+    expect(rope.system.pins.body[rope.system.pins.count - 1]).toBe(crate);
+  });
+
+  it('pinToBody refuses a body of another world (a rope of this world, a body pin of this world), changing nothing', () => {
+    const { world, foreign, crate } = worlds();
+    const rope = createRope(world, { from: { x: 2, y: 3, z: 0 }, to: { x: 4, y: 3, z: 0 }, segments: 4 });
+    for (let i = 0; i < 10; i++) world.step(DT);
+    const before = world.snapshot();
+    expect(() => rope.system.pinToBody(4, foreign)).toThrow(/^pinToBody: body 0 is not in this system's world$/);
+    expect(world.snapshot()).toEqual(before);
+    expect(rope.system.pins.count).toBe(1);
+    // A system no world knows yet: the first body pin fixes its world.
+    const loose = new ParticleSystem({ collide: false });
+    loose.addParticle({ x: 2, y: 1, z: 0 });
+    loose.addParticle({ x: 3, y: 1, z: 0 });
+    loose.pinToBody(0, crate);
+    expect(() => loose.pinToBody(1, foreign)).toThrow(/^pinToBody: body 0 is not in the world of body 1, which particle 0 is pinned to$/);
+    expect(loose.pins.count).toBe(1);
+    expect(loose.inverseMasses[1]).toBe(1);
+  });
+
+  it('a system pinned before any world knew it is refused by the step and by restore, which change nothing', () => {
+    const { world, floor, foreign, other } = worlds();
+    const loose = new ParticleSystem({ collide: false });
+    loose.addParticle({ x: 50, y: 20, z: 0 });
+    loose.addParticle({ x: 50, y: 19, z: 0 });
+    loose.addStick(0, 1);
+    loose.pinToBody(0, foreign);
+    world.addStepper(loose);
+    for (let i = 0; i < 3; i++) other.step(DT);
+    const s = world.snapshot();
+    expect(() => world.restore(s)).toThrow(/^restore: particle 0 is pinned to body 0 of another world$/);
+    expect(loose.pins.body[0]).toBe(foreign);
+    expect(() => world.step(DT)).toThrow(/^ParticleSystem\.pins\.body\[0\] \(body 0\) is in another world than the one stepping the system$/);
+    expect(world.snapshot()).toEqual(s);
+    // Before the fix the restored pin held particle 0 on this world's floor (body 0) at (0, -0.5, 0).
+    expect(loose.pins.body[0]).not.toBe(floor);
+    expect(loose.positions[0]).toBe(50);
+    expect(loose.positions[1]).toBe(20);
+  });
+});
+
 describe('positions within MAX_POSITION, read-only buffers, setInverseMass', () => {
   const cases: [string, (r: Rig) => void, RegExp][] = [
     ['setPosition 1e300', (r) => { r.rope.system.setPosition(3, { x: 1e300, y: 0, z: 0 }); }, /setPosition: position\.x must be within ±1000000 m \(MAX_POSITION; got 1e\+300\)/],
