@@ -13,7 +13,7 @@ import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { RigidBody, validate } from '../dynamics/body';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { requireCollisionBits } from '../math/validate';
+import { magnitude, requireCollisionBits } from '../math/validate';
 import type { ConvexShape, Shape } from '../shapes/shape';
 
 /**
@@ -252,10 +252,24 @@ export class SceneQueries {
     checkQueryOptions(options, 'raycast');
     const q = this.rayQuery;
     const dx = to.x - from.x, dy = to.y - from.y, dz = to.z - from.z;
-    const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (len < 1e-12) return null;
+    const dd = dx * dx + dy * dy + dz * dz;
+    // half = |to − from| / 2; the hit fraction is (distance / 2) / half.
+    let len: number, half: number;
+    if (dd < Infinity) {
+      len = Math.sqrt(dd);
+      if (len < 1e-12) return null;
+      half = 0.5 * len;
+      q.dir.x = dx / len; q.dir.y = dy / len; q.dir.z = dz / len;
+    } else {
+      // The squares overflow beyond 1.3e154 (and to − from itself beyond
+      // 9e307): halve the segment; magnitude scales it by its largest component.
+      const hx = 0.5 * to.x - 0.5 * from.x, hy = 0.5 * to.y - 0.5 * from.y, hz = 0.5 * to.z - 0.5 * from.z;
+      half = magnitude(hx, hy, hz);
+      // The tree walk and the shapes take a finite limit; MAX_VALUE reaches every body (within ±MAX_BODY_STATE) from a finite origin.
+      len = Math.min(2 * half, Number.MAX_VALUE);
+      q.dir.x = hx / half; q.dir.y = hy / half; q.dir.z = hz / half;
+    }
     q.origin.x = from.x; q.origin.y = from.y; q.origin.z = from.z;
-    q.dir.x = dx / len; q.dir.y = dy / len; q.dir.z = dz / len;
     q.options = options;
     q.bestBody = null;
     const region = options?.region;
@@ -286,7 +300,7 @@ export class SceneQueries {
     out.point.x = q.best.point.x; out.point.y = q.best.point.y; out.point.z = q.best.point.z;
     out.normal.x = q.best.normal.x; out.normal.y = q.best.normal.y; out.normal.z = q.best.normal.z;
     out.distance = q.best.distance;
-    out.fraction = q.best.distance / len;
+    out.fraction = (0.5 * q.best.distance) / half;
     out.triangle = q.best.triangle;
     out.child = q.best.child;
     return out;
