@@ -3,7 +3,7 @@
  * several queries share one broadphase walk. Results go into objects the
  * caller supplies (out, collector) on hot paths.
  */
-import { aabb, aabbContains, aabbOverlaps, aabbRayCrosses, type Aabb } from '../collision/aabb';
+import { aabb, aabbContains, aabbOverlaps, aabbRayCrosses, copyAabb, type Aabb } from '../collision/aabb';
 import { IdList, type BroadPhase, type BroadPhaseRayCallback } from '../collision/broadphase/broadphase';
 import { pointChildB } from '../collision/narrowphase/compound-ids';
 import { collide } from '../collision/narrowphase/collide-table';
@@ -60,10 +60,15 @@ export interface RaycastHit {
  * broadphase as usual, so a stale region is never wrong, only slower.
  */
 export class QueryRegion {
+  /** The box of the last fill (a copy for the caller: the queries read their own, so writing it changes nothing). */
   readonly box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
-  /** The first `count` entries are the bodies whose fat boxes overlap `box`. */
+  /** The first `count` entries are the bodies whose fat boxes overlap `box` (a copy for the caller, as `box`). */
   readonly bodies: RigidBody[] = [];
-  count = 0;
+  /** Number of bodies the last fill found (read-only). */
+  get count(): number { return this.found; }
+  /** @internal the count, box and bodies the queries use, written only by fillQueryRegion */ found = 0;
+  /** @internal */ readonly coveredBox: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
+  /** @internal */ readonly candidates: RigidBody[] = [];
   /** @internal world state the region was filled in */ version = -1;
   /** @internal the queries that filled it */ owner: object | null = null;
 }
@@ -282,8 +287,8 @@ export class SceneQueries {
       const inv = q.invDir;
       inv.x = 1 / q.dir.x; inv.y = 1 / q.dir.y; inv.z = 1 / q.dir.z;
       q.limit[0] = len;
-      for (let i = 0; i < region.count; i++) {
-        const body = region.bodies[i]!;
+      for (let i = 0; i < region.found; i++) {
+        const body = region.candidates[i]!;
         body.shape.computeAabb(this.box2, body.position, body.rotation);
         if (!aabbRayCrosses(this.box2, q.origin, inv, q.limit)) continue;
         q.hitBody(body.id);
@@ -361,10 +366,13 @@ export class SceneQueries {
     if (!(region instanceof QueryRegion)) throw new TypeError(`fillQueryRegion: region must be a QueryRegion (got ${String(region)})`);
     validate.requireFiniteVec(box.min, 'box.min');
     validate.requireFiniteVec(box.max, 'box.max');
-    const b = region.box;
-    b.min.x = box.min.x; b.min.y = box.min.y; b.min.z = box.min.z;
-    b.max.x = box.max.x; b.max.y = box.max.y; b.max.z = box.max.z;
-    region.count = this.bodiesInBox(b, region.bodies);
+    // Unusable until filled: a throw on the way (frozen public copies) leaves it so.
+    region.version = -1;
+    const n = this.bodiesInBox(copyAabb(region.coveredBox, box), region.candidates);
+    // The caller's copies; what the caller writes there does not reach the queries.
+    copyAabb(region.box, box);
+    for (let i = 0; i < n; i++) region.bodies[i] = region.candidates[i]!;
+    region.found = n;
     region.version = this.version;
     region.owner = this;
     return region;
@@ -377,8 +385,8 @@ export class SceneQueries {
    */
   private gatherCandidates(box: Readonly<Aabb>, region: QueryRegion | undefined): number {
     if (region !== undefined && this.regionCovers(box, region)) {
-      this.candidateList = region.bodies;
-      return region.count;
+      this.candidateList = region.candidates;
+      return region.found;
     }
     this.candidateList = this.candidateScratch;
     return this.bodiesInBox(box, this.candidateScratch);
@@ -386,7 +394,7 @@ export class SceneQueries {
 
   /** The region was filled by this world since anything moved, and its box holds `box`. */
   private regionCovers(box: Readonly<Aabb>, region: QueryRegion): boolean {
-    return region.owner === this && region.version === this.version && aabbContains(region.box, box);
+    return region.owner === this && region.version === this.version && aabbContains(region.coveredBox, box);
   }
 
   /** The bodies whose fat boxes overlap `box`, written over the start of `out` (kept, not shrunk); returns their count. */
