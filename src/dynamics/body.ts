@@ -33,6 +33,14 @@ export interface BodyOwner {
 /** @internal Validation helpers shared with the world. */
 export const validate = { requireFiniteVec, requireFiniteQuat, requireNonNegative };
 
+/** Fields fixed at creation, made read-only in plain JavaScript too (the constructor's last step). */
+const LOCKED_FIELDS: readonly string[] = [
+  'id', 'type', 'typeCode', 'shape', 'position', 'rotation', 'linearVelocity', 'angularVelocity', 'previousPosition', 'previousRotation',
+  'mass', 'inverseMass', 'inertia', 'inertiaRotation', 'inertiaFramed', 'inverseInertiaLocal', 'staleTurnCos', 'inverseInertiaWorld',
+  'isSensor', 'force', 'torque', 'kinematicTargetPosition', 'kinematicTargetRotation', 'boundingRadius', 'elongation', 'thinnestHalfSize',
+  'continuousReach', 'roundingRadius',
+];
+
 export class RigidBody {
   /**
    * Unique within the world, never reused, except that `World.restore`
@@ -196,6 +204,13 @@ export class RigidBody {
     this.thinnestHalfSize = extent.thinnestHalfSize;
     this.continuousReach = extent.continuousReach;
     this.updateInertia();
+    Object.freeze(this.inertia);
+    Object.freeze(this.inertiaRotation);
+    // Readonly to TypeScript only: a plain-JavaScript write would change a
+    // body's shape, mass or type behind the solver's back (a new shape
+    // collided at its new size with the old mass). Same hidden class for
+    // every body, so reads stay as fast.
+    for (let i = 0; i < LOCKED_FIELDS.length; i++) Object.defineProperty(this, LOCKED_FIELDS[i]!, { writable: false, configurable: false });
   }
 
   /** Coulomb friction coefficient μ, finite ≥ 0. */

@@ -15,7 +15,7 @@ export function checkBodyStates(bodies: readonly RigidBody[]): void {
   const L = MAX_BODY_STATE;
   for (let i = 0; i < bodies.length; i++) {
     const b = bodies[i]!;
-    const p = b.position, q = b.rotation, v = b.linearVelocity, w = b.angularVelocity;
+    const p = b.position, q = b.rotation, v = b.linearVelocity, w = b.angularVelocity, f = b.force, t = b.torque;
     const n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
     // Inline comparisons on the fast path (NaN fails every one); typeof as
     // well, since a numeric string passes a comparison and concatenates.
@@ -28,6 +28,9 @@ export function checkBodyStates(bodies: readonly RigidBody[]): void {
       Math.abs(v.x) <= L && Math.abs(v.y) <= L && Math.abs(v.z) <= L &&
       Math.abs(w.x) <= L && Math.abs(w.y) <= L && Math.abs(w.z) <= L &&
       Math.abs(n - 1) <= ROTATION_TOLERANCE &&
+      // force and torque are live too (applyForce checks what goes through it).
+      typeof f.x === 'number' && typeof f.y === 'number' && typeof f.z === 'number' && typeof t.x === 'number' && typeof t.y === 'number' && typeof t.z === 'number' &&
+      Math.abs(f.x) <= L && Math.abs(f.y) <= L && Math.abs(f.z) <= L && Math.abs(t.x) <= L && Math.abs(t.y) <= L && Math.abs(t.z) <= L &&
       // The step writes these objects in place: a frozen one would throw half-way through it.
       Object.isExtensible(p) && Object.isExtensible(q) && Object.isExtensible(v) && Object.isExtensible(w)
     ) continue;
@@ -47,6 +50,8 @@ function nameBadField(b: RigidBody): never {
     ['position', b.position, 'setPosition'],
     ['linearVelocity', b.linearVelocity, 'setLinearVelocity'],
     ['angularVelocity', b.angularVelocity, 'setAngularVelocity'],
+    ['force', b.force, 'applyForce'],
+    ['torque', b.torque, 'applyTorque'],
   ];
   for (const [field, vec, setter] of vectors) {
     for (const c of ['x', 'y', 'z'] as const) {

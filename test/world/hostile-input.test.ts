@@ -132,6 +132,23 @@ describe('live vectors frozen by the caller', () => {
   });
 });
 
+describe('fields a plain-JavaScript caller could write', () => {
+  it('a body\'s shape, mass, type and pose objects cannot be replaced; a NaN written into its live force is refused at the next step', () => {
+    const { w, a } = scene();
+    w.step(1 / 60);
+    const before = w.snapshot();
+    const writable = a as unknown as Record<string, unknown>;
+    for (const [field, value] of [['shape', new Sphere(50)], ['mass', 100], ['inverseMass', NaN], ['type', 'static'], ['isSensor', true], ['position', { x: 0, y: 5, z: 0 }]] as const) {
+      expect(() => { writable[field] = value; }, field).toThrow(TypeError);
+    }
+    expect(() => { (a.inertia as { x: number }).x = NaN; }).toThrow(TypeError);
+    (a.force as { x: number }).x = NaN;
+    expect(() => w.step(1 / 60)).toThrow(/body\.force\.x \(body 1\)/);
+    (a.force as { x: number }).x = 0;
+    expect(diff(before, w.snapshot())).toBe('');
+  });
+});
+
 describe('restore refuses runtime state the setters would refuse', () => {
   it('an infinite or huge accumulated joint impulse, a force beyond MAX_ACCELERATION, a bad material or sleep time; the world is untouched', () => {
     const { w, a, b } = scene();
