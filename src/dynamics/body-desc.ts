@@ -191,8 +191,9 @@ export function readBodyDesc(desc: BodyDesc): BodySettings {
 
   // Ignored unless dynamic, but still a mistake worth naming when malformed.
   if (type !== 'dynamic') {
-    if (desc.mass !== undefined && !(typeof desc.mass === 'number' && desc.mass > 0 && desc.mass < Infinity)) throw new RangeError(`mass must be a finite number > 0 (got ${String(desc.mass)}); a ${type} body ignores it`);
-    if (desc.density !== undefined && !(typeof desc.density === 'number' && desc.density > 0 && desc.density < Infinity)) throw new RangeError(`density must be a finite number > 0 (got ${String(desc.density)}); a ${type} body ignores it`);
+    // 0 allowed here: many engines (and Babylon's mass 0) spell "immovable" that way.
+    if (desc.mass !== undefined && !(typeof desc.mass === 'number' && desc.mass >= 0 && desc.mass < Infinity)) throw new RangeError(`mass must be a finite number ≥ 0 (got ${String(desc.mass)}); a ${type} body ignores it`);
+    if (desc.density !== undefined && !(typeof desc.density === 'number' && desc.density >= 0 && desc.density < Infinity)) throw new RangeError(`density must be a finite number ≥ 0 (got ${String(desc.density)}); a ${type} body ignores it`);
   }
   if (desc.inertia !== undefined && type !== 'dynamic') throw new TypeError(`inertia: only a dynamic body has inertia (this one is ${type})`);
   if (desc.inertiaRotation !== undefined && type !== 'dynamic') throw new TypeError(`inertiaRotation: only a dynamic body has inertia (this one is ${type})`);

@@ -114,9 +114,10 @@ describe('misspelt and malformed options', () => {
   it('a static or kinematic body ignores mass and density but refuses malformed ones', () => {
     const w = new World();
     for (const type of ['static', 'kinematic'] as const) {
-      expect(() => w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), mass: NaN })).toThrow(/mass must be a finite number > 0/);
-      expect(() => w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), density: -1 })).toThrow(/density must be a finite number > 0/);
+      expect(() => w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), mass: NaN })).toThrow(/mass must be a finite number ≥ 0/);
+      expect(() => w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), density: -1 })).toThrow(/density must be a finite number ≥ 0/);
       expect(w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), mass: 5 }).mass).toBe(0);
+      expect(w.createBody({ type, shape: new Box({ x: 1, y: 1, z: 1 }), mass: 0, density: 0 }).mass).toBe(0);
     }
   });
 });
