@@ -260,6 +260,7 @@ export class World {
 
   /** Creates a body; throws a TypeError/RangeError naming the bad field. */
   createBody(desc: BodyDesc): RigidBody {
+    this.refuseInQuery('createBody');
     this.queries.version++;
     if (this.nextBodyId >= PAIR_KEY_SCALE) throw new RangeError('createBody: too many bodies created in this world');
     // Everything that can throw runs before the body is inserted anywhere.
@@ -289,6 +290,7 @@ export class World {
    * in the same delivery, after the events already queued.
    */
   removeBody(body: RigidBody): void {
+    this.refuseInQuery('removeBody');
     this.queries.version++;
     if (!(body instanceof RigidBody)) throw new TypeError('removeBody: body must be a RigidBody');
     if (body.owner !== this) {
@@ -366,6 +368,7 @@ export class World {
    * between them is dropped). Wakes both bodies.
    */
   addJoint<J extends Joint>(joint: J): J {
+    this.refuseInQuery('addJoint');
     if (!isJoint(joint)) throw new TypeError('addJoint: joint must be a footing Joint');
     if (joint.owner !== null) throw new Error('addJoint: joint is already in a world');
     if (joint.bodyA.owner !== this || joint.bodyB.owner !== this) {
@@ -385,6 +388,7 @@ export class World {
 
   /** Removes a joint; wakes both bodies. */
   removeJoint(joint: Joint): void {
+    this.refuseInQuery('removeJoint');
     if (!isJoint(joint)) throw new TypeError('removeJoint: joint must be a footing Joint');
     if (joint.owner !== this) throw new Error('removeJoint: joint is not in this world');
     const i = this.jointList.indexOf(joint);
@@ -512,6 +516,7 @@ export class World {
     this.queries.version++;
     if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) checkTimeStep(dt, 'dt');
     if (this.stepping || this.events.dispatching) throw new Error('step: cannot step from inside a step or an event listener');
+    this.refuseInQuery('step');
     this.checkSettings();
     this.stepping = true;
     const ctx = this.ctx, timer = this.timer;
@@ -602,9 +607,26 @@ export class World {
 
   // ------------------------------------------------------------------ queries
 
+  /**
+   * Queries running (a query's filter or collector may run another). While
+   * one runs, the calls that change the bodies or the broadphase (step,
+   * createBody, removeBody, addJoint, removeJoint, restore) are refused: the
+   * query is walking the broadphase tree they would change.
+   */
+  private querying = 0;
+
+  private refuseInQuery(call: string): void {
+    if (this.querying > 0) throw new Error(`${call}: cannot change the world from inside a query's filter or collector`);
+  }
+
   /** Closest body hit by the segment from → to, or null. */
   raycast(from: Readonly<Vec3>, to: Readonly<Vec3>, options?: RaycastOptions): RaycastHit | null {
-    return this.queries.raycast(from, to, options);
+    this.querying++;
+    try {
+      return this.queries.raycast(from, to, options);
+    } finally {
+      this.querying--;
+    }
   }
 
   /**
@@ -612,7 +634,12 @@ export class World {
    * first impact (never later than the true one), or null.
    */
   shapeCast(shape: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>, options?: ShapeCastOptions): ShapeCastHit | null {
-    return this.queries.shapeCast(shape, position, rotation, translation, options);
+    this.querying++;
+    try {
+      return this.queries.shapeCast(shape, position, rotation, translation, options);
+    } finally {
+      this.querying--;
+    }
   }
 
   /**
@@ -620,7 +647,12 @@ export class World {
    * `region` option of overlap and shapeCast (see QueryRegion).
    */
   fillQueryRegion(box: Readonly<Aabb>, region: QueryRegion): QueryRegion {
-    return this.queries.fillQueryRegion(box, region);
+    this.querying++;
+    try {
+      return this.queries.fillQueryRegion(box, region);
+    } finally {
+      this.querying--;
+    }
   }
 
   /**
@@ -629,7 +661,12 @@ export class World {
    * give several).
    */
   overlap(shape: Shape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options?: OverlapOptions): readonly OverlapContact[] {
-    return this.queries.overlap(shape, position, rotation, options);
+    this.querying++;
+    try {
+      return this.queries.overlap(shape, position, rotation, options);
+    } finally {
+      this.querying--;
+    }
   }
 
   // ------------------------------------------------------------------ snapshots
@@ -663,6 +700,7 @@ export class World {
    */
   restore(snapshot: WorldSnapshot): void {
     if (this.stepping || this.events.dispatching) throw new Error('restore: cannot restore during a step or an event listener');
+    this.refuseInQuery('restore');
     restoreSnapshot(this, snapshot, this);
   }
 }

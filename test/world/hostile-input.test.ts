@@ -150,6 +150,34 @@ describe('fields a plain-JavaScript caller could write', () => {
   });
 });
 
+describe('a query callback that changes the world', () => {
+  it('is refused by name (the query is walking the broadphase tree), and the query and the world carry on', () => {
+    const { w, a } = scene();
+    w.step(1 / 60);
+    const before = w.snapshot();
+    const down = { x: 0, y: -10, z: 0 };
+    const attempts: [string, () => void][] = [
+      ['step', () => w.step(1 / 60)],
+      ['createBody', () => { w.createBody({ type: 'dynamic', shape: new Sphere(0.1), position: { x: 5, y: 5, z: 0 } }); }],
+      ['removeBody', () => w.removeBody(a)],
+      ['addJoint', () => { w.addJoint(new BallJoint({ bodyA: a, bodyB: w.bodies[2]!, anchor: { x: 0.6, y: 2, z: 0 } })); }],
+      ['restore', () => w.restore(before)],
+    ];
+    for (const [call, attempt] of attempts) {
+      let message = '';
+      const hit = w.raycast({ x: 0, y: 10, z: 0 }, down, { filter: () => { try { attempt(); } catch (e) { message = (e as Error).message; } return true; } });
+      expect(message, call).toMatch(new RegExp(`^${call}: cannot change the world from inside a query`));
+      expect(hit?.body, call).toBe(a);
+      const n = w.overlap(new Sphere(50), { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 }, { filter: () => { try { attempt(); } catch { /* refused */ } return true; } }).length;
+      expect(n, call).toBeGreaterThanOrEqual(3);
+    }
+    expect(diff(before, w.snapshot())).toBe('');
+    // Outside a query, the same calls work.
+    w.step(1 / 60);
+    expect(w.stepCount).toBe(2);
+  });
+});
+
 describe('restore refuses runtime state the setters would refuse', () => {
   it('an infinite or huge accumulated joint impulse, a force beyond MAX_ACCELERATION, a bad material or sleep time; the world is untouched', () => {
     const { w, a, b } = scene();
