@@ -323,7 +323,7 @@ export class World {
   private assignSettings<T extends object>(name: string, live: T, v: Partial<T>): void {
     if (typeof v !== 'object' || v === null) throw new TypeError(`world.${name} must be an object of settings (got ${String(v)})`);
     for (const key of Object.keys(v)) {
-      if (!(key in live)) throw new TypeError(`world.${name}.${key} is not a setting (known: ${Object.keys(live).join(', ')})`);
+      if (!Object.prototype.hasOwnProperty.call(live, key)) throw new TypeError(`world.${name}.${key} is not a setting (known: ${Object.keys(live).join(', ')})`);
     }
     const merged = { ...live, ...v };
     checkWorldSettings(
