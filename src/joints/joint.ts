@@ -11,7 +11,7 @@ import type { SolverBodies } from '../dynamics/solver-bodies';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { requireFiniteQuat, requireFiniteVec, requireInRange, requireOut, requirePosition } from '../math/validate';
+import { MAX_BODY_STATE, requireFiniteQuat, requireFiniteVec, requireInRange, requireOut, requirePosition } from '../math/validate';
 import { JointSolver, type JointSolverSettings, type SolvedJoint } from './joint-solver';
 import type { JointStepContext } from './rows';
 
@@ -38,7 +38,8 @@ export interface JointDescBase {
 }
 
 /** Length of Joint.applied. */
-export const APPLIED_LENGTH = 12;
+const APPLIED_LENGTH = 12;
+const ZERO_SCALE = new Float64Array(1);
 
 // Structurally a SolvedJoint, checked below (not declared: the published types leave out its internal members).
 export abstract class Joint {
@@ -178,6 +179,28 @@ export abstract class Joint {
     this.poseVersionB = -1;
     for (let k = 0; k < APPLIED_LENGTH; k++) this.applied[k] = src[o + 4 + k]!;
     return this.loadRows(src, o + 4 + APPLIED_LENGTH);
+  }
+
+  /**
+   * @internal Throws unless the accumulated impulses just loaded (restore's
+   * trial load) are finite: Infinity is a setting's "no limit" in the same
+   * row, so the impulses are told apart as the numbers scaleImpulses
+   * changes, saving before and after scaling them to 0 (which leaves them
+   * 0: the caller loads the joint's own state back). The step impulses and
+   * the applied velocity changes are checked as well.
+   */
+  requireFiniteImpulses(loaded: number[], zeroed: number[]): void {
+    loaded.length = 0; zeroed.length = 0;
+    this.saveState(loaded);
+    this.scaleImpulses(ZERO_SCALE);
+    this.saveState(zeroed);
+    for (let k = 0; k < loaded.length; k++) {
+      const v = loaded[k]!;
+      const stepState = k >= 2 && k < 4 + APPLIED_LENGTH;
+      if ((stepState || !Object.is(zeroed[k], v)) && !(Math.abs(v) <= MAX_BODY_STATE)) {
+        throw new RangeError(`value ${k} of the joint's row is an impulse or a velocity change and must be finite within ±1e15 (got ${v})`);
+      }
+    }
   }
 
   /** @internal the kind's own part of saveState. */

@@ -29,7 +29,7 @@ export const MIN_CONE_ANGLE = 1e-6;
 /** C and J of the cone (see SWING_CONE) for joint frame A `fa`; `tmp` is the caller's scratch. */
 export function swingCone(fa: Readonly<Quat>, tmp: Vec3): void {
   const w = SWING_CONE;
-  // Half-angles below MIN_CONE_ANGLE act as it: 1/l² overflows below about 1e-154 rad and the row went NaN, silently unlimited.
+  // Half-angles below MIN_CONE_ANGLE act as it: 1/l² overflows below about 1e-154 rad, which would turn the row NaN and the cone unlimited.
   const uy = w[0]!, uz = w[1]!, theta = w[2]!, ly = Math.max(w[3]!, MIN_CONE_ANGLE), lz = Math.max(w[4]!, MIN_CONE_ANGLE);
   // u in world space.
   const ty = frameAxisY(tmp, fa);

@@ -9,8 +9,7 @@ import type { RigidBody } from '../dynamics/body';
 import { CONTACT_STRIDE, PAIR_GAP, PAIR_GAP_ODOMETER, PAIR_IDLE, PAIR_INTS, PAIR_NUMS } from '../dynamics/contact';
 import { PAIR_KEY_SCALE, type ContactManager } from '../dynamics/contact-manager';
 import { FAT_MARGIN } from '../dynamics/integrate';
-import { APPLIED_LENGTH, type Joint } from '../joints/joint';
-import { MAX_BODY_STATE } from '../math/validate';
+import type { Joint } from '../joints/joint';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { SceneQueries } from './queries';
@@ -206,28 +205,6 @@ export function restoreSnapshot<W>(w: SnapshotHost<W>, snapshot: WorldSnapshot, 
   w.droppedTimeValue = sw[W_DROPPED]!;
 }
 
-/**
- * Throws unless the accumulated impulses a joint has just loaded are finite:
- * Infinity is allowed in a joint's row for its settings ("no limit"), so the
- * row check cannot tell; the impulses are the numbers scaleImpulses
- * changes, found by saving the joint before and after scaling them to 0.
- * The step impulses and the applied velocity changes are checked as well.
- */
-function requireFiniteImpulses(j: Joint, loaded: number[], zeroed: number[]): void {
-  loaded.length = 0; zeroed.length = 0;
-  j.saveState(loaded);
-  j.scaleImpulses(ZERO_SCALE);
-  j.saveState(zeroed);
-  for (let k = 0; k < loaded.length; k++) {
-    const v = loaded[k]!;
-    const stepState = k >= 2 && k < 4 + APPLIED_LENGTH;
-    if ((stepState || !Object.is(zeroed[k], v)) && !(Math.abs(v) <= MAX_BODY_STATE)) {
-      throw new RangeError(`value ${k} of the joint's row is an impulse or a velocity change and must be finite within ±1e15 (got ${v})`);
-    }
-  }
-}
-const ZERO_SCALE = new Float64Array(1);
-
 /** Throws a SnapshotError unless `restore(s)` can apply every part of `s` to this world. Changes nothing. */
 function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W): void {
   if (s === null || typeof s !== 'object') throw new SnapshotError('restore: not a footing world snapshot');
@@ -322,7 +299,7 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
     let error: unknown = null;
     try {
       j.loadState(s.joints, ji[JOINT_INTS * i + JI_OFFSET]!);
-      requireFiniteImpulses(j, loaded, zeroed);
+      j.requireFiniteImpulses(loaded, zeroed);
     } catch (e) {
       error = e;
     }
