@@ -7,23 +7,24 @@ import { describe, expect, it } from 'vitest';
 import { ConvexHull, TriangleMesh, World, type ConvexShape, type Vec3 } from '../../src/index';
 import { seeded } from '../helpers/random';
 import { BODY_STRIDE, footingCompound, footingShape, terrainHeightField, type FuzzInstance } from './engines';
-import { lowestPoint, WorldChecker } from './checks';
+import { hangsInFloor, lowestPoint, WorldChecker } from './checks';
 import { generateWorld, groundHeight, GROUND_HALF, type FuzzWorldSpec, type ShapeSpec } from './generator';
 
 /**
  * Tunnelling failures the checker records while body 0 of `spec` goes through
  * `poses` (the first read at start(), one more after each step; every other
- * body far above the ground, at rest). `offEdgeAt`: the step after which the
- * engine reports body 0 seen off the edge below it within the step.
+ * body far above the ground, at rest). `exemptAt`: the step after which the
+ * engine reports body 0 exempt within the step (off the edge below it, or
+ * hanging into the floor box).
  */
-function tunnellingFailures(spec: FuzzWorldSpec, poses: readonly Vec3[], offEdgeAt = -1): number {
+function tunnellingFailures(spec: FuzzWorldSpec, poses: readonly Vec3[], exemptAt = -1): number {
   const n = spec.bodies.length;
   let k = 0;
   const instance = {
     engine: 'footing', inertia: new Float64Array(3 * n), masses: new Float64Array(n).fill(1), jointCount: 0, motorPower: 0, omitted: '',
     particleCapacity: 0, characterCount: 0,
     step(): void { k++; },
-    readOffEdge(out: Uint8Array): void { if (k === offEdgeAt) out[0] = 1; },
+    readExemptInPart(out: Uint8Array): void { if (k === exemptAt) out[0] = 1; },
     readBodies(out: Float64Array): void {
       for (let i = 0; i < n; i++) {
         const o = BODY_STRIDE * i, p = i === 0 ? poses[k]! : { x: 0, y: 1000 + i, z: -10 };
@@ -84,6 +85,29 @@ describe('fuzz checks', () => {
     expect(jointedUnder).toBe(0);
     expect(shallow).toBe(1);
     expect(plainUnder).toBe(1);
+  });
+
+  it('hangsInFloor: half the smallest size into the floor box over its footprint; not over the terrain, not shallower', () => {
+    // A capsule of radius 0.04 m (smallest size 0.08 m), half height 0.65 m, lying along z, centre at y = −0.1.
+    const capsule = { kind: 'capsule' as const, radius: 0.04, halfHeight: 0.65 };
+    const s = Math.SQRT1_2;
+    const pose = (x: number, y: number, z: number) => new Float64Array([x, y, z, s, 0, 0, s]);
+    const scratch = new Float64Array(2);
+    // Lying along z (its ends at z ± 0.65): the lowest point found is one end; it is at the centre's height.
+    const over = hangsInFloor(capsule, pose(10, -0.05, -1), 0, scratch);
+    const shallow = hangsInFloor(capsule, pose(10, 0.01, -1), 0, scratch);
+    const offFootprint = hangsInFloor(capsule, pose(10, -0.05, -30), 0, scratch);
+    // Tilted down towards +z, centre over the floor box, lower end over the terrain: not in the floor box.
+    const t = 0.3, tilted = new Float64Array([10, 0.1, -0.2, Math.sin(0.5 * (Math.PI / 2 + t)), 0, 0, Math.cos(0.5 * (Math.PI / 2 + t))]);
+    const low = lowestPoint(capsule, tilted, 0, scratch);
+    const overTerrain = hangsInFloor(capsule, tilted, 0, scratch);
+    console.log(`[fuzz checks] hangsInFloor: 0.09 m in ${over}, 0.03 m above ${shallow}, off the footprint ${offFootprint}; tilted lowest point ${low.toFixed(3)} at z ${scratch[1]!.toFixed(3)}: ${overTerrain}`);
+    expect(over).toBe(true);
+    expect(shallow).toBe(false);
+    expect(offFootprint).toBe(false);
+    expect(scratch[1]!).toBeGreaterThan(0);
+    expect(low).toBeLessThan(-0.1);
+    expect(overTerrain).toBe(false);
   });
 
   it('groundHeight matches a ray cast down onto the floor top and the terrain TriangleMesh', () => {

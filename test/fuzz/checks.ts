@@ -82,6 +82,34 @@ export interface Failure {
 const partPose = new Float64Array(7);
 const partOut = new Float64Array(2);
 
+/** Per body, 1 if a joint to the floor box without collideConnected switches its contact with the floor box off (it may hang through it). */
+export function floorExemptBodies(spec: FuzzWorldSpec): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(spec.bodies.length);
+  for (const j of spec.jointSpecs) if (j.a < 0 && !j.collideConnected) out[j.b] = 1;
+  return out;
+}
+
+/** A lowest point `low` under the floor box's top (y = 0) by more than half the shape's smallest size. */
+function deepInFloor(s: ShapeSpec, low: number): boolean {
+  return -low > 0.5 * smallestSize(s);
+}
+
+/**
+ * Whether a body of shape s at the pose st[o..o+6] hangs into the floor box
+ * by half its smallest size (its lowest point over the floor box's
+ * footprint): for a body whose contact with the floor box is switched off
+ * (floorExemptBodies), this exempts it from the tunnelling check from then
+ * on. The checker tests it after each step, and footing's instance at the
+ * end of each part of a step (FuzzInstance.readExemptInPart): a long body
+ * swung by its floor joint can dip its end through the floor box and on in
+ * under the terrain sheet's edge within one step.
+ */
+export function hangsInFloor(s: ShapeSpec, st: Float64Array, o: number, scratch: Float64Array): boolean {
+  const low = lowestPoint(s, st, o, scratch);
+  const x = scratch[0]!, z = scratch[1]!;
+  return Math.abs(x) <= GROUND_HALF && z >= -GROUND_HALF && z < 0 && deepInFloor(s, low);
+}
+
 export function lowestPoint(s: ShapeSpec, st: Float64Array, o: number, out: Float64Array): number {
   const px = st[o]!, py = st[o + 1]!, pz = st[o + 2]!;
   const qx = st[o + 3]!, qy = st[o + 4]!, qz = st[o + 5]!, qw = st[o + 6]!;
@@ -219,10 +247,10 @@ export class WorldChecker {
   /** The same for the characters. */
   private readonly characterFellOff: Uint8Array;
   /** Per body: jointed to the floor box without collideConnected, so it does not collide with the floor box (it may hang through it). */
-  private readonly floorExempt: Uint8Array;
+  private readonly floorExempt: Uint8Array<ArrayBuffer>;
   private readonly lowestGround: number;
-  /** Per body: seen off the footprint below the edge at the end of a part of the last step (FuzzInstance.readOffEdge). */
-  private readonly offEdge: Uint8Array;
+  /** Per body: seen off the footprint below the edge, or hanging into the floor box (hangsInFloor), at the end of a part of the last step (FuzzInstance.readExemptInPart). */
+  private readonly exemptInPart: Uint8Array;
   /** Per body: its centre after the last step (x, y, z), to see it come in under the ground's edge within a step. */
   private readonly previousCentre: Float64Array;
   /** Per body KE over the last KE_WINDOW steps (ring), to name the body that gained the most when the energy check fails. */
@@ -244,8 +272,8 @@ export class WorldChecker {
     this.characterFellOff = new Uint8Array(spec.characters.length);
     this.floorExempt = new Uint8Array(spec.bodies.length);
     this.previousCentre = new Float64Array(3 * spec.bodies.length);
-    this.offEdge = new Uint8Array(spec.bodies.length);
-    for (const j of spec.jointSpecs) if (j.a < 0 && !j.collideConnected) this.floorExempt[j.b] = 1;
+    this.exemptInPart = new Uint8Array(spec.bodies.length);
+    this.floorExempt = floorExemptBodies(spec);
     let lowest = 0;
     for (let k = 1; k < spec.terrain.positions.length; k += 3) lowest = Math.min(lowest, spec.terrain.positions[k]!);
     this.lowestGround = lowest;
@@ -348,7 +376,7 @@ export class WorldChecker {
   check(step: number): void {
     const spec = this.spec, inst = this.instance, st = this.state;
     inst.readBodies(st);
-    inst.readOffEdge?.(this.offEdge);
+    inst.readExemptInPart?.(this.exemptInPart);
     const n = spec.bodies.length;
     let nonFinite = false;
     for (let i = 0; i < n; i++) {
@@ -410,7 +438,7 @@ export class WorldChecker {
         if (st[o + 1]! < this.lowestGround || low < edge) this.fellOff[i] = 1;
         continue;
       }
-      if (this.fellOff[i] === 0 && (this.offEdge[i] === 1 || this.cameInUnderEdge(i))) this.fellOff[i] = 1;
+      if (this.fellOff[i] === 0 && (this.exemptInPart[i] === 1 || this.cameInUnderEdge(i))) this.fellOff[i] = 1;
       if (this.fellOff[i] === 1) continue;
       const low = lowestPoint(shape, st, o, this.scratch);
       const ground = groundHeight(spec, this.scratch[0]!, this.scratch[1]!);
@@ -421,7 +449,7 @@ export class WorldChecker {
       // may slide or swing on in under the sheet from below without crossing
       // any surface, so it stays exempt, like fellOff.
       if (this.floorExempt[i] === 1 && this.scratch[1]! < 0) {
-        if (ground - low > 0.5 * smallestSize(shape)) this.fellOff[i] = 1;
+        if (deepInFloor(shape, low)) this.fellOff[i] = 1;
         continue;
       }
       const depth = ground - low, size = smallestSize(shape);

@@ -9,6 +9,7 @@ import {
   createCloth, createRope, type Joint, type ParticleSystem, type RigidBody, type Shape, type Vec3,
 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
+import { floorExemptBodies, hangsInFloor } from './checks';
 import { GROUND_HALF, groundHeight, type FuzzWorldSpec, type JointSpec, type ShapeSpec } from './generator';
 
 /** Doubles per body in `readBodies`: position 3, rotation 4 (x, y, z, w), linear velocity 3, angular velocity 3. */
@@ -37,12 +38,15 @@ export interface FuzzInstance {
   readCharacters(out: Float64Array): void;
   /**
    * Optional, for engines that split a step into parts (footing): sets
-   * out[i] = 1 for each body whose centre was off the ground's footprint and
-   * below the edge beside it at the end of any part since the last call (a
-   * body whipped round the edge and back in under the sheet within one step;
-   * the tunnelling check exempts it as it does a body seen there).
+   * out[i] = 1 for each body that, at the end of any part since the last
+   * call, had its centre off the ground's footprint below the edge beside it
+   * (a body whipped round the edge and back in under the sheet within one
+   * step), or hung into the floor box through a contact its floor joint
+   * switched off (checks.ts hangsInFloor; swung on in under the sheet's edge
+   * within the step). The tunnelling check exempts it as it does a body seen
+   * there after a step.
    */
-  readOffEdge?(out: Uint8Array): void;
+  readExemptInPart?(out: Uint8Array): void;
   readonly characterCount: number;
   dispose(): void;
 }
@@ -193,20 +197,26 @@ export function buildFooting(spec: FuzzWorldSpec): FuzzInstance {
   let particleCapacity = 0;
   for (const s of systems) particleCapacity += s.count;
   const v: Vec3 = { x: 0, y: 0, z: 0 };
-  const offEdge = new Uint8Array(n);
+  const exempt = new Uint8Array(n), floorExempt = floorExemptBodies(spec);
+  const pose = new Float64Array(7), lowest = new Float64Array(2);
   world.addStepper({
     postStep(): void {
       for (let i = 0; i < n; i++) {
-        const p = bodies[i]!.position;
+        const b = bodies[i]!, p = b.position;
+        if (floorExempt[i] === 1) {
+          const q = b.rotation;
+          pose[0] = p.x; pose[1] = p.y; pose[2] = p.z; pose[3] = q.x; pose[4] = q.y; pose[5] = q.z; pose[6] = q.w;
+          if (hangsInFloor(spec.bodies[i]!.shape, pose, 0, lowest)) exempt[i] = 1;
+        }
         if (Math.abs(p.x) <= GROUND_HALF && Math.abs(p.z) <= GROUND_HALF) continue;
         const ex = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, p.x)), ez = Math.max(-GROUND_HALF, Math.min(GROUND_HALF, p.z));
-        if (p.y < groundHeight(spec, ex, ez)) offEdge[i] = 1;
+        if (p.y < groundHeight(spec, ex, ez)) exempt[i] = 1;
       }
     },
   });
   return {
-    readOffEdge(out: Uint8Array): void {
-      for (let i = 0; i < n; i++) if (offEdge[i] === 1) { out[i] = 1; offEdge[i] = 0; }
+    readExemptInPart(out: Uint8Array): void {
+      for (let i = 0; i < n; i++) if (exempt[i] === 1) { out[i] = 1; exempt[i] = 0; }
     },
     engine: 'footing',
     inertia, masses,
