@@ -34,6 +34,7 @@
 import { Softness } from '../dynamics/softness';
 import { VELOCITY_STRIDE, type SolverBodies } from '../dynamics/solver-bodies';
 import { SWEEP_SOFT } from '../dynamics/sweep-mode';
+import { MAX_BODY_STATE } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import { LIMIT, limitBias, moveAngular, moveLinear, type JointStepContext } from './rows';
 
@@ -253,6 +254,7 @@ export class AxisRow {
   }
 
   load(src: Float64Array, o: number): number {
+    requireRowState(src, o);
     this.impulse = src[o]!;
     this.nx = src[o + 1]!; this.ny = src[o + 2]!; this.nz = src[o + 3]!;
     this.ax = src[o + 4]!; this.ay = src[o + 5]!; this.az = src[o + 6]!;
@@ -270,6 +272,30 @@ export class AxisRow {
     return o + 25;
   }
 }
+
+/** Largest spring frequency (Hz) and damping ratio of a servo, motor or soft limit (the setters' ranges). */
+export const MAX_SPRING_HERTZ = 1e4;
+export const MAX_DAMPING_RATIO = 1e3;
+
+/**
+ * A saved row (AxisRow.save) at o that load may take: the settings in the
+ * setters' ranges and every other number within ±MAX_BODY_STATE. A finite
+ * but absurd spring frequency or lever turns the next step NaN.
+ */
+function requireRowState(src: Float64Array, o: number): void {
+  const hz = src[o + 15]!, zeta = src[o + 16]!, mass = src[o + 10]!, lo = src[o + 13]!, hi = src[o + 14]!;
+  if (!(hz >= 0 && hz <= MAX_SPRING_HERTZ)) throw new RangeError(`a row's spring frequency must be within [0, ${MAX_SPRING_HERTZ}] Hz (got ${hz})`);
+  if (!(zeta >= 0 && zeta <= MAX_DAMPING_RATIO)) throw new RangeError(`a row's spring damping ratio must be within [0, ${MAX_DAMPING_RATIO}] (got ${zeta})`);
+  if (!(mass >= 0 && mass <= MAX_BODY_STATE)) throw new RangeError(`a row's effective mass must be within [0, 1e15] (got ${mass})`);
+  // The impulse bounds may be infinite (a limit pushes one way without bound).
+  if (!(lo <= hi)) throw new RangeError(`a row's impulse bounds must be ordered (got ${lo}, ${hi})`);
+  for (const k of ROW_BOUNDED) {
+    const v = src[o + k]!;
+    if (!(Math.abs(v) <= MAX_BODY_STATE)) throw new RangeError(`value ${k} of a saved row must be within ±1e15 (got ${v})`);
+  }
+}
+/** The offsets of AxisRow.save that are neither settings checked above nor the impulse bounds. */
+const ROW_BOUNDED = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 17, 18, 19, 20, 21, 22, 24];
 
 /**
  * Whether this sweep solves springs: every sweep but the relax sweep of

@@ -16,7 +16,7 @@ import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, requireLimitAngle, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
-import { AxisRow } from './axis-row';
+import { AxisRow, MAX_DAMPING_RATIO, MAX_SPRING_HERTZ } from './axis-row';
 import { AngularLock2, AngularRow } from './angular-rows';
 import { PointRow } from './linear-rows';
 import { frameAxisX, frameOfSlot, relativeRotation, type JointStepContext } from './rows';
@@ -144,7 +144,7 @@ export class HingeJoint extends Joint {
   /** Servo spring frequency (Hz) in (0, 1e4]. */
   get motorHertz(): number { return this.servo.springHertz; }
   set motorHertz(v: number) {
-    requireInRange(v, 0, 1e4, 'HingeJoint.motorHertz');
+    requireInRange(v, 0, MAX_SPRING_HERTZ, 'HingeJoint.motorHertz');
     if (v === 0) throw new RangeError('HingeJoint.motorHertz must be > 0 (got 0)');
     this.servo.springHertz = v;
   }
@@ -152,7 +152,7 @@ export class HingeJoint extends Joint {
   /** Servo damping ratio in [0, 1e3]. */
   get motorDampingRatio(): number { return this.servo.springDampingRatio; }
   set motorDampingRatio(v: number) {
-    requireInRange(v, 0, 1e3, 'HingeJoint.motorDampingRatio');
+    requireInRange(v, 0, MAX_DAMPING_RATIO, 'HingeJoint.motorDampingRatio');
     this.servo.springDampingRatio = v;
   }
 

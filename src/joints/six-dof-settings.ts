@@ -7,6 +7,7 @@
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';
+import { MAX_DAMPING_RATIO, MAX_SPRING_HERTZ } from './axis-row';
 import { MAX_JOINT_LENGTH, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, type JointDescBase } from './joint';
 
 /** How an axis moves: freely, between `min` and `max`, or not at all. */
@@ -51,8 +52,6 @@ export const MOTOR_OFF = 0, MOTOR_VELOCITY = 1, MOTOR_POSITION = 2;
 const MODE_NAMES: readonly SixDofAxisMode[] = ['free', 'limited', 'locked'];
 const MOTOR_NAMES: readonly JointMotorMode[] = ['off', 'velocity', 'position'];
 const AXIS_NAMES: readonly string[] = ['linearX', 'linearY', 'linearZ', 'angularX', 'angularY', 'angularZ'];
-const MAX_SPRING_HERTZ = 1e4;
-const MAX_DAMPING_RATIO = 1e3;
 /** Largest swing limit (rad): the swing coordinates are singular at a half turn. */
 export const MAX_SWING_LIMIT = 0.9 * Math.PI;
 

@@ -35,6 +35,7 @@
  */
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import { rotate as rotateQuat, type Quat } from '../math/quat';
+import { MAX_BODY_STATE } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import { AxisRow } from './axis-row';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis } from './joint';
@@ -552,10 +553,17 @@ export class SixDofJoint extends Joint {
   /** @internal */
   protected loadRows(src: Float64Array, o: number): number {
     for (let k = 0; k < 6; k++) o = this.axes[k]!.load(src, o);
-    this.linMode = src[o]!; this.angMode = src[o + 1]!;
-    this.swingConeValue = src[o + 2]! === 1; this.coneMode = src[o + 3]! === 1; this.coneC = src[o + 4]!; this.coneScale = src[o + 5]!;
+    const lin = src[o]!, ang = src[o + 1]!;
+    // (prepare classifies the axes again; the saved blocks only need to be blocks.)
+    if (!(lin === LIN_ROWS || lin === LIN_POINT) || !(ang === ANG_ROWS || ang === ANG_LOCK2 || ang === ANG_LOCK3)) {
+      throw new RangeError(`the saved row blocks (${lin}, ${ang}) are not blocks of a six-dof joint`);
+    }
+    this.linMode = lin; this.angMode = ang;
+    this.swingConeValue = src[o + 2]! === 1; this.coneMode = src[o + 3]! === 1;
+    this.coneC = requireRowNumber(src[o + 4]!, MAX_BODY_STATE, 'cone error');
+    this.coneScale = requireRateScale(src[o + 5]!);
     o = this.cone.load(src, o + 6);
-    for (let k = 0; k < 6; k++) { this.coord[k] = src[o++]!; this.rateScale[k] = src[o++]!; }
+    for (let k = 0; k < 6; k++) { this.coord[k] = requireRowNumber(src[o++]!, MAX_BODY_STATE, 'coordinate'); this.rateScale[k] = requireRateScale(src[o++]!); }
     o = this.lock3.load(src, this.lock2.load(src, this.point.load(src, o)));
     for (let k = 0; k < 6; k++) {
       o = this.lower[k]!.load(src, o); o = this.upper[k]!.load(src, o); o = this.motorRow[k]!.load(src, o); o = this.frictionRow[k]!.load(src, o);
@@ -585,4 +593,16 @@ export class SixDofJoint extends Joint {
       this.lower[k]!.impulse *= s; this.upper[k]!.impulse *= s; this.motorRow[k]!.impulse *= s; this.frictionRow[k]!.impulse *= s;
     }
   }
+}
+
+/** A saved number within ±limit (SixDofJoint.loadRows). */
+function requireRowNumber(v: number, limit: number, what: string): number {
+  if (!(Math.abs(v) <= limit)) throw new RangeError(`a saved ${what} must be within ±${limit} (got ${v})`);
+  return v;
+}
+
+/** A saved rate scale: 1/|J| of an angular row, with |J| > 1e-12 (setRows), so within (0, 1e12]. */
+function requireRateScale(v: number): number {
+  if (!(v > 0 && v <= 1e12)) throw new RangeError(`a saved rate scale must be within (0, 1e12] (got ${v})`);
+  return v;
 }

@@ -149,7 +149,12 @@ export class SliderJoint extends SixDofJoint {
 
   /** @internal */
   protected override loadRows(src: Float64Array, o: number): number {
-    this.lowerValue = src[o]!; this.upperValue = src[o + 1]!;
+    const lower = src[o]!, upper = src[o + 1]!;
+    const lo = lower === -Infinity ? -MAX_JOINT_LENGTH : lower, hi = upper === Infinity ? MAX_JOINT_LENGTH : upper;
+    if (!(lo >= -MAX_JOINT_LENGTH && hi <= MAX_JOINT_LENGTH && lower <= upper)) {
+      throw new RangeError(`SliderJoint limits (${lower}, ${upper}) must be ordered, within ±${MAX_JOINT_LENGTH} or infinite`);
+    }
+    this.lowerValue = lower; this.upperValue = upper;
     this.motorModeValue = src[o + 2]! === 1 ? 'position' : 'velocity';
     return super.loadRows(src, o + 3);
   }

@@ -390,7 +390,16 @@ export class ParticleSystem implements WorldStepper {
     for (let k = 0; k < f64.length; k++) {
       if (!Number.isFinite(f64[k]!)) throw new SnapshotError(`restore: particle state value ${k} is ${f64[k]}`);
     }
-    if (!(f64[0]! >= 0)) throw new SnapshotError(`restore: particle system last dt ${f64[0]}`);
+    const lastDt = f64[0]!;
+    if (!(lastDt >= 0 && lastDt <= MAX_TIME_STEP)) throw new SnapshotError(`restore: particle system last dt ${lastDt} (0, or within (0, ${MAX_TIME_STEP}] s)`);
+    // As checkState requires at the next step: positions within ±1e15, speeds over the last step below 1e15 m/s.
+    const span = lastDt > 0 ? lastDt * MAX_BODY_STATE : Infinity;
+    for (let k = 0; k < 3 * n; k++) {
+      const x = f64[1 + k]!, xp = f64[1 + 3 * n + k]!;
+      if (!(Math.abs(x) <= MAX_BODY_STATE && Math.abs(xp) <= MAX_BODY_STATE && Math.abs(x - xp) <= span)) {
+        throw new SnapshotError(`restore: particle ${Math.floor(k / 3)} at ${x} (previous ${xp}) over a last dt of ${lastDt} s: positions must be within ±1e15 and the speed below 1e15 m/s`);
+      }
+    }
     for (let k = 0; k < 2 * m + p; k++) {
       const i = i32[3 + k]!;
       if (!(i >= 0 && i < n)) throw new SnapshotError(`restore: particle index ${i} out of range [0, ${n})`);
@@ -412,6 +421,9 @@ export class ParticleSystem implements WorldStepper {
     for (let k = 0; k < m; k++) {
       const lo = f64[so + k]!, hi = f64[so + m + k]!, st = f64[so + 2 * m + k]!;
       if (!(lo >= 0 && hi >= lo && hi <= MAX_BODY_STATE && st > 0 && st <= 1)) throw new SnapshotError(`restore: distance constraint ${k} has lengths ${lo}, ${hi} and stiffness ${st}`);
+    }
+    for (let k = so + 3 * m; k < f64.length; k++) {
+      if (!(Math.abs(f64[k]!) <= MAX_BODY_STATE)) throw new SnapshotError(`restore: pin value ${k - so - 3 * m} is ${f64[k]} (points and targets within ±1e15)`);
     }
   }
 
@@ -463,9 +475,15 @@ export class ParticleSystem implements WorldStepper {
     checkPins(this.pins, this.countValue, world);
     const n = 3 * this.countValue, L = MAX_BODY_STATE;
     const x = this.positionArray, xp = this.previousArray, w = this.inverseMassArray;
+    // The step scales x − x_prev by dt / lastDt: beyond 1e15 m/s over the
+    // last step that overflows (a raw write, or a tiny step a constraint moved).
+    const span = this.lastDt > 0 ? this.lastDt * L : Infinity;
     for (let k = 0; k < n; k++) {
       if (!(Math.abs(x[k]!) <= L)) badParticleValue('positions', k, x[k]!, 'setPosition');
       if (!(Math.abs(xp[k]!) <= L)) badParticleValue('previousPositions', k, xp[k]!, 'setPosition');
+      if (!(Math.abs(x[k]! - xp[k]!) <= span)) {
+        throw new RangeError(`ParticleSystem.positions[${k}] − previousPositions[${k}] (particle ${Math.floor(k / 3)}) is ${x[k]! - xp[k]!} m over a last step of ${this.lastDt} s, above 1e15 m/s; write it through setPosition`);
+      }
     }
     for (let i = 0; i < this.countValue; i++) {
       if (!(w[i]! >= 0 && w[i]! < Infinity)) throw new RangeError(`ParticleSystem.inverseMasses[${i}] must be a finite number ≥ 0 (got ${w[i]}); write it through setInverseMass`);

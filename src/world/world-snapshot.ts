@@ -6,11 +6,12 @@
 import { BroadPhase } from '../collision/broadphase/broadphase';
 import { MAX_MANIFOLD_POINTS } from '../collision/narrowphase/manifold';
 import type { RigidBody } from '../dynamics/body';
-import { CONTACT_STRIDE, PAIR_GAP, PAIR_GAP_ODOMETER, PAIR_IDLE, PAIR_INTS, PAIR_NUMS } from '../dynamics/contact';
+import { CONTACT_STRIDE, FRICTION_IMPULSE, NORMAL_IMPULSE, PAIR_GAP, PAIR_GAP_ODOMETER, PAIR_IDLE, PAIR_INTS, PAIR_NUMS } from '../dynamics/contact';
 import { PAIR_KEY_SCALE, type ContactManager } from '../dynamics/contact-manager';
 import { FAT_MARGIN } from '../dynamics/integrate';
 import type { Joint } from '../joints/joint';
 import type { Quat } from '../math/quat';
+import { MAX_BODY_STATE } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import type { SceneQueries } from './queries';
 import {
@@ -205,6 +206,28 @@ export function restoreSnapshot<W>(w: SnapshotHost<W>, snapshot: WorldSnapshot, 
   w.droppedTimeValue = sw[W_DROPPED]!;
 }
 
+/**
+ * The warm-start impulses of contact i's row at o (each point's normal
+ * impulse ≥ 0, its friction impulses, the pair's total) within ±MAX_BODY_STATE,
+ * and its mixed friction ≥ 0 and restitution in [0, 1]: a finite but huge
+ * warm start turns the bodies' velocities to NaN in the next step.
+ */
+function requireContactNumbers(cf: Float64Array, o: number, i: number): void {
+  for (let k = 0; k < MAX_MANIFOLD_POINTS; k++) {
+    const n = cf[o + NORMAL_IMPULSE + k]!;
+    if (!(n >= 0 && n <= MAX_BODY_STATE)) throw new SnapshotError(`restore: contact ${i}'s normal impulse ${k} must be within [0, 1e15] (got ${n})`);
+  }
+  for (let k = 0; k < 3 * MAX_MANIFOLD_POINTS; k++) {
+    const f = cf[o + FRICTION_IMPULSE + k]!;
+    if (!(Math.abs(f) <= MAX_BODY_STATE)) throw new SnapshotError(`restore: contact ${i}'s friction impulse ${k} must be within ±1e15 (got ${f})`);
+  }
+  const e = o + CONTACT_STRIDE;
+  const total = cf[e + C_TOTAL_IMPULSE]!, friction = cf[e + C_FRICTION]!, restitution = cf[e + C_RESTITUTION]!;
+  if (!(total >= 0 && total <= MAX_BODY_STATE)) throw new SnapshotError(`restore: contact ${i}'s total impulse must be within [0, 1e15] (got ${total})`);
+  if (!(friction >= 0)) throw new SnapshotError(`restore: contact ${i}'s friction must be ≥ 0 (got ${friction})`);
+  if (!(restitution >= 0 && restitution <= 1)) throw new SnapshotError(`restore: contact ${i}'s restitution must be within [0, 1] (got ${restitution})`);
+}
+
 /** Throws a SnapshotError unless `restore(s)` can apply every part of `s` to this world. Changes nothing. */
 function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W): void {
   if (s === null || typeof s !== 'object') throw new SnapshotError('restore: not a footing world snapshot');
@@ -214,7 +237,7 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
   if (nb !== host.bodyList.length) throw new SnapshotError(`restore: the snapshot has ${nb} bodies, the world ${host.bodyList.length}`);
   if (nj !== host.jointList.length) throw new SnapshotError(`restore: the snapshot has ${nj} joints, the world ${host.jointList.length}`);
   if (!Number.isInteger(nc) || nc < 0) throw new SnapshotError(`restore: contact count ${nc}`);
-  if (!Number.isInteger(w[W_STEP_COUNT]) || w[W_STEP_COUNT]! < 0) throw new SnapshotError(`restore: step count ${w[W_STEP_COUNT]}`);
+  if (!Number.isInteger(w[W_STEP_COUNT]) || w[W_STEP_COUNT]! < 0 || w[W_STEP_COUNT]! > Number.MAX_SAFE_INTEGER) throw new SnapshotError(`restore: step count ${w[W_STEP_COUNT]}`);
   if (!(w[W_ACCUMULATOR]! >= 0) || !(w[W_DROPPED]! >= 0)) throw new SnapshotError('restore: negative accumulator or dropped time');
   const nextId = w[W_NEXT_BODY_ID]!;
   if (!Number.isInteger(nextId) || nextId < 0 || nextId > PAIR_KEY_SCALE) throw new SnapshotError(`restore: next body id ${nextId}`);
@@ -240,7 +263,7 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
   }
 
   const row = CONTACT_STRIDE + CONTACT_EXTRA;
-  requireF64(s.contacts, row * nc, 'contacts', false);
+  const cf = requireF64(s.contacts, row * nc, 'contacts', false);
   const ci = requireI32(s.contactInts, CONTACT_INTS * nc, 'contactInts');
   const pairs = new Set<number>();
   for (let i = 0; i < nc; i++) {
@@ -252,6 +275,7 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
     pairs.add(key);
     const n = ci[oi + CI_POINTS]!;
     if (!(n >= 0 && n <= MAX_MANIFOLD_POINTS)) throw new SnapshotError(`restore: contact ${i} has ${n} points`);
+    requireContactNumbers(cf, row * i, i);
   }
 
   // The broadphase is checked by loading it into a scratch one.

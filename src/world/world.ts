@@ -158,7 +158,7 @@ export class World {
   /** Time `advance` dropped on its last call because of maxStepsPerAdvance (s). */
   get droppedTime(): number { return this.droppedTimeValue; }
 
-  /** Steps taken so far. Writable (an integer ≥ 0), e.g. to number a replay from zero. */
+  /** Steps taken so far, back to 0 after Number.MAX_SAFE_INTEGER. Writable (an integer ≥ 0), e.g. to number a replay from zero. */
   get stepCount(): number { return this.stepCountValue; }
   set stepCount(v: number) {
     requireInteger(v, 0, Number.MAX_SAFE_INTEGER, 'world.stepCount');
@@ -581,7 +581,9 @@ export class World {
         remaining -= h;
         budget--;
       }
-      this.stepCountValue++;
+      // Past 2^53 − 1 an increment would no longer change the count (and
+      // advance, which sees a completed step by it, would step forever).
+      this.stepCountValue = this.stepCountValue < Number.MAX_SAFE_INTEGER ? this.stepCountValue + 1 : 0;
     } finally {
       this.stepping = false;
     }

@@ -1,8 +1,8 @@
-// Input a new user or a hostile caller can hand the world, found by a
-// probe in session 19: each is refused by name, and a refused call leaves
+// Input a new user or a hostile caller can hand the world, found by
+// probes in sessions 19 and 20: each is refused by name, and a refused call leaves
 // the world as it was (compared through a whole snapshot).
 import { describe, expect, it } from 'vitest';
-import { BallJoint, Box, ConeTwistJoint, SixDofJoint, Sphere, World, type WorldSnapshot } from '../../src/index';
+import { BallJoint, Box, ConeTwistJoint, createCloth, DistanceJoint, FixedJoint, HingeJoint, MAX_MANIFOLD_POINTS, SixDofJoint, SliderJoint, Sphere, World, type Joint, type RigidBody, type WorldSnapshot } from '../../src/index';
 import { CharacterController } from '../../character/index';
 
 function scene(): { w: World; a: ReturnType<World['createBody']>; b: ReturnType<World['createBody']> } {
@@ -255,4 +255,127 @@ describe('swing cones with tiny limits', () => {
       }
     }
   });
+});
+
+describe('restore refuses warm starts and counters that would break the next step (session 20 probe)', () => {
+  it('a contact\'s normal or friction impulse beyond 1e15, a negative one, a bad mixed material: refused by name, the world untouched', () => {
+    const w = new World();
+    w.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+    const a = w.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 0.5, z: 0 }, mass: 1 });
+    for (let i = 0; i < 10; i++) w.step(1 / 60);
+    expect(w.snapshot().world[8]).toBe(1);
+    const good = w.snapshot();
+    const row = good.contacts.length, normal = 8 * MAX_MANIFOLD_POINTS, friction = normal + MAX_MANIFOLD_POINTS;
+    const cases: [string, (s: WorldSnapshot) => void, RegExp][] = [
+      ['normal impulse 1e300', (s) => { s.contacts[normal] = 1e300; }, /contact 0's normal impulse 0 must be within \[0, 1e15\]/],
+      ['normal impulse -1', (s) => { s.contacts[normal + 1] = -1; }, /normal impulse 1/],
+      ['friction impulse -1e300', (s) => { s.contacts[friction + 2] = -1e300; }, /friction impulse 2 must be within ±1e15/],
+      ['friction -5', (s) => { s.contacts[row - 3] = -5; }, /contact 0's friction must be ≥ 0/],
+      ['restitution 50', (s) => { s.contacts[row - 2] = 50; }, /restitution must be within \[0, 1\]/],
+    ];
+    for (const [label, spoil, message] of cases) {
+      const s = w.snapshot();
+      spoil(s);
+      expect(() => w.restore(s), label).toThrow(message);
+      expect(diff(good, w.snapshot()), label).toBe('');
+    }
+    for (let i = 0; i < 10; i++) w.step(1 / 60);
+    console.log(`[hostile restore] contact rows: ${cases.length} spoilt snapshots refused; box at y = ${a.position.y.toFixed(4)}`);
+    expect(a.position.y).toBeCloseTo(0.5, 2);
+  });
+
+  it('the step count wraps to 0 after Number.MAX_SAFE_INTEGER instead of sticking (advance returned never), and restore refuses a count beyond it', () => {
+    const { w } = scene();
+    w.stepCount = Number.MAX_SAFE_INTEGER - 1;
+    w.step(1 / 60);
+    expect(w.stepCount).toBe(Number.MAX_SAFE_INTEGER);
+    w.advance(1 / 60);
+    expect(w.stepCount).toBe(0);
+    w.advance(2 / 60);
+    expect(w.stepCount).toBe(2);
+    const s = w.snapshot(), good = w.snapshot();
+    s.world[0] = 2 ** 60;
+    expect(() => w.restore(s)).toThrow(/step count/);
+    expect(diff(good, w.snapshot())).toBe('');
+  });
+
+  it('a particle state whose last dt is 1e-300 or 1e300, or a position of 1e300, is refused; a raw write implying 1e15 m/s is refused at the next step before anything moves', () => {
+    const { w, a } = scene();
+    const cloth = createCloth(w, { width: 2, height: 2, segments: 4, position: { x: 0, y: 1.2, z: 3 } });
+    for (let i = 0; i < 5; i++) w.step(1 / 60);
+    const good = w.snapshot();
+    const k = good.steppers.findIndex((x) => x), n = cloth.system.count;
+    const cases: [string, (f: Float64Array) => void, RegExp][] = [
+      ['last dt 1e-300', (f) => { f[0] = 1e-300; }, /speed below 1e15 m\/s/],
+      ['last dt 1e300', (f) => { f[0] = 1e300; }, /last dt 1e\+300/],
+      ['position 1e300', (f) => { f[1] = 1e300; }, /positions must be within ±1e15/],
+      ['previous position -1e300', (f) => { f[1 + 3 * n + 4] = -1e300; }, /particle 1 at/],
+    ];
+    for (const [label, spoil, message] of cases) {
+      const s = w.snapshot();
+      spoil(s.steppers[k]!.f64);
+      expect(() => w.restore(s), label).toThrow(message);
+      expect(diff(good, w.snapshot()), label).toBe('');
+    }
+    // A raw write: x − x_prev over the last 1/60 s step would be 6e16 m/s.
+    const before = w.snapshot(), y0 = a.position.y;
+    const x = cloth.system.positions, saved = x[4]!;
+    x[4] = 1e15;
+    cloth.system.previousPositions[4] = -1e15 + 1;
+    expect(() => w.step(1 / 60)).toThrow(/ParticleSystem\.positions\[4\] − previousPositions\[4\] \(particle 1\)/);
+    expect(a.position.y).toBe(y0);
+    x[4] = saved;
+    cloth.system.previousPositions[4] = before.steppers[k]!.f64[1 + 3 * n + 4]!;
+    expect(diff(before, w.snapshot())).toBe('');
+    for (let i = 0; i < 10; i++) w.step(1 / 60);
+    expect(Number.isFinite(cloth.system.positions[4]!)).toBe(true);
+  });
+
+  it('every number of every joint kind\'s saved row, spoilt one at a time (±1e300, 1e12, −7): refused, or the world stays finite and below 1e4 m/s', () => {
+    const kinds: [string, (a: RigidBody, b: RigidBody) => Joint][] = [
+      ['ball', (a, b) => new BallJoint({ bodyA: a, bodyB: b, anchor: { x: 0.6, y: 2, z: 0 }, frictionTorque: 1 })],
+      ['hinge', (a, b) => new HingeJoint({ bodyA: a, bodyB: b, anchor: { x: 0.6, y: 2, z: 0 }, axis: { x: 0, y: 0, z: 1 }, lowerAngle: -1, upperAngle: 1, maxMotorTorque: 5, motorSpeed: 1 })],
+      ['hinge servo', (a, b) => new HingeJoint({ bodyA: a, bodyB: b, anchor: { x: 0.6, y: 2, z: 0 }, axis: { x: 0, y: 0, z: 1 }, maxMotorTorque: 5, motorMode: 'position', targetAngle: 1 })],
+      ['cone-twist', (a, b) => new ConeTwistJoint({ bodyA: a, bodyB: b, anchor: { x: 0.6, y: 2, z: 0 }, twistAxis: { x: 1, y: 0, z: 0 }, frictionTorque: 1 })],
+      ['six-dof', (a, b) => new SixDofJoint({
+        bodyA: a, bodyB: b, anchor: { x: 0.6, y: 2, z: 0 }, linearX: { mode: 'limited', min: -0.2, max: 0.2, limitHertz: 5 },
+        angularX: { mode: 'free', motor: 'velocity', motorSpeed: 1, maxMotorForce: 10 }, angularY: { mode: 'limited', min: -0.5, max: 0.5 },
+        angularZ: { mode: 'limited', min: -0.5, max: 0.5 }, swingType: 'cone',
+      })],
+      ['slider', (a, b) => new SliderJoint({ bodyA: a, bodyB: b, axis: { x: 1, y: 0, z: 0 }, lowerLimit: -0.3, upperLimit: 0.3, maxMotorForce: 10, motorSpeed: 1 })],
+      ['distance spring', (a, b) => new DistanceJoint({ bodyA: a, bodyB: b, length: 1.2, frequency: 3, dampingRatio: 0.5 })],
+      ['fixed', (a, b) => new FixedJoint({ bodyA: a, bodyB: b })],
+    ];
+    const make = (mk: (a: RigidBody, b: RigidBody) => Joint): World => {
+      const w = new World();
+      w.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+      const a = w.createBody({ type: 'dynamic', shape: new Box({ x: 0.3, y: 0.3, z: 0.3 }), position: { x: 0, y: 2, z: 0 }, mass: 1, angularVelocity: { x: 0, y: 1, z: 0 } });
+      const b = w.createBody({ type: 'dynamic', shape: new Box({ x: 0.3, y: 0.3, z: 0.3 }), position: { x: 1.2, y: 2, z: 0 }, mass: 1, linearVelocity: { x: 0, y: 0, z: 1 } });
+      w.addJoint(mk(a, b));
+      for (let i = 0; i < 5; i++) w.step(1 / 60);
+      return w;
+    };
+    const bad: string[] = [];
+    let refused = 0, accepted = 0;
+    for (const [name, mk] of kinds) {
+      const w = make(mk), good = w.snapshot();
+      for (let k = 0; k < good.joints.length; k++) {
+        for (const v of [1e300, -1e300, 1e12, -7]) {
+          if (good.joints[k] === v) continue;
+          const s = w.snapshot();
+          s.joints[k] = v;
+          try { w.restore(s); } catch { refused++; if (diff(good, w.snapshot()) !== '') bad.push(`${name} joints[${k}] = ${v}: refused but changed the world`); continue; }
+          accepted++;
+          let fine = true;
+          try { for (let i = 0; i < 3; i++) w.step(1 / 60); } catch { fine = false; }
+          for (const b of w.bodies) if (!(Math.hypot(b.linearVelocity.x, b.linearVelocity.y, b.linearVelocity.z) < 1e4 && Number.isFinite(b.position.y))) fine = false;
+          if (!fine) bad.push(`${name} joints[${k}] = ${v} (was ${good.joints[k]})`);
+          w.restore(good);
+        }
+      }
+    }
+    console.log(`[hostile restore] spoilt joint rows: ${accepted} accepted and stepped finite, ${refused} refused, ${bad.length} bad${bad.length ? `: ${bad.slice(0, 5).join('; ')}` : ''}`);
+    expect(bad).toEqual([]);
+    expect(refused).toBeGreaterThan(1000);
+  }, 60_000);
 });
