@@ -165,12 +165,24 @@ export class CharacterController {
    * capsule would overlap geometry (standing up under a low ceiling).
    */
   setHalfHeight(halfHeight: number): boolean {
-    if (!(halfHeight > 0) || !Number.isFinite(halfHeight)) throw new RangeError(`CharacterController: halfHeight must be a finite number > 0 (got ${String(halfHeight)})`);
+    if (typeof halfHeight !== 'number' || !(halfHeight > 0) || !Number.isFinite(halfHeight)) {
+      throw new RangeError(`CharacterController.setHalfHeight: halfHeight must be a finite number > 0 (got ${String(halfHeight)})`);
+    }
+    // The reach below adds the settings: a bad one is named, not blamed on halfHeight.
+    this.checkSettings();
     const ctx = this.ctx;
     const dh = halfHeight - ctx.halfHeight;
     if (dh === 0) return true;
     const pos = ctx.pos;
     const c = { x: pos.x + this.up.x * dh, y: pos.y + this.up.y * dh, z: pos.z + this.up.z * dh };
+    // Refused before anything changes: the new body would be refused beyond
+    // MAX_POSITION after the old one was removed, and a taller capsule whose
+    // reach (checkReach's, without a displacement) crosses it could never move.
+    const s = this.settings;
+    const reach = dh > 0 ? ctx.radius + halfHeight + s.stepHeight + s.snapDistance + s.skinWidth + s.minStepForward + 0.1 : 0;
+    if (!(Math.abs(c.x) + reach <= MAX_POSITION && Math.abs(c.y) + reach <= MAX_POSITION && Math.abs(c.z) + reach <= MAX_POSITION)) {
+      throw new RangeError(`CharacterController.setHalfHeight: halfHeight ${halfHeight} m would put the capsule's centre at (${c.x}, ${c.y}, ${c.z})${reach > 0 ? ` with a reach of ${reach} m` : ''}, beyond ±${MAX_POSITION} m (MAX_POSITION), where its body and its moves are refused`);
+    }
     const candidate = new Capsule(ctx.radius, halfHeight);
     this.liveBody();
     if (dh > 0) {
@@ -194,9 +206,10 @@ export class CharacterController {
   /**
    * The controller's state for rollback or a worker (typed arrays, see
    * CharacterSnapshot): position, grounded and sliding state, ground body
-   * and velocity, and the planes of the last move (which `clipVelocity`
-   * reads). The character's body is in the world's snapshot; snapshot and
-   * restore both. Settings are not included.
+   * and velocity, the body carrying the character and its pose (which
+   * `followGround` measures from), and the planes of the last move (which
+   * `clipVelocity` reads). The character's body is in the world's
+   * snapshot; snapshot and restore both. Settings are not included.
    */
   snapshot(): CharacterSnapshot {
     return writeSnapshot(this.ctx, this.body);
@@ -205,7 +218,9 @@ export class CharacterController {
   /**
    * Restores `snapshot()`'s state. Throws a SnapshotError and changes
    * nothing when it does not fit: another version, NaN, truncated arrays,
-   * another capsule size or body, or bodies that are not in the world.
+   * values out of range (a position setPosition would refuse, a ground
+   * velocity beyond MAX_LINEAR_SPEED), another capsule size or body, or
+   * bodies that are not in the world.
    */
   restore(snapshot: CharacterSnapshot): void {
     restoreSnapshot(this.ctx, snapshot, this.body);

@@ -30,7 +30,7 @@
  * `yaw` turns towards the input direction at up to turnSpeed (the shortest
  * way round), and with the ground body's turn while standing on it.
  */
-import { quat, SnapshotError, type RigidBody, type Vec3 } from '../src/index';
+import { MAX_LINEAR_SPEED, quat, SnapshotError, type RigidBody, type Vec3 } from '../src/index';
 import { CHARACTER_SNAPSHOT_VERSION, type CharacterController, type CharacterSnapshot, type MoveResult } from './controller';
 
 /** Longest time (s) one Walker.update may cover. */
@@ -114,7 +114,12 @@ export class Walker {
   readonly velocity: Vec3 = { x: 0, y: 0, z: 0 };
   /** Desired horizontal direction in world space; its length (≤ 1) scales the speed. */
   readonly input: Vec3 = { x: 0, y: 0, z: 0 };
-  state: WalkerState = 'airborne';
+  /** 'grounded', 'airborne' or 'sliding'; a write of anything else throws (the snapshot stores it as an index). */
+  get state(): WalkerState { return this.stateValue; }
+  set state(value: WalkerState) {
+    if (!WALKER_STATES.includes(value)) throw new RangeError(`Walker.state must be one of 'grounded', 'airborne', 'sliding' (got ${typeof value === 'string' ? `'${value}'` : String(value)})`);
+    this.stateValue = value;
+  }
   /**
    * Facing angle about up, radians (0 faces the controller's local +z, +π/2
    * its +x: yaw = atan2(x, z) for up = +y, as Babylon's yaw). It turns towards
@@ -125,6 +130,7 @@ export class Walker {
   /** Seconds since the walker was last grounded. */
   airTime = 0;
 
+  private stateValue: WalkerState = 'airborne';
   private jumpRequested = false;
   private jumpUsed = false;
   private readonly groundVelocity: Vec3 = { x: 0, y: 0, z: 0 };
@@ -134,6 +140,12 @@ export class Walker {
   private readonly listeners: { landed: WalkerListener[]; jumped: WalkerListener[]; hit: WalkerListener[] } = { landed: [], jumped: [], hit: [] };
 
   constructor(controller: CharacterController, settings: Partial<WalkerSettings> = {}) {
+    // Duck-typed, as the controller checks its world: two copies of the package in one bundle still work together.
+    if (controller === null || typeof controller !== 'object' || typeof controller.move !== 'function' || typeof controller.followGround !== 'function' ||
+      controller.up === null || typeof controller.up !== 'object' || controller.result === null || typeof controller.result !== 'object') {
+      throw new TypeError(`Walker: controller must be a CharacterController (got ${controller === null || typeof controller !== 'object' ? String(controller) : 'an object without move, followGround, up and result'})`);
+    }
+    if (settings === null || typeof settings !== 'object') throw new TypeError(`Walker: settings must be an object (got ${String(settings)})`);
     this.controller = controller;
     const up = controller.up;
     this.settings = {
@@ -149,7 +161,7 @@ export class Walker {
       turnSpeed: settings.turnSpeed ?? 10,
     };
     this.checkSettings();
-    if (controller.result.grounded) this.state = 'grounded';
+    if (controller.result.grounded) this.stateValue = 'grounded';
   }
 
   /**
@@ -165,14 +177,38 @@ export class Walker {
     f64[6] = this.yaw; f64[7] = this.airTime;
     f64[8] = g.x; f64[9] = g.y; f64[10] = g.z;
     const i32 = new Int32Array(3);
-    i32[0] = WALKER_STATES.indexOf(this.state);
+    i32[0] = WALKER_STATES.indexOf(this.stateValue);
     i32[1] = this.jumpRequested ? 1 : 0;
     i32[2] = this.jumpUsed ? 1 : 0;
     return { version: CHARACTER_SNAPSHOT_VERSION, f64, i32, controller: this.controller.snapshot() };
   }
 
-  /** Restores `snapshot()` (walker and controller); throws a SnapshotError and changes nothing when it does not fit. */
+  /**
+   * Restores `snapshot()` (walker and controller); throws a SnapshotError
+   * and changes nothing when it does not fit (see `validateSnapshot`).
+   */
   restore(snapshot: WalkerSnapshot): void {
+    this.validateSnapshot(snapshot);
+    const f64 = snapshot.f64, i32 = snapshot.i32;
+    this.controller.restore(snapshot.controller);
+    const v = this.velocity, i = this.input, g = this.groundVelocity;
+    v.x = f64[0]!; v.y = f64[1]!; v.z = f64[2]!;
+    i.x = f64[3]!; i.y = f64[4]!; i.z = f64[5]!;
+    this.yaw = f64[6]!; this.airTime = f64[7]!;
+    g.x = f64[8]!; g.y = f64[9]!; g.z = f64[10]!;
+    this.stateValue = WALKER_STATES[i32[0]!]!;
+    this.jumpRequested = i32[1] === 1;
+    this.jumpUsed = i32[2] === 1;
+  }
+
+  /**
+   * @internal Throws a SnapshotError unless `restore(s)` can apply `s`:
+   * another version, truncated arrays, NaN, a velocity beyond
+   * ±MAX_WALKER_VELOCITY or a ground velocity beyond ±MAX_LINEAR_SPEED per
+   * component, a negative air time, an unknown state, or a controller
+   * snapshot its controller refuses. Changes nothing.
+   */
+  validateSnapshot(snapshot: WalkerSnapshot): void {
     if (snapshot === null || typeof snapshot !== 'object') throw new SnapshotError('Walker.restore: not a walker snapshot');
     if (snapshot.version !== CHARACTER_SNAPSHOT_VERSION) throw new SnapshotError(`Walker.restore: snapshot version ${String(snapshot.version)}; this footing restores version ${CHARACTER_SNAPSHOT_VERSION}`);
     const f64 = snapshot.f64, i32 = snapshot.i32;
@@ -180,17 +216,19 @@ export class Walker {
       throw new SnapshotError('Walker.restore: f64 must be 11 doubles and i32 3 ints');
     }
     for (let k = 0; k < 11; k++) if (!Number.isFinite(f64[k]!)) throw new SnapshotError(`Walker.restore: value ${k} is ${f64[k]}`);
-    if (!(i32[0]! >= 0 && i32[0]! <= 2)) throw new SnapshotError(`Walker.restore: state ${i32[0]}`);
+    // The bounds the next update would hold the walker to: beyond them it
+    // would refuse every update (velocity), or a jump or a walk off the
+    // ground would carry the ground velocity there.
+    if (!(Math.abs(f64[0]!) <= MAX_WALKER_VELOCITY && Math.abs(f64[1]!) <= MAX_WALKER_VELOCITY && Math.abs(f64[2]!) <= MAX_WALKER_VELOCITY)) {
+      throw new SnapshotError(`Walker.restore: velocity must have each component within ±${MAX_WALKER_VELOCITY} m/s (MAX_WALKER_VELOCITY; got (${f64[0]}, ${f64[1]}, ${f64[2]}))`);
+    }
+    if (!(Math.abs(f64[8]!) <= MAX_LINEAR_SPEED && Math.abs(f64[9]!) <= MAX_LINEAR_SPEED && Math.abs(f64[10]!) <= MAX_LINEAR_SPEED)) {
+      throw new SnapshotError(`Walker.restore: groundVelocity must have each component within ±${MAX_LINEAR_SPEED} m/s (MAX_LINEAR_SPEED; got (${f64[8]}, ${f64[9]}, ${f64[10]}))`);
+    }
+    // A negative air time would keep coyote time open: jumps in mid-air.
+    if (!(f64[7]! >= 0)) throw new SnapshotError(`Walker.restore: airTime must be ≥ 0 s (got ${f64[7]})`);
+    if (!(i32[0]! >= 0 && i32[0]! <= 2)) throw new SnapshotError(`Walker.restore: state must be 0 (grounded), 1 (airborne) or 2 (sliding) (got ${i32[0]})`);
     this.controller.validateSnapshot(snapshot.controller);
-    this.controller.restore(snapshot.controller);
-    const v = this.velocity, i = this.input, g = this.groundVelocity;
-    v.x = f64[0]!; v.y = f64[1]!; v.z = f64[2]!;
-    i.x = f64[3]!; i.y = f64[4]!; i.z = f64[5]!;
-    this.yaw = f64[6]!; this.airTime = f64[7]!;
-    g.x = f64[8]!; g.y = f64[9]!; g.z = f64[10]!;
-    this.state = WALKER_STATES[i32[0]!]!;
-    this.jumpRequested = i32[1] === 1;
-    this.jumpUsed = i32[2] === 1;
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */
@@ -233,7 +271,7 @@ export class Walker {
     const v = this.velocity, g = this.groundVelocity;
     v.x = 0; v.y = 0; v.z = 0;
     g.x = 0; g.y = 0; g.z = 0;
-    this.state = 'airborne';
+    this.stateValue = 'airborne';
     this.airTime = 0;
     this.jumpRequested = false;
     this.jumpUsed = true;
@@ -241,7 +279,7 @@ export class Walker {
   }
 
   get grounded(): boolean {
-    return this.state === 'grounded';
+    return this.stateValue === 'grounded';
   }
 
   /** One fixed step of `dt` seconds; returns the controller's move result. */
@@ -255,7 +293,7 @@ export class Walker {
     const c = this.controller;
     const up = c.up;
     const v = this.velocity;
-    const wasGrounded = this.state === 'grounded';
+    const wasGrounded = this.stateValue === 'grounded';
     // Ride the ground's motion of the step just taken before anything else:
     // the ground probe, the jump's inherited velocity and the walk all see
     // the character where the ground now carries it.
@@ -340,7 +378,7 @@ export class Walker {
       const gv = r.groundVelocity;
       this.groundVelocity.x = gv.x; this.groundVelocity.y = gv.y; this.groundVelocity.z = gv.z;
       if (!wasGrounded) {
-        this.state = 'grounded';
+        this.stateValue = 'grounded';
         this.event.speed = fallSpeed > 0 ? fallSpeed : 0; // a field, not an argument: a double argument is boxed
         this.emit('landed', r.groundBody);
       }
@@ -350,7 +388,7 @@ export class Walker {
         const gv = this.groundVelocity;
         v.x += gv.x; v.y += gv.y; v.z += gv.z;
       }
-      this.state = r.sliding ? 'sliding' : 'airborne';
+      this.stateValue = r.sliding ? 'sliding' : 'airborne';
       this.airTime += dt;
     }
     if (jumped) {
@@ -412,13 +450,20 @@ export class Walker {
       throw new RangeError(`Walker: velocity must be finite numbers within ±${MAX_WALKER_VELOCITY} m/s (got (${v.x}, ${v.y}, ${v.z}))`);
     }
     if (!Number.isFinite(this.yaw)) throw new RangeError(`Walker: yaw must be finite (got ${this.yaw})`);
+    const t = this.airTime;
+    if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) throw new RangeError(`Walker: airTime must be a finite number ≥ 0 s (got ${String(t)})`);
   }
 
-  /** The public state fields (input, velocity, yaw) can be written directly: all finite. */
+  /**
+   * The public state fields (input, velocity, yaw, airTime) can be written
+   * directly: all finite, airTime ≥ 0 (a negative one keeps coyote time open,
+   * and a NaN one would make the walker's snapshot one restore refuses).
+   */
   private checkState(): boolean {
     const i = this.input, v = this.velocity;
     return typeof i.x === 'number' && typeof i.y === 'number' && typeof i.z === 'number' && typeof v.x === 'number' && typeof v.y === 'number' &&
       typeof v.z === 'number' && typeof this.yaw === 'number' && i.x - i.x === 0 && i.y - i.y === 0 && i.z - i.z === 0 &&
-      Math.abs(v.x) <= MAX_WALKER_VELOCITY && Math.abs(v.y) <= MAX_WALKER_VELOCITY && Math.abs(v.z) <= MAX_WALKER_VELOCITY && this.yaw - this.yaw === 0;
+      Math.abs(v.x) <= MAX_WALKER_VELOCITY && Math.abs(v.y) <= MAX_WALKER_VELOCITY && Math.abs(v.z) <= MAX_WALKER_VELOCITY && this.yaw - this.yaw === 0 &&
+      typeof this.airTime === 'number' && this.airTime >= 0 && this.airTime - this.airTime === 0;
   }
 }

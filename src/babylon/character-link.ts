@@ -160,9 +160,12 @@ export class CharacterLink implements WorldStepper {
   validateState(state: StepperSnapshot): void {
     const ws = this.walkerSnapshot(state);
     for (let k = 0; k < L_F_HEADER; k++) if (!Number.isFinite(state.f64[k]!)) throw new SnapshotError(`CharacterLink: state value ${k} is ${state.f64[k]}`);
-    for (let k = 0; k < L_WALKER_F; k++) if (!Number.isFinite(ws.f64[k]!)) throw new SnapshotError(`CharacterLink: walker value ${k} is ${ws.f64[k]}`);
-    if (!(ws.i32[0]! >= 0 && ws.i32[0]! <= 2)) throw new SnapshotError(`CharacterLink: walker state ${ws.i32[0]}`);
-    this.walker.controller.validateSnapshot(ws.controller);
+    // The walker's own checks (bounds and its controller's), so that restoreState cannot throw part-way through the world's restore.
+    try {
+      this.walker.validateSnapshot(ws);
+    } catch (e) {
+      throw new SnapshotError(`CharacterLink: ${(e as Error).message}`);
+    }
   }
 
   /** @internal WorldStepper: restores a state `validateState` accepted. */

@@ -3,11 +3,18 @@ import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { WorkerSnapshot } from './protocol';
 
-export function copyVec(v: Vec3): Vec3 {
+/**
+ * A copy of `v` to send; throws a TypeError naming `field` when it is not an
+ * object (the worker checks the numbers and names the component).
+ */
+export function copyVec(v: Vec3, field: string): Vec3 {
+  if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object (got ${String(v)})`);
   return { x: v.x, y: v.y, z: v.z };
 }
 
-export function copyQuat(q: Quat): Quat {
+/** A copy of `q` to send; throws a TypeError naming `field` when it is not an object. */
+export function copyQuat(q: Quat, field: string): Quat {
+  if (q === null || typeof q !== 'object') throw new TypeError(`${field} must be a { x, y, z, w } object (got ${String(q)})`);
   return { x: q.x, y: q.y, z: q.z, w: q.w };
 }
 

@@ -192,12 +192,12 @@ export class PhysicsClient {
 
   applyImpulse(handle: number, impulse: Vec3, point?: Vec3): void {
     this.requireHandle(handle);
-    this.send({ type: 'applyImpulse', handle, impulse: copyVec(impulse), point: point && copyVec(point) });
+    this.send({ type: 'applyImpulse', handle, impulse: copyVec(impulse, 'applyImpulse: impulse'), point: point && copyVec(point, 'applyImpulse: point') });
   }
 
   setVelocity(handle: number, linear?: Vec3, angular?: Vec3): void {
     this.requireHandle(handle);
-    this.send({ type: 'setVelocity', handle, linear: linear && copyVec(linear), angular: angular && copyVec(angular) });
+    this.send({ type: 'setVelocity', handle, linear: linear && copyVec(linear, 'setVelocity: linear'), angular: angular && copyVec(angular, 'setVelocity: angular') });
   }
 
   /**
@@ -213,7 +213,7 @@ export class PhysicsClient {
     if (kind !== undefined && kind !== 'kinematic') throw new TypeError(`setKinematicTarget: handle ${handle} is a ${kind === 'character' ? 'character' : `${kind} body`}, not a kinematic body`);
     requireFiniteVec(position, 'setKinematicTarget: position');
     if (rotation !== undefined) requireFiniteQuat(rotation, 'setKinematicTarget: rotation');
-    this.send({ type: 'setKinematicTarget', handle, position: copyVec(position), rotation: rotation && copyQuat(rotation) });
+    this.send({ type: 'setKinematicTarget', handle, position: copyVec(position, 'setKinematicTarget: position'), rotation: rotation && copyQuat(rotation, 'setKinematicTarget: rotation') });
   }
 
   /**
@@ -224,7 +224,7 @@ export class PhysicsClient {
    */
   teleport(handle: number, position: Vec3, rotation?: Quat): void {
     this.requireHandle(handle);
-    this.send({ type: 'teleport', handle, position: copyVec(position), rotation: rotation && { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w } });
+    this.send({ type: 'teleport', handle, position: copyVec(position, 'teleport: position'), rotation: rotation && copyQuat(rotation, 'teleport: rotation') });
   }
 
   /**
@@ -232,7 +232,9 @@ export class PhysicsClient {
    * options filter as the World's (`exclude` a handle or a list of them).
    */
   raycast(from: Vec3, to: Vec3, options?: RaycastOptionsData): Promise<RaycastHitData | null> {
-    return this.requests.send<RaycastHitData | null>((id) => ({ type: 'raycast', id, from: copyVec(from), to: copyVec(to), options })).then((hit) => this.withUserData(hit));
+    // Copied before the request: a bad argument throws here, naming it, and leaves no request waiting.
+    const a = copyVec(from, 'raycast: from'), b = copyVec(to, 'raycast: to');
+    return this.requests.send<RaycastHitData | null>((id) => ({ type: 'raycast', id, from: a, to: b, options })).then((hit) => this.withUserData(hit));
   }
 
   /**
@@ -240,11 +242,12 @@ export class PhysicsClient {
    * `translation` (`world.shapeCast`), answered by the worker between
    * steps: the first impact with its `fraction` and `distance` along the
    * translation, or null. Rejects with the field named for a bad shape,
-   * pose or option.
+   * pose or option (throws at once for a pose that is not an object).
    */
   shapeCast(shape: ShapeDesc, position: Vec3, rotation: Quat, translation: Vec3, options?: QueryOptionsData): Promise<ShapeCastHitData | null> {
+    const p = copyVec(position, 'shapeCast: position'), q = copyQuat(rotation, 'shapeCast: rotation'), t = copyVec(translation, 'shapeCast: translation');
     return this.requests.send<ShapeCastHitData | null>((id) => ({
-      type: 'shapeCast', id, shape, position: copyVec(position), rotation: copyQuat(rotation), translation: copyVec(translation), options,
+      type: 'shapeCast', id, shape, position: p, rotation: q, translation: t, options,
     })).then((hit) => this.withUserData(hit));
   }
 
@@ -254,7 +257,8 @@ export class PhysicsClient {
    * pushes the shape out and the depth.
    */
   overlap(shape: ShapeDesc, position: Vec3, rotation: Quat, options?: QueryOptionsData): Promise<OverlapContactData[]> {
-    return this.requests.send<OverlapContactData[]>((id) => ({ type: 'overlap', id, shape, position: copyVec(position), rotation: copyQuat(rotation), options })).then((contacts) => {
+    const p = copyVec(position, 'overlap: position'), q = copyQuat(rotation, 'overlap: rotation');
+    return this.requests.send<OverlapContactData[]>((id) => ({ type: 'overlap', id, shape, position: p, rotation: q, options })).then((contacts) => {
       for (const c of contacts) this.withUserData(c);
       return contacts;
     });
@@ -302,7 +306,8 @@ export class PhysicsClient {
    */
   teleportCharacter(handle: number, position: Vec3, yaw?: number): Promise<void> {
     this.requireCharacter(handle, 'teleportCharacter');
-    return this.requests.send((id) => ({ type: 'teleportCharacter', id, handle, position: copyVec(position), yaw }));
+    const p = copyVec(position, 'teleportCharacter: position');
+    return this.requests.send((id) => ({ type: 'teleportCharacter', id, handle, position: p, yaw }));
   }
 
   /**
@@ -572,7 +577,8 @@ export class PhysicsClient {
     this.generations[slot] = generation;
     const handle = slot + generation * SLOT_COUNT;
     this.poses.initial.set(handle, {
-      position: position ? copyVec(position) : { x: 0, y: 0, z: 0 },
+      // A plain copy: copyVec would throw with the slot already taken (the worker refuses a bad position, naming it).
+      position: position ? { x: position.x, y: position.y, z: position.z } : { x: 0, y: 0, z: 0 },
       rotation: rotation ? { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w } : { x: 0, y: 0, z: 0, w: 1 },
     });
     return handle;

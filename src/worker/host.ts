@@ -46,6 +46,8 @@ export class PhysicsHost {
   private fixedTimeStep = 1 / 60;
   private maxStepsPerAdvance = 4;
   private accumulator = 0;
+  /** What threw during the tick in progress: a walker's update (its character's handle) or the world's step (−1). */
+  private readonly tickErrors: { handle: number; error: unknown }[] = [];
   // real-time loop
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastTime = 0;
@@ -134,23 +136,55 @@ export class PhysicsHost {
 
 
 
-  /** Steps whole fixed steps covering `seconds` (at most maxStepsPerAdvance; the rest is dropped) and publishes the poses. */
+  /**
+   * Steps whole fixed steps covering `seconds` (at most maxStepsPerAdvance;
+   * the rest is dropped), updates every walker after each step and
+   * publishes the poses. A walker or a world listener that throws does not
+   * stop the tick: the other walkers are updated, the time is used up and
+   * the frame published, then the errors are thrown (an AggregateError when
+   * there are several), each once.
+   */
   tick(seconds: number): number {
+    const steps = this.advance(seconds);
+    const errors = this.takeTickErrors();
+    if (errors === null) return steps;
+    throw errors.length === 1 ? errors[0]!.error : new AggregateError(errors.map((e) => e.error), `tick: ${errors.length} errors (walkers or world listeners); the tick is complete`);
+  }
+
+  /** tick's work; what throws in it is kept in tickErrors for the caller to throw or report. */
+  private advance(seconds: number): number {
     if (typeof seconds !== 'number' || !(seconds >= 0 && seconds < Infinity)) throw new RangeError(`tick: seconds must be a finite number ≥ 0 (got ${String(seconds)})`);
     const world = this.worldValue;
     if (!world) return 0;
     const h = this.fixedTimeStep;
+    const errors = this.tickErrors;
     this.accumulator += seconds;
     let steps = 0;
     while (this.accumulator >= h && steps < this.maxStepsPerAdvance) {
-      world.step(h);
+      const stepCount = world.stepCount;
+      try {
+        world.step(h);
+      } catch (error) {
+        errors.push({ handle: -1, error });
+        // A step the world refused did not happen: neither do the walkers' updates, nor later steps that would refuse as well.
+        if (world.stepCount === stepCount) break;
+      }
       for (let i = 0; i < this.slots.slotCount; i++) {
         const w = this.slots.walkers[i];
-        if (w) w.update(h);
+        if (!w) continue;
+        const handle = i + this.slots.generations[i]! * SLOT_COUNT;
+        // A walker that threw would most likely throw again at the next step: once per tick.
+        if (errors.length > 0 && errors.some((e) => e.handle === handle)) continue;
+        try {
+          w.update(h);
+        } catch (error) {
+          errors.push({ handle, error });
+        }
       }
       this.accumulator -= h;
       steps++;
     }
+    // Also after a refused step: time left in the accumulator would make start's loop wait 0 ms.
     if (this.accumulator >= h) this.accumulator %= h;
     // Before the frame: a page that reads both sees the events of the steps the frame shows.
     this.events.flushEvents();
@@ -163,6 +197,14 @@ export class PhysicsHost {
     return steps;
   }
 
+  /** The errors of the last tick (null for none), forgotten here so that each is thrown or reported once. */
+  private takeTickErrors(): { handle: number; error: unknown }[] | null {
+    if (this.tickErrors.length === 0) return null;
+    const errors = this.tickErrors.slice();
+    this.tickErrors.length = 0;
+    return errors;
+  }
+
   /** Steps in real time (setTimeout at the step boundaries) until `stop`. */
   start(): void {
     if (this.timer !== null || !this.worldValue) return;
@@ -172,10 +214,13 @@ export class PhysicsHost {
       const elapsed = Math.min(t - this.lastTime, 250) / 1000;
       this.lastTime = t;
       try {
-        this.tick(elapsed);
+        this.advance(elapsed);
       } catch (error) {
         this.report('step', -1, -1, error);
       }
+      // One report per error, naming the character whose walker threw.
+      const errors = this.takeTickErrors();
+      if (errors !== null) for (const e of errors) this.report('step', e.handle, -1, e.error);
       const wait = Math.max(0, (this.fixedTimeStep - this.accumulator) * 1000);
       this.timer = setTimeout(loop, wait);
     };

@@ -166,7 +166,7 @@ describe('CharacterLink in world snapshots', () => {
     const nan = world.snapshot();
     nan.steppers[0]!.f64[6] = NaN;
     const z = walker.controller.position.z;
-    expect(() => world.restore(nan)).toThrow(/CharacterLink: walker value 1 is NaN/);
+    expect(() => world.restore(nan)).toThrow(/CharacterLink: Walker\.restore: value 1 is NaN/);
     expect(walker.controller.position.z).toBe(z);
   });
 });

@@ -104,6 +104,84 @@ describe('Walker inputs', () => {
   });
 });
 
+describe('Walker state and constructor', () => {
+  it("walker.state accepts only 'grounded', 'airborne' or 'sliding'; a refused write leaves the walker moving as before", () => {
+    // An unknown state used to be stored, and the walker's snapshot then held −1, which its own restore refused.
+    refused((r) => { (r.walker as { state: string }).state = 'flying'; }, /^Walker\.state must be one of 'grounded', 'airborne', 'sliding' \(got 'flying'\)$/);
+    refused((r) => { (r.walker as { state: unknown }).state = 3; }, /^Walker\.state must be one of 'grounded', 'airborne', 'sliding' \(got 3\)$/);
+    const r = build();
+    run(r, 40);
+    r.walker.state = 'sliding';
+    expect(r.walker.state).toBe('sliding');
+    expect(r.walker.snapshot().i32[0]).toBe(2);
+  });
+
+  it('an airTime written as NaN or below 0 is refused at the next update', () => {
+    // A negative one kept coyote time open (jumps in mid-air); a NaN one went into the snapshot, which restore refused.
+    refused((r) => { r.walker.airTime = NaN; r.walker.update(DT); }, /^Walker: airTime must be a finite number ≥ 0 s \(got NaN\)$/, (r) => { r.walker.airTime = 0; });
+    refused((r) => { r.walker.airTime = -1e300; r.walker.update(DT); }, /^Walker: airTime must be a finite number ≥ 0 s \(got -1e\+300\)$/, (r) => { r.walker.airTime = 0; });
+  });
+
+  it('new Walker without a controller, or with null settings, names the argument and changes nothing', () => {
+    // These used to throw "Cannot read properties of undefined (reading 'up')" and the like.
+    const W = Walker as unknown as new (...args: unknown[]) => Walker;
+    refused(() => new W(undefined), /^Walker: controller must be a CharacterController \(got undefined\)$/);
+    refused(() => new W({}), /^Walker: controller must be a CharacterController \(got an object without move, followGround, up and result\)$/);
+    refused((r) => new W(r.controller, null), /^Walker: settings must be an object \(got null\)$/);
+    const { world } = flatWorld();
+    const n = world.bodies.length;
+    expect(() => new W(new CharacterController(world), 5)).toThrow(/^Walker: settings must be an object \(got 5\)$/);
+    expect(world.bodies.length).toBe(n + 1); // the controller's own body, nothing from the walker
+  });
+});
+
+describe('CharacterController.setHalfHeight within MAX_POSITION', () => {
+  function tall(y: number) {
+    const { world } = flatWorld();
+    const c = new CharacterController(world, { position: { x: 0, y, z: 0 } });
+    return { world, c, body: c.body! };
+  }
+  const looks = (t: ReturnType<typeof tall>) =>
+    [t.c.halfHeight, t.c.position.x, t.c.position.y, t.c.position.z, t.c.result.position.y, t.world.bodies.length, t.c.body === t.body ? 1 : 0, t.body.world === t.world ? 1 : 0, t.body.position.y];
+
+  it('a half height whose new centre is beyond ±1e6 m is refused before the body is removed', () => {
+    // At y = 6e5 the centre would go to 1 099 999.4 m: the body used to be removed, then its re-creation threw, and it never came back.
+    const t = tall(6e5);
+    const before = looks(t);
+    expect(() => t.c.setHalfHeight(5e5)).toThrow(/^CharacterController\.setHalfHeight: halfHeight 500000 m would put the capsule's centre at \(0, 1099999\.4, 0\) with a reach of [0-9.]+ m, beyond ±1000000 m \(MAX_POSITION\)/);
+    expect(looks(t)).toEqual(before);
+    // The same character crouches: its centre goes down by 0.3 m and its body is rebuilt.
+    expect(t.c.setHalfHeight(0.3)).toBe(true);
+    expect(t.c.position.y).toBe(6e5 - 0.3);
+    expect(t.c.body!.world).toBe(t.world);
+  });
+
+  it('a half height whose reach crosses ±1e6 m is refused (every move would then be refused); a tall one within it is made', () => {
+    // At y ≈ 1, halfHeight 5e5 used to be accepted, and every move after it threw a reach error.
+    const t = tall(1);
+    const before = looks(t);
+    expect(() => t.c.setHalfHeight(5e5)).toThrow(/^CharacterController\.setHalfHeight: halfHeight 500000 m would put the capsule's centre at \(0, 500000\.4, 0\) with a reach of 500001\.1[0-9]* m, beyond ±1000000 m \(MAX_POSITION\)/);
+    expect(looks(t)).toEqual(before);
+    t.c.move({ x: 0.01, y: -0.05, z: 0 });
+    expect(t.c.position.x).toBe(0.01);
+    // 4e5 m: centre 400 000.4 m, reach 400 001.11 m, within 1e6 m.
+    expect(t.c.setHalfHeight(4e5)).toBe(true);
+    expect(t.c.position.y).toBeCloseTo(1 + 4e5 - 0.6 - 0.05, 6);
+    t.c.move({ x: 0.01, y: 0, z: 0 });
+    expect(t.c.position.x).toBeCloseTo(0.02, 9);
+  });
+
+  it('a bad setting is named by setHalfHeight instead of failing half-way', () => {
+    const t = tall(1);
+    t.c.settings.collisionMask = 1.5;
+    const before = looks(t);
+    expect(() => t.c.setHalfHeight(0.9)).toThrow(/^CharacterController: collisionMask must be an integer/);
+    expect(looks(t)).toEqual(before);
+    expect(() => t.c.setHalfHeight(NaN)).toThrow(/^CharacterController\.setHalfHeight: halfHeight must be a finite number > 0 \(got NaN\)$/);
+    expect(looks(t)).toEqual(before);
+  });
+});
+
 describe('bodies removed from under the character', () => {
   it("setHalfHeight after the character's body was removed does not half-change the controller", () => {
     const { world, controller } = build();

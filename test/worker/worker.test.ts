@@ -360,3 +360,101 @@ describe('footing/worker over a MessageChannel', () => {
     expect(host.getBody(crate)!.position.x).toBe(0);
   });
 });
+
+describe('a walker that throws during a tick', () => {
+  /** Two characters on the floor, settled; `a` is in the lower slot, so it is updated first. */
+  async function twoHeroes() {
+    const link = connect();
+    await link.client.ready;
+    link.client.createBody(FLOOR);
+    const a = link.client.createCharacter({ position: { x: -2, y: 0.92, z: 0 } });
+    const b = link.client.createCharacter({ position: { x: 2, y: 0.92, z: 0 } });
+    await link.run(20);
+    link.client.setCharacterInput(b, 1, 0, 0);
+    await link.barrier();
+    return { ...link, a, b, walkerA: link.host.getWalker(a)!, walkerB: link.host.getWalker(b)! };
+  }
+
+  it('does not stop the tick: the later walkers are updated, the time used up, the frame published, the error thrown once', async () => {
+    const { client, host, barrier, a, walkerA, walkerB } = await twoHeroes();
+    const world = host.world!;
+    // Worker code wrote a bad setting into one walker: its update refuses it at every step.
+    walkerA.settings.speed = Number.NaN;
+    const steps = world.stepCount, shown = client.step, xa = walkerA.controller.position.x, xb = walkerB.controller.position.x;
+    expect(() => host.tick(H)).toThrow(/^Walker: speed must be a finite number ≥ 0 \(got NaN\)$/);
+    expect(world.stepCount).toBe(steps + 1);
+    // b, updated after a, walked (it used to be skipped); a's refused update left it where it was.
+    expect(walkerB.controller.position.x).toBeGreaterThan(xb + 1e-4);
+    expect(walkerA.controller.position.x).toBe(xa);
+    await barrier();
+    client.update();
+    expect(client.step).toBe(steps + 1);
+    expect(shown).toBe(steps);
+    // Two steps in one tick: a's error once, not once per step.
+    let thrown: unknown = null;
+    try { host.tick(2 * H); } catch (e) { thrown = e; }
+    expect(thrown).toBeInstanceOf(RangeError);
+    expect((thrown as Error).message).toMatch(/speed/);
+    expect(world.stepCount).toBe(steps + 3);
+    // Both refuse: an AggregateError with each error once.
+    walkerB.settings.acceleration = -1;
+    try { host.tick(H); thrown = null; } catch (e) { thrown = e; }
+    expect(thrown).toBeInstanceOf(AggregateError);
+    expect((thrown as AggregateError).errors.map((e: Error) => e.message)).toEqual([
+      'Walker: speed must be a finite number ≥ 0 (got NaN)', 'Walker: acceleration must be a finite number ≥ 0 (got -1)',
+    ]);
+    expect(world.stepCount).toBe(steps + 4);
+    // Repaired, the next tick steps once: the refused ticks' time was used up, not saved for a burst.
+    walkerA.settings.speed = 4;
+    walkerB.settings.acceleration = 40;
+    expect(host.tick(H)).toBe(1);
+    expect(world.stepCount).toBe(steps + 5);
+    expect(client.getState(a)).toBe(STATE_GROUNDED);
+  });
+
+  it("start()'s loop reports the walker's error once, with its handle, and waits for the next step instead of spinning", async () => {
+    const { host, clock, barrier, errors, a, walkerA } = await twoHeroes();
+    const world = host.world!;
+    const steps = world.stepCount;
+    walkerA.settings.speed = Number.NaN;
+    host.start();
+    // 25 ms of the fake clock pass before the loop's first tick: one step, then 8.3 ms left over; the clock then stands still.
+    clock.ms += 25;
+    // Until the first tick (timers run late on a loaded machine), then 100 ms in which a spinning loop would step on.
+    for (let waited = 0; world.stepCount === steps && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    host.stop();
+    await barrier();
+    // Before, the accumulator kept the refused step's time: the loop waited 0 ms and stepped and reported at every turn.
+    expect(world.stepCount).toBe(steps + 1);
+    expect(errors.map((e) => [e.command, e.handle, e.errorName])).toEqual([['step', a, 'RangeError']]);
+    expect(errors[0]!.message).toBe('footing worker: step: Walker: speed must be a finite number ≥ 0 (got NaN)');
+  });
+});
+
+describe('client arguments that are not objects', () => {
+  it('applyImpulse, teleport and the queries name a null argument and send nothing', async () => {
+    const { client, host, run, errors } = connect();
+    await client.ready;
+    const crate = client.createBody(crateAt(0, 5));
+    await run(1);
+    const y = host.getBody(crate)!.position.y;
+    // These used to throw "Cannot read properties of null (reading 'x')".
+    expect(() => client.applyImpulse(crate, null as never)).toThrow(/^applyImpulse: impulse must be a \{ x, y, z \} object \(got null\)$/);
+    expect(() => client.applyImpulse(crate, { x: 0, y: 1, z: 0 }, 7 as never)).toThrow(/^applyImpulse: point must be a \{ x, y, z \} object \(got 7\)$/);
+    expect(() => client.teleport(crate, null as never)).toThrow(/^teleport: position must be a \{ x, y, z \} object \(got null\)$/);
+    expect(() => client.teleport(crate, { x: 0, y: 0, z: 0 }, 'up' as never)).toThrow(/^teleport: rotation must be a \{ x, y, z, w \} object \(got up\)$/);
+    expect(() => client.raycast(null as never, { x: 0, y: 0, z: 0 })).toThrow(/^raycast: from must be a \{ x, y, z \} object \(got null\)$/);
+    expect(() => client.raycast({ x: 0, y: 0, z: 0 }, undefined as never)).toThrow(/^raycast: to must be a \{ x, y, z \} object \(got undefined\)$/);
+    expect(() => client.overlap({ kind: 'sphere', radius: 1 }, { x: 0, y: 0, z: 0 }, null as never)).toThrow(/^overlap: rotation must be a \{ x, y, z, w \} object/);
+    await run(10);
+    expect(errors).toEqual([]);
+    // 11 steps of free fall from y = 5, as in a world of its own: nothing reached the crate.
+    const twin = new World();
+    const body = twin.createBody({ ...crateAt(0, 5), shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }) });
+    for (let i = 0; i < 11; i++) twin.step(H);
+    expect(host.getBody(crate)!.position.y).toBe(body.position.y);
+    expect(host.getBody(crate)!.position.y).toBeLessThan(y);
+    expect(host.getBody(crate)!.position.x).toBe(0);
+  });
+});
