@@ -29,8 +29,9 @@
 import { rotatedBoxAabb, type Aabb } from '../collision/aabb';
 import { addCompoundPairs } from '../collision/narrowphase/dispatch';
 import { addCompoundCasts } from '../collision/query/shape-cast';
-import type { Quat } from '../math/quat';
+import { normalize, type Quat } from '../math/quat';
 import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
+import { requireFiniteQuat } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import type { CompoundChild, CompoundGeometry } from './geometry';
 import { ConvexShape, type MassProperties, Shape, ShapeKind } from './shape';
@@ -95,6 +96,7 @@ export class Compound extends Shape implements CompoundGeometry {
     const shapes: ConvexShape[] = [];
     const pos = new Float64Array(3 * n);
     const rot = new Float64Array(4 * n);
+    const unitRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
     for (let i = 0; i < n; i++) {
       const c = children[i];
       const field = `Compound.children[${i}]`;
@@ -112,16 +114,10 @@ export class Compound extends Shape implements CompoundGeometry {
         if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > 1e6) throw new RangeError(`${field}.position.${'xyz'[k]} must be a finite number within ±1e6 m (got ${String(v)})`);
         pos[3 * i + k] = v;
       }
-      const qc = [q.x, q.y, q.z, q.w];
-      let len = 0;
-      for (let k = 0; k < 4; k++) {
-        const v = qc[k]!;
-        if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`${field}.rotation.${'xyzw'[k]} must be a finite number (got ${String(v)})`);
-        len += v * v;
-      }
-      if (!(len > 1e-12)) throw new RangeError(`${field}.rotation must be a non-zero quaternion`);
-      const inv = 1 / Math.sqrt(len);
-      for (let k = 0; k < 4; k++) rot[4 * i + k] = qc[k]! * inv;
+      requireFiniteQuat(q, `${field}.rotation`);
+      // quat.normalize rescales a quaternion whose squared length over- or underflows ({ w: 1e200 }).
+      const u = normalize(unitRotation, q);
+      rot[4 * i] = u.x; rot[4 * i + 1] = u.y; rot[4 * i + 2] = u.z; rot[4 * i + 3] = u.w;
     }
 
     // Centre of mass and inertia in U at density 1.

@@ -6,8 +6,8 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { PhysicsConstraintAxis, PhysicsConstraintAxisLimitMode, PhysicsConstraintMotorType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate';
-import { HingeConstraint, Physics6DoFConstraint, PrismaticConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
-import { HingeJoint, SixDofJoint } from '../../src/index';
+import { DistanceConstraint, HingeConstraint, Physics6DoFConstraint, PrismaticConstraint, type PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
+import { DistanceJoint, HingeJoint, SixDofJoint } from '../../src/index';
 import { FootingPlugin } from '../../src/babylon/index';
 import { physicsScene, runFrames, sixDofPendulum, sliderMotor } from './plugin-scenes';
 
@@ -128,5 +128,155 @@ describe('FootingPlugin: SIX_DOF', () => {
     expect(Math.abs(angle - 1)).toBeLessThan(0.02);
     expect(wheelMesh.position.length()).toBeLessThan(1e-4);
     scene.dispose();
+  });
+});
+
+describe('FootingPlugin: constraint axis input', () => {
+  /** Two 1 kg boxes 1.5 m apart, no gravity, joined by `c`. */
+  function joined(c: (scene: ReturnType<typeof physicsScene>) => PhysicsConstraint) {
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin, new Vector3(0, 0, 0));
+    const a = new PhysicsAggregate(CreateBox('a', { size: 1 }, scene), PhysicsShapeType.BOX, { mass: 1 }, scene);
+    const bMesh = CreateBox('b', { size: 1 }, scene);
+    bMesh.position.set(1.5, 0, 0);
+    const b = new PhysicsAggregate(bMesh, PhysicsShapeType.BOX, { mass: 1 }, scene);
+    const constraint = c(scene);
+    return { plugin, scene, a, b, constraint, attach: () => a.body.addConstraint(b.body, constraint) };
+  }
+  const pivots = { pivotA: new Vector3(0.75, 0, 0), pivotB: new Vector3(-0.75, 0, 0) };
+  const Y = PhysicsConstraintAxis.LINEAR_Y;
+
+  it('axis setters refuse an unknown axis, mode or motor type, a non-finite value, a negative friction or force and a limit past the other one, by name; the joint stays as it was', () => {
+    const { plugin, scene, constraint: c, attach } = joined((scene) => new Physics6DoFConstraint(pivots, [], scene));
+    attach();
+    plugin.setAxisMode(c, Y, PhysicsConstraintAxisLimitMode.LIMITED);
+    plugin.setAxisMinLimit(c, Y, -0.5);
+    plugin.setAxisMaxLimit(c, Y, 0.5);
+    plugin.setAxisMotorType(c, Y, PhysicsConstraintMotorType.VELOCITY);
+    plugin.setAxisMotorTarget(c, Y, 1);
+    plugin.setAxisMotorMaxForce(c, Y, 50);
+    plugin.setAxisFriction(c, Y, 2);
+    const j = plugin.world.joints[0] as SixDofJoint;
+    const state = () => [
+      plugin.getAxisMode(c, Y), plugin.getAxisMinLimit(c, Y), plugin.getAxisMaxLimit(c, Y), plugin.getAxisMotorType(c, Y),
+      plugin.getAxisMotorTarget(c, Y), plugin.getAxisMotorMaxForce(c, Y), plugin.getAxisFriction(c, Y), plugin.getAxisMode(c, PhysicsConstraintAxis.ANGULAR_Z),
+      j.linearY.mode, j.linearY.min, j.linearY.max, j.linearY.motor, j.linearY.motorSpeed, j.linearY.maxMotorForce, j.linearY.friction, j.angularZ.mode,
+    ];
+    const before = state();
+    expect(before).toEqual([1, -0.5, 0.5, 1, 1, 50, 2, null, 'limited', -0.5, 0.5, 'velocity', 1, 50, 2, 'free']);
+    const refused: [() => void, RegExp][] = [
+      [() => plugin.setAxisMode(c, 42 as PhysicsConstraintAxis, PhysicsConstraintAxisLimitMode.LIMITED), /FootingPlugin\.setAxisMode: axis must be a PhysicsConstraintAxis \(LINEAR_X 0, .*LINEAR_DISTANCE 6; got 42\)/],
+      [() => plugin.getAxisMode(c, -1 as PhysicsConstraintAxis), /FootingPlugin\.getAxisMode: axis must be a PhysicsConstraintAxis .*got -1/],
+      [() => plugin.setAxisMode(c, PhysicsConstraintAxis.ANGULAR_Z, 7 as PhysicsConstraintAxisLimitMode), /setAxisMode: mode must be a PhysicsConstraintAxisLimitMode \(FREE 0, LIMITED 1, LOCKED 2; got 7\)/],
+      [() => plugin.setAxisMotorType(c, Y, 7 as PhysicsConstraintMotorType), /setAxisMotorType: motorType must be a PhysicsConstraintMotorType \(NONE 0, VELOCITY 1, POSITION 2; got 7\)/],
+      [() => plugin.setAxisMinLimit(c, Y, NaN), /setAxisMinLimit: minLimit must be a finite number \(got NaN\)/],
+      [() => plugin.setAxisMaxLimit(c, Y, Infinity), /setAxisMaxLimit: maxLimit must be a finite number \(got Infinity\)/],
+      [() => plugin.setAxisMotorTarget(c, Y, NaN), /setAxisMotorTarget: motorTarget must be a finite number \(got NaN\)/],
+      [() => plugin.setAxisFriction(c, Y, -5), /setAxisFriction: friction must be a finite number ≥ 0 \(got -5\)/],
+      [() => plugin.setAxisMotorMaxForce(c, Y, -1), /setAxisMotorMaxForce: motorMaxForce must be a finite number ≥ 0 \(got -1\)/],
+      [() => plugin.setAxisMinLimit(c, Y, 1), /setAxisMinLimit: minLimit \(1\) must be ≤ maxLimit \(0\.5\) on LINEAR_Y/],
+      [() => plugin.setAxisMaxLimit(c, Y, -1), /setAxisMaxLimit: minLimit \(-0\.5\) must be ≤ maxLimit \(-1\) on LINEAR_Y/],
+    ];
+    for (const [call, message] of refused) {
+      expect(call).toThrow(message);
+      expect(state()).toEqual(before);
+    }
+    // The documented order: to move [−0.5, 0.5] to [1, 2], the far end first.
+    plugin.setAxisMaxLimit(c, Y, 2);
+    plugin.setAxisMinLimit(c, Y, 1);
+    expect([j.linearY.min, j.linearY.max]).toEqual([1, 2]);
+    scene.dispose();
+  });
+
+  it('a hinge and a distance constraint refuse the same way; a refused LINEAR_DISTANCE limit keeps the rod', () => {
+    const X = PhysicsConstraintAxis.ANGULAR_X;
+    const h = joined((scene) => new HingeConstraint(pivots.pivotA, pivots.pivotB, new Vector3(0, 0, 1), new Vector3(0, 0, 1), scene));
+    h.attach();
+    h.plugin.setAxisMode(h.constraint, X, PhysicsConstraintAxisLimitMode.LIMITED);
+    h.plugin.setAxisMinLimit(h.constraint, X, 1);
+    const hinge = h.plugin.world.joints[0] as HingeJoint;
+    const state = () => [hinge.lowerAngle, hinge.upperAngle, hinge.motorMode, hinge.maxMotorTorque, h.plugin.getAxisMaxLimit(h.constraint, X), h.plugin.getAxisMotorType(h.constraint, X)];
+    const before = state();
+    expect(before).toEqual([1, Infinity, hinge.motorMode, 0, null, null]);
+    expect(() => h.plugin.setAxisMaxLimit(h.constraint, X, -1)).toThrow(/setAxisMaxLimit: minLimit \(1\) must be ≤ maxLimit \(-1\) on ANGULAR_X/);
+    expect(() => h.plugin.setAxisMotorType(h.constraint, X, 7 as PhysicsConstraintMotorType)).toThrow(/setAxisMotorType: motorType/);
+    expect(() => h.plugin.setAxisMode(h.constraint, X, 7 as PhysicsConstraintAxisLimitMode)).toThrow(/setAxisMode: mode/);
+    expect(() => h.plugin.setAxisMode(h.constraint, 42 as PhysicsConstraintAxis, PhysicsConstraintAxisLimitMode.LOCKED)).toThrow(/setAxisMode: axis .*got 42/);
+    expect(state()).toEqual(before);
+    h.scene.dispose();
+
+    // A 1.5 m rod: its LINEAR_DISTANCE range is [1.5, 1.5] until set; a minimum past it is refused, not a lost joint.
+    const d = joined((scene) => new DistanceConstraint(1.5, scene));
+    d.attach();
+    const rod = d.plugin.world.joints[0] as DistanceJoint;
+    expect(() => d.plugin.setAxisMinLimit(d.constraint, PhysicsConstraintAxis.LINEAR_DISTANCE, 2)).toThrow(/setAxisMinLimit: minLimit \(2\) must be ≤ maxLimit \(1\.5\) on LINEAR_DISTANCE/);
+    expect(d.plugin.world.joints).toEqual([rod]);
+    expect(d.plugin.getAxisMinLimit(d.constraint, PhysicsConstraintAxis.LINEAR_DISTANCE)).toBe(null);
+    d.plugin.setAxisMaxLimit(d.constraint, PhysicsConstraintAxis.LINEAR_DISTANCE, 3);
+    d.plugin.setAxisMinLimit(d.constraint, PhysicsConstraintAxis.LINEAR_DISTANCE, 2);
+    const range = d.plugin.world.joints[0] as DistanceJoint;
+    expect([range.minLength, range.maxLength]).toEqual([2, 3]);
+    d.scene.dispose();
+  });
+
+  it('Physics6DoFConstraint limits with min > max, a NaN or negative stiffness or damping, or an unknown axis are refused by name at addConstraint; no joint is made', () => {
+    const X = PhysicsConstraintAxis.LINEAR_X;
+    const cases: [Physics6DoFConstraint['limits'], RegExp][] = [
+      [[{ axis: X, minLimit: 1, maxLimit: -1 }], /Physics6DoFConstraint limits\[0\]\.minLimit \(1\) must be ≤ maxLimit \(-1\)/],
+      [[{ axis: X, minLimit: 0, maxLimit: 0 }, { axis: X, minLimit: 0, maxLimit: 1, stiffness: NaN, damping: 1 }], /limits\[1\]\.stiffness must be a finite number \(got NaN\)/],
+      [[{ axis: X, minLimit: 0, maxLimit: 1, stiffness: 10, damping: -1 }], /limits\[0\]\.damping must be ≥ 0 \(got -1\)/],
+      [[{ axis: PhysicsConstraintAxis.ANGULAR_Y, maxLimit: Infinity }], /limits\[0\]\.maxLimit must be a finite number \(got Infinity\)/],
+      [[{ axis: 42 as PhysicsConstraintAxis, minLimit: 0 }], /limits\[0\]\.axis must be a PhysicsConstraintAxis .*got 42/],
+    ];
+    for (const [limits, message] of cases) {
+      const { plugin, scene, constraint, attach } = joined((scene) => new Physics6DoFConstraint(pivots, limits, scene));
+      expect(attach).toThrow(message);
+      expect(plugin.world.joints.length).toBe(0);
+      expect(constraint._pluginData).toBeUndefined();
+      scene.dispose();
+    }
+  });
+
+  it('limits and motor values past what the joint axis expresses are clamped to its reach (1e6 m, twist π, swing 0.9π, 1000 rad/s, 1e9 N) and read back as set', () => {
+    const s = joined((scene) => new Physics6DoFConstraint(pivots, [{ axis: PhysicsConstraintAxis.ANGULAR_Y, minLimit: -10, maxLimit: 10 }], scene));
+    s.attach();
+    const { plugin, constraint: c } = s;
+    const j = plugin.world.joints[0] as SixDofJoint;
+    expect([j.angularY.mode, j.angularY.min, j.angularY.max]).toEqual(['limited', -0.9 * Math.PI, 0.9 * Math.PI]);
+    plugin.setAxisMode(c, PhysicsConstraintAxis.ANGULAR_X, PhysicsConstraintAxisLimitMode.LIMITED);
+    plugin.setAxisMaxLimit(c, PhysicsConstraintAxis.ANGULAR_X, 10);
+    expect([j.angularX.min, j.angularX.max]).toEqual([-Math.PI, Math.PI]);
+    expect(plugin.getAxisMaxLimit(c, PhysicsConstraintAxis.ANGULAR_X)).toBe(10);
+    plugin.setAxisMotorType(c, PhysicsConstraintAxis.LINEAR_X, PhysicsConstraintMotorType.POSITION);
+    plugin.setAxisMotorTarget(c, PhysicsConstraintAxis.LINEAR_X, 1e300);
+    expect(j.linearX.motorTarget).toBe(1e6);
+    expect(plugin.getAxisMotorTarget(c, PhysicsConstraintAxis.LINEAR_X)).toBe(1e300);
+    const Z = PhysicsConstraintAxis.LINEAR_Z;
+    plugin.setAxisMotorType(c, Z, PhysicsConstraintMotorType.VELOCITY);
+    plugin.setAxisMotorTarget(c, Z, 1e9);
+    plugin.setAxisMotorMaxForce(c, Z, 1e12);
+    plugin.setAxisFriction(c, Z, 1e12);
+    expect([j.linearZ.motorSpeed, j.linearZ.maxMotorForce, j.linearZ.friction]).toEqual([1000, 1e9, 1e9]);
+    expect([plugin.getAxisMotorTarget(c, Z), plugin.getAxisMotorMaxForce(c, Z), plugin.getAxisFriction(c, Z)]).toEqual([1e9, 1e12, 1e12]);
+    s.scene.dispose();
+
+    const X = PhysicsConstraintAxis.ANGULAR_X;
+    const h = joined((scene) => new HingeConstraint(pivots.pivotA, pivots.pivotB, new Vector3(0, 0, 1), new Vector3(0, 0, 1), scene));
+    h.attach();
+    const hinge = h.plugin.world.joints[0] as HingeJoint;
+    h.plugin.setAxisMode(h.constraint, X, PhysicsConstraintAxisLimitMode.LIMITED);
+    h.plugin.setAxisMinLimit(h.constraint, X, -10);
+    h.plugin.setAxisMotorType(h.constraint, X, PhysicsConstraintMotorType.VELOCITY);
+    h.plugin.setAxisMotorTarget(h.constraint, X, -1e9);
+    h.plugin.setAxisMotorMaxForce(h.constraint, X, 1e12);
+    h.plugin.setAxisFriction(h.constraint, X, 1e12);
+    expect([hinge.lowerAngle, hinge.motorSpeed, hinge.maxMotorTorque, hinge.frictionTorque]).toEqual([-Math.PI, -1000, 1e9, 1e9]);
+    h.scene.dispose();
+
+    const d = joined((scene) => new DistanceConstraint(1.5, scene));
+    d.attach();
+    d.plugin.setAxisMaxLimit(d.constraint, PhysicsConstraintAxis.LINEAR_DISTANCE, 5e6);
+    expect((d.plugin.world.joints[0] as DistanceJoint).maxLength).toBe(1e6);
+    d.scene.dispose();
   });
 });

@@ -106,6 +106,39 @@ describe('FootingPlugin: world', () => {
     scene2.dispose();
     scene.dispose();
   });
+
+  it('executeStep: a delta that is not a finite number ≥ 0 counts as 0 s; the time already accumulated is kept', () => {
+    // Two like scenes (a ball at 6 m/s, no gravity, frames of 1/120 s: a fixed step every second
+    // frame); one also gets executeStep(bad) between frames and must go on exactly as the other.
+    for (const useDeltaForWorldStep of [false, true]) {
+      for (const bad of [NaN, -1, Infinity, -Infinity]) {
+        const make = () => {
+          const plugin = new FootingPlugin(undefined, { useDeltaForWorldStep });
+          const scene = physicsScene(plugin, Vector3.Zero());
+          const ball = CreateSphere('ball', { diameter: 0.2 }, scene);
+          const agg = new PhysicsAggregate(ball, PhysicsShapeType.SPHERE, { mass: 1 }, scene);
+          agg.body.setLinearVelocity(new Vector3(6, 0, 0));
+          return { plugin, scene, ball, body: agg.body };
+        };
+        const ref = make(), hit = make();
+        runFrames(ref.scene, 3, 1 / 120);
+        runFrames(hit.scene, 3, 1 / 120);
+        const steps = hit.plugin.world.stepCount, x = hit.ball.position.x;
+        // A force pending for the frame acts over 0 s: no impulse, and no throw from the render loop.
+        hit.body.applyForce(new Vector3(100, 0, 0), hit.ball.position);
+        hit.plugin.executeStep(bad, [hit.body]);
+        expect(hit.plugin.world.stepCount).toBe(steps);
+        expect(hit.ball.position.x).toBe(x);
+        runFrames(ref.scene, 5, 1 / 120);
+        runFrames(hit.scene, 5, 1 / 120);
+        expect(hit.plugin.world.stepCount).toBe(ref.plugin.world.stepCount);
+        expect(hit.ball.position.x).toBe(ref.ball.position.x);
+        expect(hit.body.getLinearVelocity().x).toBe(6);
+        ref.scene.dispose();
+        hit.scene.dispose();
+      }
+    }
+  });
 });
 
 describe('FootingPlugin: bodies', () => {
@@ -290,6 +323,56 @@ describe('FootingPlugin: bodies', () => {
     scene.dispose();
   });
 
+  it('setMotionType and initBody refuse a value that is not a PhysicsMotionType by name; the body stays as it was', () => {
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin);
+    const agg = new PhysicsAggregate(CreateBox('b', { size: 1 }, scene), PhysicsShapeType.BOX, { mass: 1 }, scene);
+    const footingBody = plugin.world.bodies[0]!;
+    expect(() => agg.body.setMotionType(99 as PhysicsMotionType)).toThrow(/FootingPlugin\.setMotionType: motionType must be a PhysicsMotionType \(STATIC 0, ANIMATED 1, DYNAMIC 2; got 99\)/);
+    expect(agg.body.getMotionType()).toBe(PhysicsMotionType.DYNAMIC);
+    expect(plugin.world.bodies.length).toBe(1);
+    expect(plugin.world.bodies[0]).toBe(footingBody);
+    expect(footingBody.type).toBe('dynamic');
+    expect(() => new PhysicsBody(CreateBox('c', { size: 1 }, scene), 1.5 as PhysicsMotionType, false, scene)).toThrow(/initBody: motionType .*got 1\.5/);
+    expect(plugin.world.bodies.length).toBe(1);
+    scene.dispose();
+  });
+
+  it('a node the prestep cannot carry to its body (NaN, past MAX_POSITION) is refused naming the node; no body moves', () => {
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin, Vector3.Zero());
+    const firstMesh = CreateBox('first', { size: 1 }, scene);
+    const first = new PhysicsAggregate(firstMesh, PhysicsShapeType.BOX, { mass: 1 }, scene);
+    const crateMesh = CreateBox('crate 7', { size: 1 }, scene);
+    crateMesh.position.set(3, 0, 0);
+    const crate = new PhysicsAggregate(crateMesh, PhysicsShapeType.BOX, { mass: 1 }, scene);
+    first.body.disablePreStep = false;
+    crate.body.disablePreStep = false;
+    runFrames(scene, 1);
+    const rigid = (a: PhysicsAggregate) => (a.body._pluginData as { rigid: { position: { x: number; y: number } } }).rigid;
+    const steps = plugin.world.stepCount;
+    // A valid move of the body stepped before the bad one: refused with it, as the frame is.
+    firstMesh.position.set(0, 5, 0);
+    const cases: [() => void, RegExp][] = [
+      [() => { crateMesh.position.x = NaN; }, /FootingPlugin: node 'crate 7' position\.x must be a finite number \(got NaN\)/],
+      [() => { crateMesh.position.x = 2e6; }, /FootingPlugin: node 'crate 7' position\.x must be within ±1000000 m \(MAX_POSITION; got 2000000\)/],
+      [() => { crateMesh.position.x = 3; crateMesh.rotationQuaternion = new Quaternion(0, NaN, 0, 1); }, /FootingPlugin: node 'crate 7' rotation\.\w must be a finite number \(got NaN\)/],
+    ];
+    for (const [move, message] of cases) {
+      move();
+      expect(() => runFrames(scene, 1)).toThrow(message);
+      expect(rigid(first).position.y).toBe(0);
+      expect(rigid(crate).position.x).toBe(3);
+      expect(plugin.world.stepCount).toBe(steps);
+    }
+    crateMesh.rotationQuaternion = Quaternion.Identity();
+    crateMesh.position.set(4, 0, 0);
+    runFrames(scene, 1);
+    expect(rigid(first).position.y).toBeCloseTo(5, 9);
+    expect(rigid(crate).position.x).toBeCloseTo(4, 9);
+    scene.dispose();
+  });
+
   it('thin instances are bodies that move independently', () => {
     const plugin = new FootingPlugin();
     const scene = physicsScene(plugin);
@@ -380,6 +463,24 @@ describe('FootingPlugin: shapes', () => {
     expect(cb.maximum.x).toBeCloseTo(1.25, 9);
     expect(cb.maximum.y).toBeCloseTo(0.25, 9);
     shape.dispose();
+    scene.dispose();
+  });
+
+  it('filter masks refuse a value that is not 32 bits (1.5, NaN, 2^32) by name; the mask and the footing body stay', () => {
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin);
+    const agg = new PhysicsAggregate(CreateBox('b', { size: 1 }, scene), PhysicsShapeType.BOX, { mass: 1 }, scene);
+    const shape = agg.shape;
+    shape.filterMembershipMask = 6;
+    shape.filterCollideMask = 0xffffffff;
+    const footingBody = plugin.world.bodies[0]!;
+    expect([footingBody.collisionGroup, footingBody.collisionMask]).toEqual([6, -1]);
+    for (const bad of [1.5, NaN, 2 ** 32]) {
+      expect(() => { shape.filterMembershipMask = bad; }).toThrow(new RegExp(`setShapeFilterMembershipMask: membershipMask must be an integer .*got ${bad}`));
+      expect(() => { shape.filterCollideMask = bad; }).toThrow(new RegExp(`setShapeFilterCollideMask: collideMask must be an integer .*got ${bad}`));
+      expect([shape.filterMembershipMask, shape.filterCollideMask]).toEqual([6, -1]);
+      expect([footingBody.collisionGroup, footingBody.collisionMask]).toEqual([6, -1]);
+    }
     scene.dispose();
   });
 

@@ -131,6 +131,29 @@ describe('Compound mass properties', () => {
     const field = new HeightField([0, 0, 0, 0], 2, 2, { x: 1, y: 1, z: 1 });
     expect(() => new Compound([{ shape: field as never }])).toThrow(/must be a convex shape/);
   });
+
+  it('normalises a child rotation whose squared length over- or underflows to the same rotation', () => {
+    // |q|² of { w: 1e200 } is Infinity and of { w: 1e-200 } is 0: a plain normalisation gives NaN or
+    // a refusal. Scaled first, both are the unit rotation, to the last bits (tolerance 1e-15).
+    const q30 = { x: 0, y: Math.sin(Math.PI / 12), z: 0, w: Math.cos(Math.PI / 12) };
+    const parts = (k: number) => [
+      { shape: new Box({ x: 0.5, y: 0.1, z: 0.1 }), position: { x: 0.5, y: 0, z: 0 } },
+      { shape: new Box({ x: 0.1, y: 0.4, z: 0.1 }), position: { x: 0, y: 0.4, z: 0.2 }, rotation: { x: q30.x * k, y: q30.y * k, z: q30.z * k, w: q30.w * k } },
+    ];
+    const unit = new Compound(parts(1));
+    for (const k of [1e200, 1e-200]) {
+      const c = new Compound(parts(k));
+      const a = c.children[1]!.rotation, b = unit.children[1]!.rotation;
+      for (const key of ['x', 'y', 'z', 'w'] as const) {
+        expect(Math.abs(a[key] - b[key])).toBeLessThan(1e-15);
+        expect(Math.abs(c.principalRotation[key] - unit.principalRotation[key])).toBeLessThan(1e-15);
+      }
+      expect(Math.abs(c.boundingRadius - unit.boundingRadius)).toBeLessThan(1e-15);
+      // The body it makes has finite bounds (it used to be refused as "non-finite bounds").
+      const body = new World().createBody({ type: 'dynamic', shape: c, mass: 1 });
+      expect(Number.isFinite(body.rotation.w)).toBe(true);
+    }
+  });
 });
 
 describe('An L-shaped compound', () => {

@@ -4,12 +4,12 @@
 // event masks write through to the record and its footing body.
 import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Observable } from '@babylonjs/core/Misc/observable';
-import type { IBasePhysicsCollisionEvent, IPhysicsCollisionEvent, PhysicsMassProperties, PhysicsMotionType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
+import { PhysicsMotionType, type IBasePhysicsCollisionEvent, type IPhysicsCollisionEvent, type PhysicsMassProperties } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
 import type { Nullable } from '@babylonjs/core/types';
 import type { ShapeData } from './shapes';
-import { requireFinite, requireNonNegative, shapeDataOf, shapeMass } from './pose';
+import { requireEnumValue, requireFinite, requireNonNegative, shapeDataOf, shapeMass } from './pose';
 import type { BodyData } from './body-data';
 import type { BodyRecords } from './body-records';
 
@@ -24,6 +24,7 @@ export function setShape(records: BodyRecords, body: PhysicsBody, shape: Nullabl
 }
 
 export function setMotionType(records: BodyRecords, body: PhysicsBody, motionType: PhysicsMotionType, instanceIndex?: number): void {
+  requireEnumValue(motionType, PhysicsMotionType, 'PhysicsMotionType', 'setMotionType: motionType');
   records.apply(body, instanceIndex, (d) => {
     if (d.motionType === motionType) return;
     const before = d.motionType;

@@ -8,7 +8,7 @@ import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { Compound, ConvexShape, type BodyType, type Quat, type RigidBody, type Vec3, type World } from '../../index';
 import { COMBINE_MODES, type ShapeGeometry } from './shapes';
-import { copyVec, footingToNode, instancePose, nodeToFooting, requireVector, samePose } from './pose';
+import { copyVec, footingToNode, instancePose, nodeToFooting, requireEnumValue, requireNodePose, requireVector, samePose } from './pose';
 import { BodyData } from './body-data';
 
 export class BodyRecords {
@@ -22,6 +22,7 @@ export class BodyRecords {
   constructor(private readonly world: World) {}
 
   init(body: PhysicsBody, motionType: PhysicsMotionType, position: Vector3, orientation: Quaternion): void {
+    requireEnumValue(motionType, PhysicsMotionType, 'PhysicsMotionType', 'initBody: motionType');
     const d = new BodyData(this, body, 0, motionType);
     d.position.x = position.x; d.position.y = position.y; d.position.z = position.z;
     d.rotation.x = orientation.x; d.rotation.y = orientation.y; d.rotation.z = orientation.z; d.rotation.w = orientation.w;
@@ -30,6 +31,7 @@ export class BodyRecords {
   }
 
   initInstances(body: PhysicsBody, motionType: PhysicsMotionType, mesh: Mesh): void {
+    requireEnumValue(motionType, PhysicsMotionType, 'PhysicsMotionType', 'initBodyInstances: motionType');
     const storage = mesh._thinInstanceDataStorage;
     const matrices = storage?.matrixData;
     if (!matrices) throw new TypeError(`FootingPlugin.initBodyInstances: mesh '${mesh.name}' has no thin instance matrices`);
@@ -230,11 +232,37 @@ export class BodyRecords {
     });
   }
 
-  /** The prestep of each body whose prestep type is not DISABLED. */
+  /**
+   * The prestep of each body whose prestep type is not DISABLED. Every node
+   * is checked first: a node the bodies cannot follow (NaN, too far) is
+   * refused by name with no body moved.
+   */
   prestepAll(bodies: Array<PhysicsBody>): void {
+    for (const body of bodies) {
+      if (body.getPrestepType() !== PhysicsPrestepType.DISABLED && body.transformNode) this.checkPrestep(body);
+    }
     for (const body of bodies) {
       if (body.getPrestepType() !== PhysicsPrestepType.DISABLED && body.transformNode) this.prestep(body);
     }
+  }
+
+  /** The poses prestep will read; computes the nodes' world matrices, which prestep then uses. */
+  private checkPrestep(body: PhysicsBody): void {
+    const node = body.transformNode;
+    if (body.numInstances > 0) {
+      if (body.getPrestepType() !== PhysicsPrestepType.TELEPORT) return;
+      const matrices = (node as Mesh)._thinInstanceDataStorage?.matrixData;
+      if (!matrices) return;
+      const n = body._pluginDataInstances.length;
+      for (let i = 0; i < n; i++) {
+        instancePose(matrices, i, this.tmpVec, this.tmpQuat);
+        requireNodePose(this.tmpVec, this.tmpQuat, node.name, i);
+      }
+      return;
+    }
+    if (!(body._pluginData instanceof BodyData)) return;
+    node.computeWorldMatrix(true);
+    requireNodePose(node.absolutePosition, node.absoluteRotationQuaternion, node.name);
   }
 
   /** The prestep of HavokPlugin.setPhysicsBodyTransformation, for nodes the user has moved since the last sync. */
@@ -255,7 +283,7 @@ export class BodyRecords {
     }
     const d = body._pluginData as BodyData | undefined;
     if (!(d instanceof BodyData)) return;
-    node.computeWorldMatrix(true);
+    // (World matrix computed by checkPrestep.)
     const p = node.absolutePosition, q = node.absoluteRotationQuaternion;
     if (type === PhysicsPrestepType.TELEPORT) {
       if (!samePose(d.syncedPosition, d.syncedRotation, p, q)) this.teleport(d, p, q);

@@ -16,6 +16,9 @@ export class ConstraintRecords {
 
   attach(constraint: PhysicsConstraint, body: PhysicsBody, childBody: PhysicsBody, instanceIndex?: number, childInstanceIndex?: number): void {
     const a = this.records.record(body, instanceIndex), b = this.records.record(childBody, childInstanceIndex);
+    // Made (and its type and limits checked) before anything is written to the constraint.
+    const known: unknown = constraint._pluginData;
+    const c = known instanceof ConstraintData ? known : new ConstraintData(this.world, constraint);
     if (!constraint._initOptions) {
       // The frames PhysicsViewer draws (HavokPlugin fills the same field): pivots and axes in each node's frame.
       const o = constraint.options;
@@ -23,9 +26,7 @@ export class ConstraintRecords {
       const perpAxisA = o.perpAxisA?.clone() ?? axisA.getNormalToRef(new Vector3()), perpAxisB = o.perpAxisB?.clone() ?? axisB.getNormalToRef(new Vector3());
       constraint._initOptions = { pivotA: o.pivotA?.clone() ?? Vector3.Zero(), pivotB: o.pivotB?.clone() ?? Vector3.Zero(), axisA, axisB, perpAxisA, perpAxisB };
     }
-    let c = constraint._pluginData as ConstraintData | undefined;
-    if (!(c instanceof ConstraintData)) {
-      c = new ConstraintData(this.world, constraint);
+    if (c !== known) {
       constraint._pluginData = c;
       this.all.add(c);
     }

@@ -7,9 +7,11 @@ import {
 } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import type { Physics6DoFConstraint, PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
 import {
-  BallJoint, DistanceJoint, FixedJoint, HingeJoint, MAX_JOINT_TORQUE, MAX_SWING_LIMIT, SixDofJoint, type Joint, type Quat, type SixDofAxis, type SixDofAxisDesc, type Vec3, type World,
+  BallJoint, DistanceJoint, FixedJoint, HingeJoint, MAX_JOINT_LENGTH, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, MAX_SWING_LIMIT, SixDofJoint,
+  type Joint, type Quat, type SixDofAxis, type SixDofAxisDesc, type Vec3, type World,
 } from '../../index';
 import type { ShapeGeometry } from './shapes';
+import { requireEnumValue } from './pose';
 import type { BodyData } from './body-data';
 
 /** What Babylon set on one constraint axis (read back as set; null until set). */
@@ -74,8 +76,10 @@ function distance(j: JointInput): Joint {
   const length = j.options.maxDistance ?? 0;
   const ax = j.axes.get(PhysicsConstraintAxis.LINEAR_DISTANCE);
   const free = ax?.mode === PhysicsConstraintAxisLimitMode.FREE;
-  const minLength = free ? 0 : ax?.minLimit ?? length;
-  const maxLength = free ? Infinity : ax?.maxLimit ?? length;
+  // A limit past the axis' reach [0, MAX_JOINT_LENGTH] is its end; maxDistance itself is checked by DistanceJoint.
+  const reach = (v: number): number => Math.min(Math.max(v, 0), MAX_JOINT_LENGTH);
+  const minLength = free ? 0 : ax && ax.minLimit !== null ? reach(ax.minLimit) : length;
+  const maxLength = free ? Infinity : ax && ax.maxLimit !== null ? reach(ax.maxLimit) : length;
   return new DistanceJoint({ bodyA: j.a.rigid!, bodyB: j.b.rigid!, collideConnected: j.collide, ...anchors(j), length: Math.min(Math.max(length, minLength), maxLength), minLength, maxLength });
 }
 
@@ -109,22 +113,46 @@ const BASE_MODES: Partial<Record<PhysicsConstraintType, PhysicsConstraintAxisLim
 
 /** How far each SixDofJoint axis reaches: metres, twist ±π, swing ±0.9π. */
 function axisRange(axis: number): number {
-  return axis < 3 ? 1e6 : axis === 3 ? Math.PI : MAX_SWING_LIMIT;
+  return axis < 3 ? MAX_JOINT_LENGTH : axis === 3 ? Math.PI : MAX_SWING_LIMIT;
+}
+
+/** `v` within ±r: a finite value past what footing's axis can express is its end (docs/babylon-plugin.md). */
+function clampTo(v: number, r: number): number {
+  return Math.max(-r, Math.min(r, v));
+}
+
+/** A SIX_DOF's `limits` entry for the axis (min = max = 0 locks it, as on Havok). */
+function limitEntry(j: Pick<JointInput, 'type' | 'limits'>, axis: number): Physics6DoFConstraint['limits'][number] | undefined {
+  return j.type === PhysicsConstraintType.SIX_DOF ? j.limits.find((l) => l.axis === axis) : undefined;
+}
+
+/**
+ * The limits an axis is built with (null: open on that side): what was set
+ * through setAxisMin/MaxLimit, else a SIX_DOF's `limits` entry, else a
+ * DISTANCE's maxDistance. The setters' min ≤ max check reads the same.
+ */
+function axisBounds(j: Pick<JointInput, 'type' | 'limits' | 'options'>, axis: number, s: Readonly<AxisSettings> | undefined): { min: number | null; max: number | null } {
+  let min: number | null = null, max: number | null = null;
+  const limit = limitEntry(j, axis);
+  if (limit && !(limit.minLimit === 0 && limit.maxLimit === 0)) { min = limit.minLimit ?? null; max = limit.maxLimit ?? null; }
+  if (j.type === PhysicsConstraintType.DISTANCE && axis === PhysicsConstraintAxis.LINEAR_DISTANCE) min = max = j.options.maxDistance ?? 0;
+  if (s && s.minLimit !== null) min = s.minLimit;
+  if (s && s.maxLimit !== null) max = s.maxLimit;
+  return { min, max };
 }
 
 /**
  * One SixDofJoint axis from the type's base mode, a SIX_DOF's `limits` entry
- * (min = max = 0 locks, as on Havok) and what was set through setAxis….
+ * and what was set through setAxis…. Limits and targets past the axis' reach
+ * are clamped to it; min ≤ max was checked when they were given.
  */
 function sixDofAxisDesc(j: JointInput, axis: number, massAB: number): SixDofAxisDesc {
-  const type = j.type;
-  let mode = BASE_MODES[type]![axis]!;
-  let min: number | null = null, max: number | null = null;
+  let mode = BASE_MODES[j.type]![axis]!;
   const d: SixDofAxisDesc = {};
-  const limit = type === PhysicsConstraintType.SIX_DOF ? j.limits.find((l) => l.axis === axis) : undefined;
+  const limit = limitEntry(j, axis);
   if (limit) {
     if (limit.minLimit === 0 && limit.maxLimit === 0) mode = LOCKED;
-    else if (limit.minLimit !== undefined || limit.maxLimit !== undefined) { mode = LIMITED; min = limit.minLimit ?? null; max = limit.maxLimit ?? null; }
+    else if (limit.minLimit !== undefined || limit.maxLimit !== undefined) mode = LIMITED;
     // Havok's stiffness (N/m or N·m/rad) and damping (N·s/m) as a spring on the pair's reduced mass.
     if (limit.stiffness && massAB > 0) {
       d.limitHertz = Math.min(1e4, Math.sqrt(limit.stiffness / massAB) / (2 * Math.PI));
@@ -133,25 +161,23 @@ function sixDofAxisDesc(j: JointInput, axis: number, massAB: number): SixDofAxis
   }
   const s = j.axes.get(axis as PhysicsConstraintAxis);
   if (s?.mode !== null && s?.mode !== undefined) mode = s.mode;
-  if (s?.minLimit !== null && s?.minLimit !== undefined) min = s.minLimit;
-  if (s?.maxLimit !== null && s?.maxLimit !== undefined) max = s.maxLimit;
   const r = axisRange(axis);
   d.mode = mode === LOCKED ? 'locked' : mode === LIMITED ? 'limited' : 'free';
   if (mode === LIMITED) {
-    const lo = Math.max(-r, Math.min(r, min ?? -r)), hi = Math.max(-r, Math.min(r, max ?? r));
-    d.min = Math.min(lo, hi); d.max = Math.max(lo, hi);
+    const b = axisBounds(j, axis, s);
+    d.min = clampTo(b.min ?? -r, r); d.max = clampTo(b.max ?? r, r);
   }
-  if (s?.friction !== null && s?.friction !== undefined) d.friction = Math.max(0, s.friction);
+  if (s?.friction !== null && s?.friction !== undefined) d.friction = Math.min(s.friction, MAX_JOINT_TORQUE);
   if (s?.motorType === PhysicsConstraintMotorType.VELOCITY) {
     d.motor = 'velocity';
-    d.motorSpeed = Math.max(-1000, Math.min(1000, s.motorTarget ?? 0));
+    d.motorSpeed = clampTo(s.motorTarget ?? 0, MAX_MOTOR_SPEED);
   } else if (s?.motorType === PhysicsConstraintMotorType.POSITION) {
     d.motor = 'position';
-    d.motorTarget = Math.max(-r, Math.min(r, s.motorTarget ?? 0));
+    d.motorTarget = clampTo(s.motorTarget ?? 0, r);
   } else {
     d.motor = 'off';
   }
-  if (s?.motorMaxForce !== null && s?.motorMaxForce !== undefined) d.maxMotorForce = Math.max(0, Math.min(MAX_JOINT_TORQUE, s.motorMaxForce));
+  if (s?.motorMaxForce !== null && s?.motorMaxForce !== undefined) d.maxMotorForce = Math.min(s.motorMaxForce, MAX_JOINT_TORQUE);
   return d;
 }
 
@@ -199,27 +225,68 @@ const BUILDERS: Record<PhysicsConstraintType, (j: JointInput) => Joint> = {
   [PhysicsConstraintType.SIX_DOF]: sixDof,
 };
 
-/** The hinge's free axis (ANGULAR_X): limits, a velocity or position motor, friction. */
+/** The hinge's free axis (ANGULAR_X): limits, a velocity or position motor, friction; clamped as a SIX_DOF axis is. */
 function applyHingeAxis(joint: HingeJoint, s: AxisSettings | undefined): void {
   if (!s) return;
-  const clampAngle = (v: number): number => Math.min(Math.max(v, -Math.PI), Math.PI);
   if (s.mode === PhysicsConstraintAxisLimitMode.LOCKED) joint.setLimits(0, 0);
-  else if (s.mode === PhysicsConstraintAxisLimitMode.LIMITED) joint.setLimits(s.minLimit === null ? -Infinity : clampAngle(s.minLimit), s.maxLimit === null ? Infinity : clampAngle(s.maxLimit));
+  else if (s.mode === PhysicsConstraintAxisLimitMode.LIMITED) joint.setLimits(s.minLimit === null ? -Infinity : clampTo(s.minLimit, Math.PI), s.maxLimit === null ? Infinity : clampTo(s.maxLimit, Math.PI));
   else joint.setLimits(-Infinity, Infinity);
-  if (s.friction !== null) joint.frictionTorque = s.friction;
+  if (s.friction !== null) joint.frictionTorque = Math.min(s.friction, MAX_JOINT_TORQUE);
+  const maxTorque = s.motorMaxForce === null ? MAX_JOINT_TORQUE : Math.min(s.motorMaxForce, MAX_JOINT_TORQUE);
   if (s.motorType === PhysicsConstraintMotorType.VELOCITY) {
     joint.motorMode = 'velocity';
-    joint.motorSpeed = s.motorTarget ?? 0;
-    joint.maxMotorTorque = s.motorMaxForce ?? MAX_JOINT_TORQUE;
+    joint.motorSpeed = clampTo(s.motorTarget ?? 0, MAX_MOTOR_SPEED);
+    joint.maxMotorTorque = maxTorque;
   } else if (s.motorType === PhysicsConstraintMotorType.POSITION) {
     // HingeJoint's servo: a spring on the angle error, bounded by the torque.
     joint.motorMode = 'position';
-    joint.targetAngle = Math.min(Math.max(s.motorTarget ?? 0, -Math.PI), Math.PI);
-    joint.maxMotorTorque = s.motorMaxForce ?? MAX_JOINT_TORQUE;
+    joint.targetAngle = clampTo(s.motorTarget ?? 0, Math.PI);
+    joint.maxMotorTorque = maxTorque;
   } else {
     joint.maxMotorTorque = 0;
   }
 }
+
+/** What each axis setter takes, by the AxisSettings field it writes. */
+const AXIS_VALUES: Record<keyof AxisSettings, 'finite' | 'non-negative' | Readonly<Record<string | number, string | number>>> = {
+  mode: PhysicsConstraintAxisLimitMode, motorType: PhysicsConstraintMotorType,
+  minLimit: 'finite', maxLimit: 'finite', motorTarget: 'finite', friction: 'non-negative', motorMaxForce: 'non-negative',
+};
+
+/** `setAxisMinLimit` from `minLimit`: the Babylon method that writes the field, for messages. */
+function setterName(key: keyof AxisSettings): string {
+  return `setAxis${key[0]!.toUpperCase()}${key.slice(1)}`;
+}
+
+function requireAxis(axis: PhysicsConstraintAxis, method: string): void {
+  requireEnumValue(axis, PhysicsConstraintAxis, 'PhysicsConstraintAxis', `${method}: axis`);
+}
+
+/**
+ * A Physics6DoFConstraint's `limits`, checked by name before anything is
+ * made: HavokPlugin drops a NaN stiffness (`if (l.stiffness)`) and keeps
+ * min > max, which holds the body at neither limit.
+ */
+function requireLimits(limits: Physics6DoFConstraint['limits']): void {
+  if (!Array.isArray(limits)) throw new TypeError(`FootingPlugin: Physics6DoFConstraint limits must be an array (got ${String(limits)})`);
+  limits.forEach((l, i) => {
+    const field = `Physics6DoFConstraint limits[${i}]`;
+    if (l === null || typeof l !== 'object') throw new TypeError(`FootingPlugin: ${field} must be a { axis, minLimit?, maxLimit?, stiffness?, damping? } object`);
+    requireEnumValue(l.axis, PhysicsConstraintAxis, 'PhysicsConstraintAxis', `${field}.axis`);
+    for (const key of ['minLimit', 'maxLimit', 'stiffness', 'damping'] as const) {
+      const v = l[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`FootingPlugin: ${field}.${key} must be a finite number (got ${String(v)})`);
+      if ((key === 'stiffness' || key === 'damping') && v < 0) throw new RangeError(`FootingPlugin: ${field}.${key} must be ≥ 0 (got ${v})`);
+    }
+    if (l.minLimit !== undefined && l.maxLimit !== undefined && l.minLimit > l.maxLimit) {
+      throw new RangeError(`FootingPlugin: ${field}.minLimit (${l.minLimit}) must be ≤ maxLimit (${l.maxLimit})`);
+    }
+  });
+}
+
+/** An axis nothing was set on (read back as null, as Babylon's getters allow). */
+const UNSET_AXIS: Readonly<AxisSettings> = Object.freeze({ mode: null, minLimit: null, maxLimit: null, friction: null, motorType: null, motorTarget: null, motorMaxForce: null });
 
 /** The plugin's data behind one Babylon PhysicsConstraint: a footing joint per body pair. */
 export class ConstraintData {
@@ -230,11 +297,17 @@ export class ConstraintData {
   constructor(private readonly world: World, readonly constraint: PhysicsConstraint) {
     this.collisions = !!constraint.options.collision;
     if (!BUILDERS[constraint.type]) throw new TypeError(`FootingPlugin: unknown constraint type ${String(constraint.type)}`);
+    if (constraint.type === PhysicsConstraintType.SIX_DOF) requireLimits((constraint as Physics6DoFConstraint).limits ?? []);
+  }
+
+  /** What the Babylon constraint was made with: its type, options and a SIX_DOF's limits. */
+  private made(): Pick<JointInput, 'type' | 'options' | 'limits'> {
+    const limits = this.constraint.type === PhysicsConstraintType.SIX_DOF ? (this.constraint as Physics6DoFConstraint).limits ?? [] : [];
+    return { options: this.constraint.options, type: this.constraint.type, limits };
   }
 
   private input(a: BodyData, b: BodyData): JointInput {
-    const limits = this.constraint.type === PhysicsConstraintType.SIX_DOF ? (this.constraint as Physics6DoFConstraint).limits ?? [] : [];
-    return { a, b, options: this.constraint.options, collide: this.collisions, axes: this.axes, type: this.constraint.type, limits };
+    return { a, b, collide: this.collisions, axes: this.axes, ...this.made() };
   }
 
   addPair(a: BodyData, b: BodyData): void {
@@ -278,38 +351,61 @@ export class ConstraintData {
     this.rebuild();
   }
 
-  axis(axis: PhysicsConstraintAxis): AxisSettings {
-    let s = this.axes.get(axis);
-    if (!s) {
-      s = { mode: null, minLimit: null, maxLimit: null, friction: null, motorType: null, motorTarget: null, motorMaxForce: null };
-      this.axes.set(axis, s);
-    }
-    return s;
+  /** What was set on an axis (all null when nothing was); `method` names the call in an error. */
+  axis(axis: PhysicsConstraintAxis, method: string): Readonly<AxisSettings> {
+    requireAxis(axis, method);
+    return this.axes.get(axis) ?? UNSET_AXIS;
   }
 
+  /**
+   * One axis setter: the axis and value are checked by name (a limit may
+   * not pass the other one) before anything changes, and a joint that
+   * refuses the new settings gets the old ones back.
+   */
   setAxis<K extends keyof AxisSettings>(axis: PhysicsConstraintAxis, key: K, value: AxisSettings[K]): void {
-    if (typeof value === 'number' && Number.isNaN(value)) throw new RangeError(`FootingPlugin: constraint axis ${key} must be a number (got NaN)`);
-    const s = this.axis(axis);
+    const method = setterName(key);
+    requireAxis(axis, method);
+    const kind = AXIS_VALUES[key];
+    if (typeof kind === 'object') requireEnumValue(value as number, kind, key === 'mode' ? 'PhysicsConstraintAxisLimitMode' : 'PhysicsConstraintMotorType', `${method}: ${key}`);
+    else if (typeof value !== 'number' || !Number.isFinite(value) || (kind === 'non-negative' && value < 0)) {
+      throw new RangeError(`FootingPlugin.${method}: ${key} must be a finite number${kind === 'non-negative' ? ' ≥ 0' : ''} (got ${String(value)})`);
+    }
+    const created = !this.axes.has(axis);
+    const s = this.axes.get(axis) ?? { ...UNSET_AXIS };
+    if (key === 'minLimit' || key === 'maxLimit') {
+      const b = axisBounds(this.made(), axis, { ...s, [key]: value });
+      if (b.min !== null && b.max !== null && b.min > b.max) {
+        throw new RangeError(`FootingPlugin.${method}: minLimit (${b.min}) must be ≤ maxLimit (${b.max}) on ${PhysicsConstraintAxis[axis]}; to move a range past its other end, set that end first`);
+      }
+    }
     const old = s[key];
     s[key] = value;
+    if (created) this.axes.set(axis, s);
     try {
-      if (this.constraint.type === PhysicsConstraintType.HINGE && axis === PhysicsConstraintAxis.ANGULAR_X) {
-        for (const p of this.pairs) if (p.joint instanceof HingeJoint) { applyHingeAxis(p.joint, s); p.a.rigid?.wakeUp(); p.b.rigid?.wakeUp(); }
-      } else if (this.constraint.type === PhysicsConstraintType.DISTANCE && axis === PhysicsConstraintAxis.LINEAR_DISTANCE) {
-        this.rebuild();
-      } else if (BASE_MODES[this.constraint.type] && axis <= PhysicsConstraintAxis.ANGULAR_Z) {
-        for (const p of this.pairs) {
-          if (!(p.joint instanceof SixDofJoint)) continue;
-          const j = this.input(p.a, p.b);
-          applySixDofAxis(p.joint.axes[axis]!, sixDofAxisDesc(j, axis, reducedMass(j)));
-          // A new limit or motor target must reach bodies that had fallen asleep.
-          p.a.rigid?.wakeUp();
-          p.b.rigid?.wakeUp();
-        }
-      }
+      this.applyAxis(axis, s);
     } catch (e) {
       s[key] = old;
+      if (created) this.axes.delete(axis);
+      this.applyAxis(axis, s);
       throw e;
+    }
+  }
+
+  /** Writes an axis' settings to the live joints and wakes their bodies. */
+  private applyAxis(axis: PhysicsConstraintAxis, s: AxisSettings): void {
+    if (this.constraint.type === PhysicsConstraintType.HINGE && axis === PhysicsConstraintAxis.ANGULAR_X) {
+      for (const p of this.pairs) if (p.joint instanceof HingeJoint) { applyHingeAxis(p.joint, s); p.a.rigid?.wakeUp(); p.b.rigid?.wakeUp(); }
+    } else if (this.constraint.type === PhysicsConstraintType.DISTANCE && axis === PhysicsConstraintAxis.LINEAR_DISTANCE) {
+      this.rebuild();
+    } else if (BASE_MODES[this.constraint.type] && axis <= PhysicsConstraintAxis.ANGULAR_Z) {
+      for (const p of this.pairs) {
+        if (!(p.joint instanceof SixDofJoint)) continue;
+        const j = this.input(p.a, p.b);
+        applySixDofAxis(p.joint.axes[axis]!, sixDofAxisDesc(j, axis, reducedMass(j)));
+        // A new limit or motor target must reach bodies that had fallen asleep.
+        p.a.rigid?.wakeUp();
+        p.b.rigid?.wakeUp();
+      }
     }
   }
 

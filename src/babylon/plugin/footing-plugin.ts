@@ -37,7 +37,7 @@ import { shapeDataOf, shapeMass } from './pose';
 import { COLLISION_EVENTS, FootingEventMask } from './body-data';
 import { BodyRecords } from './body-records';
 import * as bodyProps from './body-properties';
-import { FrameStepper } from './stepping';
+import { FrameStepper, frameSeconds } from './stepping';
 import { NodeSync } from './node-sync';
 import { PluginEvents } from './events';
 import * as shapeProps from './shape-properties';
@@ -117,12 +117,14 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   /**
    * One frame: the prestep (nodes moved by the user teleport or drive their
    * bodies), as many fixed steps as the accumulated time allows, the sync of
-   * the nodes (interpolated) and the events.
+   * the nodes (interpolated) and the events. A delta that is not a finite
+   * number ≥ 0 counts as 0 s: nothing steps and the time already accumulated is kept.
    */
   executeStep(delta: number, bodies: Array<PhysicsBody>): void {
+    const seconds = frameSeconds(delta);
     this.bodies.prestepAll(bodies);
-    this.stepper.applyFrameForces(delta);
-    const alpha = this.stepper.advance(delta, this.useDeltaForWorldStep, this.interpolate);
+    this.stepper.applyFrameForces(seconds);
+    const alpha = this.stepper.advance(seconds, this.useDeltaForWorldStep, this.interpolate);
     this.nodes.syncAll(bodies, alpha);
     this.events.deliver();
   }
@@ -216,19 +218,19 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   getCollisionsEnabled(constraint: PhysicsConstraint): boolean { return this.constraints.of(constraint).collisions; }
 
   setAxisFriction(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, friction: number): void { this.constraints.of(constraint).setAxis(axis, 'friction', friction); }
-  getAxisFriction(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis).friction; }
+  getAxisFriction(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis, 'getAxisFriction').friction; }
   setAxisMode(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, limitMode: PhysicsConstraintAxisLimitMode): void { this.constraints.of(constraint).setAxis(axis, 'mode', limitMode); }
-  getAxisMode(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<PhysicsConstraintAxisLimitMode> { return this.constraints.of(constraint).axis(axis).mode; }
+  getAxisMode(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<PhysicsConstraintAxisLimitMode> { return this.constraints.of(constraint).axis(axis, 'getAxisMode').mode; }
   setAxisMinLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, minLimit: number): void { this.constraints.of(constraint).setAxis(axis, 'minLimit', minLimit); }
-  getAxisMinLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis).minLimit; }
+  getAxisMinLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis, 'getAxisMinLimit').minLimit; }
   setAxisMaxLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, limit: number): void { this.constraints.of(constraint).setAxis(axis, 'maxLimit', limit); }
-  getAxisMaxLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis).maxLimit; }
+  getAxisMaxLimit(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis, 'getAxisMaxLimit').maxLimit; }
   setAxisMotorType(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, motorType: PhysicsConstraintMotorType): void { this.constraints.of(constraint).setAxis(axis, 'motorType', motorType); }
-  getAxisMotorType(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<PhysicsConstraintMotorType> { return this.constraints.of(constraint).axis(axis).motorType; }
+  getAxisMotorType(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<PhysicsConstraintMotorType> { return this.constraints.of(constraint).axis(axis, 'getAxisMotorType').motorType; }
   setAxisMotorTarget(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, target: number): void { this.constraints.of(constraint).setAxis(axis, 'motorTarget', target); }
-  getAxisMotorTarget(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis).motorTarget; }
+  getAxisMotorTarget(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis, 'getAxisMotorTarget').motorTarget; }
   setAxisMotorMaxForce(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis, maxForce: number): void { this.constraints.of(constraint).setAxis(axis, 'motorMaxForce', maxForce); }
-  getAxisMotorMaxForce(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis).motorMaxForce; }
+  getAxisMotorMaxForce(constraint: PhysicsConstraint, axis: PhysicsConstraintAxis): Nullable<number> { return this.constraints.of(constraint).axis(axis, 'getAxisMotorMaxForce').motorMaxForce; }
 
   disposeConstraint(constraint: PhysicsConstraint): void { this.constraints.dispose(constraint); }
   getBodiesUsingConstraint(constraint: PhysicsConstraint): ConstrainedBodyPair[] { return this.constraints.bodiesUsing(constraint); }

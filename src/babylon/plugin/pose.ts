@@ -3,7 +3,7 @@
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { PhysicsMassProperties } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
-import { Compound, ConvexShape, type Quat, type RigidBody, type Vec3 } from '../../index';
+import { Compound, ConvexShape, MAX_POSITION, type Quat, type RigidBody, type Vec3 } from '../../index';
 import { ShapeData, type ShapeGeometry } from './shapes';
 
 export function shapeDataOf(shape: PhysicsShape): ShapeData {
@@ -24,6 +24,39 @@ export function requireNonNegative(v: number, field: string): void {
 
 export function requireFinite(v: number, field: string): void {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`FootingPlugin.${field} must be a finite number (got ${String(v)})`);
+}
+
+/**
+ * One of the values of a Babylon enum (its runtime object maps each value
+ * back to its name): a value Havok does not know would otherwise be stored
+ * and read back while acting as some default.
+ */
+export function requireEnumValue(v: number, values: Readonly<Record<string | number, string | number>>, type: string, field: string): void {
+  if (typeof v === 'number' && typeof values[v] === 'string') return;
+  const list = Object.keys(values).filter((k) => typeof values[k] === 'number').map((k) => `${k} ${values[k]}`).join(', ');
+  throw new RangeError(`FootingPlugin.${field} must be a ${type} (${list}; got ${String(v)})`);
+}
+
+/**
+ * A node pose the prestep carries to a footing body: finite, within
+ * MAX_POSITION, a non-zero rotation. Checked before anything is written, and
+ * named after the node, since the error reaches the user from executeStep.
+ */
+export function requireNodePose(p: Readonly<Vec3>, q: Readonly<Quat>, node: string, instance?: number): void {
+  const m = MAX_POSITION;
+  // (v <= m && v >= -m) is false for NaN.
+  if (p.x <= m && p.x >= -m && p.y <= m && p.y >= -m && p.z <= m && p.z >= -m &&
+    Number.isFinite(q.x) && Number.isFinite(q.y) && Number.isFinite(q.z) && Number.isFinite(q.w) && (q.x !== 0 || q.y !== 0 || q.z !== 0 || q.w !== 0)) return;
+  const where = `FootingPlugin: node '${node}'${instance === undefined ? '' : ` thin instance ${instance}`}`;
+  for (const k of ['x', 'y', 'z'] as const) {
+    const v = p[k];
+    if (!Number.isFinite(v)) throw new RangeError(`${where} position.${k} must be a finite number (got ${String(v)})`);
+    if (Math.abs(v) > m) throw new RangeError(`${where} position.${k} must be within ±${m} m (MAX_POSITION; got ${v})`);
+  }
+  for (const k of ['x', 'y', 'z', 'w'] as const) {
+    if (!Number.isFinite(q[k])) throw new RangeError(`${where} rotation.${k} must be a finite number (got ${String(q[k])})`);
+  }
+  throw new RangeError(`${where} rotation must be a non-zero quaternion`);
 }
 
 

@@ -17,14 +17,25 @@ export function initShape(shape: PhysicsShape, type: PhysicsShapeType, options: 
 
 export function setMembershipMask(shape: PhysicsShape, membershipMask: number): void {
   const s = shapeDataOf(shape);
-  s.membership = membershipMask | 0;
+  s.membership = requireMask(membershipMask, 'setShapeFilterMembershipMask: membershipMask');
   for (const u of s.users) { const r = (u as BodyData).rigid; if (r) r.collisionGroup = s.membership; }
 }
 
 export function setCollideMask(shape: PhysicsShape, collideMask: number): void {
   const s = shapeDataOf(shape);
-  s.collideWith = collideMask | 0;
+  s.collideWith = requireMask(collideMask, 'setShapeFilterCollideMask: collideMask');
   for (const u of s.users) { const r = (u as BodyData).rigid; if (r) r.collisionMask = s.collideWith; }
+}
+
+/**
+ * 32 filter bits, as the core's collisionGroup setter takes them: an integer
+ * in [−2³¹, 2³² − 1] (1.5 would read back as 1). Returned as a signed 32-bit integer.
+ */
+function requireMask(mask: number, field: string): number {
+  if (typeof mask !== 'number' || !Number.isInteger(mask) || mask < -0x80000000 || mask > 0xffffffff) {
+    throw new RangeError(`FootingPlugin.${field} must be an integer in [-2^31, 2^32 - 1] (32 filter bits; got ${String(mask)})`);
+  }
+  return mask | 0;
 }
 
 export function setMaterial(shape: PhysicsShape, material: PhysicsMaterial): void {

@@ -8,6 +8,16 @@ import { MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, type Quat, type Vec
 import { driveToPose, requireFinite, requireVector } from './pose';
 import type { BodyRecords } from './body-records';
 
+/**
+ * A frame's delta as executeStep uses it: NaN, ±Infinity and a negative delta
+ * count as 0 s. Babylon calls executeStep from the render loop every frame,
+ * so a bad delta neither throws there nor reaches the accumulator, which
+ * would never step again once it held NaN (docs/babylon-plugin.md, the time step).
+ */
+export function frameSeconds(delta: number): number {
+  return typeof delta === 'number' && delta >= 0 && delta < Infinity ? delta : 0;
+}
+
 export class FrameStepper {
   private timeStep = 1 / 60;
   private readonly maxStepsPerAdvance: number;
@@ -53,13 +63,16 @@ export class FrameStepper {
   getMaxAngularVelocity(): number { return this.maxAngularVelocity; }
 
   /**
-   * Steps the world for a frame of `delta` seconds and returns where the
-   * nodes go between the last two steps (1: the last step's pose).
+   * Steps the world for a frame of `delta` seconds (finite, ≥ 0: see
+   * frameSeconds) and returns where the nodes go between the last two steps
+   * (1: the last step's pose).
    */
   advance(delta: number, useDeltaForWorldStep: boolean, interpolate: boolean): number {
     const h = this.timeStep;
     let alpha = 1;
     if (useDeltaForWorldStep) {
+      // A frame of no time takes no step (World.step refuses dt = 0).
+      if (!(delta > 0)) return alpha;
       const n = Math.min(Math.max(1, Math.ceil(delta / MAX_TIME_STEP - 1e-9)), this.maxStepsPerAdvance);
       this.beginTargets();
       // Past maxStepsPerAdvance steps of MAX_TIME_STEP, the rest of the frame is dropped.
