@@ -6,7 +6,7 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
 import { PhysicsConstraintAxis, PhysicsConstraintAxisLimitMode, PhysicsConstraintMotorType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate';
-import { DistanceConstraint, HingeConstraint, Physics6DoFConstraint, PrismaticConstraint, type PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
+import { BallAndSocketConstraint, DistanceConstraint, HingeConstraint, Physics6DoFConstraint, PrismaticConstraint, type PhysicsConstraint } from '@babylonjs/core/Physics/v2/physicsConstraint';
 import { DistanceJoint, HingeJoint, SixDofJoint } from '../../src/index';
 import { FootingPlugin } from '../../src/babylon/index';
 import { physicsScene, runFrames, sixDofPendulum, sliderMotor } from './plugin-scenes';
@@ -278,5 +278,32 @@ describe('FootingPlugin: constraint axis input', () => {
     d.plugin.setAxisMaxLimit(d.constraint, PhysicsConstraintAxis.LINEAR_DISTANCE, 5e6);
     expect((d.plugin.world.joints[0] as DistanceJoint).maxLength).toBe(1e6);
     d.scene.dispose();
+  });
+});
+
+describe('FootingPlugin: a constraint footing refuses', () => {
+  it('a hinge with a zero axis is refused at addConstraint and leaves nothing behind; the constraint\'s other pairs keep their joints', () => {
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin, new Vector3(0, -9.81, 0));
+    const a = new PhysicsAggregate(CreateBox('a', { size: 0.5 }, scene), PhysicsShapeType.BOX, { mass: 0 }, scene);
+    const b = new PhysicsAggregate(CreateBox('b', { size: 0.5 }, scene), PhysicsShapeType.BOX, { mass: 1 }, scene);
+    const c = new PhysicsAggregate(CreateBox('c', { size: 0.5 }, scene), PhysicsShapeType.BOX, { mass: 1 }, scene);
+    const world = (plugin as unknown as { world: { joints: unknown[] } }).world;
+    const bad = new HingeConstraint(Vector3.Zero(), Vector3.Zero(), new Vector3(0, 0, 0), new Vector3(0, 0, 0), scene);
+    expect(() => a.body.addConstraint(b.body, bad)).toThrow(/localAxisA must be non-zero/);
+    expect(plugin.getBodiesUsingConstraint(bad)).toEqual([]);
+    expect(world.joints.length).toBe(0);
+    // A constraint with one pair, then a pair its joint refuses: the first pair's joint stays.
+    const ball = new BallAndSocketConstraint(Vector3.Zero(), new Vector3(0, 1, 0), new Vector3(1, 0, 0), new Vector3(1, 0, 0), scene);
+    a.body.addConstraint(b.body, ball);
+    const first = world.joints[0];
+    expect(() => c.body.addConstraint(c.body, ball)).toThrow();
+    expect(plugin.getBodiesUsingConstraint(ball).length).toBe(1);
+    expect(world.joints).toEqual([first]);
+    runFrames(scene, 30);
+    // The ball joint holds b's pivot 1 m under a's centre.
+    console.log(`refused constraints: b hangs at y ${b.transformNode.position.y.toFixed(4)}`);
+    expect(b.transformNode.position.y).toBeCloseTo(-1, 2);
+    scene.dispose();
   });
 });

@@ -26,11 +26,11 @@ export class ConstraintRecords {
       const perpAxisA = o.perpAxisA?.clone() ?? axisA.getNormalToRef(new Vector3()), perpAxisB = o.perpAxisB?.clone() ?? axisB.getNormalToRef(new Vector3());
       constraint._initOptions = { pivotA: o.pivotA?.clone() ?? Vector3.Zero(), pivotB: o.pivotB?.clone() ?? Vector3.Zero(), axisA, axisB, perpAxisA, perpAxisB };
     }
+    c.addPair(a, b);
     if (c !== known) {
       constraint._pluginData = c;
       this.all.add(c);
     }
-    c.addPair(a, b);
   }
 
   /** The constraint's data; throws for one not attached to bodies yet. */

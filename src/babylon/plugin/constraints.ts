@@ -311,6 +311,10 @@ export class ConstraintData {
   }
 
   addPair(a: BodyData, b: BodyData): void {
+    // The joint is made once on trial first: one footing refuses (a zero
+    // hinge axis) must leave the constraint, its other pairs' joints and the
+    // bodies as they were (rebuild would stop half-way through the pairs).
+    if (this.builds(a, b)) BUILDERS[this.constraint.type](this.input(a, b));
     this.pairs.push({ a, b, joint: null });
     a.constraints.add(this);
     b.constraints.add(this);
@@ -322,9 +326,14 @@ export class ConstraintData {
     for (const p of this.pairs) {
       if (p.joint && this.world.joints.includes(p.joint)) this.world.removeJoint(p.joint);
       p.joint = null;
-      if (!this.enabled || !p.a.rigid || !p.b.rigid || p.a.rigid.world !== this.world || p.b.rigid.world !== this.world) continue;
+      if (!this.builds(p.a, p.b)) continue;
       p.joint = this.world.addJoint(BUILDERS[this.constraint.type](this.input(p.a, p.b)));
     }
+  }
+
+  /** Whether a pair of these bodies has a footing joint now (enabled, both bodies made in this world). */
+  private builds(a: BodyData, b: BodyData): boolean {
+    return this.enabled && a.rigid !== null && b.rigid !== null && a.rigid.world === this.world && b.rigid.world === this.world;
   }
 
   /** Drops the pairs that use a body being disposed. */
