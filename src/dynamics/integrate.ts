@@ -7,6 +7,7 @@
 import type { BroadPhase } from '../collision/broadphase/broadphase';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
+import { MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import type { RigidBody } from './body';
 import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
@@ -18,6 +19,13 @@ export const FAT_MARGIN = 0.03;
 /** Kinematic targets become the velocities that reach them in dt (the write-back lands the body on its target). */
 export function prepareKinematicTargets(bodies: readonly RigidBody[], dt: number, ctx: StepContext): void {
   const inv = 1 / dt;
+  // All targets are checked before any body takes its velocity: a target
+  // reached at more than the speeds setLinearVelocity and setAngularVelocity
+  // allow (a far target, or a tiny dt) would fling what it touches to NaN.
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i]!;
+    if (b.hasKinematicTarget) requireReachable(b, dt, ctx);
+  }
   for (let i = 0; i < bodies.length; i++) {
     const b = bodies[i]!;
     b.endsOnKinematicTarget = b.hasKinematicTarget;
@@ -41,6 +49,20 @@ export function prepareKinematicTargets(bodies: readonly RigidBody[], dt: number
     }
     b.awake = true;
     b.sleepTime = 0;
+  }
+}
+
+/** Throws a RangeError naming b if its kinematic target is beyond MAX_LINEAR_SPEED·dt, or its turn beyond MAX_ANGULAR_SPEED·dt. */
+function requireReachable(b: RigidBody, dt: number, ctx: StepContext): void {
+  const t = b.kinematicTargetPosition, p = b.position;
+  const d = Math.sqrt((t.x - p.x) ** 2 + (t.y - p.y) ** 2 + (t.z - p.z) ** 2);
+  if (d > MAX_LINEAR_SPEED * dt) {
+    throw new RangeError(`body ${b.id}'s kinematic target is ${d} m away: reaching it in a step of ${dt} s takes ${d / dt} m/s, above MAX_LINEAR_SPEED (${MAX_LINEAR_SPEED} m/s); set a target within reach, or teleport the body onto it with setPosition`);
+  }
+  const dq = quat.multiply(ctx.quat, b.kinematicTargetRotation, quat.conjugate(ctx.quat2, b.rotation));
+  const angle = 2 * Math.atan2(Math.sqrt(dq.x * dq.x + dq.y * dq.y + dq.z * dq.z), Math.abs(dq.w));
+  if (angle > MAX_ANGULAR_SPEED * dt) {
+    throw new RangeError(`body ${b.id}'s kinematic target rotation is ${angle} rad away: turning there in a step of ${dt} s takes ${angle / dt} rad/s, above MAX_ANGULAR_SPEED (${MAX_ANGULAR_SPEED} rad/s); set a rotation within reach, or turn the body onto it with setRotation`);
   }
 }
 

@@ -27,7 +27,7 @@ import { addHeightFieldPairs } from '../collision/narrowphase/dispatch';
 import { addHeightFieldCasts } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { MAX_SHAPE_SIZE } from '../math/validate';
+import { MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
 import type { HeightFieldGeometry } from './geometry';
 import { Shape, ShapeKind } from './shape';
 import { EDGE_ACTIVE_SHIFT, INACTIVE_EDGE_DEGREES, MeshRayHit, type MeshTriangles, TriangleMesh, VERTEX_ACTIVE_SHIFT } from './triangle-mesh';
@@ -112,7 +112,12 @@ export class HeightField extends Shape {
     if (scale === null || typeof scale !== 'object') throw new TypeError('HeightField.scale must be a { x, y, z } object');
     for (const axis of ['x', 'y', 'z'] as const) {
       const v = scale[axis];
-      if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > MAX_SHAPE_SIZE) throw new RangeError(`HeightField.scale.${axis} must be a finite number in (0, ${MAX_SHAPE_SIZE}] (got ${String(v)})`);
+      // The cell sizes (x, z) are shape sizes: below MIN_SHAPE_SIZE the contact
+      // normals of a cell divide by its size squared and come out NaN. y only scales the samples.
+      const cell = axis !== 'y';
+      if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || (cell && v < MIN_SHAPE_SIZE) || v > MAX_SHAPE_SIZE) {
+        throw new RangeError(`HeightField.scale.${axis} must be a finite number in ${cell ? `[${MIN_SHAPE_SIZE}` : '(0'}, ${MAX_SHAPE_SIZE}] (got ${String(v)})`);
+      }
     }
     if (options === null || typeof options !== 'object') throw new TypeError('HeightField.options must be an object');
     const cellCount = (rows - 1) * (columns - 1);
@@ -140,7 +145,12 @@ export class HeightField extends Shape {
         const k = r * (columns - 1) + c;
         const i = r * columns + c;
         const nan = Number.isNaN(heights[i]!) || Number.isNaN(heights[i + 1]!) || Number.isNaN(heights[i + columns]!) || Number.isNaN(heights[i + columns + 1]!);
-        const flagged = options.holes !== undefined && Boolean(options.holes[k]);
+        const flag = options.holes?.[k];
+        // A flag is true/false or 1/0: a string or NaN would be read by its truthiness ('no' a hole, NaN none).
+        if (options.holes !== undefined && flag !== true && flag !== false && flag !== 1 && flag !== 0) {
+          throw new RangeError(`HeightField.options.holes[${k}] must be true, false, 1 or 0 (got ${typeof flag === 'string' ? `'${flag}'` : String(flag)})`);
+        }
+        const flagged = flag === true || flag === 1;
         holes[k] = nan || flagged ? 1 : 0;
         if (!holes[k]) solid++;
       }

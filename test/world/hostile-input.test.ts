@@ -2,7 +2,7 @@
 // probes in sessions 19 and 20: each is refused by name, and a refused call leaves
 // the world as it was (compared through a whole snapshot).
 import { describe, expect, it } from 'vitest';
-import { BallJoint, Box, ConeTwistJoint, createCloth, DistanceJoint, FixedJoint, HingeJoint, MAX_MANIFOLD_POINTS, SixDofJoint, SliderJoint, Sphere, World, type Joint, type RigidBody, type WorldSnapshot } from '../../src/index';
+import { BallJoint, Box, ConeTwistJoint, createCloth, HeightField, DistanceJoint, FixedJoint, HingeJoint, MAX_MANIFOLD_POINTS, SixDofJoint, SliderJoint, Sphere, World, type Joint, type RigidBody, type WorldSnapshot } from '../../src/index';
 import { CharacterController } from '../../character/index';
 
 function scene(): { w: World; a: ReturnType<World['createBody']>; b: ReturnType<World['createBody']> } {
@@ -378,4 +378,40 @@ describe('restore refuses warm starts and counters that would break the next ste
     expect(bad).toEqual([]);
     expect(refused).toBeGreaterThan(1000);
   }, 60_000);
+});
+
+describe('kinematic targets and height fields (session 20, third probe)', () => {
+  it('a kinematic target beyond MAX_LINEAR_SPEED·dt (a far target, or a tiny dt) is refused by name before any body moves; teleporting onto it clears the refusal', () => {
+    const w = new World();
+    const k = w.createBody({ type: 'kinematic', shape: new Box({ x: 2, y: 0.1, z: 2 }), position: { x: 0, y: 0, z: 0 } });
+    const ball = w.createBody({ type: 'dynamic', shape: new Sphere(0.25), position: { x: 0, y: 0.36, z: 0 }, mass: 1 });
+    for (let i = 0; i < 10; i++) w.step(1 / 60);
+    k.setKinematicTarget({ x: 0, y: 1e3, z: 0 });
+    const before = w.snapshot();
+    // 1 km in 1/60 s is 6e4 m/s, within the bound; in 1e-300 s it is not.
+    expect(() => w.step(1e-300)).toThrow(/body 0's kinematic target is 1000 m away: reaching it in a step of 1e-300 s takes 1e\+303 m\/s, above MAX_LINEAR_SPEED/);
+    expect(Object.is(k.linearVelocity.y, 0) && Number.isFinite(ball.position.y)).toBe(true);
+    expect(diff(before, w.snapshot())).toBe('');
+    k.setKinematicTarget({ x: 0, y: 1e4, z: 0 });
+    expect(() => w.step(1 / 60)).toThrow(/takes 600000 m\/s/);
+    k.setPosition({ x: 0, y: 1e4, z: 0 });
+    w.step(1 / 60);
+    expect(k.position.y).toBe(1e4);
+    // A half turn in 1e-9 s is 3e9 rad/s.
+    k.setKinematicTarget({ x: 0, y: 1e4, z: 0 }, { x: 0, y: 1, z: 0, w: 0 });
+    expect(() => w.step(1e-9)).toThrow(/kinematic target rotation is 3\.14\d* rad away/);
+    w.step(1 / 60);
+    expect(Math.abs(k.rotation.y)).toBeCloseTo(1, 12);
+  });
+
+  it('a height field refuses cell sizes below MIN_SHAPE_SIZE (1e-200 gave NaN contact normals) and hole flags other than true, false, 1 and 0', () => {
+    const samples = [0, 0, 0, 0, 1, 0, 0, 0, 0];
+    expect(() => new HeightField(samples, 3, 3, { x: 1e-200, y: 1, z: 1 })).toThrow(/HeightField\.scale\.x must be a finite number in \[0\.000001, /);
+    expect(() => new HeightField(samples, 3, 3, { x: 1, y: 1, z: 5e-324 })).toThrow(/HeightField\.scale\.z/);
+    expect(new HeightField(samples, 3, 3, { x: 1e-6, y: 1e-200, z: 1e-6 }).scale.y).toBe(1e-200);
+    expect(() => new HeightField(samples, 3, 3, { x: 1, y: 1, z: 1 }, { holes: ['no', false, false, false] as unknown as boolean[] })).toThrow(/HeightField\.options\.holes\[0\] must be true, false, 1 or 0 \(got 'no'\)/);
+    expect(() => new HeightField(samples, 3, 3, { x: 1, y: 1, z: 1 }, { holes: [0, NaN, 0, 0] })).toThrow(/holes\[1\]/);
+    const f = new HeightField(samples, 3, 3, { x: 1, y: 1, z: 1 }, { holes: [1, false, 0, true] });
+    expect(Array.from(f.cellHoles)).toEqual([1, 0, 0, 1]);
+  });
 });
