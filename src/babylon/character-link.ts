@@ -18,7 +18,8 @@
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { quat, SnapshotError, type StepperSnapshot, type Vec3, type World, type WorldStepper } from '../index';
-import { CHARACTER_SNAPSHOT_VERSION, type MoveResult, type Walker, type WalkerSnapshot } from '../../character/index';
+import { CHARACTER_SNAPSHOT_VERSION, Walker, type MoveResult, type WalkerSnapshot } from '../../character/index';
+import { described, requireNode, requireObject } from './checks';
 
 /**
  * Layout of the link's stepper state (in `world.snapshot()`): f64 = [previous
@@ -45,8 +46,6 @@ export class CharacterLink implements WorldStepper {
   /** Node offset from the capsule centre in the character's frame; may be changed. */
   readonly offset: Vec3;
   face: boolean;
-  beforeStep: ((link: CharacterLink, dt: number) => void) | null;
-  afterStep: ((result: MoveResult, link: CharacterLink) => void) | null;
 
   /** Capsule centre and yaw before the latest step (the interpolation start). */
   private readonly previous: Vec3 = { x: 0, y: 0, z: 0 };
@@ -59,19 +58,27 @@ export class CharacterLink implements WorldStepper {
   private readonly turn = new Quaternion();
   private readonly frame = new Quaternion();
   private attached = false;
+  private beforeStepValue: ((link: CharacterLink, dt: number) => void) | null = null;
+  private afterStepValue: ((result: MoveResult, link: CharacterLink) => void) | null = null;
 
   /** Registers the link with `world` (`world.addStepper`); `dispose` removes it. */
   constructor(world: World, walker: Walker, node: TransformNode, options: CharacterLinkOptions = {}) {
+    if (world === null || typeof world !== 'object') throw new TypeError(`CharacterLink: world must be a footing World (got ${described(world)})`);
+    if (!(walker instanceof Walker)) throw new TypeError(`CharacterLink: walker must be a Walker (got ${described(walker)})`);
     if (walker.controller.world !== world) throw new Error('CharacterLink: the walker\'s controller belongs to another world');
+    requireNode(node, 'CharacterLink: node');
+    requireObject(options, 'CharacterLink: options');
     const o = options.offset ?? { x: 0, y: 0, z: 0 };
-    if (!Number.isFinite(o.x) || !Number.isFinite(o.y) || !Number.isFinite(o.z)) {
-      throw new RangeError(`CharacterLink: offset must be finite (got (${String(o.x)}, ${String(o.y)}, ${String(o.z)}))`);
+    if (o === null || typeof o !== 'object' || !Number.isFinite(o.x) || !Number.isFinite(o.y) || !Number.isFinite(o.z)) {
+      throw new RangeError(`CharacterLink: offset must be finite (got ${o === null || typeof o !== 'object' ? String(o) : `(${String(o.x)}, ${String(o.y)}, ${String(o.z)})`})`);
     }
+    const face = options.face ?? true;
+    if (typeof face !== 'boolean') throw new TypeError(`CharacterLink: face must be a boolean (got ${described(face)})`);
     this.world = world;
     this.walker = walker;
     this.node = node;
     this.offset = { x: o.x, y: o.y, z: o.z };
-    this.face = options.face ?? true;
+    this.face = face;
     this.beforeStep = options.beforeStep ?? null;
     this.afterStep = options.afterStep ?? null;
     // Babylon ignores `rotation` (Euler) once rotationQuaternion is set; made once here.
@@ -80,17 +87,33 @@ export class CharacterLink implements WorldStepper {
     this.spawn.x = p.x; this.spawn.y = p.y; this.spawn.z = p.z;
     this.spawnYaw = walker.yaw;
     this.capture();
+    // Placed before it becomes a stepper: a link the caller never got must not step the walker.
+    this.sync(1);
     world.addStepper(this);
     this.attached = true;
-    this.sync(1);
+  }
+
+  /** Called at the start of every fixed step, before the walker moves; null for none. */
+  get beforeStep(): ((link: CharacterLink, dt: number) => void) | null { return this.beforeStepValue; }
+  set beforeStep(f: ((link: CharacterLink, dt: number) => void) | null) {
+    // Refused here, not by every later step.
+    if (f != null && typeof f !== 'function') throw new TypeError(`CharacterLink: beforeStep must be a function or null (got ${described(f)})`);
+    this.beforeStepValue = f ?? null;
+  }
+
+  /** Called after every walker update with its result; null for none. */
+  get afterStep(): ((result: MoveResult, link: CharacterLink) => void) | null { return this.afterStepValue; }
+  set afterStep(f: ((result: MoveResult, link: CharacterLink) => void) | null) {
+    if (f != null && typeof f !== 'function') throw new TypeError(`CharacterLink: afterStep must be a function or null (got ${described(f)})`);
+    this.afterStepValue = f ?? null;
   }
 
   /** WorldStepper: one walker update per fixed step (the world calls it). */
   postStep(world: World, dt: number): void {
     if (world.stepCount !== this.capturedStep) this.capture();
-    if (this.beforeStep !== null) this.beforeStep(this, dt);
+    if (this.beforeStepValue !== null) this.beforeStepValue(this, dt);
     const r = this.walker.update(dt);
-    if (this.afterStep !== null) this.afterStep(r, this);
+    if (this.afterStepValue !== null) this.afterStepValue(r, this);
   }
 
   /**

@@ -24,7 +24,9 @@ import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { CreateCapsule } from '@babylonjs/core/Meshes/Builders/capsuleBuilder';
 import { CreatePlane } from '@babylonjs/core/Meshes/Builders/planeBuilder';
 import type { Scene } from '@babylonjs/core/scene';
-import type { CharacterController, MoveResult } from '../../character/index';
+import { CharacterController, type MoveResult } from '../../character/index';
+import { requireBoolean, requireInteger, requirePositive } from '../math/validate';
+import { described, requireObject } from './checks';
 import { LineBuffer } from './line-buffer';
 
 /** Numbers of the character's solver for the current frame. */
@@ -46,7 +48,7 @@ export interface CharacterFrameStats {
 }
 
 export interface CharacterDebugViewOptions {
-  /** Side of the plane quads, metres. Default 0.35. */
+  /** Side of the plane quads, metres > 0. Default 0.35. */
   planeSize?: number;
 }
 
@@ -80,9 +82,14 @@ export class CharacterDebugView {
   private capsuleHalfHeight = 0;
 
   constructor(scene: Scene, controller: CharacterController, options: CharacterDebugViewOptions = {}) {
+    requireObject(scene, 'CharacterDebugView: scene');
+    if (!(controller instanceof CharacterController)) throw new TypeError(`CharacterDebugView: controller must be a CharacterController (got ${described(controller)})`);
+    requireObject(options, 'CharacterDebugView: options');
+    const planeSize = options.planeSize ?? 0.35;
+    requirePositive(planeSize, 'CharacterDebugView: planeSize');
     this.controller = controller;
     this.scene = scene;
-    this.planeSize = options.planeSize ?? 0.35;
+    this.planeSize = planeSize;
   }
 
   /** Whether the meshes and materials exist yet (made by the first update while enabled). */
@@ -140,6 +147,13 @@ export class CharacterDebugView {
 
   /** Adds one move's numbers to the frame totals (call after each move). Allocates nothing. */
   record(result: MoveResult): void {
+    // Checked before any total changes: one bad result would leave NaN in the frame's numbers.
+    if (result === null || typeof result !== 'object') throw new TypeError(`CharacterDebugView.record: result must be a MoveResult (got ${described(result)})`);
+    requireInteger(result.iterations, 0, Number.MAX_SAFE_INTEGER, 'CharacterDebugView.record: result.iterations');
+    requireInteger(result.maxSolveIterations, 0, Number.MAX_SAFE_INTEGER, 'CharacterDebugView.record: result.maxSolveIterations');
+    requireInteger(result.sweeps, 0, Number.MAX_SAFE_INTEGER, 'CharacterDebugView.record: result.sweeps');
+    requireBoolean(result.steppedUp, 'CharacterDebugView.record: result.steppedUp');
+    requireBoolean(result.recovered, 'CharacterDebugView.record: result.recovered');
     this.frameMoves++;
     this.frameIterations += result.iterations;
     if (result.maxSolveIterations > this.frameMaxIterations) this.frameMaxIterations = result.maxSolveIterations;

@@ -20,7 +20,8 @@ import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
 import type { Node } from '@babylonjs/core/node';
-import { Box, Capsule, HeightField, Sphere, TriangleMesh, type HeightFieldOptions, type TriangleMeshOptions, type BodyDesc, type ConvexShape, type Quat, type RigidBody, type Vec3, type World } from '../index';
+import { Box, Capsule, HeightField, MAX_POSITION, Sphere, TriangleMesh, type HeightFieldOptions, type TriangleMeshOptions, type BodyDesc, type ConvexShape, type Quat, type RigidBody, type Vec3, type World } from '../index';
+import { described, requireMesh, requireObject } from './checks';
 
 export type PrimitiveKind = 'box' | 'sphere' | 'capsule';
 
@@ -46,8 +47,11 @@ export function colliderFromMesh(mesh: AbstractMesh, kind: 'sphere'): MeshCollid
 export function colliderFromMesh(mesh: AbstractMesh, kind: 'capsule'): MeshCollider<Capsule>;
 export function colliderFromMesh(mesh: AbstractMesh, kind: PrimitiveKind): MeshCollider<ConvexShape>;
 export function colliderFromMesh(mesh: AbstractMesh, kind: PrimitiveKind): MeshCollider<ConvexShape> {
-  const world = mesh.computeWorldMatrix(true);
+  requireMesh(mesh, 'colliderFromMesh: mesh');
+  const world = finiteWorldMatrix(mesh, 'colliderFromMesh');
   const bounds = mesh.getBoundingInfo().boundingBox;
+  const e = bounds.extendSize, c = bounds.center;
+  if (!Number.isFinite(e.x + e.y + e.z + c.x + c.y + c.z)) throw new RangeError(`colliderFromMesh: mesh '${mesh.name}' has non-finite bounds (NaN or infinite vertex positions)`);
   const scale = new Vector3();
   const rotation = new Quaternion();
   const translation = new Vector3();
@@ -89,9 +93,17 @@ export interface BakedTriangles {
  * material's) `sideOrientation`, the scene's handedness and the sign of the
  * world matrix's determinant are taken into account (see frontIsStoredWinding).
  * Meshes without positions are skipped; meshes without indices are read as a
- * triangle list.
+ * triangle list. A vertex or world matrix that is not finite, and an index
+ * outside its own mesh's vertices, are refused naming the mesh.
  */
 export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
+  return bake(meshes, 'bakeTriangles', Infinity);
+}
+
+/** bakeTriangles, its errors starting with `caller` (the function the user called), every world coordinate within ±`limit`. */
+function bake(meshes: readonly AbstractMesh[], caller: string, limit: number): BakedTriangles {
+  if (!Array.isArray(meshes)) throw new TypeError(`${caller}: meshes must be an array of Babylon meshes (got ${described(meshes)})`);
+  for (let k = 0; k < meshes.length; k++) requireMesh(meshes[k]!, `${caller}: meshes[${k}]`);
   const parts: { positions: Float64Array; indices: ArrayLike<number>; flip: boolean }[] = [];
   let vertexTotal = 0;
   let indexTotal = 0;
@@ -99,11 +111,16 @@ export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
   for (const mesh of meshes) {
     const raw = mesh.getVerticesData(VertexBuffer.PositionKind);
     if (!raw || raw.length < 9) continue;
-    const world: Matrix = mesh.computeWorldMatrix(true);
+    // Checked per mesh, by name: once concatenated, a bad value is only an index into the whole.
+    requireFinitePositions(raw, mesh, caller);
+    const world: Matrix = finiteWorldMatrix(mesh, caller);
     const count = Math.floor(raw.length / 3);
     const positions = new Float64Array(count * 3);
     for (let i = 0; i < count; i++) {
       Vector3.TransformCoordinatesFromFloatsToRef(raw[3 * i]!, raw[3 * i + 1]!, raw[3 * i + 2]!, world, v);
+      if (!(Math.abs(v.x) <= limit && Math.abs(v.y) <= limit && Math.abs(v.z) <= limit)) {
+        throw new RangeError(`${caller}: mesh '${mesh.name}' vertex ${i} is at (${v.x}, ${v.y}, ${v.z}) in world space, ${limit === Infinity ? 'not finite' : `beyond ±${limit} m (MAX_POSITION)`}`);
+      }
       positions[3 * i] = v.x; positions[3 * i + 1] = v.y; positions[3 * i + 2] = v.z;
     }
     let indices: ArrayLike<number> | null = mesh.getIndices();
@@ -111,6 +128,14 @@ export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
       const seq = new Uint32Array(count - (count % 3));
       for (let i = 0; i < seq.length; i++) seq[i] = i;
       indices = seq;
+    }
+    // An index past this mesh's vertices would point into the next mesh's once the meshes are concatenated.
+    const used = indices.length - (indices.length % 3);
+    for (let i = 0; i < used; i++) {
+      const ix = indices[i]!;
+      if (!(Number.isInteger(ix) && ix >= 0 && ix < count)) {
+        throw new RangeError(`${caller}: mesh '${mesh.name}' indices[${i}] must be an integer in [0, ${count - 1}] (its vertex count is ${count}; got ${ix})`);
+      }
     }
     // A mirroring world matrix (det < 0) reverses the transformed triangle's
     // (b − a) × (c − a) against its transformed front normal (M⁻ᵀ n).
@@ -168,9 +193,14 @@ function frontIsStoredWinding(mesh: AbstractMesh): boolean {
 
 /** One TriangleMesh (world space: create its body at the origin) from the triangles of `meshes`. */
 export function triangleMeshFromMeshes(meshes: AbstractMesh | readonly AbstractMesh[], options: TriangleMeshOptions = {}): TriangleMesh {
+  if (!Array.isArray(meshes)) requireMesh(meshes as AbstractMesh, 'triangleMeshFromMeshes: meshes', 'mesh or an array of meshes');
   const list = Array.isArray(meshes) ? (meshes as readonly AbstractMesh[]) : [meshes as AbstractMesh];
-  const baked = bakeTriangles(list);
-  if (baked.indices.length === 0) throw new RangeError('triangleMeshFromMeshes: the meshes have no triangles');
+  return triangleMesh(list, options, 'triangleMeshFromMeshes');
+}
+
+function triangleMesh(list: readonly AbstractMesh[], options: TriangleMeshOptions, caller: string): TriangleMesh {
+  const baked = bake(list, caller, MAX_POSITION);
+  if (baked.indices.length === 0) throw new RangeError(`${caller}: the meshes have no triangles`);
   return new TriangleMesh(baked.positions, baked.indices, options);
 }
 
@@ -187,18 +217,47 @@ export interface StaticMeshColliderOptions extends Omit<Partial<BodyDesc>, 'type
  * body for it. For a loaded glTF: `createStaticMeshCollider(world, result.meshes[0])`.
  */
 export function createStaticMeshCollider(world: World, root: Node | readonly AbstractMesh[], options: StaticMeshColliderOptions = {}): RigidBody {
+  const caller = 'createStaticMeshCollider';
+  if (world === null || typeof world !== 'object' || typeof world.createBody !== 'function') throw new TypeError(`${caller}: world must be a footing World (got ${described(world)})`);
+  requireObject(options, `${caller}: options`);
   const { filter, doubleSided, ...desc } = options;
+  if (filter != null && typeof filter !== 'function') throw new TypeError(`${caller}: options.filter must be a function (mesh) => boolean (got ${described(filter)})`);
   let meshes: AbstractMesh[];
   if (Array.isArray(root)) {
     meshes = (root as readonly AbstractMesh[]).slice();
+    for (let k = 0; k < meshes.length; k++) requireMesh(meshes[k]!, `${caller}: root[${k}]`);
   } else {
     const node = root as Node;
+    if (node === null || typeof node !== 'object' || typeof node.getChildMeshes !== 'function') {
+      throw new TypeError(`${caller}: root must be a Babylon node or an array of meshes (got ${described(root)})`);
+    }
     meshes = node.getChildMeshes(false);
     if (isMesh(node)) meshes.unshift(node);
   }
   meshes = meshes.filter((m) => m.isEnabled() && (filter ? filter(m) : true));
-  const shape = triangleMeshFromMeshes(meshes, { doubleSided });
+  const shape = triangleMesh(meshes, { doubleSided }, caller);
   return world.createBody({ ...desc, type: 'static', shape });
+}
+
+/** Throws a RangeError naming the mesh and the entry unless every vertex coordinate is finite. */
+function requireFinitePositions(positions: ArrayLike<number>, mesh: AbstractMesh, caller: string): void {
+  for (let i = 0; i < positions.length; i++) {
+    if (!Number.isFinite(positions[i])) throw new RangeError(`${caller}: mesh '${mesh.name}' positions[${i}] must be a finite number (got ${positions[i]})`);
+  }
+}
+
+/**
+ * The mesh's world matrix, recomputed. A NaN in it (the mesh's or a parent's
+ * position, rotation or scaling) would otherwise surface as a bad shape size
+ * or vertex with no mesh named.
+ */
+function finiteWorldMatrix(mesh: AbstractMesh, caller: string): Matrix {
+  const world = mesh.computeWorldMatrix(true);
+  const m = world.m;
+  for (let k = 0; k < 16; k++) {
+    if (!Number.isFinite(m[k])) throw new RangeError(`${caller}: mesh '${mesh.name}' has a non-finite world matrix (a NaN or infinite position, rotation or scaling of the mesh or a parent)`);
+  }
+  return world;
 }
 
 function isMesh(node: Node): node is AbstractMesh {
@@ -225,8 +284,11 @@ export interface GroundHeightField extends MeshCollider<HeightField> {
  * Throws when the vertices do not form a full regular grid.
  */
 export function heightFieldFromGround(ground: AbstractMesh, options: HeightFieldOptions = {}): GroundHeightField {
+  requireMesh(ground, 'heightFieldFromGround: ground');
   const positions = ground.getVerticesData(VertexBuffer.PositionKind);
   if (!positions || positions.length < 12) throw new TypeError(`heightFieldFromGround: ${ground.name} has no vertex positions`);
+  // A NaN coordinate would be read as a missing grid point.
+  requireFinitePositions(positions, ground, 'heightFieldFromGround');
   const count = positions.length / 3;
   const xs = uniqueSorted(positions, 0), zs = uniqueSorted(positions, 2);
   const nx = xs.length, nz = zs.length;
@@ -237,7 +299,7 @@ export function heightFieldFromGround(ground: AbstractMesh, options: HeightField
   const sx = (xs[nx - 1]! - x0) / (nx - 1), sz = (zs[nz - 1]! - z0) / (nz - 1);
   for (let i = 0; i < nx; i++) if (Math.abs(xs[i]! - (x0 + i * sx)) > 1e-4 * sx) throw new RangeError(`heightFieldFromGround: ${ground.name}'s x spacing is not uniform`);
   for (let i = 0; i < nz; i++) if (Math.abs(zs[i]! - (z0 + i * sz)) > 1e-4 * sz) throw new RangeError(`heightFieldFromGround: ${ground.name}'s z spacing is not uniform`);
-  const world = ground.computeWorldMatrix(true);
+  const world = finiteWorldMatrix(ground, 'heightFieldFromGround');
   const scale = new Vector3(), rotation = new Quaternion(), translation = new Vector3();
   world.decompose(scale, rotation, translation);
   if (!(scale.x > 0 && scale.y > 0 && scale.z > 0)) throw new RangeError(`heightFieldFromGround: ${ground.name} has a mirrored or zero world scaling (${scale.x}, ${scale.y}, ${scale.z})`);

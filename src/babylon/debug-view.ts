@@ -14,6 +14,8 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Scene } from '@babylonjs/core/scene';
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { Aabb, DebugDrawSink, Quat, RigidBody, Shape, Vec3, World } from '../index';
+import { requireBoolean, requireInteger, requireNonNegative, requirePositive } from '../math/validate';
+import { described, requireObject } from './checks';
 import { LineBuffer } from './line-buffer';
 import { meshFromShape, setMeshMaterial, type ShapeMeshOptions } from './shape-mesh';
 
@@ -37,11 +39,17 @@ export interface PhysicsDebugViewOptions {
   joints?: boolean;
   /** Draw each body's AABB. Default false (toggle with `showAabbs`). */
   aabbs?: boolean;
-  /** Length of drawn contact normals, metres. Default 0.3. */
+  /** Length of drawn contact normals, metres ≥ 0. Default 0.3. */
   normalLength?: number;
-  /** Line capacity of the contact, joint and AABB layers (segments each). Default 4096. */
+  /** Line capacity of the contact, joint and AABB layers (segments each), an integer in [1, 65536]. Default 4096. */
   maxLines?: number;
 }
+
+/**
+ * Most segments a line layer holds (16 × the default): each of the four
+ * layers keeps two vertices per segment in the scene, made up front.
+ */
+const MAX_DEBUG_LINES = 65536;
 
 interface Entry {
   body: RigidBody;
@@ -50,11 +58,19 @@ interface Entry {
   seen: number;
 }
 
-function toColor3(c: Color3 | string | number | undefined, fallback: Color3): Color3 {
+/** `c` as a Color3; anything else Babylon would read as black (FromHexString('zz')) is refused, naming `field`. */
+function toColor3(c: Color3 | string | number | undefined, fallback: Color3, field: string): Color3 {
   if (c === undefined) return fallback;
-  if (typeof c === 'number') return Color3.FromHexString(`#${(c & 0xffffff).toString(16).padStart(6, '0')}`);
-  if (typeof c === 'string') return Color3.FromHexString(c.startsWith('#') ? c : `#${c}`);
-  return c.clone();
+  if (typeof c === 'number') {
+    if (!Number.isInteger(c) || c < 0 || c > 0xffffff) throw new RangeError(`${field} must be an integer in [0, 0xffffff] (0xRRGGBB; got ${c})`);
+    return Color3.FromHexString(`#${c.toString(16).padStart(6, '0')}`);
+  }
+  if (typeof c === 'string') {
+    if (!/^#?[0-9a-fA-F]{6}$/.test(c)) throw new RangeError(`${field} must be a hex colour '#RRGGBB' (got '${c}')`);
+    return Color3.FromHexString(c.startsWith('#') ? c : `#${c}`);
+  }
+  if (c !== null && typeof c === 'object' && typeof c.clone === 'function' && Number.isFinite(c.r) && Number.isFinite(c.g) && Number.isFinite(c.b)) return c.clone();
+  throw new TypeError(`${field} must be a Color3, a hex string '#RRGGBB' or a number 0xRRGGBB (got ${described(c)})`);
 }
 
 function wireMaterial(name: string, color: Color3, scene: Scene): StandardMaterial {
@@ -76,7 +92,6 @@ export class PhysicsDebugView {
   showContacts: boolean;
   showJoints: boolean;
   showAabbs: boolean;
-  normalLength: number;
   readonly scale: number;
 
   private readonly options: PhysicsDebugViewOptions;
@@ -88,7 +103,7 @@ export class PhysicsDebugView {
   /** Draws each contact point as a cross and its normal (world.debugDraw). */
   private readonly contactSink: DebugDrawSink = {
     contactPoint: (c) => {
-      const p = c.point, n = c.normal, len = this.normalLength;
+      const p = c.point, n = c.normal, len = this.normalLengthValue;
       this.contactLines.cross(p.x, p.y, p.z, 0.04);
       this.normalLines.add(p.x, p.y, p.z, p.x + n.x * len, p.y + n.y * len, p.z + n.z * len);
     },
@@ -98,6 +113,7 @@ export class PhysicsDebugView {
   private readonly jointLines: LineBuffer;
   private readonly aabbLines: LineBuffer;
   private frame = 0;
+  private normalLengthValue = 0.3;
   private enabledValue = true;
   private disposed = false;
   private readonly p: Vec3 = { x: 0, y: 0, z: 0 };
@@ -107,22 +123,48 @@ export class PhysicsDebugView {
   private readonly box: Aabb = { min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } };
 
   constructor(scene: Scene, world: World, options: PhysicsDebugViewOptions = {}) {
+    // Everything is checked before the first material or mesh is added to the scene.
+    requireObject(scene, 'PhysicsDebugView: scene');
+    if (world === null || typeof world !== 'object' || typeof world.debugDraw !== 'function') throw new TypeError(`PhysicsDebugView: world must be a footing World (got ${described(world)})`);
+    requireObject(options, 'PhysicsDebugView: options');
+    const scale = options.scale ?? 1;
+    requirePositive(scale, 'PhysicsDebugView: scale');
+    const cap = options.maxLines ?? 4096;
+    requireInteger(cap, 1, MAX_DEBUG_LINES, 'PhysicsDebugView: maxLines');
+    const awake = toColor3(options.color, new Color3(0, 1, 0), 'PhysicsDebugView: color');
+    const sleeping = toColor3(options.sleepingColor, new Color3(0.45, 0.5, 0.75), 'PhysicsDebugView: sleepingColor');
+    for (const key of ['onInit', 'onUpdate'] as const) {
+      if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`PhysicsDebugView: ${key} must be a function (got ${described(options[key])})`);
+    }
+    for (const key of ['contacts', 'joints', 'aabbs'] as const) if (options[key] !== undefined) requireBoolean(options[key], `PhysicsDebugView: ${key}`);
     this.scene = scene;
     this.world = world;
     this.options = options;
-    this.scale = options.scale ?? 1;
+    this.scale = scale;
     this.showContacts = options.contacts ?? true;
     this.showJoints = options.joints ?? true;
     this.showAabbs = options.aabbs ?? false;
     this.normalLength = options.normalLength ?? 0.3;
-    this.awakeMaterial = wireMaterial('footingDebugAwake', toColor3(options.color, new Color3(0, 1, 0)), scene);
-    this.sleepingMaterial = wireMaterial('footingDebugSleeping', toColor3(options.sleepingColor, new Color3(0.45, 0.5, 0.75)), scene);
-    const cap = options.maxLines ?? 4096;
+    this.awakeMaterial = wireMaterial('footingDebugAwake', awake, scene);
+    this.sleepingMaterial = wireMaterial('footingDebugSleeping', sleeping, scene);
     this.contactLines = new LineBuffer('footingDebugContacts', cap, new Color3(1, 0.2, 0.2), scene);
     this.normalLines = new LineBuffer('footingDebugNormals', cap, new Color3(1, 0.9, 0.1), scene);
     this.jointLines = new LineBuffer('footingDebugJoints', cap, new Color3(0.2, 0.8, 1), scene);
     this.aabbLines = new LineBuffer('footingDebugAabbs', cap, new Color3(0.9, 0.5, 1), scene);
-    this.update();
+    try {
+      this.update();
+    } catch (e) {
+      // An onInit that throws: take out what was added, the view is never handed out.
+      this.dispose();
+      throw e;
+    }
+  }
+
+  /** Length of drawn contact normals, metres ≥ 0. */
+  get normalLength(): number { return this.normalLengthValue; }
+  set normalLength(v: number) {
+    requireNonNegative(v, 'PhysicsDebugView: normalLength');
+    this.normalLengthValue = v;
   }
 
   /** Number of wireframes currently shown (one per body). */

@@ -23,6 +23,7 @@ import type { TargetCamera } from '@babylonjs/core/Cameras/targetCamera';
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { Sphere, type RigidBody, type ShapeCastHit, type ShapeCastOptions, type Vec3, type World } from '../index';
+import { described, requireNode, requireObject } from './checks';
 
 export interface FollowCameraOptions {
   /** Orbit distance from the pivot, metres > 0. Default 5. */
@@ -77,6 +78,10 @@ export class FollowCamera {
   private readonly castOptions: ShapeCastOptions;
 
   constructor(world: World, camera: TargetCamera, target: TransformNode | Vec3, options: FollowCameraOptions = {}) {
+    if (world === null || typeof world !== 'object' || typeof world.shapeCast !== 'function') throw new TypeError(`FollowCamera: world must be a footing World (got ${described(world)})`);
+    requireNode(camera, 'FollowCamera: camera', 'TargetCamera');
+    requireTarget(target);
+    requireObject(options, 'FollowCamera: options');
     this.world = world;
     this.camera = camera;
     this.target = target;
@@ -114,6 +119,7 @@ export class FollowCamera {
     if (!(frameSeconds >= 0) || !Number.isFinite(frameSeconds)) throw new RangeError(`FollowCamera.update: frameSeconds must be a finite number ≥ 0 (got ${String(frameSeconds)})`);
     this.checkSettings();
     const t = this.target;
+    requireTarget(t);
     let tp: Readonly<Vec3> = t as Vec3;
     if (isNode(t)) {
       // The world matrix is refreshed at render; the node was just moved.
@@ -162,6 +168,11 @@ export class FollowCamera {
     requireNumber(this.margin, 'margin', 0, 1e3);
     requireNumber(this.easeOutTime, 'easeOutTime', 0, 1e3);
   }
+}
+
+/** `target` is a public field: a null written there is named, not read through. */
+function requireTarget(t: TransformNode | Vec3): void {
+  if (t === null || typeof t !== 'object') throw new TypeError(`FollowCamera: target must be a Babylon node or a { x, y, z } point (got ${described(t)})`);
 }
 
 function isNode(t: TransformNode | Vec3): t is TransformNode {

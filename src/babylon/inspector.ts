@@ -9,7 +9,8 @@
 import { InspectableType, type IInspectable } from '@babylonjs/core/Misc/iInspectable';
 import type { Node } from '@babylonjs/core/node';
 import type { FrictionModel, PositionCorrection, World } from '../index';
-import type { CharacterController, CharacterSettings, Walker, WalkerSettings } from '../../character/index';
+import { CharacterController, Walker, type CharacterSettings, type WalkerSettings } from '../../character/index';
+import { described, requireObject } from './checks';
 
 export interface CharacterInspectorTargets {
   controller?: CharacterController;
@@ -88,13 +89,6 @@ export function inspectorPropertyName(group: 'character' | 'walker' | 'solver', 
   return group + key.charAt(0).toUpperCase() + key.slice(1);
 }
 
-function define(node: Node, name: string, get: () => unknown, set: (v: unknown) => void): void {
-  if (name in node && !Object.getOwnPropertyDescriptor(node, name)?.configurable) {
-    throw new Error(`exposeInspectorProperties: the node already has a property "${name}"`);
-  }
-  Object.defineProperty(node, name, { get, set, enumerable: true, configurable: true });
-}
-
 function clampNumber(v: unknown, s: Slider): number {
   let x = typeof v === 'number' ? v : Number(v);
   if (!Number.isFinite(x)) x = s.min;
@@ -103,41 +97,58 @@ function clampNumber(v: unknown, s: Slider): number {
 }
 
 /**
- * Defines forwarding properties on `node` and appends their entries to
+ * Defines forwarding properties on `node` and adds their entries to
  * `node.inspectableCustomProperties`. Returns the node, typed with the
  * properties it now has. Values written through the properties are clamped
  * to the slider range (and rounded for integer settings), so the Inspector
  * cannot make a setting invalid.
  *
+ * Calling it again on the same node re-points the properties to the new
+ * targets and replaces their Inspector entries (no entry is listed twice);
+ * the properties of a group not given again stay as they were. When a
+ * property cannot be defined (the node has a fixed one of that name),
+ * nothing is defined and the call throws.
+ *
  * Example: `const player = exposeInspectorProperties(playerMesh, { controller, walker, world })`,
  * then `player.characterMaxSlopeDegrees = 30` is what the "Max slope" slider does.
  */
 export function exposeInspectorProperties<N extends Node, T extends CharacterInspectorTargets>(node: N, targets: T): N & InspectorProperties<T> {
-  const added: IInspectable[] = [];
+  requireObject(node, 'exposeInspectorProperties: node');
+  requireObject(targets, 'exposeInspectorProperties: targets');
+  const { controller, walker, world } = targets;
+  if (controller && !(controller instanceof CharacterController)) throw new TypeError(`exposeInspectorProperties: targets.controller must be a CharacterController (got ${described(controller)})`);
+  if (walker && !(walker instanceof Walker)) throw new TypeError(`exposeInspectorProperties: targets.walker must be a Walker (got ${described(walker)})`);
+  if (world && (typeof world !== 'object' || typeof world.solverSettings !== 'object' || typeof world.sleeping !== 'object')) {
+    throw new TypeError(`exposeInspectorProperties: targets.world must be a footing World (got ${described(world)})`);
+  }
+  // Collected first and defined together: a name the node cannot take is found before any property changes.
+  const props: { name: string; get: () => unknown; set: (v: unknown) => void; entry: IInspectable }[] = [];
   const sliders = (group: 'character' | 'walker' | 'solver', table: Readonly<Record<string, Slider>>, object: Record<string, unknown>): void => {
     for (const key of Object.keys(table)) {
       const s = table[key]!;
       const name = inspectorPropertyName(group, key);
-      define(node, name, () => object[key], (v) => { object[key] = clampNumber(v, s); });
-      added.push({ label: s.label, propertyName: name, type: InspectableType.Slider, min: s.min, max: s.max, step: s.step });
+      props.push({
+        name, get: () => object[key], set: (v) => { object[key] = clampNumber(v, s); },
+        entry: { label: s.label, propertyName: name, type: InspectableType.Slider, min: s.min, max: s.max, step: s.step },
+      });
     }
   };
-  if (targets.controller) sliders('character', CHARACTER_SLIDERS, targets.controller.settings as unknown as Record<string, unknown>);
-  if (targets.walker) sliders('walker', WALKER_SLIDERS, targets.walker.settings as unknown as Record<string, unknown>);
-  const world = targets.world;
+  if (controller) sliders('character', CHARACTER_SLIDERS, controller.settings as unknown as Record<string, unknown>);
+  if (walker) sliders('walker', WALKER_SLIDERS, walker.settings as unknown as Record<string, unknown>);
   if (world) {
     sliders('solver', SOLVER_SLIDERS, world.solverSettings as unknown as Record<string, unknown>);
     const checkbox = (name: string, label: string, get: () => boolean, set: (v: boolean) => void): void => {
       const prop = inspectorPropertyName('solver', name);
-      define(node, prop, get, (v) => set(Boolean(v)));
-      added.push({ label, propertyName: prop, type: InspectableType.Checkbox });
+      props.push({ name: prop, get, set: (v) => set(Boolean(v)), entry: { label, propertyName: prop, type: InspectableType.Checkbox } });
     };
     const options = <T extends string>(name: 'positionCorrection' | 'frictionModel', label: string, values: readonly T[]): void => {
       const prop = inspectorPropertyName('solver', name);
-      define(node, prop, () => world.solverSettings[name], (v) => {
-        if (values.includes(v as T)) (world.solverSettings as unknown as Record<string, unknown>)[name] = v;
+      props.push({
+        name: prop,
+        get: () => world.solverSettings[name],
+        set: (v) => { if (values.includes(v as T)) (world.solverSettings as unknown as Record<string, unknown>)[name] = v; },
+        entry: { label, propertyName: prop, type: InspectableType.Options, options: values.map((c) => ({ label: c, value: c })) },
       });
-      added.push({ label, propertyName: prop, type: InspectableType.Options, options: values.map((c) => ({ label: c, value: c })) });
     };
     checkbox('warmStarting', 'Warm starting', () => world.solverSettings.warmStarting, (v) => { world.solverSettings.warmStarting = v; });
     checkbox('shockPropagation', 'Shock propagation (soft)', () => world.solverSettings.shockPropagation, (v) => { world.solverSettings.shockPropagation = v; });
@@ -145,7 +156,18 @@ export function exposeInspectorProperties<N extends Node, T extends CharacterIns
     options<FrictionModel>('frictionModel', 'Friction model', ['constant', 'catto2005', 'coulomb']);
     checkbox('sleeping', 'Sleeping', () => world.sleeping.enabled, (v) => { world.sleeping.enabled = v; });
   }
+  for (const p of props) {
+    // Ours from an earlier call are configurable and are replaced; anything else of that name is the node's own.
+    if (p.name in node && !Object.getOwnPropertyDescriptor(node, p.name)?.configurable) {
+      throw new Error(`exposeInspectorProperties: the node already has a property "${p.name}"`);
+    }
+  }
   const list = (node.inspectableCustomProperties ??= []);
-  list.push(...added);
+  for (const p of props) {
+    Object.defineProperty(node, p.name, { get: p.get, set: p.set, enumerable: true, configurable: true });
+    const i = list.findIndex((e) => e.propertyName === p.name);
+    if (i >= 0) list[i] = p.entry;
+    else list.push(p.entry);
+  }
   return node as N & InspectorProperties<T>;
 }

@@ -8,18 +8,25 @@
  */
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
-import type { Quat, RigidBody, Vec3 } from '../index';
+import { RigidBody, type Quat, type Vec3 } from '../index';
+import { described, requireNode } from './checks';
 
 /** One node following one body. */
 export class BodyLink {
   readonly node: TransformNode;
   readonly body: RigidBody;
   constructor(node: TransformNode, body: RigidBody) {
+    requireNode(node, 'BodyLink: node');
+    requireBody(body, 'BodyLink: body');
     this.node = node;
     this.body = body;
     // Babylon ignores `rotation` (Euler) once rotationQuaternion is set; make it once here, not per frame.
     if (!node.rotationQuaternion) node.rotationQuaternion = new Quaternion();
   }
+}
+
+function requireBody(body: RigidBody, field: string): void {
+  if (!(body instanceof RigidBody)) throw new TypeError(`${field} must be a footing RigidBody (got ${described(body)})`);
 }
 
 const scratchPosition: Vec3 = { x: 0, y: 0, z: 0 };
@@ -60,9 +67,12 @@ export class BodyLinks {
   }
 
   add(node: TransformNode, body: RigidBody): BodyLink {
+    // Checked before anything is kept: a bad link in the list would make every later sync throw.
+    requireNode(node, 'BodyLinks.add: node');
+    requireBody(body, 'BodyLinks.add: body');
     const link = new BodyLink(node, body);
-    this.links.push(link);
     syncNodeToBody(node, body, 1);
+    this.links.push(link);
     return link;
   }
 

@@ -14,7 +14,8 @@ import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder'
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import type { Scene } from '@babylonjs/core/scene';
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
-import { ShapeKind, type Box, type Capsule, type Compound, type ConvexHull, type Cylinder, type HeightField, type Ragdoll, type Shape, type Sphere, type TriangleMesh } from '../index';
+import { Ragdoll, ShapeKind, type Box, type Capsule, type Compound, type ConvexHull, type Cylinder, type HeightField, type Shape, type Sphere, type TriangleMesh } from '../index';
+import { described, requireObject } from './checks';
 import { syncNodeToBody, type BodyLinks } from './link';
 
 export interface ShapeMeshOptions {
@@ -170,6 +171,8 @@ export interface RagdollMeshOptions extends ShapeMeshOptions {
  * the body's pose and added to `options.links` when given.
  */
 export function createRagdollMeshes(ragdoll: Ragdoll, scene: Scene, options: RagdollMeshOptions = {}): Mesh[] {
+  if (!(ragdoll instanceof Ragdoll)) throw new TypeError(`createRagdollMeshes: ragdoll must be a Ragdoll (got ${described(ragdoll)})`);
+  requireObject(options, 'createRagdollMeshes: options');
   const bodies = ragdoll.bodies, names = ragdoll.names;
   const prefix = options.namePrefix ?? 'ragdoll-';
   const meshes: Mesh[] = [];

@@ -1,6 +1,9 @@
 /**
  * Ragdolls built on the public joint API only: bodies from `createBody`,
- * joints from `addJoint`. Collision between jointed neighbours is disabled by
+ * joints from `addJoint`. A description is checked whole before that (the
+ * body descriptions as createBody reads them, each joint made once on
+ * stand-ins posed like its bodies), so a refused one adds nothing to the
+ * world. Collision between jointed neighbours is disabled by
  * the joints (collideConnected = false); the humanoid's limbs are placed with
  * small gaps so that non-neighbours do not start overlapping.
  *
@@ -14,6 +17,7 @@
  *   knees         hinge, 0…140° backward flexion
  */
 import type { BodyDesc, RigidBody } from '../dynamics/body';
+import { readBodyDesc } from '../dynamics/body-desc';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
@@ -26,7 +30,9 @@ import { ConeTwistJoint } from '../joints/cone-twist';
 import { FixedJoint } from '../joints/fixed';
 import { HingeJoint } from '../joints/hinge';
 import { MAX_JOINT_TORQUE, type Joint } from '../joints/joint';
-import { requireFiniteQuat, requireInRange, requirePosition } from '../math/validate';
+import {
+  MAX_LINEAR_SPEED, requireCollisionBits, requireFiniteQuat, requireFiniteVec, requireInRange, requireMagnitude, requireNonNegative, requirePosition, requirePositive,
+} from '../math/validate';
 
 /** The part of the World a ragdoll uses (the public API). */
 export interface RagdollWorld {
@@ -146,9 +152,10 @@ export class Ragdoll {
   remove(): void {
     if (this.removed) return;
     this.prune();
-    this.removed = true;
     for (const j of this.jointList) this.world.removeJoint(j);
     for (const b of this.bodyList) this.world.removeBody(b);
+    // Marked only now: a world that refused (a call from a query's filter) leaves the ragdoll removable later.
+    this.removed = true;
     this.jointList.length = 0;
     this.bodyList.length = 0;
     this.nameList.length = 0;
@@ -191,13 +198,20 @@ export class Ragdoll {
 /**
  * Builds a ragdoll from a user skeleton: each bone becomes a dynamic body at
  * rootTransform · (bone pose), each non-root bone a joint to its parent.
+ * The whole description is checked before the first body is created: a bad
+ * bone is named (`ragdoll bone 'knee': …`) and the world is left as it was.
  */
 export function createRagdollFromDescription(world: RagdollWorld, bones: readonly RagdollBoneDesc[], rootTransform: RagdollTransform, options: RagdollBodyOptions = {}): Ragdoll {
-  // Checked before the first body is made, so that a bad value names itself instead of the body or joint it would break.
+  // A body created and removed again still changes the world (its next body id, the broadphase's free
+  // nodes), so everything the world would refuse is found here first, without it.
+  if (world === null || typeof world !== 'object' || typeof world.createBody !== 'function') throw new TypeError(`ragdoll: world must be a World (got ${shown(world)})`);
+  if (rootTransform === null || typeof rootTransform !== 'object') throw new TypeError(`ragdoll: rootTransform must be an object { position, rotation? } (got ${shown(rootTransform)})`);
   requirePosition(rootTransform.position, 'ragdoll: position');
   if (rootTransform.rotation !== undefined) requireFiniteQuat(rootTransform.rotation, 'ragdoll: rotation');
+  if (options === null || typeof options !== 'object') throw new TypeError(`ragdoll: options must be an object (got ${shown(options)})`);
   if (options.jointFriction !== undefined) requireInRange(options.jointFriction, 0, MAX_JOINT_TORQUE, 'ragdoll: jointFriction');
-  const ragdoll = new Ragdoll(world);
+  checkBodyOptions(options);
+  if (!Array.isArray(bones)) throw new TypeError(`ragdoll: bones must be an array of bone descriptions (got ${shown(bones)})`);
   const rootQ = quat.normalize({ x: 0, y: 0, z: 0, w: 1 }, rootTransform.rotation ?? IDENTITY);
   const rootP = rootTransform.position;
   const toWorld = (v: Readonly<Vec3>): Vec3 => {
@@ -206,47 +220,138 @@ export function createRagdollFromDescription(world: RagdollWorld, bones: readonl
   };
   const dirToWorld = (v: Readonly<Vec3>): Vec3 => quat.rotate({ x: 0, y: 0, z: 0 }, rootQ, v);
   const frictionTorque = options.jointFriction ?? 0;
-  for (const bone of bones) {
-    if (ragdoll.names.indexOf(bone.name) >= 0) throw new RangeError(`ragdoll: duplicate bone name '${bone.name}'`);
-    const rotation = quat.multiply({ x: 0, y: 0, z: 0, w: 1 }, rootQ, bone.rotation ?? IDENTITY);
-    const body = world.createBody({
-      type: 'dynamic', shape: bone.shape, position: toWorld(bone.position), rotation,
+  const plans: BonePlan[] = [];
+  const names: string[] = [];
+  // Stand-ins with the pose each body will have: a joint reads only that (and isDynamic) when it is made.
+  const standIns: RigidBody[] = [];
+  for (let i = 0; i < bones.length; i++) {
+    const bone = bones[i];
+    if (bone === null || typeof bone !== 'object') throw new TypeError(`ragdoll: bones[${i}] must be a bone description object (got ${shown(bone)})`);
+    const name = bone.name;
+    if (typeof name !== 'string' || name === '') throw new TypeError(`ragdoll: bones[${i}].name must be a non-empty string (got ${shown(name)})`);
+    if (names.indexOf(name) >= 0) throw new RangeError(`ragdoll: bones[${i}] repeats the bone name '${name}' (names must be unique)`);
+    const where = `ragdoll bone '${name}'`;
+    let parent = -1;
+    if (bone.parent !== null) {
+      if (typeof bone.parent !== 'string') throw new TypeError(`${where}: parent must be the name of a bone listed before it, or null for the root (got ${shown(bone.parent)})`);
+      if (bone.parent === name) throw new RangeError(`${where}: names itself as its parent`);
+      parent = names.indexOf(bone.parent);
+      if (parent < 0) throw new RangeError(`${where}: names parent '${bone.parent}', which is not listed before it`);
+    }
+    requireFiniteVec(bone.position, `${where}: position`);
+    if (bone.rotation !== undefined) requireFiniteQuat(bone.rotation, `${where}: rotation`);
+    const desc: BodyDesc = {
+      type: 'dynamic', shape: bone.shape, position: toWorld(bone.position), rotation: quat.multiply({ x: 0, y: 0, z: 0, w: 1 }, rootQ, bone.rotation ?? IDENTITY),
       density: bone.density ?? options.density ?? 1000, friction: options.friction ?? 0.6,
       angularDamping: options.angularDamping ?? 0.1, linearDamping: options.linearDamping ?? 0,
       collisionGroup: options.collisionGroup, collisionMask: options.collisionMask,
       linearVelocity: options.linearVelocity, userData: options.userData,
-    });
-    ragdoll.add(bone.name, body);
-    if (bone.parent === null) continue;
-    const parent = ragdoll.body(bone.parent);
-    if (parent === undefined) throw new RangeError(`ragdoll: bone '${bone.name}' names parent '${bone.parent}', which is not listed before it`);
-    const jd = bone.joint;
-    if (jd === undefined) throw new RangeError(`ragdoll: bone '${bone.name}' needs a joint to its parent`);
-    let joint: Joint;
-    switch (jd.type) {
-      case 'ball':
-        joint = new BallJoint({ bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), frictionTorque });
-        break;
-      case 'fixed':
-        joint = new FixedJoint({ bodyA: parent, bodyB: body, anchor: jd.anchor === undefined ? undefined : toWorld(jd.anchor) });
-        break;
-      case 'hinge':
-        joint = new HingeJoint({ bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), axis: dirToWorld(jd.axis), lowerAngle: jd.lowerAngle, upperAngle: jd.upperAngle, frictionTorque });
-        break;
-      case 'coneTwist':
-        joint = new ConeTwistJoint({
-          bodyA: parent, bodyB: body, anchor: toWorld(jd.anchor), twistAxis: dirToWorld(jd.twistAxis),
-          normalAxis: jd.normalAxis === undefined ? undefined : dirToWorld(jd.normalAxis),
-          swingLimit: jd.swingLimit, swingLimitY: jd.swingLimitY, swingLimitZ: jd.swingLimitZ, twistLower: jd.twistLower, twistUpper: jd.twistUpper, frictionTorque,
-        });
-        break;
-      default:
-        throw new RangeError(`ragdoll: unknown joint type '${String((jd as { type: unknown }).type)}'`);
+    };
+    // createBody's own checks (shape, density, the position and rotation in the world), named by bone.
+    try { readBodyDesc(desc); } catch (e) { throw boneError(name, e); }
+    const standIn = { isDynamic: true, position: desc.position!, rotation: quat.normalize({ x: 0, y: 0, z: 0, w: 1 }, desc.rotation!) } as unknown as RigidBody;
+    let makeJoint: JointMaker | null = null;
+    if (parent >= 0) {
+      makeJoint = jointMaker(bone.joint, where, toWorld, dirToWorld, frictionTorque);
+      try { makeJoint(standIns[parent]!, standIn); } catch (e) { throw boneError(name, e); }
     }
-    world.addJoint(joint);
-    ragdoll.addJoint(joint);
+    plans.push({ name, desc, parent, makeJoint });
+    names.push(name);
+    standIns.push(standIn);
+  }
+
+  const ragdoll = new Ragdoll(world);
+  const built: RigidBody[] = [];
+  try {
+    for (const plan of plans) {
+      const body = world.createBody(plan.desc);
+      ragdoll.add(plan.name, body);
+      built.push(body);
+      if (plan.makeJoint === null) continue;
+      const joint = plan.makeJoint(built[plan.parent]!, body);
+      world.addJoint(joint);
+      ragdoll.addJoint(joint);
+    }
+  } catch (e) {
+    // Only the world can refuse now (a call from a query's filter refuses the first body):
+    // take back what was built, and report the world's reason.
+    try { ragdoll.remove(); } catch { /* the world refuses removals too: its first error says why */ }
+    throw e;
   }
   return ragdoll;
+}
+
+type JointMaker = (parent: RigidBody, body: RigidBody) => Joint;
+
+interface BonePlan {
+  name: string;
+  desc: BodyDesc;
+  /** Index of the parent bone, −1 for a root. */
+  parent: number;
+  makeJoint: JointMaker | null;
+}
+
+/**
+ * Checks what would otherwise be read through an undefined (`jd.anchor.x`) and returns a maker of the
+ * bone's joint, in world space, with the description's values read once.
+ */
+function jointMaker(jd: RagdollJointDesc | undefined, where: string, toWorld: (v: Readonly<Vec3>) => Vec3, dirToWorld: (v: Readonly<Vec3>) => Vec3, frictionTorque: number): JointMaker {
+  if (jd === undefined || jd === null) throw new RangeError(`${where}: needs a joint to its parent`);
+  if (typeof jd !== 'object') throw new TypeError(`${where}: joint must be an object { type, anchor, … } (got ${shown(jd)})`);
+  if (!JOINT_TYPES.includes(jd.type)) throw new RangeError(`${where}: unknown joint type ${shown(jd.type)} (the types are ${JOINT_TYPES.join(', ')})`);
+  if (jd.type !== 'fixed' || jd.anchor !== undefined) requireFiniteVec(jd.anchor!, `${where}: joint.anchor`);
+  switch (jd.type) {
+    case 'ball': {
+      const anchor = toWorld(jd.anchor);
+      return (a, b) => new BallJoint({ bodyA: a, bodyB: b, anchor, frictionTorque });
+    }
+    case 'fixed': {
+      const anchor = jd.anchor === undefined ? undefined : toWorld(jd.anchor);
+      return (a, b) => new FixedJoint({ bodyA: a, bodyB: b, anchor });
+    }
+    case 'hinge': {
+      requireFiniteVec(jd.axis, `${where}: joint.axis`);
+      const anchor = toWorld(jd.anchor), axis = dirToWorld(jd.axis), lowerAngle = jd.lowerAngle, upperAngle = jd.upperAngle;
+      return (a, b) => new HingeJoint({ bodyA: a, bodyB: b, anchor, axis, lowerAngle, upperAngle, frictionTorque });
+    }
+    case 'coneTwist': {
+      requireFiniteVec(jd.twistAxis, `${where}: joint.twistAxis`);
+      if (jd.normalAxis !== undefined) requireFiniteVec(jd.normalAxis, `${where}: joint.normalAxis`);
+      const anchor = toWorld(jd.anchor), twistAxis = dirToWorld(jd.twistAxis);
+      const normalAxis = jd.normalAxis === undefined ? undefined : dirToWorld(jd.normalAxis);
+      const { swingLimit, swingLimitY, swingLimitZ, twistLower, twistUpper } = jd;
+      return (a, b) => new ConeTwistJoint({ bodyA: a, bodyB: b, anchor, twistAxis, normalAxis, swingLimit, swingLimitY, swingLimitZ, twistLower, twistUpper, frictionTorque });
+    }
+  }
+}
+
+const JOINT_TYPES: readonly RagdollJointDesc['type'][] = ['ball', 'fixed', 'hinge', 'coneTwist'];
+
+/** The body options all bones share, checked as the ragdoll's (createBody would blame the first bone). */
+function checkBodyOptions(o: RagdollBodyOptions): void {
+  if (o.density !== undefined) requirePositive(o.density, 'ragdoll: density');
+  if (o.friction !== undefined) requireNonNegative(o.friction, 'ragdoll: friction');
+  if (o.angularDamping !== undefined) requireNonNegative(o.angularDamping, 'ragdoll: angularDamping');
+  if (o.linearDamping !== undefined) requireNonNegative(o.linearDamping, 'ragdoll: linearDamping');
+  if (o.collisionGroup !== undefined) requireCollisionBits(o.collisionGroup, 'ragdoll: collisionGroup');
+  if (o.collisionMask !== undefined) requireCollisionBits(o.collisionMask, 'ragdoll: collisionMask');
+  if (o.linearVelocity !== undefined) requireMagnitude(o.linearVelocity, MAX_LINEAR_SPEED, 'MAX_LINEAR_SPEED', 'm/s', 'ragdoll: linearVelocity');
+}
+
+/** `error` with the bone's name in front (same class; the original as `cause`). */
+function boneError(name: string, error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = `ragdoll bone '${name}': ${error.message}`;
+  if (error instanceof RangeError) return new RangeError(message, { cause: error });
+  if (error instanceof TypeError) return new TypeError(message, { cause: error });
+  return new Error(message, { cause: error });
+}
+
+/** A value for an error message: strings quoted, objects not converted (their toString may throw). */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value}'`;
+  if (value !== null && typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  return String(value);
 }
 
 const IDENTITY: Readonly<Quat> = { x: 0, y: 0, z: 0, w: 1 };
@@ -263,9 +368,12 @@ const MAX_RAGDOLL_SCALE = 1e3;
  * before `createRagdollFromDescription`.
  */
 export function humanoidDescription(scale = 1, joints: 'anatomical' | 'ball' = 'anatomical'): RagdollBoneDesc[] {
-  if (typeof scale !== 'number' || !(scale >= MIN_RAGDOLL_SCALE && scale <= MAX_RAGDOLL_SCALE)) {
+  if (typeof scale !== 'number') throw new TypeError(`ragdoll: scale must be a number (got ${typeof scale} ${shown(scale)})`);
+  if (!(scale >= MIN_RAGDOLL_SCALE && scale <= MAX_RAGDOLL_SCALE)) {
     throw new RangeError(`ragdoll: scale must be in [${MIN_RAGDOLL_SCALE}, ${MAX_RAGDOLL_SCALE}] (got ${String(scale)})`);
   }
+  // Anything else would quietly build the anatomical joints.
+  if (joints !== 'anatomical' && joints !== 'ball') throw new RangeError(`ragdoll: joints must be 'anatomical' or 'ball' (got ${shown(joints)})`);
   const s = scale;
   const v = (x: number, y: number, z: number): Vec3 => ({ x: x * s, y: y * s, z: z * s });
   const box = (x: number, y: number, z: number): Box => new Box({ x: x * s, y: y * s, z: z * s });

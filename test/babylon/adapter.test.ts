@@ -17,7 +17,7 @@ import { Scene } from '@babylonjs/core/scene';
 import { Box, Capsule, Sphere, World, type RigidBody, type TriangleMesh, type Vec3 } from '../../src/index';
 import { CharacterController, Walker } from '../../character/index';
 import {
-  BodyLinks, CharacterDebugView, PhysicsDebugView, bakeTriangles, colliderFromMesh, createStaticMeshCollider, exposeInspectorProperties, triangleMeshFromMeshes,
+  BodyLinks, CharacterDebugView, PhysicsDebugView, bakeTriangles, colliderFromMesh, createStaticMeshCollider, exposeInspectorProperties, heightFieldFromGround, triangleMeshFromMeshes,
 } from '../../src/babylon/index';
 import { terrainMesh } from '../../demo/level';
 
@@ -402,5 +402,197 @@ describe('CharacterDebugView and Inspector properties', () => {
     walker.update(1 / 60);
     world.step(1 / 60);
     view.dispose();
+  });
+});
+
+/** What a scene holds, by name: a refused call must leave it as it was. */
+function sceneContents(s: Scene): { meshes: string[]; materials: string[]; transformNodes: string[]; geometries: number } {
+  return { meshes: s.meshes.map((m) => m.name), materials: s.materials.map((m) => m.name), transformNodes: s.transformNodes.map((t) => t.name), geometries: s.geometries.length };
+}
+
+/** A mesh of the given local positions (and indices; none: a triangle list). */
+function customMesh(s: Scene, name: string, positions: number[], indices?: number[]): Mesh {
+  const m = new Mesh(name, s);
+  const data = new VertexData();
+  data.positions = positions;
+  if (indices) data.indices = indices;
+  data.applyToMesh(m);
+  return m;
+}
+
+const TRIANGLE = [0, 0, 0, 1, 0, 0, 0, 0, 1];
+const QUAD = [-1, 0, -1, 1, 0, -1, 1, 0, 1, -1, 0, 1];
+const WORLD_MATRIX_NAN = 'has a non-finite world matrix (a NaN or infinite position, rotation or scaling of the mesh or a parent)';
+
+describe('colliders refuse bad meshes by mesh name', () => {
+  it('an index is checked against its own mesh\'s vertices (not the concatenation) and named with the mesh', () => {
+    const s = scene();
+    const a = customMesh(s, 'a', TRIANGLE, [0, 1, 4]);
+    const b = CreateBox('b2', { size: 1 }, s);
+    b.position.x = 50;
+    // Index 4 of a 3-vertex mesh used to be read as the box's vertex 1 (a triangle spanning both meshes).
+    expect(() => bakeTriangles([a, b])).toThrow("bakeTriangles: mesh 'a' indices[2] must be an integer in [0, 2] (its vertex count is 3; got 4)");
+    expect(() => triangleMeshFromMeshes([a, b])).toThrow("triangleMeshFromMeshes: mesh 'a' indices[2] must be an integer in [0, 2] (its vertex count is 3; got 4)");
+    expect(() => triangleMeshFromMeshes(customMesh(s, 'neg', QUAD, [0, 1, -1]))).toThrow("triangleMeshFromMeshes: mesh 'neg' indices[2] must be an integer in [0, 3] (its vertex count is 4; got -1)");
+    const world = new World();
+    world.createBody({ type: 'dynamic', shape: new Sphere(0.5), position: { x: 0, y: 2, z: 0 } });
+    const before = world.snapshot();
+    expect(() => createStaticMeshCollider(world, [a, b])).toThrow("createStaticMeshCollider: mesh 'a' indices[2] must be an integer in [0, 2] (its vertex count is 3; got 4)");
+    expect(world.snapshot()).toEqual(before);
+    // Its last vertex is in range: 1 + 12 triangles.
+    expect(triangleMeshFromMeshes([customMesh(s, 'ok', TRIANGLE, [0, 1, 2]), b]).triangleCount).toBe(13);
+  });
+
+  it('a NaN vertex, a NaN (own or parent) world matrix and a vertex beyond MAX_POSITION name the mesh', () => {
+    const s = scene();
+    expect(() => triangleMeshFromMeshes(customMesh(s, 'nan', [NaN, 0, 0, 1, 0, 0, 0, 0, 1]))).toThrow("triangleMeshFromMeshes: mesh 'nan' positions[0] must be a finite number (got NaN)");
+    const scaled = CreateBox('ns', { size: 1 }, s);
+    scaled.scaling.set(NaN, 1, 1);
+    expect(() => triangleMeshFromMeshes(scaled)).toThrow(`triangleMeshFromMeshes: mesh 'ns' ${WORLD_MATRIX_NAN}`);
+    const parent = new TransformNode('p', s);
+    parent.position.y = NaN;
+    const child = CreateBox('child', { size: 1 }, s);
+    child.parent = parent;
+    expect(() => bakeTriangles([child])).toThrow(`bakeTriangles: mesh 'child' ${WORLD_MATRIX_NAN}`);
+    const far = CreateBox('far', { size: 1 }, s);
+    far.position.x = 2e6;
+    expect(() => triangleMeshFromMeshes(far)).toThrow("triangleMeshFromMeshes: mesh 'far' vertex 0 is at (2000000.5, -0.5, 0.5) in world space, beyond ±1000000 m (MAX_POSITION)");
+    const turned = CreateBox('rotnan', { size: 1 }, s);
+    turned.rotation.set(NaN, 0, 0);
+    expect(() => colliderFromMesh(turned, 'box')).toThrow(`colliderFromMesh: mesh 'rotnan' ${WORLD_MATRIX_NAN}`);
+    const ground = CreateGround('g', { width: 4, height: 4, subdivisions: 4 }, s);
+    const heights = ground.getVerticesData('position')!.slice();
+    heights[4] = NaN;
+    ground.setVerticesData('position', heights);
+    expect(() => heightFieldFromGround(ground)).toThrow("heightFieldFromGround: mesh 'g' positions[4] must be a finite number (got NaN)");
+  });
+
+  it('null or wrong arguments are named, and the world is left as it was', () => {
+    const s = scene();
+    const world = new World();
+    world.createBody({ type: 'dynamic', shape: new Sphere(0.5), position: { x: 0, y: 2, z: 0 } });
+    const before = world.snapshot();
+    const box = CreateBox('box', {}, s);
+    expect(() => triangleMeshFromMeshes(null as never)).toThrow('triangleMeshFromMeshes: meshes must be a Babylon mesh or an array of meshes (got null)');
+    expect(() => triangleMeshFromMeshes([null as never])).toThrow('triangleMeshFromMeshes: meshes[0] must be a Babylon mesh (got null)');
+    expect(() => triangleMeshFromMeshes(new TransformNode('tn', s) as never)).toThrow("triangleMeshFromMeshes: meshes must be a Babylon mesh or an array of meshes (got TransformNode 'tn')");
+    expect(() => createStaticMeshCollider(world, null as never)).toThrow('createStaticMeshCollider: root must be a Babylon node or an array of meshes (got null)');
+    expect(() => createStaticMeshCollider(world, [box, null as never])).toThrow('createStaticMeshCollider: root[1] must be a Babylon mesh (got null)');
+    expect(() => createStaticMeshCollider(world, [box], null as never)).toThrow('createStaticMeshCollider: options must be an object (got null)');
+    expect(() => createStaticMeshCollider(world, [box], { filter: 5 as never })).toThrow('createStaticMeshCollider: options.filter must be a function (mesh) => boolean (got 5)');
+    expect(() => createStaticMeshCollider(null as never, [box])).toThrow('createStaticMeshCollider: world must be a footing World (got null)');
+    expect(() => heightFieldFromGround(null as never)).toThrow('heightFieldFromGround: ground must be a Babylon mesh (got null)');
+    expect(() => colliderFromMesh(undefined as never, 'box')).toThrow('colliderFromMesh: mesh must be a Babylon mesh (got undefined)');
+    expect(world.snapshot()).toEqual(before);
+    expect(world.bodies.length).toBe(1);
+  });
+});
+
+describe('BodyLinks.add refuses a bad link before keeping it', () => {
+  it('an undefined body (getBodyById of a missing id): named, nothing kept, the node untouched; sync goes on', () => {
+    const s = scene();
+    const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
+    const body = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), linearVelocity: { x: 6, y: 0, z: 0 } });
+    const links = new BodyLinks();
+    const good = new TransformNode('good', s);
+    links.add(good, body);
+    const bad = new TransformNode('bad', s);
+    expect(() => links.add(bad, world.getBodyById(99)!)).toThrow('BodyLinks.add: body must be a footing RigidBody (got undefined)');
+    expect(() => links.add(null as never, body)).toThrow('BodyLinks.add: node must be a Babylon TransformNode or mesh (got null)');
+    expect(links.links.length).toBe(1);
+    expect(bad.rotationQuaternion).toBeNull();
+    expect(bad.position.x).toBe(0);
+    world.step(1 / 60);
+    links.sync(1);
+    expect(good.position.x).toBeCloseTo(0.1, 12);
+  });
+});
+
+describe('PhysicsDebugView and CharacterDebugView options', () => {
+  it('a bad option is refused by name before anything is added to the scene', () => {
+    const s = scene();
+    const world = new World();
+    world.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 0.5, z: 0 } });
+    const before = sceneContents(s);
+    const refused: [object | null, string][] = [
+      [{ maxLines: -1 }, 'PhysicsDebugView: maxLines must be an integer in [1, 65536] (got -1)'],
+      [{ maxLines: 2.5 }, 'PhysicsDebugView: maxLines must be an integer in [1, 65536] (got 2.5)'],
+      [{ maxLines: 65537 }, 'PhysicsDebugView: maxLines must be an integer in [1, 65536] (got 65537)'],
+      [{ scale: NaN }, 'PhysicsDebugView: scale must be a finite number > 0 (got NaN)'],
+      [{ color: 'zz' }, "PhysicsDebugView: color must be a hex colour '#RRGGBB' (got 'zz')"],
+      [{ color: -1 }, 'PhysicsDebugView: color must be an integer in [0, 0xffffff] (0xRRGGBB; got -1)'],
+      [{ sleepingColor: {} }, 'PhysicsDebugView: sleepingColor must be a Color3, a hex string \'#RRGGBB\' or a number 0xRRGGBB (got an object)'],
+      [{ normalLength: Infinity }, 'PhysicsDebugView: normalLength must be a finite number ≥ 0 (got Infinity)'],
+      [{ onInit: 'log' }, "PhysicsDebugView: onInit must be a function (got 'log')"],
+      [{ contacts: 1 }, 'PhysicsDebugView: contacts must be a boolean (got 1)'],
+      [null, 'PhysicsDebugView: options must be an object (got null)'],
+    ];
+    for (const [options, message] of refused) {
+      expect(() => new PhysicsDebugView(s, world, options as never)).toThrow(message);
+      expect(sceneContents(s)).toEqual(before);
+    }
+    expect(() => new PhysicsDebugView(s, null as never)).toThrow('PhysicsDebugView: world must be a footing World (got null)');
+    // An onInit that throws: what the view had added is taken out again.
+    expect(() => new PhysicsDebugView(s, world, { onInit: () => { throw new Error('onInit failed'); } })).toThrow('onInit failed');
+    expect(sceneContents(s)).toEqual(before);
+    const view = new PhysicsDebugView(s, world, { color: '#ff8800', maxLines: 16 });
+    expect((view.meshOf(world.bodies[0]!)!.material as StandardMaterial).emissiveColor.asArray()).toEqual([1, 0x88 / 255, 0]);
+    expect(() => { view.normalLength = NaN; }).toThrow('PhysicsDebugView: normalLength must be a finite number ≥ 0 (got NaN)');
+    expect(view.normalLength).toBe(0.3);
+    view.dispose();
+    expect(sceneContents(s)).toEqual(before);
+  });
+
+  it('CharacterDebugView: planeSize and record\'s result are checked; a refused record leaves the totals alone', () => {
+    const s = scene();
+    const world = new World();
+    world.createBody({ type: 'static', shape: new Box({ x: 5, y: 0.5, z: 5 }), position: { x: 0, y: -0.5, z: 0 } });
+    const controller = new CharacterController(world, { position: { x: 0, y: 0.92, z: 0 } });
+    expect(() => new CharacterDebugView(s, controller, { planeSize: -1 })).toThrow('CharacterDebugView: planeSize must be a finite number > 0 (got -1)');
+    expect(() => new CharacterDebugView(s, controller, { planeSize: NaN })).toThrow('CharacterDebugView: planeSize must be a finite number > 0 (got NaN)');
+    expect(() => new CharacterDebugView(s, null as never)).toThrow('CharacterDebugView: controller must be a CharacterController (got null)');
+    const view = new CharacterDebugView(s, controller);
+    const r = new Walker(controller).update(1 / 60);
+    const iterations = r.iterations, sweeps = r.sweeps;
+    expect(sweeps).toBeGreaterThan(0);
+    view.record(r);
+    expect(() => view.record(null as never)).toThrow('CharacterDebugView.record: result must be a MoveResult (got null)');
+    expect(() => view.record({} as never)).toThrow('CharacterDebugView.record: result.iterations must be an integer in [0, 9007199254740991] (got undefined)');
+    expect(() => view.record({ ...r, sweeps: 1, steppedUp: 'no' } as never)).toThrow("CharacterDebugView.record: result.steppedUp must be a boolean (got no)");
+    view.update();
+    expect(view.stats.moves).toBe(1);
+    expect(view.stats.iterations).toBe(iterations);
+    expect(view.stats.sweeps).toBe(sweeps);
+    view.dispose();
+  });
+});
+
+describe('exposeInspectorProperties, called again or refused', () => {
+  it('a second call replaces the entries (14, not 28) and re-points the properties to the new targets', () => {
+    const s = scene();
+    const first = new World(), second = new World();
+    const node = exposeInspectorProperties(new TransformNode('n', s), { world: first });
+    expect(node.inspectableCustomProperties.length).toBe(9 + 3 + 2);
+    exposeInspectorProperties(node, { world: second });
+    expect(node.inspectableCustomProperties.length).toBe(14);
+    expect(new Set(node.inspectableCustomProperties.map((e) => e.propertyName)).size).toBe(14);
+    node.solverVelocityIterations = 17;
+    expect(second.solver.velocityIterations).toBe(17);
+    expect(first.solver.velocityIterations).not.toBe(17);
+    // Adding a walker keeps the 14 and adds its 9.
+    const walker = new Walker(new CharacterController(second, { position: { x: 0, y: 1, z: 0 } }));
+    exposeInspectorProperties(node, { walker });
+    expect(node.inspectableCustomProperties.length).toBe(14 + 9);
+  });
+
+  it('a name the node cannot take is found before any property is defined; null targets are named', () => {
+    const s = scene();
+    const node = new TransformNode('fixed', s);
+    Object.defineProperty(node, 'solverSleeping', { value: 1, configurable: false });
+    expect(() => exposeInspectorProperties(node, { world: new World() })).toThrow('exposeInspectorProperties: the node already has a property "solverSleeping"');
+    expect('solverVelocityIterations' in node).toBe(false);
+    expect(node.inspectableCustomProperties).toBeFalsy();
+    expect(() => exposeInspectorProperties(new TransformNode('t', s), null as never)).toThrow('exposeInspectorProperties: targets must be an object (got null)');
+    expect(() => exposeInspectorProperties(new TransformNode('t2', s), { walker: {} as never })).toThrow('exposeInspectorProperties: targets.walker must be a Walker (got an object)');
   });
 });

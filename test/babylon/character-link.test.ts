@@ -256,3 +256,60 @@ describe('FollowCamera', () => {
     follow.update(1 / 60);
   });
 });
+
+describe('CharacterLink and FollowCamera refuse bad arguments with nothing registered', () => {
+  it('a non-node is refused before the link becomes a stepper: the snapshot is unchanged and a good link then moves the walker once per step', () => {
+    const run = (failFirst: boolean): { z: number; message: string } => {
+      const scene = new Scene(new NullEngine());
+      const world = new World({ fixedTimeStep: 1 / 60 });
+      world.createBody({ type: 'static', shape: new Box({ x: 50, y: 0.5, z: 50 }), position: { x: 0, y: -0.5, z: 0 } });
+      const walker = new Walker(new CharacterController(world, { position: { x: 0, y: REST_Y, z: 0 } }));
+      let message = '';
+      if (failFirst) {
+        const before = world.snapshot();
+        try { new CharacterLink(world, walker, { name: 'not a node' } as never); } catch (e) { message = (e as Error).message; }
+        expect(world.snapshot()).toEqual(before);
+      }
+      new CharacterLink(world, walker, new TransformNode('player', scene));
+      walker.setInput(0, 0, 1);
+      for (let i = 0; i < 60; i++) world.step(1 / 60);
+      return { z: walker.controller.position.z, message };
+    };
+    const reference = run(false);
+    const retried = run(true);
+    expect(retried.message).toBe('CharacterLink: node must be a Babylon TransformNode or mesh (got an object)');
+    // One walker update per step: the same distance as a world that never saw the failed link (it moved twice as far).
+    expect(retried.z).toBe(reference.z);
+    expect(reference.z).toBeGreaterThan(3);
+  });
+
+  it('walker, options and step hooks are named at construction (and when written later), with nothing registered', () => {
+    const { world, scene, walker, link } = setup();
+    const before = world.snapshot();
+    const node = (): TransformNode => new TransformNode('n', scene);
+    expect(() => new CharacterLink(world, undefined as never, node())).toThrow('CharacterLink: walker must be a Walker (got undefined)');
+    expect(() => new CharacterLink(world, walker, node(), null as never)).toThrow('CharacterLink: options must be an object (got null)');
+    expect(() => new CharacterLink(world, walker, node(), { beforeStep: 'onInput' as never })).toThrow("CharacterLink: beforeStep must be a function or null (got 'onInput')");
+    expect(() => new CharacterLink(world, walker, node(), { afterStep: {} as never })).toThrow('CharacterLink: afterStep must be a function or null (got an object)');
+    expect(() => new CharacterLink(world, walker, node(), { face: 'yes' as never })).toThrow("CharacterLink: face must be a boolean (got 'yes')");
+    expect(world.snapshot()).toEqual(before);
+    let calls = 0;
+    link.beforeStep = () => { calls++; };
+    expect(() => { link.beforeStep = 5 as never; }).toThrow('CharacterLink: beforeStep must be a function or null (got 5)');
+    for (let i = 0; i < 3; i++) world.step(1 / 60);
+    expect(calls).toBe(3);
+  });
+
+  it('FollowCamera names a null target, at construction and when written later; the camera stays where it was', () => {
+    const { world, scene, node } = setup();
+    const camera = new TargetCamera('cam', new Vector3(0, 2, -5), scene);
+    expect(() => new FollowCamera(world, camera, null as never)).toThrow('FollowCamera: target must be a Babylon node or a { x, y, z } point (got null)');
+    expect(() => new FollowCamera(world, null as never, node)).toThrow('FollowCamera: camera must be a Babylon TargetCamera (got null)');
+    const follow = new FollowCamera(world, camera, node);
+    follow.update(1 / 60);
+    const placed = camera.position.clone();
+    follow.target = null as never;
+    expect(() => follow.update(1 / 60)).toThrow('FollowCamera: target must be a Babylon node or a { x, y, z } point (got null)');
+    expect(camera.position.equals(placed)).toBe(true);
+  });
+});

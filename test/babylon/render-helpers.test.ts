@@ -105,6 +105,17 @@ describe('createRagdollMeshes', () => {
   });
 });
 
+describe('createRagdollMeshes refuses', () => {
+  it('a null ragdoll or options by name, with no mesh added', () => {
+    const s = scene();
+    const ragdoll = createRagdoll(new World(), { position: { x: 0, y: 3, z: 0 } });
+    const meshes = s.meshes.length;
+    expect(() => createRagdollMeshes(null as never, s)).toThrow('createRagdollMeshes: ragdoll must be a Ragdoll (got null)');
+    expect(() => createRagdollMeshes(ragdoll, s, null as never)).toThrow('createRagdollMeshes: options must be an object (got null)');
+    expect(s.meshes.length).toBe(meshes);
+  });
+});
+
 describe('CharacterDebugView is lazy', () => {
   it('adds no mesh or material until first shown; then 48 quads, the solve lines and the capsule', () => {
     const s = scene();

@@ -85,3 +85,24 @@ describe('a ragdoll whose parts were removed from the world', () => {
     expect(ragdoll.joints.length).toBe(10);
   });
 });
+
+describe('Ragdoll.remove where the world refuses', () => {
+  it('inside a raycast filter: refused, nothing removed, still intact; removed once called outside', () => {
+    const { world, ragdoll } = scene();
+    const before = world.snapshot();
+    let filterCalls = 0;
+    const remove = (): boolean => { filterCalls++; ragdoll.remove(); return true; };
+    expect(() => world.raycast({ x: 0, y: 10, z: 0 }, { x: 0, y: -10, z: 0 }, { filter: remove }))
+      .toThrow("removeJoint: cannot change the world from inside a query's filter or collector");
+    expect(filterCalls).toBe(1);
+    expect(world.snapshot()).toEqual(before);
+    expect(ragdoll.isIntact).toBe(true);
+    expect(ragdoll.bodies.length).toBe(12);
+    expect(ragdoll.joints.length).toBe(11);
+    ragdoll.remove();
+    expect(world.bodies.length).toBe(1);
+    expect(world.joints.length).toBe(0);
+    expect(ragdoll.bodies.length).toBe(0);
+    expect(ragdoll.isIntact).toBe(false);
+  });
+});
