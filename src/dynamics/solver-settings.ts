@@ -17,21 +17,22 @@ export interface SolverSettings {
   warmStarting: boolean;
   /** Friction bound: 'constant' (default; μ × last step's normal impulse, fixed during the step), 'catto2005' (μ m_c |g| dt), 'coulomb' (μ × current normal impulse). */
   frictionModel: FrictionModel;
-  /** SOR factor ω scaling each impulse increment. Default 1, range (0, 2). */
+  /** SOR factor ω scaling each impulse increment. Default 1, range [0.1, 2) (below, too little of each impulse lands and stacks sink through their floor). */
   relaxation: number;
   /** 'soft' (default: Box2D v3 soft step with sub-steps), 'ngs' (pseudo-velocity position sweeps) or 'baumgarte' (velocity bias). */
   positionCorrection: PositionCorrection;
   /** Penetration (m) left uncorrected by 'ngs' and 'baumgarte', to keep contacts alive ('soft' needs none). Default 0.005, finite ≥ 0. */
   linearSlop: number;
-  /** Baumgarte factor β (1/step) for 'baumgarte' and the NGS sweeps. Default 0.2, finite ≥ 0. */
+  /** Baumgarte factor β (1/step) for 'baumgarte' and the NGS sweeps. Default 0.2, in [0, 1] (above 1 a step pushes out more than the penetration). */
   baumgarte: number;
-  /** Cap on the speed (m/s) at which penetration is pushed out. Default 3, finite ≥ 0. */
+  /** Cap on the speed (m/s) at which penetration is pushed out. Default 3, in [0, MAX_LINEAR_SPEED]. */
   maxCorrectionVelocity: number;
   /**
    * Solver sub-steps per step for 'soft' (not to be confused with
    * World.maxStepsPerAdvance, the fixed steps per `advance`). Default 4
    * (Box2D v3's count): 240 Hz sub-steps at 60 Hz, which caps contactHertz
-   * at 60. Integer in [1, 64].
+   * at 60. Integer in [1, 64]; subSteps × (subStepIterations +
+   * relaxIterations) at most 1024 sweeps a step (docs/world.md).
    */
   subSteps: number;
   /**

@@ -12,9 +12,10 @@ import { RAY_LIMIT, raycastShapeWithin, ShapeRayHit } from '../collision/query/r
 import { shapeCastPair, ShapeCastPairHit } from '../collision/query/shape-cast';
 import { RigidBody, validate } from '../dynamics/body';
 import type { Quat } from '../math/quat';
+import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { magnitude, requireCollisionBits } from '../math/validate';
-import type { ConvexShape, Shape } from '../shapes/shape';
+import { ShapeKind, type ConvexShape, type Shape } from '../shapes/shape';
 
 /**
  * Filtering shared by the scene queries. Every field is checked at each call
@@ -128,18 +129,19 @@ export class OverlapCollector {
   /** @internal */ take(): OverlapContact {
     const n = this.contacts.length;
     let c = this.pool[n];
-    if (!c) {
+    // An entry the caller froze (kept from an earlier answer) stays theirs: a fresh one takes its place.
+    if (!c || Object.isFrozen(c) || Object.isFrozen(c.point) || Object.isFrozen(c.normal)) {
       c = { body: null as unknown as RigidBody, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, depth: 0, child: -1 };
-      this.pool.push(c);
+      if (n < this.pool.length) this.pool[n] = c; else this.pool.push(c);
     }
     this.contacts.push(c);
     return c;
   }
 }
 
-/** Broadphase ray callback for `world.raycast`; one per world, reused. */
+/** Broadphase ray callback for `world.raycast`; one per query depth (QueryFrame), reused. */
 class RayQuery implements BroadPhaseRayCallback {
-  bodyById!: ReadonlyMap<number, RigidBody>;
+  constructor(private readonly bodyById: ReadonlyMap<number, RigidBody>) {}
   origin: Vec3 = { x: 0, y: 0, z: 0 };
   dir: Vec3 = { x: 0, y: 0, z: 0 };
   /** 1/dir per axis (the slab test of a region's bodies). */
@@ -213,11 +215,79 @@ function checkQueryOptions(o: AnyQueryOptions | undefined, method: string): void
   if (o.region !== undefined && !(o.region instanceof QueryRegion)) {
     throw new TypeError(`${method}: options.region must be a QueryRegion (got ${String(o.region)})`);
   }
-  if (o.out !== undefined && !isHitRecord(o.out)) {
-    throw new TypeError(`${method}: options.out must be a hit object with point and normal (got ${String(o.out)})`);
+  if (o.out !== undefined) {
+    if (!isHitRecord(o.out)) throw new TypeError(`${method}: options.out must be a hit object with point and normal (got ${String(o.out)})`);
+    // Checked here: a frozen record would throw half-way through writing the answer.
+    const h = o.out as { point: object; normal: object };
+    if (cannotWrite(h, method === 'raycast' ? RAY_HIT_FIELDS : CAST_HIT_FIELDS)) throw unwritable(method, 'options.out', 'frozen, or sealed without a field the query writes');
+    if (cannotWrite(h.point, VEC_FIELDS)) throw unwritable(method, 'options.out.point', 'frozen, or sealed without x, y or z');
+    if (cannotWrite(h.normal, VEC_FIELDS)) throw unwritable(method, 'options.out.normal', 'frozen, or sealed without x, y or z');
   }
-  if (o.collector !== undefined && !(o.collector instanceof OverlapCollector)) {
-    throw new TypeError(`${method}: options.collector must be an OverlapCollector (got ${String(o.collector)})`);
+  if (o.collector !== undefined) {
+    if (!(o.collector instanceof OverlapCollector)) throw new TypeError(`${method}: options.collector must be an OverlapCollector (got ${String(o.collector)})`);
+    const found: unknown = o.collector.contacts;
+    if (!Array.isArray(found) || !Object.isExtensible(found)) throw unwritable(method, 'options.collector.contacts', 'not an array, or frozen, sealed or not extensible: the query refills it');
+  }
+}
+
+/** Fields raycast and shapeCast write on `out`, and on its point and normal. */
+const RAY_HIT_FIELDS: readonly string[] = ['body', 'point', 'normal', 'distance', 'fraction', 'triangle', 'child'];
+const CAST_HIT_FIELDS: readonly string[] = ['fraction', 'point', 'normal', 'body', 'triangle', 'child'];
+const VEC_FIELDS: readonly string[] = ['x', 'y', 'z'];
+
+/** Whether writing `fields` on `o` would throw: it is frozen, or cannot take a field it lacks. */
+function cannotWrite(o: object, fields: readonly string[]): boolean {
+  if (Object.isExtensible(o)) return false;
+  if (Object.isFrozen(o)) return true;
+  for (let i = 0; i < fields.length; i++) if (!(fields[i]! in o)) return true;
+  return false;
+}
+
+function unwritable(method: string, field: string, why: string): TypeError {
+  return new TypeError(`${method}: ${field} must be writable (it is ${why})`);
+}
+
+/** 'a Compound' for a shape, or what was passed instead of one (the non-convex shape messages). */
+function shapeKindName(shape: unknown): string {
+  if (shape === null || typeof shape !== 'object') return String(shape);
+  const kind = (shape as { kind?: unknown }).kind;
+  for (const name of Object.keys(ShapeKind)) if (ShapeKind[name as keyof typeof ShapeKind] === kind) return `a ${name}`;
+  return `an object of no shape kind (kind ${String(kind)})`;
+}
+
+/**
+ * `q` as a unit quaternion: normalised into `out` (quat.normalize rescales
+ * one whose squared length overflows), or `q` itself when it is unit to
+ * rounding, so that the answers for unit rotations keep their bits.
+ */
+function unitRotation(q: Readonly<Quat>, out: Quat): Readonly<Quat> {
+  const n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+  return n2 >= 1 - 1e-12 && n2 <= 1 + 1e-12 ? q : quat.normalize(out, q);
+}
+
+/**
+ * The scratch of one query. A filter or collector may run another query
+ * while its own is half done, so each nesting depth has its own
+ * (SceneQueries.enter); only the first nested call at a new depth allocates.
+ */
+class QueryFrame {
+  readonly ray: RayQuery;
+  /** The query's reach (raycast, shapeCast) or its shape's box (overlap). */
+  readonly box = aabb();
+  /** A candidate body's box. */
+  readonly bodyBox = aabb();
+  readonly rotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
+  readonly castHit = new ShapeCastPairHit();
+  readonly bestCast = new ShapeCastPairHit();
+  readonly manifold = new Manifold();
+  readonly candidateScratch: RigidBody[] = [];
+  /** Candidates of the query (candidateScratch or a QueryRegion's bodies). */
+  candidates: RigidBody[] = this.candidateScratch;
+  /** The region the query reads and the collector it fills (refused to a nested fillQueryRegion / overlap). */
+  region: QueryRegion | null = null;
+  collector: OverlapCollector | null = null;
+  constructor(bodyById: ReadonlyMap<number, RigidBody>) {
+    this.ray = new RayQuery(bodyById);
   }
 }
 
@@ -236,18 +306,39 @@ function passesFilter(body: RigidBody, o: QueryOptions | undefined): boolean {
 export class SceneQueries {
   /** Bumped whenever a QueryRegion filled before would be out of date. */
   version = 0;
-  private readonly box = aabb();
-  private readonly box2 = aabb();
-  private readonly rayQuery = new RayQuery();
-  private readonly castHit = new ShapeCastPairHit();
   private readonly queryIds = new IdList();
-  /** Candidates of the query in progress (candidateScratch or a QueryRegion's bodies). */
-  private candidateList: RigidBody[] = [];
-  private readonly candidateScratch: RigidBody[] = [];
-  private readonly queryManifold = new Manifold();
+  /** Scratch per nesting depth; `depth` queries are running. */
+  private readonly frames: QueryFrame[];
+  private depth = 0;
 
   constructor(private readonly broadphase: BroadPhase, private readonly bodyById: ReadonlyMap<number, RigidBody>) {
-    this.rayQuery.bodyById = bodyById;
+    this.frames = [new QueryFrame(bodyById)];
+  }
+
+  /** The scratch of a query starting now; `leave` gives it back (in a finally: a filter may throw). */
+  private enter(): QueryFrame {
+    const d = this.depth;
+    if (d === this.frames.length) this.frames.push(new QueryFrame(this.bodyById));
+    this.depth = d + 1;
+    return this.frames[d]!;
+  }
+
+  private leave(f: QueryFrame): void {
+    f.ray.options = undefined;
+    f.ray.bestBody = null;
+    f.candidates = f.candidateScratch;
+    f.region = null;
+    f.collector = null;
+    this.depth--;
+  }
+
+  /** Whether a query running around this call (its filter or collector called it) reads `region` / fills `collector`. */
+  private inUse(region: QueryRegion | null, collector: OverlapCollector | null): boolean {
+    for (let i = 0; i < this.depth; i++) {
+      const f = this.frames[i]!;
+      if ((region !== null && f.region === region) || (collector !== null && f.collector === collector)) return true;
+    }
+    return false;
   }
 
   /** Closest body hit by the segment from → to, or null. */
@@ -255,7 +346,16 @@ export class SceneQueries {
     validate.requireFiniteVec(from, 'from');
     validate.requireFiniteVec(to, 'to');
     checkQueryOptions(options, 'raycast');
-    const q = this.rayQuery;
+    const f = this.enter();
+    try {
+      return this.raycastIn(f, from, to, options);
+    } finally {
+      this.leave(f);
+    }
+  }
+
+  private raycastIn(f: QueryFrame, from: Readonly<Vec3>, to: Readonly<Vec3>, options: RaycastOptions | undefined): RaycastHit | null {
+    const q = f.ray;
     const dx = to.x - from.x, dy = to.y - from.y, dz = to.z - from.z;
     const dd = dx * dx + dy * dy + dz * dz;
     // half = |to − from| / 2; the hit fraction is (distance / 2) / half.
@@ -278,19 +378,20 @@ export class SceneQueries {
     q.options = options;
     q.bestBody = null;
     const region = options?.region;
-    const box = this.box;
+    const box = f.box;
     box.min.x = Math.min(from.x, to.x); box.min.y = Math.min(from.y, to.y); box.min.z = Math.min(from.z, to.z);
     box.max.x = Math.max(from.x, to.x); box.max.y = Math.max(from.y, to.y); box.max.z = Math.max(from.z, to.z);
     if (region !== undefined && this.regionCovers(box, region)) {
       // The region's bodies instead of a walk down both trees: each one
       // whose box the segment crosses is tested, shortening the segment.
+      f.region = region;
       const inv = q.invDir;
       inv.x = 1 / q.dir.x; inv.y = 1 / q.dir.y; inv.z = 1 / q.dir.z;
       q.limit[0] = len;
       for (let i = 0; i < region.found; i++) {
         const body = region.candidates[i]!;
-        body.shape.computeAabb(this.box2, body.position, body.rotation);
-        if (!aabbRayCrosses(this.box2, q.origin, inv, q.limit)) continue;
+        body.shape.computeAabb(f.bodyBox, body.position, body.rotation);
+        if (!aabbRayCrosses(f.bodyBox, q.origin, inv, q.limit)) continue;
         q.hitBody(body.id);
       }
     } else {
@@ -316,44 +417,59 @@ export class SceneQueries {
    * first impact (never later than the true one), or null.
    */
   shapeCast(shape: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>, options?: ShapeCastOptions): ShapeCastHit | null {
-    if (!shape || shape.isConvex !== true) throw new TypeError('shapeCast: shape must be a convex shape (Sphere, Box, Capsule, Cylinder or ConvexHull)');
+    if (!shape || shape.isConvex !== true) throw new TypeError(`shapeCast: shape must be a convex shape (Sphere, Box, Capsule, Cylinder or ConvexHull; got ${shapeKindName(shape)})`);
     validate.requireFiniteVec(position, 'position');
     validate.requireFiniteQuat(rotation, 'rotation');
     validate.requireFiniteVec(translation, 'translation');
     checkQueryOptions(options, 'shapeCast');
-    const box = shape.computeAabb(this.box, position, rotation);
+    const f = this.enter();
+    try {
+      return this.shapeCastIn(f, shape, position, unitRotation(rotation, f.rotation), translation, options);
+    } finally {
+      this.leave(f);
+    }
+  }
+
+  private shapeCastIn(f: QueryFrame, shape: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, translation: Readonly<Vec3>, options: ShapeCastOptions | undefined): ShapeCastHit | null {
+    const box = shape.computeAabb(f.box, position, rotation);
     const t = translation;
     if (t.x < 0) box.min.x += t.x; else box.max.x += t.x;
     if (t.y < 0) box.min.y += t.y; else box.max.y += t.y;
     if (t.z < 0) box.min.z += t.z; else box.max.z += t.z;
-    const count = this.gatherCandidates(box, options?.region);
-    const list = this.candidateList;
-    const usedRegion = list !== this.candidateScratch;
+    const count = this.gatherCandidates(f, box, options?.region);
+    const list = f.candidates;
+    const usedRegion = list !== f.candidateScratch;
     let bestBody: RigidBody | null = null;
     let bestFraction = Infinity;
-    const hit = this.castHit;
-    let out: ShapeCastHit | null = null;
+    const hit = f.castHit, best = f.bestCast;
     for (let i = 0; i < count; i++) {
       const body = list[i]!;
       if (!passesFilter(body, options)) continue;
       if (usedRegion) {
         // The broadphase would have culled bodies whose boxes miss the sweep.
-        body.shape.computeAabb(this.box2, body.position, body.rotation);
-        if (!aabbOverlaps(this.box2, box)) continue;
+        body.shape.computeAabb(f.bodyBox, body.position, body.rotation);
+        if (!aabbOverlaps(f.bodyBox, box)) continue;
       }
       if (!shapeCastPair(shape, position, rotation, translation, body.shape, body.position, body.rotation, hit)) continue;
       if (hit.fraction < bestFraction || (hit.fraction === bestFraction && bestBody !== null && body.id < bestBody.id)) {
         bestFraction = hit.fraction;
         bestBody = body;
-        if (out === null) out = options?.out ?? { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body, triangle: -1, child: -1 };
-        out.fraction = hit.fraction;
-        out.point.x = hit.point.x; out.point.y = hit.point.y; out.point.z = hit.point.z;
-        out.normal.x = hit.normal.x; out.normal.y = hit.normal.y; out.normal.z = hit.normal.z;
-        out.body = body;
-        out.triangle = hit.triangle;
-        out.child = hit.child;
+        best.fraction = hit.fraction;
+        best.point.x = hit.point.x; best.point.y = hit.point.y; best.point.z = hit.point.z;
+        best.normal.x = hit.normal.x; best.normal.y = hit.normal.y; best.normal.z = hit.normal.z;
+        best.triangle = hit.triangle;
+        best.child = hit.child;
       }
     }
+    if (bestBody === null) return null;
+    // Written once the walk is done: a nested query's filter may be handed the same `out`.
+    const out = options?.out ?? { fraction: 0, point: { x: 0, y: 0, z: 0 }, normal: { x: 0, y: 0, z: 0 }, body: bestBody, triangle: -1, child: -1 };
+    out.fraction = best.fraction;
+    out.point.x = best.point.x; out.point.y = best.point.y; out.point.z = best.point.z;
+    out.normal.x = best.normal.x; out.normal.y = best.normal.y; out.normal.z = best.normal.z;
+    out.body = bestBody;
+    out.triangle = best.triangle;
+    out.child = best.child;
     return out;
   }
 
@@ -366,6 +482,7 @@ export class SceneQueries {
     if (!(region instanceof QueryRegion)) throw new TypeError(`fillQueryRegion: region must be a QueryRegion (got ${String(region)})`);
     validate.requireFiniteVec(box.min, 'box.min');
     validate.requireFiniteVec(box.max, 'box.max');
+    if (this.depth > 0 && this.inUse(region, null)) throw new Error('fillQueryRegion: region is being read by the query whose filter or collector is running; fill another one');
     // Unusable until filled: a throw on the way (frozen public copies) leaves it so.
     region.version = -1;
     const n = this.bodiesInBox(copyAabb(region.coveredBox, box), region.candidates);
@@ -381,15 +498,16 @@ export class SceneQueries {
   /**
    * Candidates for a query whose reach is `box`: the region's bodies when it
    * is current and covers `box`, else the broadphase's. They are left in
-   * candidateList; returns their count.
+   * f.candidates; returns their count.
    */
-  private gatherCandidates(box: Readonly<Aabb>, region: QueryRegion | undefined): number {
+  private gatherCandidates(f: QueryFrame, box: Readonly<Aabb>, region: QueryRegion | undefined): number {
     if (region !== undefined && this.regionCovers(box, region)) {
-      this.candidateList = region.candidates;
+      f.candidates = region.candidates;
+      f.region = region;
       return region.found;
     }
-    this.candidateList = this.candidateScratch;
-    return this.bodiesInBox(box, this.candidateScratch);
+    f.candidates = f.candidateScratch;
+    return this.bodiesInBox(box, f.candidateScratch);
   }
 
   /** The region was filled by this world since anything moved, and its box holds `box`. */
@@ -419,24 +537,38 @@ export class SceneQueries {
    * give several).
    */
   overlap(shape: Shape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options?: OverlapOptions): readonly OverlapContact[] {
-    if (!shape || shape.isConvex !== true) throw new TypeError('overlap: shape must be a convex shape (Sphere, Box, Capsule, Cylinder or ConvexHull)');
+    if (!shape || shape.isConvex !== true) throw new TypeError(`overlap: shape must be a convex shape (Sphere, Box, Capsule, Cylinder or ConvexHull; got ${shapeKindName(shape)})`);
     validate.requireFiniteVec(position, 'position');
     validate.requireFiniteQuat(rotation, 'rotation');
     checkQueryOptions(options, 'overlap');
     const collector = options?.collector ?? new OverlapCollector();
+    if (this.depth > 0 && this.inUse(null, collector)) {
+      throw new Error('overlap: options.collector is being filled by the query whose filter or collector is running; pass another one');
+    }
+    const f = this.enter();
+    try {
+      return this.overlapIn(f, shape, position, unitRotation(rotation, f.rotation), options, collector);
+    } finally {
+      this.leave(f);
+    }
+  }
+
+  private overlapIn(f: QueryFrame, shape: Shape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options: OverlapOptions | undefined, collector: OverlapCollector): readonly OverlapContact[] {
+    f.collector = collector;
     // Resetting length to 0 drops the array storage in V8: skip it when already empty.
     // pop() keeps the backing store (`length = 0` would drop it, and the next push reallocates).
     const found = collector.contacts;
     while (found.length > 0) found.pop();
-    shape.computeAabb(this.box2, position, rotation);
-    const count = this.gatherCandidates(this.box2, options?.region);
-    const list = this.candidateList;
-    const m = this.queryManifold;
+    const box = f.box;
+    shape.computeAabb(box, position, rotation);
+    const count = this.gatherCandidates(f, box, options?.region);
+    const list = f.candidates;
+    const m = f.manifold;
     for (let i = 0; i < count; i++) {
       const body = list[i]!;
       if (!passesFilter(body, options)) continue;
-      body.shape.computeAabb(this.box, body.position, body.rotation);
-      if (!aabbOverlaps(this.box, this.box2)) continue;
+      body.shape.computeAabb(f.bodyBox, body.position, body.rotation);
+      if (!aabbOverlaps(f.bodyBox, box)) continue;
       collide(shape, position, rotation, body.shape, body.position, body.rotation, 0, m);
       for (let k = 0; k < m.pointCount; k++) {
         const p = m.points[k]!;

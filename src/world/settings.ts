@@ -6,7 +6,7 @@ import type { SolverSettings } from '../dynamics/solver-settings';
 import type { Joint } from '../joints/joint';
 import type { JointSolverSettings } from '../joints/joint-solver';
 import type { Vec3 } from '../math/vec3';
-import { MAX_GRAVITY, MAX_TIME_STEP, requireBoolean, requireInRange, requireInteger, requireNonNegative } from '../math/validate';
+import { MAX_GRAVITY, MAX_LINEAR_SPEED, MAX_TIME_STEP, requireBoolean, requireInRange, requireInteger, requireNonNegative } from '../math/validate';
 
 export { defaultSolverSettings, type FrictionModel, type PositionCorrection, type SolverSettings } from '../dynamics/solver-settings';
 
@@ -72,7 +72,9 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
   if (typeof s.continuousCollision !== 'boolean') throw new TypeError(`solver.continuousCollision must be a boolean (got ${String(s.continuousCollision)})`);
   if (typeof s.shockPropagation !== 'boolean') throw new TypeError(`solver.shockPropagation must be a boolean (got ${String(s.shockPropagation)})`);
   if (!(typeof s.maxTurnPerStep === 'number' && s.maxTurnPerStep > 0)) throw new RangeError(`solver.maxTurnPerStep must be a number > 0 or Infinity (got ${String(s.maxTurnPerStep)})`);
-  if (!(typeof s.relaxation === 'number' && s.relaxation > 0 && s.relaxation < 2)) throw new RangeError(`solver.relaxation must be in (0, 2) (got ${String(s.relaxation)})`);
+  if (!(typeof s.relaxation === 'number' && s.relaxation >= MIN_RELAXATION && s.relaxation < 2)) {
+    throw new RangeError(`solver.relaxation must be in [${MIN_RELAXATION}, 2) (got ${String(s.relaxation)})`);
+  }
   if (s.frictionModel !== 'constant' && s.frictionModel !== 'catto2005' && s.frictionModel !== 'coulomb') {
     throw new RangeError(`solver.frictionModel must be 'constant', 'catto2005' or 'coulomb' (got ${String(s.frictionModel)})`);
   }
@@ -80,8 +82,12 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
     throw new RangeError(`solver.positionCorrection must be 'ngs', 'baumgarte' or 'soft' (got ${String(s.positionCorrection)})`);
   }
   checkNonNegative(s.linearSlop, 'linearSlop');
-  checkNonNegative(s.baumgarte, 'baumgarte');
-  checkNonNegative(s.maxCorrectionVelocity, 'maxCorrectionVelocity');
+  // β > 1 pushes out more than the penetration each step, so a resting body
+  // overshoots ever further; the push's speed is capped at what a body may be given.
+  if (!(typeof s.baumgarte === 'number' && s.baumgarte >= 0 && s.baumgarte <= 1)) requireInRange(s.baumgarte, 0, 1, 'solver.baumgarte');
+  if (!(typeof s.maxCorrectionVelocity === 'number' && s.maxCorrectionVelocity >= 0 && s.maxCorrectionVelocity <= MAX_LINEAR_SPEED)) {
+    requireInRange(s.maxCorrectionVelocity, 0, MAX_LINEAR_SPEED, 'solver.maxCorrectionVelocity');
+  }
   checkNonNegative(s.contactHertz, 'contactHertz');
   checkNonNegative(s.contactDampingRatio, 'contactDampingRatio');
   checkNonNegative(s.restitutionThreshold, 'restitutionThreshold');
@@ -89,10 +95,32 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
   if (!(typeof s.jointedSpeculativeRate === 'number' && s.jointedSpeculativeRate > 0 && s.jointedSpeculativeRate <= 1)) {
     throw new RangeError(`solver.jointedSpeculativeRate must be in (0, 1] (got ${String(s.jointedSpeculativeRate)})`);
   }
+  // The per-field maxima multiply: bound the sweeps a step makes (docs/world.md, the limits table).
+  const softSweeps = s.subSteps * (s.subStepIterations + s.relaxIterations);
+  if (softSweeps > MAX_SOFT_SWEEPS) {
+    throw new RangeError(`solver.subSteps × (subStepIterations + relaxIterations) must be at most ${MAX_SOFT_SWEEPS} sweeps a step (got ${s.subSteps} × (${s.subStepIterations} + ${s.relaxIterations}) = ${softSweeps})`);
+  }
+  const sweeps = s.positionCorrection === 'soft' ? softSweeps : s.velocityIterations;
+  if (sweeps * js.jointIterations > MAX_JOINT_SWEEPS) {
+    const of = s.positionCorrection === 'soft' ? 'solver.subSteps × (subStepIterations + relaxIterations)' : 'solver.velocityIterations';
+    throw new RangeError(`jointSettings.jointIterations × ${of} must be at most ${MAX_JOINT_SWEEPS} joint sweeps a step (got ${js.jointIterations} × ${sweeps} = ${sweeps * js.jointIterations})`);
+  }
 }
 
 /** jointSettings.jointIterations' upper bound: each sweep costs about as much as the rest of a ragdoll step. */
 const MAX_JOINT_ITERATIONS = 100;
+/**
+ * Smallest solver.relaxation: a smaller ω leaves so little of each impulse
+ * that resting boxes sink through the floor (ω = 0.003 did).
+ */
+const MIN_RELAXATION = 0.1;
+/**
+ * Most contact sweeps a 'soft' step may make, subSteps × (subStepIterations
+ * + relaxIterations): about the rigid modes' velocityIterations maximum.
+ */
+const MAX_SOFT_SWEEPS = 1024;
+/** Most joint sweeps a step may make (jointIterations per contact sweep). */
+const MAX_JOINT_SWEEPS = 10000;
 
 /**
  * A step in (0, MAX_TIME_STEP]. Longer steps are refused rather than

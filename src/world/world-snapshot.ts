@@ -116,12 +116,37 @@ export function takeSnapshot<W>(w: SnapshotHost<W>): WorldSnapshot {
     jointInts[oi + JI_LENGTH] = jointNumbers.length - start;
   }
   const steppers: (StepperSnapshot | null)[] = [];
-  for (const s of w.steppers) steppers.push(s.snapshotState ? s.snapshotState() : null);
+  for (let i = 0; i < w.steppers.length; i++) steppers.push(stepperState(w.steppers[i]!, i));
   return {
     version: SNAPSHOT_VERSION, world, bodies, bodyInts, contacts, contactInts,
     broadphaseInts: broadphase.ints, broadphaseBounds: broadphase.bounds,
     joints: Float64Array.from(jointNumbers), jointInts, steppers,
   };
+}
+
+/**
+ * Stepper i's state, or null without snapshotState. Its shape is checked
+ * here, by the stepper's name: restore would refuse the snapshot later.
+ */
+function stepperState<W>(s: SnapshotStepper<W>, i: number): StepperSnapshot | null {
+  if (s.snapshotState === undefined) return null;
+  requireHook(s, 'snapshotState', i, 'snapshot');
+  requireHook(s, 'restoreState', i, 'snapshot');
+  const state: unknown = s.snapshotState();
+  const st = state as Partial<StepperSnapshot> | null;
+  if (st === null || typeof st !== 'object' || !(st.f64 instanceof Float64Array) || !(st.i32 instanceof Int32Array)) {
+    throw new TypeError(`snapshot: steppers[${i}].snapshotState() must return { f64: Float64Array, i32: Int32Array } (got ${st === null || typeof st !== 'object' ? String(st) : `{ f64: ${typeName(st.f64)}, i32: ${typeName(st.i32)} }`})`);
+  }
+  return st as StepperSnapshot;
+}
+
+function typeName(v: unknown): string {
+  return v === null || typeof v !== 'object' ? String(v) : (v.constructor?.name ?? 'an object');
+}
+
+/** A stepper hook the snapshot calls must be a function (plain JavaScript may have replaced it since addStepper). */
+function requireHook<W>(s: SnapshotStepper<W>, hook: 'snapshotState' | 'validateState' | 'restoreState', i: number, call: string): void {
+  if (typeof s[hook] !== 'function') throw new TypeError(`${call}: steppers[${i}].${hook} must be a function (got ${String(s[hook])})`);
 }
 
 /** Checks the whole snapshot, then applies it (see World.restore). */
@@ -339,6 +364,11 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
     if ((st.snapshotState !== undefined) !== (data !== null && data !== undefined)) throw new SnapshotError(`restore: stepper ${i} has state in only one of the snapshot and the world`);
     if (!data) continue;
     if (!(data.f64 instanceof Float64Array) || !(data.i32 instanceof Int32Array)) throw new SnapshotError(`restore: stepper ${i}'s state must be a Float64Array and an Int32Array`);
-    if (st.validateState) st.validateState(data, world);
+    // Checked before anything is written: the apply phase calls restoreState after the bodies, contacts and joints.
+    requireHook(st, 'restoreState', i, 'restore');
+    if (st.validateState !== undefined) {
+      requireHook(st, 'validateState', i, 'restore');
+      st.validateState(data, world);
+    }
   }
 }

@@ -343,7 +343,16 @@ export class World {
    */
   addStepper(stepper: WorldStepper): void {
     if (!stepper || typeof stepper.postStep !== 'function') throw new TypeError('addStepper: stepper must have a postStep(world, dt) method');
-    if (stepper.preStep !== undefined && typeof stepper.preStep !== 'function') throw new TypeError('addStepper: stepper.preStep must be a function when given');
+    // Every hook now, by name: a wrong one would otherwise throw "is not a
+    // function" at every step, or from the middle of snapshot or restore.
+    for (const hook of OPTIONAL_STEPPER_HOOKS) {
+      const f: unknown = stepper[hook];
+      if (f !== undefined && typeof f !== 'function') throw new TypeError(`addStepper: stepper.${hook} must be a function when given (got ${String(f)})`);
+    }
+    if ((stepper.snapshotState === undefined) !== (stepper.restoreState === undefined)) {
+      const missing = stepper.snapshotState === undefined ? 'snapshotState' : 'restoreState';
+      throw new TypeError(`addStepper: stepper.snapshotState and stepper.restoreState come together (${missing} is missing): restore could not put back what snapshot took`);
+    }
     if (this.steppers.indexOf(stepper) < 0) this.steppers = this.steppers.concat(stepper);
   }
 
@@ -604,7 +613,15 @@ export class World {
     checkWorldSettings(this.gravity, this.sleeping, this.jointSolverSettings, this.solverSettings, this.jointList);
     checkBodyStates(this.bodyList);
     const steppers = this.steppers;
-    for (let i = 0; i < steppers.length; i++) steppers[i]!.checkState?.(this);
+    for (let i = 0; i < steppers.length; i++) {
+      const s = steppers[i]!;
+      // The hooks the step calls, checked again: plain JavaScript may have replaced them since addStepper.
+      if (typeof s.postStep !== 'function' || (s.preStep !== undefined && typeof s.preStep !== 'function') || (s.checkState !== undefined && typeof s.checkState !== 'function')) {
+        const hook = typeof s.postStep !== 'function' ? 'postStep' : s.preStep !== undefined && typeof s.preStep !== 'function' ? 'preStep' : 'checkState';
+        throw new TypeError(`step: steppers[${i}].${hook} must be a function (got ${String(s[hook])})`);
+      }
+      if (s.checkState !== undefined) s.checkState(this);
+    }
   }
 
   // ------------------------------------------------------------------ queries
@@ -741,6 +758,9 @@ export interface WorldStepper {
   /** Restores a state `validateState` accepted. */
   restoreState?(state: StepperSnapshot, world: World): void;
 }
+
+/** WorldStepper's optional hooks: each a function or absent (addStepper). */
+const OPTIONAL_STEPPER_HOOKS = ['preStep', 'checkState', 'snapshotState', 'validateState', 'restoreState'] as const;
 
 /** Compile-time check that a World is what bodies and snapshots call back into. */
 type IsHost<T extends true> = T;

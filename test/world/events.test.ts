@@ -4,7 +4,7 @@
 // 60 Hz, g = 9.81, default settings; three 0.3 m balls dropped from the same
 // height land in the same step, so one delivery carries three contactBegin.
 import { describe, expect, it } from 'vitest';
-import { BallJoint, Box, Sphere, World, type ContactEvent, type RigidBody, type WorldStepper } from '../../src/index';
+import { BallJoint, Box, Sphere, World, type ContactEvent, type RigidBody, type StepperSnapshot, type WorldSnapshot, type WorldStepper } from '../../src/index';
 import { DT, stepSeconds, worldWithGround } from '../helpers/world';
 
 const R = 0.3;
@@ -234,6 +234,152 @@ describe('steppers that change the stepper list', () => {
     stepSeconds(world, 10 * DT);
     expect(calls).toEqual([10, 2]);
   });
+});
+
+/** The first difference between two snapshots (stepper states included), or '' when they are the same bit for bit. */
+function snapshotDiff(x: WorldSnapshot, y: WorldSnapshot): string {
+  for (const k of ['world', 'bodies', 'bodyInts', 'contacts', 'contactInts', 'broadphaseInts', 'broadphaseBounds', 'joints', 'jointInts'] as const) {
+    const p = x[k] as ArrayLike<number>, q = y[k] as ArrayLike<number>;
+    if (p.length !== q.length) return `${k}: length ${p.length} vs ${q.length}`;
+    for (let i = 0; i < p.length; i++) if (!Object.is(p[i], q[i])) return `${k}[${i}]: ${p[i]} vs ${q[i]}`;
+  }
+  if (x.steppers.length !== y.steppers.length) return `steppers: ${x.steppers.length} vs ${y.steppers.length}`;
+  for (let i = 0; i < x.steppers.length; i++) {
+    const a = x.steppers[i], b = y.steppers[i];
+    if ((a === null) !== (b === null)) return `steppers[${i}]: state in one only`;
+    if (a && b && (a.f64.join() !== b.f64.join() || a.i32.join() !== b.i32.join())) return `steppers[${i}]: ${a.f64.join()} vs ${b.f64.join()}`;
+  }
+  return '';
+}
+
+/** A stepper counting its post-steps, with the count as its snapshot state. */
+function counter(): WorldStepper & { count: number } {
+  return {
+    count: 0,
+    postStep() { this.count++; },
+    snapshotState(): StepperSnapshot { return { f64: Float64Array.of(this.count), i32: new Int32Array(0) }; },
+    restoreState(state: StepperSnapshot) { this.count = state.f64[0]!; },
+  };
+}
+
+/** A ball dropped onto the ground, stepped 30 steps (it is falling, so every step changes it). */
+function fallingBall(): { world: World; ball: RigidBody } {
+  const { world } = worldWithGround();
+  const ball = world.createBody({ type: 'dynamic', shape: new Sphere(R), position: { x: 0, y: 3, z: 0 } });
+  return { world, ball };
+}
+
+describe('stepper hooks are checked by name (third probe)', () => {
+  const noop = (): void => {};
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['checkState: 5', { checkState: 5 }, /^addStepper: stepper\.checkState must be a function when given \(got 5\)/],
+    ['snapshotState: \'yes\' (with restoreState)', { snapshotState: 'yes', restoreState: noop }, /^addStepper: stepper\.snapshotState must be a function when given \(got yes\)/],
+    ['validateState: 5', { validateState: 5, snapshotState: noop, restoreState: noop }, /^addStepper: stepper\.validateState must be a function when given \(got 5\)/],
+    ['restoreState: 5', { snapshotState: noop, restoreState: 5 }, /^addStepper: stepper\.restoreState must be a function when given \(got 5\)/],
+    ['snapshotState without restoreState', { snapshotState: noop }, /^addStepper: stepper\.snapshotState and stepper\.restoreState come together \(restoreState is missing\)/],
+    ['restoreState without snapshotState', { restoreState: noop }, /^addStepper: stepper\.snapshotState and stepper\.restoreState come together \(snapshotState is missing\)/],
+    ['preStep: null', { preStep: null }, /^addStepper: stepper\.preStep must be a function when given \(got null\)/],
+  ];
+  for (const [label, hooks, message] of cases) {
+    it(`addStepper refuses ${label}, adds nothing, and the world steps on as before`, () => {
+      const { world, ball } = fallingBall();
+      const before = world.snapshot();
+      expect(() => world.addStepper({ postStep: noop, ...hooks } as unknown as WorldStepper)).toThrow(message);
+      expect(world.steppers.length).toBe(0);
+      expect(snapshotDiff(before, world.snapshot())).toBe('');
+      world.step(DT);
+      expect(world.stepCount).toBe(1);
+      expect(ball.position.y).toBeLessThan(3);
+    });
+  }
+
+  it('a checkState, preStep or postStep replaced after addStepper: step refuses it by name before anything moves', () => {
+    const { world } = fallingBall();
+    const s = counter();
+    world.addStepper(s);
+    world.step(DT);
+    for (const [hook, message] of [
+      ['checkState', /^step: steppers\[0\]\.checkState must be a function \(got 5\)/],
+      ['preStep', /^step: steppers\[0\]\.preStep must be a function \(got 5\)/],
+      ['postStep', /^step: steppers\[0\]\.postStep must be a function \(got 5\)/],
+    ] as const) {
+      const before = world.snapshot();
+      const saved = (s as unknown as Record<string, unknown>)[hook];
+      (s as unknown as Record<string, unknown>)[hook] = 5;
+      expect(() => world.step(DT), hook).toThrow(message);
+      expect(world.stepCount, hook).toBe(1);
+      expect(s.count, hook).toBe(1);
+      expect(snapshotDiff(before, world.snapshot()), hook).toBe('');
+      (s as unknown as Record<string, unknown>)[hook] = saved;
+    }
+    world.step(DT);
+    expect(world.stepCount).toBe(2);
+    expect(s.count).toBe(2);
+  });
+
+  it('restore with a restoreState removed after the snapshot is refused by name before it writes anything (it used to write the bodies first)', () => {
+    const { world, ball } = fallingBall();
+    const s = counter();
+    world.addStepper(s);
+    const early = world.snapshot();
+    for (let i = 0; i < 30; i++) world.step(DT);
+    const before = world.snapshot();
+    const y = ball.position.y;
+    delete (s as Partial<WorldStepper>).restoreState;
+    expect(() => world.restore(early)).toThrow(/^restore: steppers\[0\]\.restoreState must be a function \(got undefined\)/);
+    expect(ball.position.y).toBe(y);
+    expect(world.stepCount).toBe(30);
+    expect(s.count).toBe(30);
+    // The snapshot itself now refuses such a stepper too.
+    expect(() => world.snapshot()).toThrow(/^snapshot: steppers\[0\]\.restoreState must be a function \(got undefined\)/);
+    s.restoreState = (state: StepperSnapshot) => { s.count = state.f64[0]!; };
+    expect(snapshotDiff(before, world.snapshot())).toBe('');
+    world.restore(early);
+    expect(world.stepCount).toBe(0);
+    expect(s.count).toBe(0);
+    expect(ball.position.y).toBe(3);
+  });
+
+  it('restore with a validateState replaced by a non-function is refused by name; the world is untouched', () => {
+    const { world } = fallingBall();
+    const s = counter();
+    world.addStepper(s);
+    const early = world.snapshot();
+    for (let i = 0; i < 10; i++) world.step(DT);
+    const before = world.snapshot();
+    (s as unknown as { validateState: unknown }).validateState = 5;
+    expect(() => world.restore(early)).toThrow(/^restore: steppers\[0\]\.validateState must be a function \(got 5\)/);
+    expect(snapshotDiff(before, world.snapshot())).toBe('');
+    expect(s.count).toBe(10);
+  });
+
+  for (const [label, bad, got] of [
+    ['null', null, 'null'],
+    ['a number', 7, '7'],
+    ['plain arrays', { f64: [1], i32: [0] }, '{ f64: Array, i32: Array }'],
+    ['no i32', { f64: new Float64Array(1) }, '{ f64: Float64Array, i32: undefined }'],
+  ] as const) {
+    it(`snapshot refuses a snapshotState returning ${label}, naming the stepper (restore would refuse the snapshot)`, () => {
+      const { world } = fallingBall();
+      const s = counter();
+      let broken = false;
+      const good = s.snapshotState!.bind(s);
+      s.snapshotState = () => (broken ? bad as unknown as StepperSnapshot : good());
+      world.addStepper(s);
+      for (let i = 0; i < 5; i++) world.step(DT);
+      const before = world.snapshot();
+      broken = true;
+      let error: Error | null = null;
+      try { world.snapshot(); } catch (e) { error = e as Error; }
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error!.message).toBe(`snapshot: steppers[0].snapshotState() must return { f64: Float64Array, i32: Int32Array } (got ${got})`);
+      broken = false;
+      const after = world.snapshot();
+      expect(snapshotDiff(before, after)).toBe('');
+      world.restore(after);
+      expect(s.count).toBe(5);
+    });
+  }
 });
 
 describe('on/off input', () => {
