@@ -177,7 +177,15 @@ export class ContinuousCollision {
       if (coreToo) {
         // The centre of mass does not turn: a plain translation of the core.
         const core = b.continuousCore ?? (b.continuousCore = new Sphere(Math.max(CORE_FRACTION * b.thinnestHalfSize, 1e-4)));
-        if (shapeCastPair(core, p0, q0, T, target.shape, target.position, target.rotation, hit)) this.keepEarliest();
+        if (shapeCastPair(core, p0, q0, T, target.shape, target.position, target.rotation, hit)) {
+          const n = hit.normal;
+          // A core already touching the surface and moving further into it
+          // is stopped where it starts: a joint can drag a body along a seam
+          // (a floor box's edge against a terrain) whose contact normals
+          // both face sideways, and the whole shape was touching at the start.
+          if (hit.fraction > 0) this.keepEarliest();
+          else if (T.x * n.x + T.y * n.y + T.z * n.z < 0) this.keepStart();
+        }
         if (convex !== null) embedded.push(target.id);
       }
     }
@@ -286,6 +294,14 @@ export class ContinuousCollision {
 
   /** The earliest hit of this sweep: fraction, point on the target, normal out of the target. */
   private readonly best = new Float64Array(7);
+
+  /** this.hit, a contact at the start, into this.best. */
+  private keepStart(): void {
+    const hit = this.hit, H = this.best;
+    H[0] = 0;
+    H[1] = hit.point.x; H[2] = hit.point.y; H[3] = hit.point.z;
+    H[4] = hit.normal.x; H[5] = hit.normal.y; H[6] = hit.normal.z;
+  }
 
   /** this.hit into this.best if it is a contact after the start and earlier than the best so far. */
   private keepEarliest(): void {
