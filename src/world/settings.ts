@@ -111,7 +111,7 @@ export function checkWorldSettings(g: Readonly<Vec3>, sl: SleepSettings, js: Joi
 const MAX_JOINT_ITERATIONS = 100;
 /**
  * Smallest solver.relaxation: a smaller ω leaves so little of each impulse
- * that resting boxes sink through the floor (ω = 0.003 did).
+ * that resting boxes sink through the floor (docs/world.md, the limits table).
  */
 const MIN_RELAXATION = 0.1;
 /**
