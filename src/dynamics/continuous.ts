@@ -30,6 +30,7 @@ import type { Vec3 } from '../math/vec3';
 import { MIN_SHAPE_SIZE } from '../math/validate';
 import { ConvexShape, ShapeKind, type MassProperties } from '../shapes/shape';
 import { Sphere } from '../shapes/sphere';
+import type { ConvexHull } from '../shapes/convex-hull';
 import type { RigidBody } from './body';
 import { shouldCollide } from './contact-manager';
 import { VELOCITY_STRIDE, type SolverBodies } from './solver-bodies';
@@ -448,8 +449,23 @@ function innerShape(b: RigidBody, fraction = 0): ConvexShape {
   let delta = fraction > 0 || b.jointCount > 0 ? MAX_FRACTION * th : Math.min(Math.max(TOLERATED_FRACTION * th, MIN_TOLERATED), MAX_FRACTION * th);
   // The smaller shape must stay a valid size (a body near MIN_SHAPE_SIZE is shrunk less).
   if (th - delta < MIN_SHAPE_SIZE) delta = Math.max(0, th - MIN_SHAPE_SIZE);
-  // A hull has no exact erosion (ConvexShape.eroded is null): its faces lie
-  // at least th from the centre of mass, so scaled by 1 − δ/th every face
-  // moves in by δ or more.
-  return shape.eroded(delta) ?? new ScaledHull(shape, th > 0 ? 1 - delta / th : 1);
+  // A hull has no exact erosion (ConvexShape.eroded is null). Scaled about
+  // its centre of mass by 1 − δ/R, R its farthest vertex, no point of it
+  // moves in by more than δ: scaled by 1 − δ/th instead, a long hull's far
+  // corners would move in by δ·R/th, and the real shape could end that deep
+  // once the small one touches.
+  const eroded = shape.eroded(delta);
+  if (eroded !== null) return eroded;
+  const reach = farthestVertex(shape, b.boundingRadius);
+  return new ScaledHull(shape, reach > 0 ? 1 - delta / reach : 1);
+}
+
+/** The largest distance of a hull's vertex from its centre of mass (the bounding radius for other shapes). */
+function farthestVertex(shape: ConvexShape, fallback: number): number {
+  // By kind, not instanceof: a world without hulls leaves their module out of the bundle.
+  if (shape.kind !== ShapeKind.ConvexHull) return fallback;
+  const V = (shape as ConvexHull).vertices;
+  let most = 0;
+  for (let k = 0; k < V.length; k += 3) most = Math.max(most, V[k]! * V[k]! + V[k + 1]! * V[k + 1]! + V[k + 2]! * V[k + 2]!);
+  return Math.sqrt(most);
 }
