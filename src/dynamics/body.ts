@@ -416,6 +416,24 @@ export class RigidBody {
     return d;
   }
 
+  /**
+   * @internal As applyAngularImpulse, but scaled down to reach
+   * MAX_ANGULAR_SPEED instead of being refused (applyImpulseClamped's
+   * angular twin, for impulses that must not throw half-way through a frame).
+   */
+  applyAngularImpulseClamped(impulse: Readonly<Vec3>): void {
+    requireFiniteVec(impulse, 'angularImpulse');
+    if (this.typeCode !== BodyTypeCode.Dynamic) return;
+    const I = this.inverseInertiaWorld, w = this.angularVelocity as Vec3, dw = clampDw;
+    dw.x = I.m00 * impulse.x + I.m01 * impulse.y + I.m02 * impulse.z;
+    dw.y = I.m10 * impulse.x + I.m11 * impulse.y + I.m12 * impulse.z;
+    dw.z = I.m20 * impulse.x + I.m21 * impulse.y + I.m22 * impulse.z;
+    const k = scaleWithin(w, dw, MAX_ANGULAR_SPEED);
+    if (k === 0) return;
+    w.x += k * dw.x; w.y += k * dw.y; w.z += k * dw.z;
+    this.wakeUp();
+  }
+
   /** Adds an angular impulse (N·m·s). Wakes the body. Refused as applyImpulse beyond MAX_ANGULAR_SPEED. */
   applyAngularImpulse(impulse: Readonly<Vec3>): void {
     requireFiniteVec(impulse, 'angularImpulse');
@@ -541,20 +559,24 @@ function magnitudeInto(v: Readonly<Vec3>, i: number): void {
 
 /**
  * Largest k in [0, 1] with |v + k d| ≤ max, or 1 when the whole change does
- * not speed the body up (as checkSpeedChange accepts it): the root of
- * |d|² k² + 2 (v·d) k + |v|² − max² = 0. A change that overflows gives 0.
+ * not speed the body up (as checkSpeedChange accepts it): k = s / |d|, with
+ * s the root of s² + 2 (v·u) s + |v|² − max² = 0 along u = d / |d| (in unit
+ * length, so a change of 1e300 still reaches max: |d|² would overflow). A
+ * change whose length overflows gives 0.
  */
 function scaleWithin(v: Readonly<Vec3>, d: Readonly<Vec3>, max: number): number {
-  const dx = d.x, dy = d.y, dz = d.z;
   const sum = clampSum;
-  sum.x = v.x + dx; sum.y = v.y + dy; sum.z = v.z + dz;
+  sum.x = v.x + d.x; sum.y = v.y + d.y; sum.z = v.z + d.z;
   magnitudeInto(sum, 0);
   magnitudeInto(v, 1);
   const after = clampLengths[0]!, before = clampLengths[1]!;
   if (after <= max || after <= before) return 1;
   if (!(before < max)) return 0;
-  const a = dx * dx + dy * dy + dz * dz, b = v.x * dx + v.y * dy + v.z * dz, c = before * before - max * max;
-  const k = (-b + Math.sqrt(b * b - a * c)) / a;
+  magnitudeInto(d, 0);
+  const length = clampLengths[0]!;
+  if (!(length > 0 && length < Infinity)) return 0;
+  const b = (v.x * d.x + v.y * d.y + v.z * d.z) / length, c = before * before - max * max;
+  const k = (-b + Math.sqrt(b * b - c)) / length;
   return k >= 0 && k <= 1 ? k : 0;
 }
 

@@ -56,7 +56,7 @@ export type RagdollJointDesc =
 export interface RagdollBoneDesc {
   name: string;
   shape: ConvexShape;
-  /** Name of the parent bone (listed earlier), or null for the root. */
+  /** Name of the parent bone (listed earlier), or null for the root: the first bone, and only it. */
   parent: string | null;
   /** Bone centre in model space. */
   position: Readonly<Vec3>;
@@ -212,6 +212,7 @@ export function createRagdollFromDescription(world: RagdollWorld, bones: readonl
   if (options.jointFriction !== undefined) requireInRange(options.jointFriction, 0, MAX_JOINT_TORQUE, 'ragdoll: jointFriction');
   checkBodyOptions(options);
   if (!Array.isArray(bones)) throw new TypeError(`ragdoll: bones must be an array of bone descriptions (got ${shown(bones)})`);
+  if (bones.length === 0) throw new RangeError('ragdoll: bones must list at least one bone (the root)');
   const rootQ = quat.normalize({ x: 0, y: 0, z: 0, w: 1 }, rootTransform.rotation ?? IDENTITY);
   const rootP = rootTransform.position;
   const toWorld = (v: Readonly<Vec3>): Vec3 => {
@@ -232,6 +233,8 @@ export function createRagdollFromDescription(world: RagdollWorld, bones: readonl
     if (names.indexOf(name) >= 0) throw new RangeError(`ragdoll: bones[${i}] repeats the bone name '${name}' (names must be unique)`);
     const where = `ragdoll bone '${name}'`;
     let parent = -1;
+    // One skeleton: a second root would be a separate, unjointed ragdoll in the same lists.
+    if (bone.parent === null && i > 0) throw new RangeError(`${where}: parent is null, but '${names[0]}' is already the root (a ragdoll has one root; give this bone a parent)`);
     if (bone.parent !== null) {
       if (typeof bone.parent !== 'string') throw new TypeError(`${where}: parent must be the name of a bone listed before it, or null for the root (got ${shown(bone.parent)})`);
       if (bone.parent === name) throw new RangeError(`${where}: names itself as its parent`);

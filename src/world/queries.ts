@@ -15,7 +15,7 @@ import type { Quat } from '../math/quat';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { magnitude, requireCollisionBits } from '../math/validate';
-import { ShapeKind, type ConvexShape, type Shape } from '../shapes/shape';
+import { ShapeKind, type ConvexShape } from '../shapes/shape';
 
 /**
  * Filtering shared by the scene queries. Every field is checked at each call
@@ -536,7 +536,7 @@ export class SceneQueries {
    * query shape out and the depth (one entry per contact point: a mesh may
    * give several).
    */
-  overlap(shape: Shape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options?: OverlapOptions): readonly OverlapContact[] {
+  overlap(shape: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options?: OverlapOptions): readonly OverlapContact[] {
     if (!shape || shape.isConvex !== true) throw new TypeError(`overlap: shape must be a convex shape (Sphere, Box, Capsule, Cylinder or ConvexHull; got ${shapeKindName(shape)})`);
     validate.requireFiniteVec(position, 'position');
     validate.requireFiniteQuat(rotation, 'rotation');
@@ -553,7 +553,7 @@ export class SceneQueries {
     }
   }
 
-  private overlapIn(f: QueryFrame, shape: Shape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options: OverlapOptions | undefined, collector: OverlapCollector): readonly OverlapContact[] {
+  private overlapIn(f: QueryFrame, shape: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options: OverlapOptions | undefined, collector: OverlapCollector): readonly OverlapContact[] {
     f.collector = collector;
     // Resetting length to 0 drops the array storage in V8: skip it when already empty.
     // pop() keeps the backing store (`length = 0` would drop it, and the next push reallocates).

@@ -34,7 +34,7 @@ import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_TIME_STEP, requireInteger, requireKnownKeys } from '../math/validate';
-import type { ConvexShape, Shape } from '../shapes/shape';
+import type { ConvexShape } from '../shapes/shape';
 import { STAGE_BROADPHASE, STAGE_EVENTS, STAGE_ISLANDS, STAGE_NARROWPHASE, STAGE_SOLVER, STAGE_STEPPERS, StageTimer, WorldCounters } from './counters';
 import { DebugDrawer, type DebugDrawSink } from './debug-draw';
 import { EventQueue } from './event-queue';
@@ -679,7 +679,7 @@ export class World {
    * query shape out and the depth (one entry per contact point: a mesh may
    * give several).
    */
-  overlap(shape: Shape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options?: OverlapOptions): readonly OverlapContact[] {
+  overlap(shape: ConvexShape, position: Readonly<Vec3>, rotation: Readonly<Quat>, options?: OverlapOptions): readonly OverlapContact[] {
     this.querying++;
     try {
       return this.queries.overlap(shape, position, rotation, options);

@@ -188,6 +188,33 @@ describe('FootingPlugin: bodies', () => {
     scene.dispose();
   });
 
+  it('a frame of 1e9 s applies its forces over the time it steps (4 steps), and a force past the speed limits is scaled down, not thrown half-way', () => {
+    const plugin = new FootingPlugin();
+    const scene = physicsScene(plugin, new Vector3(0, 0, 0));
+    const a = CreateSphere('a', { diameter: 1 }, scene);
+    const b = CreateSphere('b', { diameter: 1 }, scene);
+    b.position.x = -5; // behind a, which is launched along +x
+    const aggA = new PhysicsAggregate(a, PhysicsShapeType.SPHERE, { mass: 2 }, scene);
+    const aggB = new PhysicsAggregate(b, PhysicsShapeType.SPHERE, { mass: 2 }, scene);
+    aggA.body.setAngularDamping(0);
+    aggA.body.applyForce(new Vector3(1e300, 0, 0), a.position);
+    aggA.body.applyTorque(new Vector3(0, 1e300, 0));
+    aggB.body.applyForce(new Vector3(0, 3, 0), b.position);
+    // Before, the first body's impulse (1e309 N·s) was refused by name and the frame stopped there.
+    expect(() => plugin.executeStep(1e9, [aggA.body, aggB.body])).not.toThrow();
+    const vA = aggA.body.getLinearVelocity(), wA = aggA.body.getAngularVelocity(), vB = aggB.body.getLinearVelocity();
+    console.log(`[plugin] frame of 1e9 s: body A at ${vA.x} m/s, ${wA.y} rad/s; body B ${vB.y} m/s`);
+    // 3 N on 2 kg over 4 fixed steps of 1/60 s: 0.1 m/s.
+    expect(vB.y).toBeCloseTo(0.1, 9);
+    // The plugin's own limits (Havok's defaults, 200 m/s and 100 rad/s) apply after the steps.
+    expect(vA.x).toBeGreaterThan(199);
+    expect(vA.x).toBeLessThanOrEqual(200 + 1e-9);
+    expect(wA.y).toBeGreaterThan(99);
+    expect(wA.y).toBeLessThanOrEqual(100 + 1e-9);
+    expect(Number.isFinite(a.position.x)).toBe(true);
+    scene.dispose();
+  });
+
   it('velocities, damping, gravity factor, event mask: set, read back, dispose', () => {
     const plugin = new FootingPlugin();
     const scene = physicsScene(plugin);

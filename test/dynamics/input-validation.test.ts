@@ -559,11 +559,17 @@ describe('applyImpulseClamped: scaled down to the speed maxima instead of refuse
     expect(Math.abs(b.linearVelocity.y - 100) / 100).toBeLessThan(1e-12);
   });
 
-  it('an impulse that overflows is dropped, the body unchanged', () => {
+  it('an impulse of 1e300 N·s reaches MAX_LINEAR_SPEED along its direction; one whose velocity change overflows is dropped, the body unchanged', () => {
     const world = new World({ gravity: { x: 0, y: 0, z: 0 } });
     const b = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 2 });
+    // Its velocity change, 5e299 m/s a component, squared would overflow; taken in unit length it does not.
     b.applyImpulseClamped({ x: 1e300, y: 1e300, z: 0 });
-    expect(b.linearVelocity).toEqual({ x: 0, y: 0, z: 0 });
+    expect(b.linearVelocity.x).toBeCloseTo(MAX_LINEAR_SPEED / Math.SQRT2, 6);
+    expect(b.linearVelocity.y).toBeCloseTo(MAX_LINEAR_SPEED / Math.SQRT2, 6);
+    expect(b.linearVelocity.z).toBe(0);
+    const light = world.createBody({ type: 'dynamic', shape: new Sphere(0.5), mass: 0.1, position: { x: 5, y: 0, z: 0 } });
+    light.applyImpulseClamped({ x: 1e308, y: 1e308, z: 0 }); // 1e309 m/s: Infinity
+    expect(light.linearVelocity).toEqual({ x: 0, y: 0, z: 0 });
     expect(() => b.applyImpulseClamped({ x: NaN, y: 0, z: 0 })).toThrow(/^impulse\.x must be a finite number/);
   });
 });

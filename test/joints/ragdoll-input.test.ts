@@ -48,6 +48,8 @@ const SPOILED: [string, (b: Bones) => void, string | RegExp][] = [
   ['no parent field', (b) => { delete loose(b, 4).parent; }, "ragdoll bone 'upperArmRight': parent must be the name of a bone listed before it, or null for the root (got undefined)"],
   ['no name', (b) => { loose(b, 1).name = undefined; }, 'ragdoll: bones[1].name must be a non-empty string (got undefined)'],
   ['a null joint', (b) => { loose(b, 1).joint = null; }, "ragdoll bone 'spine': needs a joint to its parent"],
+  ['a second root', (b) => { b[8]!.parent = null; }, "ragdoll bone 'upperLegRight': parent is null, but 'pelvis' is already the root (a ragdoll has one root; give this bone a parent)"],
+  ['no bones', (b) => { b.length = 0; }, 'ragdoll: bones must list at least one bone (the root)'],
 ];
 
 describe('createRagdollFromDescription refuses a bad description with nothing built', () => {

@@ -319,8 +319,8 @@ describe('results written into frozen objects are refused at the call (third pro
     const world = floorWorld();
     const mesh = new TriangleMesh([0, 0, 0, 1, 0, 0, 0, 0, 1], [0, 1, 2]);
     const compound = new Compound([{ shape: new Sphere(0.5), position: { x: 0, y: 0, z: 0 } }]);
-    expect(() => world.overlap(compound, { x: 0, y: 0, z: 0 }, ID)).toThrow(/^overlap: shape must be a convex shape \(Sphere, Box, Capsule, Cylinder or ConvexHull; got a Compound\)$/);
-    expect(() => world.overlap(mesh, { x: 0, y: 0, z: 0 }, ID)).toThrow(/; got a TriangleMesh\)$/);
+    expect(() => world.overlap(compound as never, { x: 0, y: 0, z: 0 }, ID)).toThrow(/^overlap: shape must be a convex shape \(Sphere, Box, Capsule, Cylinder or ConvexHull; got a Compound\)$/);
+    expect(() => world.overlap(mesh as never, { x: 0, y: 0, z: 0 }, ID)).toThrow(/; got a TriangleMesh\)$/);
     expect(() => world.shapeCast(mesh as never, { x: 0, y: 0, z: 0 }, ID, { x: 1, y: 0, z: 0 })).toThrow(/^shapeCast: shape must be a convex shape .*; got a TriangleMesh\)$/);
     expect(() => world.shapeCast(null as never, { x: 0, y: 0, z: 0 }, ID, { x: 1, y: 0, z: 0 })).toThrow(/; got null\)$/);
   });

@@ -123,7 +123,7 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   executeStep(delta: number, bodies: Array<PhysicsBody>): void {
     const seconds = frameSeconds(delta);
     this.bodies.prestepAll(bodies);
-    this.stepper.applyFrameForces(seconds);
+    this.stepper.applyFrameForces(seconds, this.useDeltaForWorldStep);
     const alpha = this.stepper.advance(seconds, this.useDeltaForWorldStep, this.interpolate);
     this.nodes.syncAll(bodies, alpha);
     this.events.deliver();
@@ -165,8 +165,9 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   applyImpulse(body: PhysicsBody, impulse: Vector3, location: Vector3, instanceIndex?: number): void { this.bodies.apply(body, instanceIndex, (d) => d.rigid?.applyImpulse(impulse, location)); }
   applyAngularImpulse(body: PhysicsBody, angularImpulse: Vector3, instanceIndex?: number): void { this.bodies.apply(body, instanceIndex, (d) => d.rigid?.applyAngularImpulse(angularImpulse)); }
   /**
-   * The force acts over the next frame's time (executeStep's delta), however
-   * many steps that takes; HavokPlugin applies force × its time step at once.
+   * The force acts over the next frame's time (executeStep's delta, as far
+   * as the frame steps), however many steps that takes; HavokPlugin applies
+   * force × its time step at once.
    */
   applyForce(body: PhysicsBody, force: Vector3, location: Vector3, instanceIndex?: number): void { this.stepper.applyForce(body, force, location, instanceIndex); }
   applyTorque(body: PhysicsBody, torque: Vector3, instanceIndex?: number): void { this.stepper.applyTorque(body, torque, instanceIndex); }

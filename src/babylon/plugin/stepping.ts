@@ -162,19 +162,34 @@ export class FrameStepper {
     });
   }
 
-  /** Forces and torques of the frame as impulses over its delta. */
-  applyFrameForces(delta: number): void {
+  /**
+   * Forces and torques of the frame as impulses over the time it steps: its
+   * delta, but no more than maxStepsPerAdvance steps (the rest of a long
+   * frame is dropped, and so is its share of the forces). An impulse that
+   * would pass MAX_LINEAR_SPEED or MAX_ANGULAR_SPEED is scaled down to reach
+   * it: thrown from here, it would stop the frame with some bodies pushed.
+   */
+  applyFrameForces(delta: number, useDeltaForWorldStep: boolean): void {
+    const t = Math.min(delta, this.maxStepsPerAdvance * (useDeltaForWorldStep ? MAX_TIME_STEP : this.timeStep));
+    const v = this.tmpVec;
     for (const d of this.records.all) {
       if (!d.hasForce) continue;
       const r = d.rigid;
       if (r && r.isDynamic) {
-        this.tmpVec.x = d.force.x * delta; this.tmpVec.y = d.force.y * delta; this.tmpVec.z = d.force.z * delta;
-        r.applyImpulse(this.tmpVec);
-        this.tmpVec.x = d.torque.x * delta; this.tmpVec.y = d.torque.y * delta; this.tmpVec.z = d.torque.z * delta;
-        r.applyAngularImpulse(this.tmpVec);
+        v.x = finiteImpulse(d.force.x * t); v.y = finiteImpulse(d.force.y * t); v.z = finiteImpulse(d.force.z * t);
+        r.applyImpulseClamped(v);
+        v.x = finiteImpulse(d.torque.x * t); v.y = finiteImpulse(d.torque.y * t); v.z = finiteImpulse(d.torque.z * t);
+        r.applyAngularImpulseClamped(v);
       }
       d.force.x = 0; d.force.y = 0; d.force.z = 0; d.torque.x = 0; d.torque.y = 0; d.torque.z = 0;
       d.hasForce = false;
     }
   }
+}
+
+/** Bound for an impulse component: forces each finite can add up past the largest double (or to ∞ − ∞). */
+const IMPULSE_BOUND = 1e300;
+
+function finiteImpulse(x: number): number {
+  return x > IMPULSE_BOUND ? IMPULSE_BOUND : x < -IMPULSE_BOUND ? -IMPULSE_BOUND : x === x ? x : 0;
 }
