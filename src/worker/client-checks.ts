@@ -45,8 +45,33 @@ export function requireCloneable(value: unknown, field: string): void {
   }
 }
 
+/**
+ * The error to throw for a message postMessage refused (a DataCloneError,
+ * which names neither the command nor the field): a TypeError naming the
+ * first field of the message that cannot be cloned.
+ */
+export function unsendable(message: { type: string }, error: unknown): unknown {
+  if (error === null || typeof error !== 'object' || (error as { name?: unknown }).name !== 'DataCloneError') return error;
+  let field = 'the message';
+  if (typeof structuredClone === 'function') {
+    for (const [key, value] of Object.entries(message)) {
+      try {
+        structuredClone(value);
+      } catch {
+        field = key;
+        break;
+      }
+    }
+  }
+  const reason = (error as { message?: unknown }).message;
+  return new TypeError(`${message.type}: ${field} cannot be sent to the worker: it must be structured-cloneable (plain data, no functions or DOM nodes; ${String(reason)})`);
+}
+
 /** The ArrayBuffers of a WorkerSnapshot (the client imports no physics code, so not the World's snapshotTransferList). */
 export function transferListOf(s: WorkerSnapshot): ArrayBuffer[] {
+  if (s === null || typeof s !== 'object' || s.world === null || typeof s.world !== 'object' || !Array.isArray(s.characters)) {
+    throw new TypeError(`restore: snapshot must be a worker snapshot ({ world, characters }) to transfer (got ${String(s)})`);
+  }
   const out: ArrayBuffer[] = [];
   const add = (a: ArrayBufferView | undefined): void => {
     if (a && a.buffer instanceof ArrayBuffer && out.indexOf(a.buffer) < 0) out.push(a.buffer);

@@ -26,8 +26,14 @@ export class ClientPoses {
   /** Pose given at creation, shown until a frame has the body. */
   readonly initial = new Map<number, { position: Vec3; rotation: Quat }>();
 
-  /** Copies a transferred frame in at once (the caller sends the buffer straight back). */
+  /**
+   * Copies a transferred frame in at once (the caller sends the buffer
+   * straight back). A frame older than the newest received is dropped: the
+   * host's clock never goes back (restore's two frames share one time), so
+   * it arrived out of order and would show the bodies back in time.
+   */
   receive(frame: Float32Array, slots: number, step: number, time: number, inputSeq: number): void {
+    if (this.received > 0 && time < this.receivedLatest.time) return;
     const older = this.receivedPrev;
     this.receivedPrev = this.receivedLatest;
     this.receivedLatest = older;

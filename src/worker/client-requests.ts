@@ -16,10 +16,12 @@ export class ClientRequests {
   /** Sends the message `make(id)` builds and waits for the answer with that id. */
   send<T>(make: (id: number) => ClientMessage, transfer?: Transferable[]): Promise<T> {
     const id = this.nextRequest++;
-    return new Promise<T>((resolve, reject) => {
-      this.requests.set(id, { resolve: resolve as (value: never) => void, reject });
-      this.post(make(id), transfer);
-    });
+    let request!: PendingRequest;
+    const answer = new Promise<T>((resolve, reject) => { request = { resolve: resolve as (value: never) => void, reject }; });
+    // Posted before it waits (no answer comes before this returns): a message that cannot be sent throws here and leaves no request waiting.
+    this.post(make(id), transfer);
+    this.requests.set(id, request);
+    return answer;
   }
 
   /** Resolves the request `id` with `value` (an answer to a request no longer waiting is ignored). */

@@ -16,7 +16,7 @@ import {
   type RagdollDescData, type RagdollData,
 } from './protocol';
 import type { BodyType } from '../dynamics/body';
-import { copyQuat, copyVec, requireCloneable, requireFiniteQuat, requireFiniteVec, transferListOf } from './client-checks';
+import { copyQuat, copyVec, requireCloneable, requireFiniteQuat, requireFiniteVec, transferListOf, unsendable } from './client-checks';
 import { ClientEvents } from './client-events';
 import { ClientPoses } from './client-poses';
 import { ClientRequests } from './client-requests';
@@ -44,6 +44,12 @@ export class PhysicsWorkerError extends Error {
     super(`footing worker: ${command}: ${message}`);
     this.name = 'PhysicsWorkerError';
   }
+}
+
+/** A port as an EventTarget of any event type, for its 'close' (not in MessagePortLike: a Worker has none to fire). */
+interface ClosablePort {
+  addEventListener(type: string, listener: () => void): void;
+  removeEventListener(type: string, listener: () => void): void;
 }
 
 export class PhysicsClient {
@@ -76,7 +82,11 @@ export class PhysicsClient {
   private nextSlot = 0;
   private readonly generations: number[] = [];
   private inputSeq = 0;
-  private readonly requests = new ClientRequests((message, transfer) => this.port.postMessage(message, transfer));
+  private readonly requests = new ClientRequests((message, transfer) => this.post(message, transfer));
+  private disposed = false;
+  private isReady = false;
+  /** Why every command is refused (no answer would come): disposed, or the worker refused the world. Null while open. */
+  private closed: string | null = null;
   /** Joint handles the client hands out (even; the host's `trackJoint` gives odd ones), never reused. */
   private nextJoint = 0;
   private readonly liveJoints = new Set<number>();
@@ -92,11 +102,25 @@ export class PhysicsClient {
   private readonly kinds = new Map<number, BodyType | 'character'>();
   /** The bodies of each ragdoll the page created, by ragdoll handle. */
   private readonly ragdollBodies = new Map<number, readonly number[]>();
-  private readonly events = new ClientEvents(this.userData, this.retiredUserData, (message) => this.send(message));
+  // After dispose a listener can still be removed (cleanup code often runs late): the worker, stopped, is not told.
+  private readonly events = new ClientEvents(this.userData, this.retiredUserData, (message) => { if (this.closed === null) this.send(message); });
   private readonly onMessage = (event: MessageEvent): void => this.receive(event.data as HostMessage);
+  /** The other end of a MessagePort closed (its worker gone): nothing waiting will be answered. */
+  private readonly onClose = (): void => {
+    if (this.closed === null) this.closed = 'the worker is gone (its port closed)';
+    const error = new Error(`footing worker: ${this.closed}`);
+    this.readyReject(error);
+    this.requests.rejectAll(error);
+  };
 
   /** Connects to a host on `port` (a Worker or a MessagePort) and asks it to build `world`. */
   constructor(port: MessagePortLike, world: WorldDescData = {}, options: PhysicsClientOptions = {}) {
+    if (options === null || typeof options !== 'object') throw new TypeError(`PhysicsClient: options must be an object (got ${String(options)})`);
+    for (const key of ['shared', 'autoStart'] as const) {
+      const value = options[key];
+      if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`PhysicsClient: options.${key} must be a boolean (got ${String(value)})`);
+    }
+    if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError(`PhysicsClient: options.now must be a function returning milliseconds (got ${String(options.now)})`);
     this.port = port;
     this.now = options.now ?? epochNow;
     const shared = options.shared ?? (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
@@ -107,6 +131,8 @@ export class PhysicsClient {
     // The refusal also goes to onError: a page that never awaits `ready` should not get an unhandled rejection.
     this.ready.catch(() => {});
     port.addEventListener('message', this.onMessage);
+    // A MessagePort fires 'close' when its other end is gone (Node, recent browsers); a Worker never does (dispose after terminate).
+    (port as unknown as ClosablePort).addEventListener('close', this.onClose);
     port.start?.();
     this.send({ type: 'init', version: PROTOCOL_VERSION, world, shared: shared && typeof SharedArrayBuffer === 'function', autoStart: options.autoStart ?? true });
   }
@@ -114,9 +140,13 @@ export class PhysicsClient {
   /** Creates a body in the worker; returns its handle at once (its pose is the description's until the worker reports it). */
   createBody(desc: BodyDescData): number {
     if (desc === null || typeof desc !== 'object') throw new TypeError(`createBody: desc must be a body description object (got ${String(desc)})`);
+    // What the page needs before the worker answers (the shape is sent, the pose shown): the worker checks the numbers.
+    if (desc.shape === null || typeof desc.shape !== 'object') throw new TypeError(`createBody: desc.shape must be a shape description object (got ${String(desc.shape)})`);
+    if (desc.position != null) copyVec(desc.position, 'createBody: desc.position');
+    if (desc.rotation != null) copyQuat(desc.rotation, 'createBody: desc.rotation');
     if (desc.userData !== undefined) requireCloneable(desc.userData, 'createBody: userData');
     const handle = this.claimHandle(desc.position, desc.rotation);
-    this.send({ type: 'createBody', handle, desc });
+    this.sendNew({ type: 'createBody', handle, desc });
     this.kinds.set(handle, desc.type);
     if (desc.userData !== undefined) this.userData.set(handle, desc.userData);
     return handle;
@@ -124,10 +154,12 @@ export class PhysicsClient {
 
   /** Creates a character controller with a Walker in the worker; its frame rotation is the walker's yaw about up. */
   createCharacter(desc: CharacterDescData = {}): number {
+    if (desc === null || typeof desc !== 'object') throw new TypeError(`createCharacter: desc must be a character description object (got ${String(desc)})`);
     const { userData, ...rest } = desc;
+    if (desc.position != null) copyVec(desc.position, 'createCharacter: desc.position');
     if (userData !== undefined) requireCloneable(userData, 'createCharacter: userData');
     const handle = this.claimHandle(desc.position, undefined);
-    this.send({ type: 'createCharacter', handle, desc: rest });
+    this.sendNew({ type: 'createCharacter', handle, desc: rest });
     this.kinds.set(handle, 'character');
     if (userData !== undefined) this.userData.set(handle, userData);
     return handle;
@@ -185,18 +217,20 @@ export class PhysicsClient {
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
       throw new RangeError(`setCharacterInput: x, y and z must be finite numbers (got ${String(x)}, ${String(y)}, ${String(z)})`);
     }
+    if (typeof jump !== 'boolean') throw new TypeError(`setCharacterInput: jump must be a boolean (got ${String(jump)})`);
+    if (this.kinds.get(handle) !== 'character') throw new TypeError(`setCharacterInput: handle ${handle} is not a character`);
     const seq = ++this.inputSeq;
     this.send({ type: 'input', handle, x, y, z, jump, seq });
     return seq;
   }
 
   applyImpulse(handle: number, impulse: Vec3, point?: Vec3): void {
-    this.requireHandle(handle);
+    this.requireBody(handle, 'applyImpulse');
     this.send({ type: 'applyImpulse', handle, impulse: copyVec(impulse, 'applyImpulse: impulse'), point: point && copyVec(point, 'applyImpulse: point') });
   }
 
   setVelocity(handle: number, linear?: Vec3, angular?: Vec3): void {
-    this.requireHandle(handle);
+    this.requireBody(handle, 'setVelocity');
     this.send({ type: 'setVelocity', handle, linear: linear && copyVec(linear, 'setVelocity: linear'), angular: angular && copyVec(angular, 'setVelocity: angular') });
   }
 
@@ -355,8 +389,9 @@ export class PhysicsClient {
     this.requireHandle(desc.bodyB);
     const handle = this.nextJoint;
     this.nextJoint += 2;
-    this.liveJoints.add(handle);
+    // Live once sent: a desc that cannot be cloned throws here and leaves no handle behind.
     const done = this.requests.send<void>((id) => ({ type: 'createJoint', id, handle, desc }));
+    this.liveJoints.add(handle);
     return done.then(() => handle, (error: Error) => {
       this.liveJoints.delete(handle);
       throw error;
@@ -424,6 +459,7 @@ export class PhysicsClient {
    * frames, without interpolation from the poses before.
    */
   restore(snapshot: WorkerSnapshot, options: { transfer?: boolean } = {}): Promise<void> {
+    if (options === null || typeof options !== 'object') throw new TypeError(`restore: options must be an object (got ${String(options)})`);
     const transfer = options.transfer === true ? transferListOf(snapshot) : undefined;
     return this.requests.send((id) => ({ type: 'restore', id, snapshot }), transfer);
   }
@@ -436,6 +472,7 @@ export class PhysicsClient {
    * is reused: copy what you keep. Returns a function that unsubscribes.
    */
   on<K extends WorkerEventName>(name: K, listener: WorkerListener<K>): () => void {
+    if (this.closed !== null) throw new Error(`footing worker: on('${String(name)}'): ${this.closed}`);
     this.events.add(name, listener);
     return () => this.off(name, listener);
   }
@@ -448,10 +485,18 @@ export class PhysicsClient {
   start(): void { this.send({ type: 'start' }); }
   stop(): void { this.send({ type: 'stop' }); }
 
-  /** Stops the host and stops listening; pending raycasts reject. */
+  /**
+   * Stops the host and stops listening; the requests still waiting reject.
+   * Every later command throws (its answer would never come); a second
+   * dispose does nothing. Poses already received can still be read.
+   */
   dispose(): void {
-    this.send({ type: 'dispose' });
+    if (this.disposed) return;
+    if (this.closed === null) this.send({ type: 'dispose' });
+    this.disposed = true;
+    this.closed = 'the client is disposed';
     this.port.removeEventListener('message', this.onMessage);
+    (this.port as unknown as ClosablePort).removeEventListener('close', this.onClose);
     this.requests.rejectAll(new Error('footing worker: client disposed'));
   }
 
@@ -479,11 +524,13 @@ export class PhysicsClient {
 
   /** The interpolated position of a body or character (its creation pose before the worker reports it). */
   getPosition(handle: number, out: Vec3): Vec3 {
+    if (out === null || typeof out !== 'object') throw new TypeError(`getPosition: out must be a { x, y, z } object to write into (got ${String(out)})`);
     return this.poses.position(handle, out, this.alpha);
   }
 
   /** The interpolated rotation (normalised lerp along the shorter arc). */
   getRotation(handle: number, out: Quat): Quat {
+    if (out === null || typeof out !== 'object') throw new TypeError(`getRotation: out must be a { x, y, z, w } object to write into (got ${String(out)})`);
     return this.poses.rotation(handle, out, this.alpha);
   }
 
@@ -495,6 +542,7 @@ export class PhysicsClient {
   private receive(msg: HostMessage): void {
     switch (msg.type) {
       case 'ready':
+        this.isReady = true;
         this.fixedTimeStep = msg.fixedTimeStep;
         if (msg.shared) this.attachShared(msg.shared);
         this.readyResolve();
@@ -551,6 +599,14 @@ export class PhysicsClient {
       case 'error': {
         const error = new PhysicsWorkerError(msg.command, msg.handle, msg.message, msg.name);
         if (msg.command === 'init') {
+          if (!this.isReady && this.closed === null) {
+            // No world of this client's: every later command would only come back as an error, and what
+            // else arrives is another client's (frames whose buffers that client sends back).
+            this.closed = `the worker refused the world (${msg.message})`;
+            this.port.removeEventListener('message', this.onMessage);
+            (this.port as unknown as ClosablePort).removeEventListener('close', this.onClose);
+            this.requests.rejectAll(error);
+          }
           this.readyReject(error);
           this.onError(error);
         } else if (!this.requests.fail(msg.id, error)) {
@@ -592,13 +648,40 @@ export class PhysicsClient {
     return slot;
   }
 
+  /** A live handle that is not a character's (impulses and velocities are the walker's business there). */
+  private requireBody(handle: number, command: string): void {
+    this.requireHandle(handle);
+    if (this.kinds.get(handle) === 'character') throw new TypeError(`${command}: handle ${handle} is a character, not a body`);
+  }
+
   private requireCharacter(handle: number, command: string): void {
     this.requireHandle(handle);
     if (this.kinds.get(handle) !== 'character') throw new TypeError(`${command}: handle ${handle} is not a character`);
   }
 
   private send(message: ClientMessage): void {
-    this.port.postMessage(message);
+    this.post(message);
+  }
+
+  /** Sends the message that creates `message.handle`; when it cannot be sent, the handle goes back unused. */
+  private sendNew(message: Extract<ClientMessage, { type: 'createBody' | 'createCharacter' }>): void {
+    try {
+      this.post(message);
+    } catch (error) {
+      // The worker never heard of the handle: the slot is the next one claimed, with the same generation.
+      this.freeSlots.push(slotOf(message.handle));
+      this.poses.initial.delete(message.handle);
+      throw error;
+    }
+  }
+
+  private post(message: ClientMessage, transfer?: Transferable[]): void {
+    if (this.closed !== null) throw new Error(`footing worker: ${message.type}: ${this.closed}`);
+    try {
+      this.port.postMessage(message, transfer);
+    } catch (error) {
+      throw unsendable(message, error);
+    }
   }
 }
 

@@ -27,7 +27,10 @@ export class HostEvents {
 
   /** Keeps a batch the client returned (at most two), to write a later tick's events into. */
   takeBack(data: unknown): void {
-    if (data instanceof Float64Array && data.buffer instanceof ArrayBuffer && data.length >= EVENT_STRIDE && this.spareEvents.length < 2) this.spareEvents.push(data as Float64Array<ArrayBuffer>);
+    if (!(data instanceof Float64Array)) {
+      throw new TypeError(`data must be a Float64Array the worker sent (got ${data === null || typeof data !== 'object' ? String(data) : (data as object).constructor?.name ?? 'an object'})`);
+    }
+    if (data.buffer instanceof ArrayBuffer && data.length >= EVENT_STRIDE && this.spareEvents.length < 2) this.spareEvents.push(data as Float64Array<ArrayBuffer>);
   }
 
   subscribe(world: World, name: WorkerEventName, on: boolean): void {

@@ -27,8 +27,17 @@ export class HostFrames {
 
   constructor(private readonly slots: HostSlots, private readonly now: () => number, private readonly post: PostToClient) {}
 
-  /** A frame the client has read and sent back: kept for a later tick when it still fits. */
+  /**
+   * A frame the client has read and sent back: kept for a later tick when it
+   * still fits. Anything but a transferable Float32Array is refused (the
+   * next tick would post it, and postMessage throw), and no more frames are
+   * kept than were sent.
+   */
   takeBack(frame: Float32Array): void {
+    if (!(frame instanceof Float32Array) || !(frame.buffer instanceof ArrayBuffer)) {
+      throw new TypeError(`frame must be a Float32Array the worker sent (got ${frame === null || typeof frame !== 'object' ? String(frame) : frame.constructor?.name ?? 'an object'})`);
+    }
+    if (this.framesOut === 0) throw new RangeError('frame: more frames came back than the worker sent (each comes back once)');
     this.framesOut--;
     if (frame.length >= this.slots.slotCount * FRAME_STRIDE) this.spare.push(frame);
   }

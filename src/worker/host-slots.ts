@@ -18,6 +18,8 @@ export class HostSlots {
   /** Odd slots (the host's) free for reuse, and the generation each slot's next body gets. */
   private readonly freeHostSlots: number[] = [];
   private nextHostSlot = 1;
+  /** The client's next new slot (it hands out even slots in order, reusing freed ones). */
+  private nextClientSlot = 0;
   private readonly nextGeneration: number[] = [];
   slotCount = 0;
 
@@ -78,20 +80,38 @@ export class HostSlots {
     return this.handleOf.get(body) ?? this.retired.get(body) ?? -1;
   }
 
-  claimSlot(handle: number): number {
-    if (!Number.isInteger(handle) || handle < 0) throw new RangeError(`handle must be an integer ≥ 0 (got ${String(handle)})`);
+  /**
+   * The slot of a handle the client sends with a new body or character,
+   * changing nothing: refuses a handle that is not a whole number, an odd
+   * slot, a slot in use, and a slot beyond the next one the client would
+   * hand out (it hands them out in order: a far slot would make every
+   * frame that long).
+   */
+  newSlot(handle: number): number {
+    if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || handle < 0) throw new RangeError(`handle must be an integer ≥ 0 (got ${describeValue(handle)})`);
     const slot = slotOf(handle);
     if (slot % 2 !== 0) throw new RangeError(`handle ${handle}: the client's handles have even slots (odd ones are the host's)`);
+    if (slot > this.nextClientSlot) throw new RangeError(`handle ${handle}: slot ${slot} is beyond the next new slot (${this.nextClientSlot}); the client hands out its slots in order`);
     if (this.bodies[slot] || this.walkers[slot]) throw new Error(`slot ${slot} is in use (handle ${handle})`);
+    // Counted before the body is built: the client has claimed the slot even when the worker refuses the description.
+    if (slot === this.nextClientSlot) this.nextClientSlot += 2;
+    return slot;
+  }
+
+  /** Gives `slot` (from `newSlot`) its row in the frames and the handle's generation, once the body or character exists. */
+  claimSlot(slot: number, handle: number): void {
     for (let i = this.slotCount; i <= slot; i++) {
       this.bodies[i] = null; this.walkers[i] = null; this.generations[i] = -1;
     }
     this.slotCount = Math.max(this.slotCount, slot + 1);
     this.generations[slot] = generationOf(handle);
-    return slot;
   }
 
   requireSlot(handle: number, command: string): number {
+    if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || handle < 0) {
+      // A string, null or an array would pass the arithmetic below as a number: '0' and null as handle 0.
+      throw new RangeError(`${command}: handle must be an integer ≥ 0 (got ${describeValue(handle)})`);
+    }
     const slot = slotOf(handle);
     if (!(slot < this.slotCount) || this.generations[slot] !== generationOf(handle) || !(this.bodies[slot] || this.walkers[slot])) {
       throw new Error(`${command}: no body or character with handle ${String(handle)}`);
@@ -110,4 +130,9 @@ export class HostSlots {
     if (!body) throw new Error(`${command}: handle ${handle} is a character, not a body`);
     return body;
   }
+}
+
+/** A value for an error message, its type named when it is not a number (the string '0' and 0 print alike). */
+export function describeValue(value: unknown): string {
+  return typeof value === 'number' || value === null || value === undefined ? String(value) : `${typeof value} ${String(value)}`;
 }

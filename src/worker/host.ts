@@ -11,20 +11,20 @@ import { World } from '../world/world';
 import type { RigidBody } from '../dynamics/body';
 import type { Joint } from '../joints/joint';
 import { SnapshotError, snapshotTransferList, type WorldSnapshot } from '../world/snapshot';
-import { CharacterController } from '../../character/controller';
 import { Walker, type WalkerSnapshot } from '../../character/walker';
+import { MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireFiniteQuat, requireFiniteVec, requireMagnitude, requirePosition } from '../math/validate';
 import { describeShape, shapeFromDesc } from './describe';
 import { HostEvents } from './host-events';
 import { HostFrames } from './host-frames';
 import { answerQuery } from './host-queries';
 import { HostRagdolls } from './host-ragdolls';
-import { HostSlots } from './host-slots';
+import { describeValue, HostSlots } from './host-slots';
 import { changeJoint, jointFromDesc } from './joints';
 import { applySettings, readSettings } from './settings';
-import { applyCharacterSettings, readCharacter } from './character';
+import { applyCharacterSettings, buildCharacter, readCharacter } from './character';
 import {
   epochNow, SLOT_COUNT, generationOf, slotOf, PROTOCOL_VERSION,
-  type CharacterDescData, type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type WorkerSnapshot,
+  type TrackedBodyData, type ClientMessage, type HostMessage, type MessagePortLike, type WorkerSnapshot,
 } from './protocol';
 
 export { shapeFromDesc };
@@ -274,26 +274,21 @@ export class PhysicsHost {
       case 'stop': return this.stop();
       case 'dispose': return this.dispose();
       case 'createBody': {
-        const slot = this.slots.claimSlot(msg.handle);
+        const slot = this.slots.newSlot(msg.handle);
         const d = msg.desc;
+        if (d === null || typeof d !== 'object') throw new TypeError(`desc must be a body description object (got ${String(d)})`);
         const body = world.createBody({ ...d, shape: shapeFromDesc(d.shape) });
+        this.slots.claimSlot(slot, msg.handle);
         this.slots.bodies[slot] = body;
         this.slots.handleOf.set(body, msg.handle);
         return;
       }
       case 'createCharacter': {
-        const slot = this.slots.claimSlot(msg.handle);
-        const d: CharacterDescData = msg.desc ?? {};
-        const controller = new CharacterController(world, {
-          ...(d.settings ?? {}), radius: d.radius, halfHeight: d.halfHeight, position: d.position, collisionGroup: d.collisionGroup,
-        });
-        try {
-          this.slots.walkers[slot] = new Walker(controller, d.walker ?? {});
-        } catch (error) {
-          controller.dispose();
-          throw error;
-        }
-        if (controller.body) this.slots.handleOf.set(controller.body, msg.handle);
+        const slot = this.slots.newSlot(msg.handle);
+        const walker = buildCharacter(world, msg.desc);
+        this.slots.claimSlot(slot, msg.handle);
+        this.slots.walkers[slot] = walker;
+        if (walker.controller.body) this.slots.handleOf.set(walker.controller.body, msg.handle);
         return;
       }
       case 'removeBody': {
@@ -314,51 +309,53 @@ export class PhysicsHost {
       case 'input': {
         const walker = this.slots.walkers[this.slots.requireSlot(msg.handle, msg.type)];
         if (!walker) throw new Error(`input: handle ${msg.handle} is not a character`);
+        // Checked before the input is applied; the frames carry seq in an Int32 (the shared header), and one too large would stick.
+        if (typeof msg.seq !== 'number' || !Number.isInteger(msg.seq) || msg.seq < 0 || msg.seq > 0x7fffffff) {
+          throw new RangeError(`seq must be an integer in [0, 2^31 - 1] (got ${describeValue(msg.seq)})`);
+        }
+        if (typeof msg.jump !== 'boolean') throw new TypeError(`jump must be a boolean (got ${describeValue(msg.jump)})`);
         walker.setInput(msg.x, msg.y, msg.z);
         if (msg.jump) walker.jump();
         if (msg.seq > this.inputSeq) this.inputSeq = msg.seq;
         return;
       }
-      case 'applyImpulse':
-        return this.slots.requireBody(msg.handle, msg.type).applyImpulse(msg.impulse, msg.point);
+      case 'applyImpulse': {
+        const body = this.slots.requireBody(msg.handle, msg.type);
+        const point = optional(msg.point);
+        // The body takes a falsy point (NaN, 0) for none: only null and undefined mean none here.
+        if (point !== undefined) requireFiniteVec(point, 'point');
+        return body.applyImpulse(msg.impulse, point);
+      }
       case 'setVelocity': {
         const body = this.slots.requireBody(msg.handle, msg.type);
-        const { x, y, z } = body.linearVelocity;
-        if (msg.linear) body.setLinearVelocity(msg.linear);
-        try {
-          if (msg.angular) body.setAngularVelocity(msg.angular);
-        } catch (error) {
-          // All or nothing: the linear velocity written above goes back.
-          body.setLinearVelocity({ x, y, z });
-          throw error;
-        }
+        const linear = optional(msg.linear), angular = optional(msg.angular);
+        // Both checked before either is written: undoing a written one would still have woken the body.
+        if (linear !== undefined) requireMagnitude(linear, MAX_LINEAR_SPEED, 'MAX_LINEAR_SPEED', 'm/s', 'linearVelocity');
+        if (angular !== undefined) requireMagnitude(angular, MAX_ANGULAR_SPEED, 'MAX_ANGULAR_SPEED', 'rad/s', 'angularVelocity');
+        if (linear !== undefined) body.setLinearVelocity(linear);
+        if (angular !== undefined) body.setAngularVelocity(angular);
         return;
       }
-      case 'setKinematicTarget':
-        return this.slots.requireBody(msg.handle, msg.type).setKinematicTarget(msg.position, msg.rotation);
+      case 'setKinematicTarget': {
+        const body = this.slots.requireBody(msg.handle, msg.type);
+        const r = optional(msg.rotation);
+        if (r !== undefined) requireFiniteQuat(r, 'rotation');
+        return body.setKinematicTarget(msg.position, r);
+      }
       case 'setUserData':
         this.slots.requireBody(msg.handle, msg.type).userData = msg.userData;
         return;
       case 'teleport': {
         const slot = this.slots.requireSlot(msg.handle, msg.type);
         const walker = this.slots.walkers[slot];
-        const r = msg.rotation;
-        if (walker) {
-          if (r && !(Number.isFinite(r.x) && Number.isFinite(r.y) && Number.isFinite(r.z) && Number.isFinite(r.w))) {
-            throw new RangeError(`rotation must be finite (got (${r.x}, ${r.y}, ${r.z}, ${r.w}))`);
-          }
-          return walker.teleport(msg.position, r && yawAbout(r, walker.controller.up));
-        }
+        const r = optional(msg.rotation);
+        // The pose is checked before anything is written: undoing a written rotation would still change the body (its previous pose, its sleep).
+        if (r !== undefined) requireFiniteQuat(r, 'rotation');
+        if (walker) return walker.teleport(msg.position, r && yawAbout(r, walker.controller.up));
         const body = this.slots.requireBody(msg.handle, msg.type);
-        const { x, y, z, w } = body.rotation;
-        if (r) body.setRotation(r);
-        try {
-          body.setPosition(msg.position);
-        } catch (error) {
-          // All or nothing: the rotation written above goes back.
-          body.setRotation({ x, y, z, w });
-          throw error;
-        }
+        requirePosition(msg.position, 'position');
+        if (r !== undefined) body.setRotation(r);
+        body.setPosition(msg.position);
         return;
       }
       case 'raycast':
@@ -400,7 +397,7 @@ export class PhysicsHost {
       case 'subscribe': return this.events.subscribe(world, msg.event, msg.on);
       case 'createJoint': {
         const handle = msg.handle;
-        if (!Number.isInteger(handle) || handle < 0 || handle % 2 !== 0) throw new RangeError(`createJoint: handle must be an even integer ≥ 0 (got ${String(handle)})`);
+        if (!Number.isSafeInteger(handle) || handle < 0 || handle % 2 !== 0) throw new RangeError(`createJoint: handle must be an even integer ≥ 0 (got ${String(handle)})`);
         if (this.joints.has(handle)) throw new Error(`createJoint: joint handle ${handle} is in use`);
         // The constructor checks every field before the joint touches the world.
         const joint = jointFromDesc(msg.desc, (h, field) => this.slots.requireBody(h, `createJoint: ${field}`));
@@ -511,6 +508,11 @@ export class PhysicsHost {
   private init(desc: ClientMessageInit['world'], shared: boolean, autoStart: boolean): void {
     if (this.worldValue) throw new Error('init: the host already has a world');
     if (desc === null || typeof desc !== 'object') throw new TypeError(`init: world must be a world description object (got ${String(desc)})`);
+    for (const key of Object.keys(desc)) {
+      if (!WORLD_DESC_FIELDS.includes(key)) throw new RangeError(`init: world.${key} is not a world field (fields: ${WORLD_DESC_FIELDS.join(', ')})`);
+    }
+    if (typeof shared !== 'boolean') throw new TypeError(`init: shared must be a boolean (got ${describeValue(shared)})`);
+    if (typeof autoStart !== 'boolean') throw new TypeError(`init: autoStart must be a boolean (got ${describeValue(autoStart)})`);
     const world = new World({
       gravity: desc.gravity, fixedTimeStep: desc.fixedTimeStep, maxStepsPerAdvance: desc.maxStepsPerAdvance,
       solver: desc.solver, solverSettings: desc.solverSettings, sleeping: desc.sleeping,
@@ -547,7 +549,14 @@ export class PhysicsHost {
 }
 
 type ClientMessageInit = Extract<ClientMessage, { type: 'init' }>;
+/** WorldDescData's fields: a misspelt one is refused rather than ignored. */
+const WORLD_DESC_FIELDS = ['gravity', 'fixedTimeStep', 'maxStepsPerAdvance', 'solverSettings', 'solver', 'sleeping', 'jointSettings'];
 
+
+/** An optional field of a message: null (a page's `point ?? null`) and undefined are absent; anything else is checked as given. */
+function optional<T>(value: T | null | undefined): T | undefined {
+  return value === null ? undefined : value;
+}
 
 /** The angle of `q`'s twist about the unit axis `up` (the yaw a character's frame rotation carries). */
 function yawAbout(q: { x: number; y: number; z: number; w: number }, up: { x: number; y: number; z: number }): number {
