@@ -261,7 +261,6 @@ export class World {
   /** Creates a body; throws a TypeError/RangeError naming the bad field. */
   createBody(desc: BodyDesc): RigidBody {
     this.refuseInQuery('createBody');
-    this.queries.version++;
     if (this.nextBodyId >= PAIR_KEY_SCALE) throw new RangeError('createBody: too many bodies created in this world');
     // Everything that can throw runs before the body is inserted anywhere.
     const body = new RigidBody(this.nextBodyId, desc);
@@ -270,6 +269,7 @@ export class World {
       throw new RangeError('createBody: the shape at this position has non-finite bounds (position too far from the origin for the shape)');
     }
     this.nextBodyId++;
+    this.queries.version++;
     body.owner = this;
     body.index = this.bodyList.length;
     this.bodyList.push(body);
@@ -291,11 +291,11 @@ export class World {
    */
   removeBody(body: RigidBody): void {
     this.refuseInQuery('removeBody');
-    this.queries.version++;
     if (!(body instanceof RigidBody)) throw new TypeError('removeBody: body must be a RigidBody');
     if (body.owner !== this) {
       throw new Error(body.owner === null ? `removeBody: body ${body.id} was already removed` : `removeBody: body ${body.id} belongs to another world`);
     }
+    this.queries.version++;
     if (this.events.dispatching || this.stepping) {
       if (this.events.pendingRemovals.indexOf(body) < 0) this.events.pendingRemovals.push(body);
       return;
@@ -522,11 +522,12 @@ export class World {
 
   /** Advances the simulation by `dt` seconds (> 0). */
   step(dt: number): void {
-    this.queries.version++;
     if (typeof dt !== 'number' || !(dt > 0 && dt <= MAX_TIME_STEP)) checkTimeStep(dt, 'dt');
     if (this.stepping || this.events.dispatching) throw new Error('step: cannot step from inside a step or an event listener');
     this.refuseInQuery('step');
     this.checkSettings();
+    // Counted once the step is sure to run: a refused call leaves a filled QueryRegion current.
+    this.queries.version++;
     this.stepping = true;
     const ctx = this.ctx, timer = this.timer;
     let stepperErrors: unknown[] | null = null;

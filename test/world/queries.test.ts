@@ -101,6 +101,22 @@ describe('QueryRegion: what a caller writes on it does not reach the queries', (
     expect(region.bodies[0]!.id).toBe(0);
   });
 
+  it('refused calls (step(NaN), createBody with a bad shape, removeBody of a removed body) leave a filled region current', () => {
+    const { world, region } = scene();
+    const loose = world.createBody({ type: 'dynamic', shape: new Sphere(0.1), position: { x: 5, y: 5, z: 5 } });
+    world.removeBody(loose);
+    world.fillQueryRegion({ min: { x: -2, y: -2, z: -2 }, max: { x: 2, y: 2, z: 2 } }, region);
+    // Internal: the world's query version, which a region must match to be used.
+    const current = (): boolean => (region as unknown as { version: number }).version === (world as unknown as { queries: { version: number } }).queries.version;
+    expect(current()).toBe(true);
+    expect(() => world.step(NaN)).toThrow(/dt/);
+    expect(() => world.createBody({ type: 'dynamic', shape: { kind: 0 } as never })).toThrow(/shape/);
+    expect(() => world.removeBody(loose)).toThrow(/already removed/);
+    expect(current()).toBe(true);
+    world.step(1 / 60);
+    expect(current()).toBe(false);
+  });
+
   it('widening box does not make the region cover a query outside what was filled: the crate 10 m away is found', () => {
     const { world, region, crateId } = scene();
     region.box.min.x = -100; region.box.max.x = 100;
