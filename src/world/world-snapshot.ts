@@ -232,23 +232,47 @@ export function restoreSnapshot<W>(w: SnapshotHost<W>, snapshot: WorldSnapshot, 
 }
 
 /**
- * The warm-start impulses of contact i's row at o (each point's normal
- * impulse ≥ 0, its friction impulses, the pair's total) within ±MAX_BODY_STATE,
- * and its mixed friction ≥ 0 and restitution in [0, 1]: a finite but huge
- * warm start turns the bodies' velocities to NaN in the next step.
+ * Impulse (N·s) per kilogram of the world's dynamic bodies that a saved
+ * contact impulse may reach: ten times the most velocity change a step can
+ * ask of a body (twice MAX_LINEAR_SPEED, and MAX_GRAVITY over MAX_TIME_STEP),
+ * rounded up. A heavy body resting or landing needs more than MAX_BODY_STATE
+ * (a 1e17 kg box at rest on the floor takes 1.6e16 N·s a step).
  */
-function requireContactNumbers(cf: Float64Array, o: number, i: number): void {
+const IMPULSE_PER_KG = 1e7;
+/** Largest bound, so that the impulse over a light body's mass stays finite in the next step. */
+const MAX_IMPULSE_BOUND = 1e250;
+
+/** The largest contact impulse restore takes in this world: MAX_BODY_STATE, or IMPULSE_PER_KG × its dynamic mass if more. */
+function contactImpulseBound(bodies: readonly RigidBody[]): number {
+  let mass = 0;
+  for (let i = 0; i < bodies.length; i++) if (bodies[i]!.isDynamic) mass += bodies[i]!.mass;
+  return Math.max(MAX_BODY_STATE, Math.min(IMPULSE_PER_KG * mass, MAX_IMPULSE_BOUND));
+}
+
+/** 1e15 for 1e15, 1.6e27 for 1.6e27: the bound as the messages give it. */
+function exp(x: number): string {
+  return x.toPrecision(2).replace(/\.0e/, 'e').replace('e+', 'e');
+}
+
+/**
+ * The warm-start impulses of contact i's row at o (each point's normal
+ * impulse ≥ 0, its friction impulses, the pair's total) within ±bound (see
+ * contactImpulseBound), and its mixed friction ≥ 0 and restitution in
+ * [0, 1]: a finite but huge warm start turns the bodies' velocities to NaN
+ * in the next step.
+ */
+function requireContactNumbers(cf: Float64Array, o: number, i: number, bound: number): void {
   for (let k = 0; k < MAX_MANIFOLD_POINTS; k++) {
     const n = cf[o + NORMAL_IMPULSE + k]!;
-    if (!(n >= 0 && n <= MAX_BODY_STATE)) throw new SnapshotError(`restore: contact ${i}'s normal impulse ${k} must be within [0, 1e15] (got ${n})`);
+    if (!(n >= 0 && n <= bound)) throw new SnapshotError(`restore: contact ${i}'s normal impulse ${k} must be within [0, ${exp(bound)}] (got ${n})`);
   }
   for (let k = 0; k < 3 * MAX_MANIFOLD_POINTS; k++) {
     const f = cf[o + FRICTION_IMPULSE + k]!;
-    if (!(Math.abs(f) <= MAX_BODY_STATE)) throw new SnapshotError(`restore: contact ${i}'s friction impulse ${k} must be within ±1e15 (got ${f})`);
+    if (!(Math.abs(f) <= bound)) throw new SnapshotError(`restore: contact ${i}'s friction impulse ${k} must be within ±${exp(bound)} (got ${f})`);
   }
   const e = o + CONTACT_STRIDE;
   const total = cf[e + C_TOTAL_IMPULSE]!, friction = cf[e + C_FRICTION]!, restitution = cf[e + C_RESTITUTION]!;
-  if (!(total >= 0 && total <= MAX_BODY_STATE)) throw new SnapshotError(`restore: contact ${i}'s total impulse must be within [0, 1e15] (got ${total})`);
+  if (!(total >= 0 && total <= bound)) throw new SnapshotError(`restore: contact ${i}'s total impulse must be within [0, ${exp(bound)}] (got ${total})`);
   if (!(friction >= 0)) throw new SnapshotError(`restore: contact ${i}'s friction must be ≥ 0 (got ${friction})`);
   if (!(restitution >= 0 && restitution <= 1)) throw new SnapshotError(`restore: contact ${i}'s restitution must be within [0, 1] (got ${restitution})`);
 }
@@ -291,6 +315,7 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
   const cf = requireF64(s.contacts, row * nc, 'contacts', false);
   const ci = requireI32(s.contactInts, CONTACT_INTS * nc, 'contactInts');
   const pairs = new Set<number>();
+  const impulseBound = contactImpulseBound(host.bodyList);
   for (let i = 0; i < nc; i++) {
     const oi = CONTACT_INTS * i;
     const a = ci[oi + CI_A]!, b = ci[oi + CI_B]!;
@@ -300,7 +325,7 @@ function validateSnapshot<W>(host: SnapshotHost<W>, s: WorldSnapshot, world: W):
     pairs.add(key);
     const n = ci[oi + CI_POINTS]!;
     if (!(n >= 0 && n <= MAX_MANIFOLD_POINTS)) throw new SnapshotError(`restore: contact ${i} has ${n} points`);
-    requireContactNumbers(cf, row * i, i);
+    requireContactNumbers(cf, row * i, i, impulseBound);
   }
 
   // The broadphase is checked by loading it into a scratch one.

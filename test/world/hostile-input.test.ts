@@ -284,6 +284,33 @@ describe('restore refuses warm starts and counters that would break the next ste
     expect(a.position.y).toBeCloseTo(0.5, 2);
   });
 
+  it('a world whose heavy bodies need contact impulses beyond 1e15 restores its own snapshot and replays bit for bit; the bound grows with its dynamic mass', () => {
+    // A 1e20 kg box resting on the floor takes its weight, 1.6e19 N·s a step, over its points; the bound used to be 1e15 whatever the masses.
+    const w = new World();
+    w.createBody({ type: 'static', shape: new Box({ x: 10, y: 0.5, z: 10 }), position: { x: 0, y: -0.5, z: 0 } });
+    const heavy = w.createBody({ type: 'dynamic', shape: new Box({ x: 0.5, y: 0.5, z: 0.5 }), position: { x: 0, y: 0.5, z: 0 }, mass: 1e20 });
+    const light = w.createBody({ type: 'dynamic', shape: new Sphere(0.2), position: { x: 0, y: 1.3, z: 0 }, mass: 0.5 });
+    for (let i = 0; i < 30; i++) w.step(1 / 60);
+    const normal = 8 * MAX_MANIFOLD_POINTS;
+    const s = w.snapshot();
+    const largest = Math.max(...Array.from(s.contacts.filter((_, k) => k % (s.contacts.length / s.world[8]!) === normal)));
+    console.log(`[hostile restore] 1e20 kg box: largest saved normal impulse ${largest.toExponential(3)} N·s`);
+    expect(largest).toBeGreaterThan(1e15);
+    w.restore(s);
+    for (let i = 0; i < 20; i++) w.step(1 / 60);
+    const after = w.snapshot();
+    w.restore(s);
+    for (let i = 0; i < 20; i++) w.step(1 / 60);
+    expect(diff(after, w.snapshot())).toBe('');
+    expect(heavy.position.y).toBeCloseTo(0.5, 2);
+    expect(light.position.y).toBeCloseTo(1.2, 2);
+    // Still refused beyond the bound: 1e7 N·s per kg of dynamic mass, 1e27 here.
+    const spoilt = w.snapshot(), good = w.snapshot();
+    spoilt.contacts[normal] = 1e300;
+    expect(() => w.restore(spoilt)).toThrow(/normal impulse 0 must be within \[0, 1e27\]/);
+    expect(diff(good, w.snapshot())).toBe('');
+  });
+
   it('the step count wraps to 0 after Number.MAX_SAFE_INTEGER instead of sticking (advance returned never), and restore refuses a count beyond it', () => {
     const { w } = scene();
     w.stepCount = Number.MAX_SAFE_INTEGER - 1;
