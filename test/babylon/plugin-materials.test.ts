@@ -62,13 +62,13 @@ function slidingMu(plugin: IPhysicsEnginePluginV2, ca: PhysicsMaterialCombineMod
   return mu;
 }
 
-/** A 1 kg box in zero gravity given inertia (1, 2, 3) at `orientation`, a torque of 1 N·m about world Z for 0.5 s; its spin rate. */
+/** A 2 kg box in zero gravity given inertia (1, 2, 3) per unit mass at `orientation`, a torque of 1 N·m about world Z for 0.5 s; its spin rate. */
 function spinUp(plugin: IPhysicsEnginePluginV2, orientation?: Quaternion): number {
   const scene = physicsScene(plugin, Vector3.Zero());
   const m = CreateBox('b', { size: 1 }, scene);
-  const a = new PhysicsAggregate(m, PhysicsShapeType.BOX, { mass: 1 }, scene);
+  const a = new PhysicsAggregate(m, PhysicsShapeType.BOX, { mass: 2 }, scene);
   a.body.setAngularDamping(0);
-  a.body.setMassProperties({ mass: 1, inertia: new Vector3(1, 2, 3), inertiaOrientation: orientation ?? Quaternion.Identity() });
+  a.body.setMassProperties({ mass: 2, inertia: new Vector3(1, 2, 3), inertiaOrientation: orientation ?? Quaternion.Identity() });
   for (let i = 0; i < 30; i++) {
     // 1 N·m about world Z as a couple of forces 2 m apart (PhysicsBody.applyTorque is newer than Babylon 8.0).
     const c = m.getAbsolutePosition();
@@ -107,17 +107,18 @@ describe('materials, inertia and startAsleep beside HavokPlugin', () => {
     }
   });
 
-  it('setMassProperties inertia (1, 2, 3) spins a box up as I⁻¹ τ: about Z at 1/3 rad/s², and at ½ rad/s² with the axes turned 90° about X', () => {
+  it('setMassProperties inertia (1, 2, 3) per unit mass, on 2 kg, spins a box up as I⁻¹ τ: about Z at 1/6 rad/s², and at ¼ rad/s² with the axes turned 90° about X', () => {
     const turned = Quaternion.RotationAxis(new Vector3(1, 0, 0), Math.PI / 2);
     const rows = engines.map(([name, make]) => ({ name, plain: spinUp(make()), turned: spinUp(make(), turned) }));
-    console.log(`spin-up after 0.5 s of 1 N·m: ${rows.map((r) => `${r.name} ${r.plain.toFixed(5)} rad/s, turned ${r.turned.toFixed(5)}`).join('; ')}; I⁻¹τt = ${(0.5 / 3).toFixed(5)}, ${(0.5 / 2).toFixed(5)}`);
+    // Havok's inertia is per unit mass (the body's moments are 2, 4, 6 kg·m²); footing's plugin used to take it as the moments themselves.
+    console.log(`spin-up after 0.5 s of 1 N·m: ${rows.map((r) => `${r.name} ${r.plain.toFixed(5)} rad/s, turned ${r.turned.toFixed(5)}`).join('; ')}; I⁻¹τt = ${(0.5 / 6).toFixed(5)}, ${(0.5 / 4).toFixed(5)}`);
     for (const r of rows) {
-      expect(Math.abs(r.plain - 0.5 / 3)).toBeLessThan(0.005);
-      expect(Math.abs(r.turned - 0.5 / 2)).toBeLessThan(0.005);
+      expect(Math.abs(r.plain - 0.5 / 6)).toBeLessThan(0.003);
+      expect(Math.abs(r.turned - 0.5 / 4)).toBeLessThan(0.003);
     }
     const scene = physicsScene(new FootingPlugin());
     const a = new PhysicsAggregate(CreateBox('b', { size: 1 }, scene), PhysicsShapeType.BOX, { mass: 1 }, scene);
-    expect(() => a.body.setMassProperties({ mass: 1, inertia: new Vector3(1, 0, 1) })).toThrow(/inertia\.y/);
+    expect(() => a.body.setMassProperties({ mass: 1, inertia: new Vector3(1, -1, 1) })).toThrow(/inertia\.y/);
     // The refused change leaves the body as it was.
     expect(a.body.getMassProperties().inertia!.y).toBeCloseTo(1 / 6, 9);
     scene.dispose();
@@ -202,7 +203,8 @@ describe('a turned inertia (inertia + inertiaOrientation) on FootingPlugin', () 
       // Principal axis k in the world: column k of R(node) R(inertiaOrientation).
       const turn = node.rotationQuaternion!.multiply(ORIENTATION);
       const axis = rotationMatrix(turn).map((row) => row[k]!);
-      const lambda = [MOMENTS.x, MOMENTS.y, MOMENTS.z][k]!;
+      // The moments are per unit mass (Havok's convention): the body's is 2 kg times the set one.
+      const lambda = 2 * [MOMENTS.x, MOMENTS.y, MOMENTS.z][k]!;
       // An angular impulse L0 = 3 λ axis as a couple: P at c + r and −P at c − r give 2 r × P.
       const u = Math.abs(axis[0]!) < 0.9 ? [1, 0, 0] : [0, 1, 0];
       const rv = [axis[1]! * u[2]! - axis[2]! * u[1]!, axis[2]! * u[0]! - axis[0]! * u[2]!, axis[0]! * u[1]! - axis[1]! * u[0]!];
@@ -221,7 +223,7 @@ describe('a turned inertia (inertia + inertiaOrientation) on FootingPlugin', () 
         runFrames(scene, 1);
         body.getAngularVelocityToRef(w);
         const I = tensor(node.rotationQuaternion!.multiply(ORIENTATION));
-        const L = I.map((row) => row[0]! * w.x + row[1]! * w.y + row[2]! * w.z);
+        const L = I.map((row) => 2 * (row[0]! * w.x + row[1]! * w.y + row[2]! * w.z));
         drift = Math.max(drift, Math.hypot(L[0]! - L0[0]!, L[1]! - L0[1]!, L[2]! - L0[2]!) / (3 * lambda));
       }
       console.log(`turned inertia, axis ${k}: angular momentum drift ${drift.toExponential(2)} relative over 600 frames, spin ${w.length().toFixed(6)} rad/s (expected 3)`);

@@ -9,6 +9,11 @@ import { HavokPlugin } from '@babylonjs/core/Physics/v2/Plugins/havokPlugin';
 import { FootingPlugin } from '../../src/babylon/index';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { TransformNode } from '@babylonjs/core/Meshes/transformNode';
+import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
+import { CreateGround } from '@babylonjs/core/Meshes/Builders/groundBuilder';
+import { CreatePlane } from '@babylonjs/core/Meshes/Builders/planeBuilder';
+import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
+import { PhysicsAggregate } from '@babylonjs/core/Physics/v2/physicsAggregate';
 import type { IPhysicsEnginePluginV2 } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import { PhysicsMotionType, PhysicsShapeType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
@@ -165,5 +170,88 @@ describe('FootingPlugin beside HavokPlugin', () => {
     expect(Math.abs(fh.restY - hh.restY)).toBeLessThan(0.002);
     expect(Math.min(hh.flat, fh.flat)).toBeGreaterThan(0.9999);
   });
-});
 
+  it('a CreateGround mesh with a BOX aggregate (extents 0 in y), and a CreatePlane one, collide as plates of no thickness on both plugins, from either side', () => {
+    const flat = (plugin: IPhysicsEnginePluginV2) => {
+      const scene = physicsScene(plugin);
+      const ground = CreateGround('g', { width: 10, height: 10 }, scene);
+      new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0 }, scene);
+      const wall = CreatePlane('p', { size: 4 }, scene);
+      wall.position.set(-3, 2, 0);
+      new PhysicsAggregate(wall, PhysicsShapeType.BOX, { mass: 0 }, scene);
+      const ball = (d: number, x: number, y: number, z: number, v: Vector3 | null) => {
+        const m = CreateSphere('b', { diameter: d }, scene);
+        m.position.set(x, y, z);
+        const a = new PhysicsAggregate(m, PhysicsShapeType.SPHERE, { mass: 1 }, scene);
+        if (v) { a.body.setGravityFactor(0); a.body.setLinearVelocity(v); }
+        return { m, a };
+      };
+      const resting = ball(1, 0, 3, 0, null);
+      const fromBelow = ball(0.2, 3, -2, 0, new Vector3(0, 30, 0));
+      const atWall = ball(0.4, -3, 2, -2, new Vector3(0, 0, 2));
+      runFrames(scene, 120);
+      const r = { restY: resting.m.position.y, belowVy: fromBelow.a.body.getLinearVelocity().y, belowY: fromBelow.m.position.y, wallZ: atWall.m.position.z };
+      scene.dispose();
+      return r;
+    };
+    const h = flat(new HavokPlugin(true, havok));
+    const f = flat(new FootingPlugin());
+    console.log(`flat BOX: havok rest ${h.restY.toFixed(5)} m, ball from below ${h.belowVy.toFixed(2)} m/s at y ${h.belowY.toFixed(2)}, wall ball z ${h.wallZ.toFixed(3)}; footing ${f.restY.toFixed(5)} m, ${f.belowVy.toFixed(2)} m/s at y ${f.belowY.toFixed(2)}, z ${f.wallZ.toFixed(3)}`);
+    // Refused before: the ball fell to y = −16.7.
+    expect(h.restY).toBeCloseTo(0.5, 3);
+    expect(Math.abs(f.restY - 0.5)).toBeLessThan(1e-3);
+    // From below at 30 m/s: turned back at the plate on both.
+    expect(h.belowVy).toBeLessThan(0);
+    expect(f.belowVy).toBeLessThan(0);
+    expect(f.belowY).toBeLessThan(0);
+    // Into the wall at 2 m/s: back on the side it came from.
+    expect(h.wallZ).toBeLessThan(-0.3);
+    expect(f.wallZ).toBeLessThan(-0.3);
+  });
+
+  it('setMassProperties with a moment of 0 locks that axis on both plugins (a 1 m box, inertia (0, 1, 0), struck off-centre; then (0, 0, 0) on a box pushed into a wall)', () => {
+    const locked = (plugin: () => IPhysicsEnginePluginV2) => {
+      const scene = physicsScene(plugin(), new Vector3(0, 0, 0));
+      const box = CreateBox('b', { size: 1 }, scene);
+      const a = new PhysicsAggregate(box, PhysicsShapeType.BOX, { mass: 2 }, scene);
+      a.body.setMassProperties({ mass: 2, inertia: new Vector3(0, 1, 0) });
+      a.body.setAngularDamping(0);
+      // 1 N·s along z at (0.5, 0.5, 0): a torque of (0.5, −0.5, 0) N·m·s about the centre.
+      a.body.applyImpulse(new Vector3(0, 0, 1), new Vector3(0.5, 0.5, 0));
+      const w = a.body.getAngularVelocity().clone();
+      const read = a.body.getMassProperties().inertia!.clone();
+      scene.dispose();
+      // All three locked: a box sliding into a slanted wall keeps its rotation.
+      const scene2 = physicsScene(plugin());
+      const ground = CreateBox('g', { width: 20, height: 1, depth: 20 }, scene2);
+      ground.position.y = -0.5;
+      new PhysicsAggregate(ground, PhysicsShapeType.BOX, { mass: 0 }, scene2);
+      const wall = CreateBox('w', { width: 1, height: 3, depth: 6 }, scene2);
+      wall.position.set(3, 1.5, 0);
+      wall.rotation.y = 0.5;
+      new PhysicsAggregate(wall, PhysicsShapeType.BOX, { mass: 0 }, scene2);
+      const crate = CreateBox('c', { size: 1 }, scene2);
+      crate.position.y = 0.5;
+      const c = new PhysicsAggregate(crate, PhysicsShapeType.BOX, { mass: 1, friction: 0.8 }, scene2);
+      c.body.setMassProperties({ mass: 1, inertia: new Vector3(0, 0, 0) });
+      c.body.setLinearVelocity(new Vector3(6, 0, 1));
+      runFrames(scene2, 90);
+      const q = crate.rotationQuaternion!;
+      const turn = 2 * Math.acos(Math.min(1, Math.abs(q.w)));
+      scene2.dispose();
+      return { w, read, turn };
+    };
+    const h = locked(() => new HavokPlugin(true, havok));
+    const f = locked(() => new FootingPlugin());
+    console.log(`locked axes: havok ω (${h.w.x.toFixed(6)}, ${h.w.y.toFixed(4)}, ${h.w.z.toFixed(6)}), reads ${h.read.asArray().map((v) => v.toFixed(3))}, crate turned ${h.turn.toExponential(2)} rad; footing ω (${f.w.x.toFixed(6)}, ${f.w.y.toFixed(4)}, ${f.w.z.toFixed(6)}), reads ${f.read.asArray().map((v) => v.toFixed(3))}, turned ${f.turn.toExponential(2)} rad`);
+    // About y the box turns at −0.5 N·m·s over 2 kg × 1 m² (the moment is per unit mass); about x and z, not (refused by name before).
+    expect(f.w.y).toBeCloseTo(h.w.y, 4);
+    expect(f.w.y).toBeCloseTo(-0.25, 4);
+    expect(Math.abs(f.w.x)).toBeLessThan(1e-5);
+    expect(Math.abs(f.w.z)).toBeLessThan(1e-5);
+    expect(f.read.x).toBe(0);
+    expect(f.read.z).toBe(0);
+    expect(h.turn).toBeLessThan(1e-3);
+    expect(f.turn).toBeLessThan(1e-3);
+  });
+});

@@ -258,10 +258,11 @@ describe('FootingPlugin: bodies', () => {
     // Box of side 1 at density 1000: 1000 kg, I = m (1 + 1) / 12 = 166.67
     const computed = body.computeMassProperties();
     expect(computed.mass).toBeCloseTo(1000, 9);
-    expect(computed.inertia!.x).toBeCloseTo(1000 / 6, 6);
+    // Per unit mass, as Havok's (1/6 m² for a 1 m box; it reported 1000/6 kg·m² for the box's 1000 kg before).
+    expect(computed.inertia!.x).toBeCloseTo(1 / 6, 9);
     body.setMassProperties({ mass: 5 });
     expect(body.getMassProperties().mass).toBeCloseTo(5, 12);
-    expect(body.getMassProperties().inertia!.y).toBeCloseTo(5 / 6, 9);
+    expect(body.getMassProperties().inertia!.y).toBeCloseTo(1 / 6, 9);
     expect(() => body.setMassProperties({ mass: -1 })).toThrow(/mass/);
     expect(body.getMassProperties().mass).toBeCloseTo(5, 12);
     // A mass footing refuses (1/m overflows) leaves the body as it was.

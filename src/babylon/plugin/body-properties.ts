@@ -9,12 +9,12 @@ import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
 import type { Nullable } from '@babylonjs/core/types';
 import type { ShapeData } from './shapes';
-import { requireEnumValue, requireFinite, requireNonNegative, shapeDataOf, shapeMass } from './pose';
+import { liveShapeDataOf, requireEnumValue, requireFinite, requireNonNegative, shapeMass } from './pose';
 import type { BodyData } from './body-data';
 import type { BodyRecords } from './body-records';
 
 export function setShape(records: BodyRecords, body: PhysicsBody, shape: Nullable<PhysicsShape>): void {
-  const s = shape ? shapeDataOf(shape) : null;
+  const s = shape ? liveShapeDataOf(shape, 'setShape') : null;
   const list = records.records(body);
   const before = list.map((d) => d.shape);
   const assign = (d: BodyData, to: ShapeData | null): void => { d.shape?.users.delete(d); d.shape = to; to?.users.add(d); };
@@ -32,7 +32,13 @@ export function setMotionType(records: BodyRecords, body: PhysicsBody, motionTyp
   });
 }
 
+/**
+ * Checked by name before any body changes, and copied: the record keeps
+ * values, not the caller's object (changed later, it used to reach the next
+ * rebuild, say a NaN mass at an unrelated setMotionType).
+ */
 export function setMassProperties(records: BodyRecords, body: PhysicsBody, massProps: PhysicsMassProperties, instanceIndex?: number): void {
+  if (massProps === null || typeof massProps !== 'object') throw new TypeError(`FootingPlugin.setMassProperties: massProps must be an object { mass?, inertia?, inertiaOrientation?, centerOfMass? } (got ${String(massProps)})`);
   const m = massProps.mass;
   if (m !== undefined && (typeof m !== 'number' || !Number.isFinite(m) || m < 0)) {
     throw new RangeError(`FootingPlugin.setMassProperties: massProps.mass must be a finite number ≥ 0 (got ${String(m)})`);
@@ -41,9 +47,25 @@ export function setMassProperties(records: BodyRecords, body: PhysicsBody, massP
   if (io !== undefined && io !== null && !(Number.isFinite(io.x) && Number.isFinite(io.y) && Number.isFinite(io.z) && Number.isFinite(io.w) && io.x * io.x + io.y * io.y + io.z * io.z + io.w * io.w > 1e-12)) {
     throw new RangeError(`FootingPlugin.setMassProperties: massProps.inertiaOrientation must be a non-zero quaternion of finite numbers (got ${io.x}, ${io.y}, ${io.z}, ${io.w})`);
   }
+  const inertia = massProps.inertia;
+  if (inertia !== undefined && inertia !== null) {
+    for (const k of ['x', 'y', 'z'] as const) {
+      const v = inertia[k];
+      // 0 is Havok's axis the body cannot turn about (BodyRecords.userInertia).
+      if (typeof v !== 'number' || !(v === 0 || (v > 0 && v < Infinity && 1 / v < Infinity))) {
+        throw new RangeError(`FootingPlugin.setMassProperties: massProps.inertia.${k} must be a finite number > 0, or 0 for an axis the body does not turn about (got ${String(v)})`);
+      }
+    }
+  }
+  const copy: PhysicsMassProperties = {
+    mass: m,
+    inertia: inertia ? new Vector3(inertia.x, inertia.y, inertia.z) : undefined,
+    inertiaOrientation: io ? new Quaternion(io.x, io.y, io.z, io.w) : undefined,
+    centerOfMass: massProps.centerOfMass ? massProps.centerOfMass.clone() : undefined,
+  };
   records.apply(body, instanceIndex, (d) => {
     const before = d.userMass;
-    records.transact([d], () => { d.userMass = massProps; records.rebuildBody(d); }, () => { d.userMass = before; });
+    records.transact([d], () => { d.userMass = copy; records.rebuildBody(d); }, () => { d.userMass = before; });
   });
 }
 
@@ -57,15 +79,18 @@ export function getMassProperties(d: BodyData): PhysicsMassProperties {
   const r = d.rigid, g = d.rigidGeometry;
   if (r && r.isDynamic) {
     computed.mass = r.mass;
-    computed.inertia = new Vector3(r.inertia.x, r.inertia.y, r.inertia.z);
+    // Per unit mass, as Havok's and setMassProperties's.
+    computed.inertia = new Vector3(r.inertia.x / r.mass, r.inertia.y / r.mass, r.inertia.z / r.mass);
+    // A locked axis reads back as the 0 it was set to, not as the large moment that stands for it.
+    const u = d.userMass?.inertia;
+    if (u) for (const k of ['x', 'y', 'z'] as const) if (u[k] === 0) computed.inertia[k] = 0;
     if (g) {
       const o = g.offsetRotation, q = r.inertiaRotation;
       computed.inertiaOrientation = new Quaternion(o.x, o.y, o.z, o.w).multiplyInPlace(new Quaternion(q.x, q.y, q.z, q.w));
     }
   } else if (d.userMass?.mass !== undefined && computed.mass! > 0) {
-    const k = d.userMass.mass / computed.mass!;
+    // The inertia per unit mass is the shape's at any mass.
     computed.mass = d.userMass.mass;
-    computed.inertia!.scaleInPlace(k);
   }
   return computed;
 }

@@ -6,10 +6,13 @@ import { Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { PhysicsMotionType, PhysicsPrestepType } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
-import { Compound, ConvexShape, type BodyType, type Quat, type RigidBody, type Vec3, type World } from '../../index';
+import { Compound, ConvexShape, MAX_POSITION, type BodyType, type Quat, type RigidBody, type Vec3, type World } from '../../index';
 import { COMBINE_MODES, type ShapeGeometry } from './shapes';
-import { copyVec, footingToNode, instancePose, nodeToFooting, requireEnumValue, requireNodePose, requireVector, samePose } from './pose';
+import { copyVec, footingToNode, instancePose, instancesWithMatrix, nodeToFooting, requireEnumValue, requireNodePose, requireVector, samePose, shapeMass } from './pose';
 import { BodyData } from './body-data';
+
+/** A locked axis's moment over the body's largest other moment (userInertia). */
+const LOCKED_INERTIA = 1e6;
 
 export class BodyRecords {
   /** Every live record, bodies and thin instances alike. */
@@ -36,6 +39,7 @@ export class BodyRecords {
     const matrices = storage?.matrixData;
     if (!matrices) throw new TypeError(`FootingPlugin.initBodyInstances: mesh '${mesh.name}' has no thin instance matrices`);
     const count = storage.instancesCount ?? 0;
+    this.checkInstances(mesh, matrices, count);
     for (let i = 0; i < count; i++) this.addInstance(body, motionType, matrices, i);
   }
 
@@ -59,6 +63,8 @@ export class BodyRecords {
     const matrices = storage?.matrixData;
     if (!matrices) return;
     const count = storage.instancesCount ?? 0;
+    // Every pose first: a NaN matrix used to leave a record without a footing body, the ones before it moved.
+    this.checkInstances(mesh, matrices, count);
     const list = body._pluginDataInstances as BodyData[];
     while (list.length > count) this.release(list.pop()!);
     for (let i = 0; i < list.length; i++) {
@@ -68,6 +74,17 @@ export class BodyRecords {
     }
     const motionType = list[0]?.motionType ?? PhysicsMotionType.DYNAMIC;
     for (let i = list.length; i < count; i++) this.addInstance(body, motionType, matrices, i);
+  }
+
+  /** The poses of thin instances [0, count) as the prestep checks a node's, named after the mesh and instance. */
+  private checkInstances(mesh: Mesh, matrices: Float32Array, count: number): void {
+    if (matrices.length < 16 * count) {
+      throw new RangeError(`FootingPlugin: mesh '${mesh.name}' has ${count} thin instances but matrices for ${Math.floor(matrices.length / 16)}`);
+    }
+    for (let i = 0; i < count; i++) {
+      instancePose(matrices, i, this.tmpVec, this.tmpQuat);
+      requireNodePose(this.tmpVec, this.tmpQuat, mesh.name, i);
+    }
   }
 
   /** Takes the body's footing bodies out of the world; the records stay. */
@@ -163,7 +180,7 @@ export class BodyRecords {
         staticFriction: m.staticFriction ?? m.friction ?? 0.5,
         restitution: m.restitution ?? 0,
         frictionCombine: COMBINE_MODES[m.frictionCombine ?? 1], restitutionCombine: COMBINE_MODES[m.restitutionCombine ?? 2],
-        inertia: type === 'dynamic' ? d.userMass?.inertia : undefined,
+        inertia: type === 'dynamic' ? this.userInertia(d, mass) : undefined,
         inertiaRotation: type === 'dynamic' ? this.inertiaFrame(d, g) : undefined,
         // A rebuilt body keeps sleeping; a new one starts as PhysicsBody's startAsleep asks.
         awake: old ? !(moving && old.isSleeping) : !(type !== 'static' && d.body.startAsleep),
@@ -176,6 +193,25 @@ export class BodyRecords {
     d.rigid = next;
     d.rigidGeometry = next ? g! : null;
     for (const c of d.constraints) c.rebuild();
+  }
+
+  /**
+   * The core's principal moments for the user's (setMassProperties), which
+   * are per unit mass as Havok's: times the body's mass (the user's, or its
+   * shape's at its density). A 0 is an axis the body does not turn about,
+   * as Havok reads it: footing's bodies have no infinite moment, so that
+   * axis gets LOCKED_INERTIA times the largest moment of the body (the
+   * user's, or its shape's), and an impulse turns it a millionth as much.
+   */
+  private userInertia(d: BodyData, mass: number | undefined): Vec3 | undefined {
+    const u = d.userMass?.inertia;
+    if (!u) return undefined;
+    const own = shapeMass(d.shape);
+    const m = mass ?? own.mass!;
+    if (u.x > 0 && u.y > 0 && u.z > 0) return { x: u.x * m, y: u.y * m, z: u.z * m };
+    const i = own.inertia!;
+    const locked = LOCKED_INERTIA * m * Math.max(u.x, u.y, u.z, i.x, i.y, i.z);
+    return { x: u.x > 0 ? u.x * m : locked, y: u.y > 0 ? u.y * m : locked, z: u.z > 0 ? u.z * m : locked };
   }
 
   /**
@@ -221,6 +257,10 @@ export class BodyRecords {
   /** Stored in the footing body's frame; stepping.ts reaches it over the next frame's steps. */
   setTarget(body: PhysicsBody, position: Vector3, rotation: Quaternion, instanceIndex?: number): void {
     requireVector(position, 'setTargetTransform position');
+    // Past MAX_POSITION the core refuses the target inside executeStep, and did so every frame after.
+    for (const k of ['x', 'y', 'z'] as const) {
+      if (Math.abs(position[k]) > MAX_POSITION) throw new RangeError(`FootingPlugin.setTargetTransform position.${k} must be within ±${MAX_POSITION} m (MAX_POSITION; got ${position[k]})`);
+    }
     if (![rotation.x, rotation.y, rotation.z, rotation.w].every(Number.isFinite) || rotation.lengthSquared() < 1e-12) {
       throw new RangeError('FootingPlugin.setTargetTransform rotation must be a non-zero quaternion of finite numbers');
     }
@@ -253,7 +293,7 @@ export class BodyRecords {
       if (body.getPrestepType() !== PhysicsPrestepType.TELEPORT) return;
       const matrices = (node as Mesh)._thinInstanceDataStorage?.matrixData;
       if (!matrices) return;
-      const n = body._pluginDataInstances.length;
+      const n = instancesWithMatrix(body, matrices);
       for (let i = 0; i < n; i++) {
         instancePose(matrices, i, this.tmpVec, this.tmpQuat);
         requireNodePose(this.tmpVec, this.tmpQuat, node.name, i);
@@ -274,7 +314,8 @@ export class BodyRecords {
       const matrices = (node as Mesh)._thinInstanceDataStorage?.matrixData;
       if (!matrices) return;
       const list = body._pluginDataInstances as BodyData[];
-      for (let i = 0; i < list.length; i++) {
+      const n = instancesWithMatrix(body, matrices);
+      for (let i = 0; i < n; i++) {
         instancePose(matrices, i, this.tmpVec, this.tmpQuat);
         const d = list[i]!;
         if (!samePose(d.syncedPosition, d.syncedRotation, this.tmpVec, this.tmpQuat)) this.teleport(d, this.tmpVec, this.tmpQuat);

@@ -331,9 +331,16 @@ export class ConstraintData {
     }
   }
 
-  /** Whether a pair of these bodies has a footing joint now (enabled, both bodies made in this world). */
+  /**
+   * Whether a pair of these bodies has a footing joint now: enabled, both
+   * bodies made in this world, one of them dynamic in footing. A joint
+   * between two bodies that do not move (STATIC, ANIMATED, a DYNAMIC of
+   * mass 0, a MESH) holds nothing, and footing refuses it: the pair waits
+   * until one of them is dynamic (setMotionType used to be refused).
+   */
   private builds(a: BodyData, b: BodyData): boolean {
-    return this.enabled && a.rigid !== null && b.rigid !== null && a.rigid.world === this.world && b.rigid.world === this.world;
+    const ra = a.rigid, rb = b.rigid;
+    return this.enabled && ra !== null && rb !== null && ra.world === this.world && rb.world === this.world && (ra.isDynamic || rb.isDynamic);
   }
 
   /** Drops the pairs that use a body being disposed. */

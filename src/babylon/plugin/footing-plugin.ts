@@ -201,7 +201,8 @@ export class FootingPlugin implements IPhysicsEnginePluginV2 {
   getNumChildren(shape: PhysicsShape): number { return shapeDataOf(shape).children.length; }
   /** The shape's bounds in its body's frame. */
   getBoundingBox(shape: PhysicsShape): BoundingBox { return shapeBoundingBox(shape); }
-  disposeShape(shape: PhysicsShape): void { shape._pluginData = undefined; }
+  /** Bodies and containers using the shape keep it (as Havok's reference count does); the shape itself can no longer be used. */
+  disposeShape(shape: PhysicsShape): void { shapeProps.disposeShape(shape); }
   setTrigger(shape: PhysicsShape, isTrigger: boolean): void { shapeProps.setTrigger(this.bodies, shape, isTrigger); }
 
   // ---------------------------------------------------------------- constraints

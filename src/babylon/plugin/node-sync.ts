@@ -7,7 +7,7 @@ import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import type { Quat, Vec3 } from '../../index';
-import { footingToNode } from './pose';
+import { footingToNode, instancesWithMatrix } from './pose';
 import { BodyData } from './body-data';
 
 export class NodeSync {
@@ -34,7 +34,8 @@ export class NodeSync {
       const matrices = m._thinInstanceDataStorage?.matrixData;
       if (!matrices) return;
       const list = body._pluginDataInstances as BodyData[];
-      for (let i = 0; i < list.length; i++) {
+      const n = instancesWithMatrix(body, matrices);
+      for (let i = 0; i < n; i++) {
         const d = list[i]!;
         this.posedNode(d, alpha, this.tmpV, this.tmpQ);
         // Keep the instance's scale; write rotation and translation.

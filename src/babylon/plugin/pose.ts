@@ -3,12 +3,20 @@
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { PhysicsMassProperties } from '@babylonjs/core/Physics/v2/IPhysicsEnginePlugin';
 import type { PhysicsShape } from '@babylonjs/core/Physics/v2/physicsShape';
+import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
 import { Compound, ConvexShape, MAX_POSITION, type Quat, type RigidBody, type Vec3 } from '../../index';
 import { ShapeData, type ShapeGeometry } from './shapes';
 
 export function shapeDataOf(shape: PhysicsShape): ShapeData {
   const d = shape._pluginData as ShapeData | undefined;
   if (!(d instanceof ShapeData)) throw new TypeError('FootingPlugin: the shape was not created by this plugin (initShape)');
+  return d;
+}
+
+/** A shape to change or give to a body or container: not disposed (a disposed one can still be read, as bodies keep using it). */
+export function liveShapeDataOf(shape: PhysicsShape, method: string): ShapeData {
+  const d = shapeDataOf(shape);
+  if (d.disposed) throw new TypeError(`FootingPlugin.${method}: the shape was disposed (PhysicsShape.dispose); bodies and containers that use it keep it, but it cannot be changed or given to another`);
   return d;
 }
 
@@ -20,6 +28,17 @@ export function requireVector(v: Vector3, field: string): void {
 
 export function requireNonNegative(v: number, field: string): void {
   if (typeof v !== 'number' || !(v >= 0 && v < Infinity)) throw new RangeError(`FootingPlugin.${field} must be a finite number ≥ 0 (got ${String(v)})`);
+}
+
+/**
+ * 32 filter bits, as the core's collisionGroup setter takes them: an integer
+ * in [−2³¹, 2³² − 1] (1.5 would read back as 1). Returned as a signed 32-bit integer.
+ */
+export function requireMask(mask: number, field: string): number {
+  if (typeof mask !== 'number' || !Number.isInteger(mask) || mask < -0x80000000 || mask > 0xffffffff) {
+    throw new RangeError(`FootingPlugin.${field} must be an integer in [-2^31, 2^32 - 1] (32 filter bits; got ${String(mask)})`);
+  }
+  return mask | 0;
 }
 
 export function requireFinite(v: number, field: string): void {
@@ -98,6 +117,18 @@ export function instancePose(matrices: Float32Array, i: number, outP: Vec3, outQ
   outQ.x = instanceRotation.x; outQ.y = instanceRotation.y; outQ.z = instanceRotation.z; outQ.w = instanceRotation.w;
 }
 
+/**
+ * The body's instances that have a matrix in the mesh's buffer. A buffer
+ * made smaller (thinInstanceSetBuffer) without body.updateBodyInstances()
+ * leaves the rest without one: they are neither teleported nor drawn, and
+ * keep simulating until the update, as instances past a lowered
+ * thinInstanceCount do (the prestep used to read NaN past the buffer's end
+ * and throw every frame).
+ */
+export function instancesWithMatrix(body: PhysicsBody, matrices: Float32Array): number {
+  return Math.min(body._pluginDataInstances.length, Math.floor(matrices.length / 16));
+}
+
 /** Float32 node matrices round poses: compare with a tolerance. */
 export function samePose(sp: Vector3, sq: Quaternion, p: Readonly<Vec3>, q: Readonly<Quat>): boolean {
   const e = 1e-5;
@@ -128,9 +159,11 @@ export function shapeMass(s: ShapeData | null): PhysicsMassProperties {
   }
   const m = g.core.massProperties(s.density);
   const o = g.offsetPosition, r = g.offsetRotation;
+  // Babylon's inertia is per unit mass, as Havok's (a 1 m box: 1/6 whatever its mass).
+  const k = m.mass > 0 ? 1 / m.mass : 0;
   return {
     centerOfMass: new Vector3(o.x, o.y, o.z), mass: m.mass,
-    inertia: new Vector3(m.inertia.x, m.inertia.y, m.inertia.z), inertiaOrientation: new Quaternion(r.x, r.y, r.z, r.w),
+    inertia: new Vector3(m.inertia.x * k, m.inertia.y * k, m.inertia.z * k), inertiaOrientation: new Quaternion(r.x, r.y, r.z, r.w),
   };
 }
 

@@ -6,16 +6,25 @@ import type { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { PhysicsRaycastResult, type IRaycastQuery } from '@babylonjs/core/Physics/physicsRaycastResult';
 import type { RigidBody, World } from '../../index';
 import { BodyData } from './body-data';
+import { requireMask, requireVector } from './pose';
 
 export function raycast(world: World, from: Vector3, to: Vector3, result: PhysicsRaycastResult | Array<PhysicsRaycastResult>, query?: IRaycastQuery): void {
+  requireVector(from, 'raycast from');
+  requireVector(to, 'raycast to');
+  if (!(result instanceof PhysicsRaycastResult) && !Array.isArray(result)) {
+    throw new TypeError(`FootingPlugin.raycast: result must be a PhysicsRaycastResult or an array of them (got ${String(result)})`);
+  }
+  // Checked as the shapes' masks are: NaN, 2^33 or 'x' used to become 0 (no hits) in silence, 1.5 became 1.
+  const membership = query?.membership === undefined ? -1 : requireMask(query.membership, 'raycast query.membership');
+  const collideWith = query?.collideWith === undefined ? -1 : requireMask(query.collideWith, 'raycast query.collideWith');
   const results = Array.isArray(result) ? result : [result];
   for (const r of results) r.reset(from, to);
   const fill = !Array.isArray(result) || result.length > 0 ? results.length : Infinity;
   const exclude = query?.ignoreBody;
   const hitBodies = new Set<RigidBody>();
   const options = {
-    collisionGroup: (query?.membership ?? 0xffffffff) >>> 0,
-    collisionMask: (query?.collideWith ?? 0xffffffff) >>> 0,
+    collisionGroup: membership >>> 0,
+    collisionMask: collideWith >>> 0,
     includeSensors: !!query?.shouldHitTriggers,
     filter: (b: RigidBody): boolean => {
       if (hitBodies.has(b)) return false;

@@ -45,6 +45,8 @@ export class ShapeData {
   readonly children: { shape: PhysicsShape; translation: Vec3; rotation: Quat; scale: Vec3 }[] = [];
   /** Body data records using this shape (rebuilt when a property footing fixes at creation changes). */
   readonly users = new Set<{ rebuild(): void }>();
+  /** PhysicsShape.dispose was called: bodies and containers using it keep it, the user can no longer read or change it. */
+  disposed = false;
   constructor(readonly type: PhysicsShapeType, readonly options: PhysicsShapeParameters, geometry: ShapeGeometry) {
     this.geometry = geometry;
   }
@@ -54,8 +56,35 @@ function frame(core: Shape | null, p: Vec3, q: Quat): ShapeGeometry {
   return { core, offsetPosition: p, offsetRotation: q, meshPositions: null, meshIndices: null };
 }
 
-function vec(v: Vector3 | undefined, x: number, y: number, z: number): Vec3 {
-  return v ? { x: v.x, y: v.y, z: v.z } : { x, y, z };
+/** A vector option, or its default when absent; one that is given must be finite (`field` names it in the error). */
+function vec(v: Vector3 | undefined, x: number, y: number, z: number, field: string): Vec3 {
+  if (!v) return { x, y, z };
+  for (const k of ['x', 'y', 'z'] as const) {
+    if (typeof v[k] !== 'number' || !Number.isFinite(v[k])) throw new RangeError(`FootingPlugin.initShape: options.${field}.${k} must be a finite number (got ${String(v[k])})`);
+  }
+  return { x: v.x, y: v.y, z: v.z };
+}
+
+/** A rotation option: identity when absent, otherwise a non-zero quaternion of finite numbers, normalised. */
+function rotationOption(q: Quaternion | undefined, field: string): Quat {
+  if (!q) return { x: 0, y: 0, z: 0, w: 1 };
+  const n = Math.hypot(q.x, q.y, q.z, q.w);
+  if (!(n > 1e-6 && n < Infinity)) {
+    throw new RangeError(`FootingPlugin.initShape: options.${field} must be a non-zero quaternion of finite numbers (got ${q.x}, ${q.y}, ${q.z}, ${q.w})`);
+  }
+  // A unit quaternion is kept as given (its length from Math.hypot may be 1 ± 1 ulp).
+  if (Math.abs(n - 1) < 1e-9) return { x: q.x, y: q.y, z: q.z, w: q.w };
+  return { x: q.x / n, y: q.y / n, z: q.z / n, w: q.w / n };
+}
+
+/**
+ * A radius option: a sphere's is 1 m when absent; a given one must be
+ * finite and > 0 (0 and NaN used to become 1 m in silence).
+ */
+function radiusOption(r: number | undefined, fallback?: number): number {
+  if (r === undefined && fallback !== undefined) return fallback;
+  if (typeof r !== 'number' || !(r > 0 && r < Infinity)) throw new RangeError(`FootingPlugin.initShape: options.radius must be a finite number > 0 (got ${String(r)})`);
+  return r;
 }
 
 /** The rotation taking +Y onto the unit direction d (a capsule's or cylinder's axis). */
@@ -69,22 +98,36 @@ function rotationFromY(d: Vec3): Quat {
 }
 
 function sphere(o: PhysicsShapeParameters): ShapeGeometry {
-  return frame(new Sphere(o.radius || 1), vec(o.center, 0, 0, 0), { x: 0, y: 0, z: 0, w: 1 });
+  return frame(new Sphere(radiusOption(o.radius, 1)), vec(o.center, 0, 0, 0, 'center'), { x: 0, y: 0, z: 0, w: 1 });
 }
 
+/**
+ * Half thickness (m) of a BOX given no thickness along an axis. Babylon's
+ * usual ground is a CreateGround mesh with a BOX aggregate, whose bounding
+ * extents are 0 in y; Havok takes it as a plate of no thickness, colliding
+ * on both sides. footing's Box needs a size, so the plate is 0.2 mm thick
+ * about the mesh's plane: a ball rests 0.1 mm higher than on Havok's.
+ */
+export const FLAT_BOX_HALF_THICKNESS = 1e-4;
+
 function box(o: PhysicsShapeParameters): ShapeGeometry {
-  const e = vec(o.extents, 1, 1, 1);
-  const r = o.rotation;
-  return frame(new Box({ x: e.x / 2, y: e.y / 2, z: e.z / 2 }), vec(o.center, 0, 0, 0), r ? { x: r.x, y: r.y, z: r.z, w: r.w } : { x: 0, y: 0, z: 0, w: 1 });
+  const e = vec(o.extents, 1, 1, 1, 'extents');
+  for (const k of ['x', 'y', 'z'] as const) {
+    if (!(e[k] >= 0)) throw new RangeError(`FootingPlugin.initShape: options.extents.${k} must be a finite number ≥ 0 (got ${e[k]})`);
+  }
+  const half = (x: number): number => Math.max(x / 2, FLAT_BOX_HALF_THICKNESS);
+  return frame(new Box({ x: half(e.x), y: half(e.y), z: half(e.z) }), vec(o.center, 0, 0, 0, 'center'), rotationOption(o.rotation, 'rotation'));
 }
 
 /** A segment A→B becomes a centre, an axis rotation and a half length. */
 function segment(o: PhysicsShapeParameters): { centre: Vec3; rotation: Quat; halfLength: number; radius: number } {
-  const a = vec(o.pointA, 0, 0, 0), b = vec(o.pointB, 0, 1, 0);
+  const a = vec(o.pointA, 0, 0, 0, 'pointA'), b = vec(o.pointB, 0, 1, 0, 'pointB');
   const dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
   const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
   const rotation = len > 0 ? rotationFromY({ x: dx / len, y: dy / len, z: dz / len }) : { x: 0, y: 0, z: 0, w: 1 };
-  return { centre: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, z: (a.z + b.z) / 2 }, rotation, halfLength: len / 2, radius: o.radius || 0 };
+  // (A length past the largest double would turn the axis into NaN.)
+  if (!(len < Infinity)) throw new RangeError(`FootingPlugin.initShape: options.pointA and pointB must be less than ${Number.MAX_VALUE} m apart (got ${len})`);
+  return { centre: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, z: (a.z + b.z) / 2 }, rotation, halfLength: len / 2, radius: radiusOption(o.radius) };
 }
 
 function capsule(o: PhysicsShapeParameters): ShapeGeometry {
@@ -97,6 +140,7 @@ function capsule(o: PhysicsShapeParameters): ShapeGeometry {
 /** A cylinder between pointA and pointB (footing's Cylinder runs along local Y, as the capsule). */
 function cylinder(o: PhysicsShapeParameters): ShapeGeometry {
   const s = segment(o);
+  if (!(s.halfLength > 0)) throw new RangeError('FootingPlugin.initShape: a CYLINDER needs options.pointA and pointB apart (they are the same point)');
   return frame(new Cylinder(s.radius, s.halfLength), s.centre, s.rotation);
 }
 
@@ -152,10 +196,20 @@ function groundMeshSamples(o: PhysicsShapeParameters): void {
 function heightField(o: PhysicsShapeParameters): ShapeGeometry {
   if (o.groundMesh) groundMeshSamples(o);
   const nx = o.numHeightFieldSamplesX, nz = o.numHeightFieldSamplesZ, sx = o.heightFieldSizeX, sz = o.heightFieldSizeZ, data = o.heightFieldData;
-  if (!nx || !nz || !sx || !sz || !data) {
+  if (nx === undefined || nz === undefined || sx === undefined || sz === undefined || !data) {
     throw new TypeError('FootingPlugin.initShape: a HEIGHTFIELD needs groundMesh, or numHeightFieldSamplesX/Z, heightFieldSizeX/Z and heightFieldData');
   }
+  for (const [field, n] of [['numHeightFieldSamplesX', nx], ['numHeightFieldSamplesZ', nz]] as const) {
+    if (!Number.isInteger(n) || n < 2) throw new RangeError(`FootingPlugin.initShape: options.${field} must be an integer ≥ 2 (got ${String(n)})`);
+  }
+  for (const [field, size] of [['heightFieldSizeX', sx], ['heightFieldSizeZ', sz]] as const) {
+    if (typeof size !== 'number' || !(size > 0 && size < Infinity)) throw new RangeError(`FootingPlugin.initShape: options.${field} must be a finite number > 0 (got ${String(size)})`);
+  }
   if (data.length !== nx * nz) throw new RangeError(`FootingPlugin.initShape: heightFieldData must hold numHeightFieldSamplesX × numHeightFieldSamplesZ = ${nx * nz} heights (got ${data.length})`);
+  // footing's HeightField reads NaN as a hole; Babylon's (and Havok's) fields have none, so a NaN is a mistake.
+  for (let i = 0; i < data.length; i++) {
+    if (!Number.isFinite(data[i])) throw new RangeError(`FootingPlugin.initShape: options.heightFieldData[${i}] must be a finite number (got ${String(data[i])})`);
+  }
   const samples = new Float64Array(nx * nz);
   for (let r = 0; r < nz; r++) for (let c = 0; c < nx; c++) samples[r * nx + c] = data[(nz - 1 - r) * nx + c]!;
   const core = new HeightField(samples, nz, nx, { x: sx / (nx - 1), y: 1, z: sz / (nz - 1) });
@@ -225,7 +279,18 @@ const BUILDERS: Record<PhysicsShapeType, (o: PhysicsShapeParameters) => ShapeGeo
 export function buildShapeGeometry(type: PhysicsShapeType, options: PhysicsShapeParameters): ShapeGeometry {
   const build = BUILDERS[type];
   if (!build) throw new TypeError(`FootingPlugin.initShape: unknown shape type ${String(type)}`);
-  return build(options ?? {});
+  const o = options ?? {};
+  try {
+    return build(o);
+  } catch (e) {
+    // The core names its own fields (ConvexHull.points, TriangleMesh.indices): say which Babylon shape and mesh they came from.
+    if (!(e instanceof RangeError) && !(e instanceof TypeError)) throw e;
+    const message = (e as Error).message;
+    if (message.startsWith('FootingPlugin')) throw e;
+    const mesh = o.mesh ?? o.groundMesh;
+    const where = `FootingPlugin.initShape: ${PhysicsShapeType[type]}${mesh ? ` of mesh '${mesh.name}'` : ''}`;
+    throw e instanceof RangeError ? new RangeError(`${where}: ${message}`) : new TypeError(`${where}: ${message}`);
+  }
 }
 
 /** The child's options scaled (sphere, box and capsule scale their sizes and centres). */

@@ -4,7 +4,7 @@
 // parts, and the interpolation factor the node sync uses.
 import { Quaternion, type Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { PhysicsBody } from '@babylonjs/core/Physics/v2/physicsBody';
-import { MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, type Quat, type Vec3, type World } from '../../index';
+import { MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, MAX_TIME_STEP, type Quat, type RigidBody, type Vec3, type World } from '../../index';
 import { driveToPose, requireFinite, requireVector } from './pose';
 import type { BodyRecords } from './body-records';
 
@@ -117,12 +117,37 @@ export class FrameStepper {
       Quaternion.SlerpToRef(this.tmpQ, this.tmpQ2, t, this.tmpQ);
       this.tmpQuat.x = this.tmpQ.x; this.tmpQuat.y = this.tmpQ.y; this.tmpQuat.z = this.tmpQ.z; this.tmpQuat.w = this.tmpQ.w;
       const r = d.rigid;
-      if (r.isKinematic) r.setKinematicTarget(this.tmpVec, this.tmpQuat);
-      else if (r.isDynamic) driveToPose(r, this.tmpVec, this.tmpQuat, dt);
+      if (r.isKinematic || r.isDynamic) {
+        if (this.beyondReach(r, dt)) {
+          // The core refuses a step that would move a body faster than MAX_LINEAR_SPEED or
+          // MAX_ANGULAR_SPEED, and a kinematic target it refused stayed set, so every later
+          // frame threw too. Such a target is a teleport: the body is put on it, at rest.
+          r.setPosition(this.tmpVec);
+          r.setRotation(this.tmpQuat);
+          r.setLinearVelocity(ZERO);
+          r.setAngularVelocity(ZERO);
+        } else if (r.isKinematic) r.setKinematicTarget(this.tmpVec, this.tmpQuat);
+        else driveToPose(r, this.tmpVec, this.tmpQuat, dt);
+      }
       if (i === n - 1) d.hasTarget = false;
     }
     this.world.step(dt);
     this.clampVelocities();
+  }
+
+  /** Whether reaching (tmpVec, tmpQuat) from r's pose in dt takes more than the core's speed limits (with 0.1 % to spare for rounding). */
+  private beyondReach(r: RigidBody, dt: number): boolean {
+    const p = r.position, t = this.tmpVec;
+    const dx = t.x - p.x, dy = t.y - p.y, dz = t.z - p.z;
+    const reach = 0.999 * MAX_LINEAR_SPEED * dt;
+    if (dx * dx + dy * dy + dz * dz > reach * reach) return true;
+    // The turn from r's rotation to the target's: 2 atan2(|v|, |w|) of target · conjugate(rotation).
+    const q = r.rotation, u = this.tmpQuat;
+    const w = u.w * q.w + u.x * q.x + u.y * q.y + u.z * q.z;
+    const x = -u.w * q.x + u.x * q.w - u.y * q.z + u.z * q.y;
+    const y = -u.w * q.y + u.y * q.w - u.z * q.x + u.x * q.z;
+    const z = -u.w * q.z + u.z * q.w - u.x * q.y + u.y * q.x;
+    return 2 * Math.atan2(Math.sqrt(x * x + y * y + z * z), Math.abs(w)) > 0.999 * MAX_ANGULAR_SPEED * dt;
   }
 
   private clampVelocities(): void {
@@ -186,6 +211,8 @@ export class FrameStepper {
     }
   }
 }
+
+const ZERO: Readonly<Vec3> = Object.freeze({ x: 0, y: 0, z: 0 });
 
 /** Bound for an impulse component: forces each finite can add up past the largest double (or to ∞ − ∞). */
 const IMPULSE_BOUND = 1e300;
