@@ -34,7 +34,7 @@ export function setMotionType(records: BodyRecords, body: PhysicsBody, motionTyp
 
 /**
  * Checked by name before any body changes, and copied: the record keeps
- * values, not the caller's object (changed later, it used to reach the next
+ * values, not the caller's object (changed later, it would reach the next
  * rebuild, say a NaN mass at an unrelated setMotionType).
  */
 export function setMassProperties(records: BodyRecords, body: PhysicsBody, massProps: PhysicsMassProperties, instanceIndex?: number): void {

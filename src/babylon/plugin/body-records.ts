@@ -63,7 +63,7 @@ export class BodyRecords {
     const matrices = storage?.matrixData;
     if (!matrices) return;
     const count = storage.instancesCount ?? 0;
-    // Every pose first: a NaN matrix used to leave a record without a footing body, the ones before it moved.
+    // Every pose first, so a bad matrix changes no instance (not a record without a body, nor the ones before it moved).
     this.checkInstances(mesh, matrices, count);
     const list = body._pluginDataInstances as BodyData[];
     while (list.length > count) this.release(list.pop()!);

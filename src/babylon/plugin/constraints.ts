@@ -336,7 +336,7 @@ export class ConstraintData {
    * bodies made in this world, one of them dynamic in footing. A joint
    * between two bodies that do not move (STATIC, ANIMATED, a DYNAMIC of
    * mass 0, a MESH) holds nothing, and footing refuses it: the pair waits
-   * until one of them is dynamic (setMotionType used to be refused).
+   * until one of them is dynamic.
    */
   private builds(a: BodyData, b: BodyData): boolean {
     const ra = a.rigid, rb = b.rigid;

@@ -122,8 +122,8 @@ export function instancePose(matrices: Float32Array, i: number, outP: Vec3, outQ
  * made smaller (thinInstanceSetBuffer) without body.updateBodyInstances()
  * leaves the rest without one: they are neither teleported nor drawn, and
  * keep simulating until the update, as instances past a lowered
- * thinInstanceCount do (the prestep used to read NaN past the buffer's end
- * and throw every frame).
+ * thinInstanceCount do (reading past the buffer's end gives NaN, and the
+ * prestep would throw every frame).
  */
 export function instancesWithMatrix(body: PhysicsBody, matrices: Float32Array): number {
   return Math.min(body._pluginDataInstances.length, Math.floor(matrices.length / 16));

@@ -14,7 +14,7 @@ export function raycast(world: World, from: Vector3, to: Vector3, result: Physic
   if (!(result instanceof PhysicsRaycastResult) && !Array.isArray(result)) {
     throw new TypeError(`FootingPlugin.raycast: result must be a PhysicsRaycastResult or an array of them (got ${String(result)})`);
   }
-  // Checked as the shapes' masks are: NaN, 2^33 or 'x' used to become 0 (no hits) in silence, 1.5 became 1.
+  // Checked as the shapes' masks are: NaN, 2^33 or 'x' would become 0 (no hits) in silence, 1.5 would become 1.
   const membership = query?.membership === undefined ? -1 : requireMask(query.membership, 'raycast query.membership');
   const collideWith = query?.collideWith === undefined ? -1 : requireMask(query.collideWith, 'raycast query.collideWith');
   const results = Array.isArray(result) ? result : [result];

@@ -76,7 +76,7 @@ export function setTrigger(records: BodyRecords, shape: PhysicsShape, isTrigger:
 export function addChild(records: BodyRecords, shape: PhysicsShape, newChild: PhysicsShape, translation?: Vector3, rotation?: Quaternion, scale?: Vector3): void {
   const s = liveShapeDataOf(shape, 'addChild');
   const c = liveShapeDataOf(newChild, 'addChild');
-  // Only a container has children: on a BOX the child used to replace the box's own collider.
+  // Only a container has children: on a BOX the child would replace the box's own collider.
   if (s.type !== ShapeType.CONTAINER) throw new TypeError(`FootingPlugin.addChild: the parent shape must be a CONTAINER (got ${ShapeType[s.type]})`);
   // A container inside itself would be flattened without end.
   if (holds(c, s)) throw new RangeError('FootingPlugin.addChild: newChild is the container itself or holds it');

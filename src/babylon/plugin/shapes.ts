@@ -79,7 +79,7 @@ function rotationOption(q: Quaternion | undefined, field: string): Quat {
 
 /**
  * A radius option: a sphere's is 1 m when absent; a given one must be
- * finite and > 0 (0 and NaN used to become 1 m in silence).
+ * finite and > 0 (0 or NaN is not taken as "absent").
  */
 function radiusOption(r: number | undefined, fallback?: number): number {
   if (r === undefined && fallback !== undefined) return fallback;
@@ -106,7 +106,8 @@ function sphere(o: PhysicsShapeParameters): ShapeGeometry {
  * usual ground is a CreateGround mesh with a BOX aggregate, whose bounding
  * extents are 0 in y; Havok takes it as a plate of no thickness, colliding
  * on both sides. footing's Box needs a size, so the plate is 0.2 mm thick
- * about the mesh's plane: a ball rests 0.1 mm higher than on Havok's.
+ * about the mesh's plane: thin enough that a body rests where it would on
+ * Havok's, thick enough for the box routines.
  */
 export const FLAT_BOX_HALF_THICKNESS = 1e-4;
 
