@@ -18,6 +18,18 @@ export function copyQuat(q: Quat, field: string): Quat {
   return { x: q.x, y: q.y, z: q.z, w: q.w };
 }
 
+/** A copy of `v` to send, refused at the call with a RangeError naming `field` when a component is not finite. */
+export function copyFiniteVec(v: Vec3, field: string): Vec3 {
+  requireFiniteVec(v, field);
+  return { x: v.x, y: v.y, z: v.z };
+}
+
+/** A copy of `q` to send, refused at the call when a component is not finite (the worker normalises it). */
+export function copyFiniteQuat(q: Quat, field: string): Quat {
+  requireFiniteQuat(q, field);
+  return { x: q.x, y: q.y, z: q.z, w: q.w };
+}
+
 export function requireFiniteVec(v: Vec3, field: string): void {
   if (v === null || typeof v !== 'object') throw new TypeError(`${field} must be a { x, y, z } object (got ${String(v)})`);
   if (!Number.isFinite(v.x) || !Number.isFinite(v.y) || !Number.isFinite(v.z)) throw new RangeError(`${field} must be finite (got (${v.x}, ${v.y}, ${v.z}))`);

@@ -16,7 +16,7 @@ import {
   type RagdollDescData, type RagdollData,
 } from './protocol';
 import type { BodyType } from '../dynamics/body';
-import { copyQuat, copyVec, requireCloneable, requireFiniteQuat, requireFiniteVec, transferListOf, unsendable } from './client-checks';
+import { copyFiniteQuat, copyFiniteVec, copyQuat, copyVec, requireCloneable, requireFiniteQuat, requireFiniteVec, transferListOf, unsendable } from './client-checks';
 import { ClientEvents } from './client-events';
 import { ClientPoses } from './client-poses';
 import { ClientRequests } from './client-requests';
@@ -142,8 +142,8 @@ export class PhysicsClient {
     if (desc === null || typeof desc !== 'object') throw new TypeError(`createBody: desc must be a body description object (got ${String(desc)})`);
     // What the page needs before the worker answers (the shape is sent, the pose shown): the worker checks the numbers.
     if (desc.shape === null || typeof desc.shape !== 'object') throw new TypeError(`createBody: desc.shape must be a shape description object (got ${String(desc.shape)})`);
-    if (desc.position != null) copyVec(desc.position, 'createBody: desc.position');
-    if (desc.rotation != null) copyQuat(desc.rotation, 'createBody: desc.rotation');
+    if (desc.position != null) requireFiniteVec(desc.position, 'createBody: desc.position');
+    if (desc.rotation != null) requireFiniteQuat(desc.rotation, 'createBody: desc.rotation');
     if (desc.userData !== undefined) requireCloneable(desc.userData, 'createBody: userData');
     const handle = this.claimHandle(desc.position, desc.rotation);
     this.sendNew({ type: 'createBody', handle, desc });
@@ -156,7 +156,7 @@ export class PhysicsClient {
   createCharacter(desc: CharacterDescData = {}): number {
     if (desc === null || typeof desc !== 'object') throw new TypeError(`createCharacter: desc must be a character description object (got ${String(desc)})`);
     const { userData, ...rest } = desc;
-    if (desc.position != null) copyVec(desc.position, 'createCharacter: desc.position');
+    if (desc.position != null) requireFiniteVec(desc.position, 'createCharacter: desc.position');
     if (userData !== undefined) requireCloneable(userData, 'createCharacter: userData');
     const handle = this.claimHandle(desc.position, undefined);
     this.sendNew({ type: 'createCharacter', handle, desc: rest });
@@ -172,6 +172,16 @@ export class PhysicsClient {
     this.forget(handle);
     // Odd slots are the host's: it reuses them, and says so with 'tracked'.
     if (slot % 2 === 0) this.freeSlots.push(slot);
+  }
+
+  /** A handle whose body or character the worker refused to build: dead, its slot free again if it is still the page's. */
+  private refused(handle: number): void {
+    const slot = slotOf(handle);
+    if (!Number.isSafeInteger(handle) || handle < 0 || slot % 2 !== 0 || this.generations[slot] !== generationOf(handle)) return;
+    this.forget(handle);
+    this.userData.delete(handle);
+    this.retiredUserData.delete(handle);
+    this.freeSlots.push(slot);
   }
 
   /** Marks a handle dead; its userData stays for the events the worker may still send about it. */
@@ -226,12 +236,12 @@ export class PhysicsClient {
 
   applyImpulse(handle: number, impulse: Vec3, point?: Vec3): void {
     this.requireBody(handle, 'applyImpulse');
-    this.send({ type: 'applyImpulse', handle, impulse: copyVec(impulse, 'applyImpulse: impulse'), point: point && copyVec(point, 'applyImpulse: point') });
+    this.send({ type: 'applyImpulse', handle, impulse: copyFiniteVec(impulse, 'applyImpulse: impulse'), point: point == null ? undefined : copyFiniteVec(point, 'applyImpulse: point') });
   }
 
   setVelocity(handle: number, linear?: Vec3, angular?: Vec3): void {
     this.requireBody(handle, 'setVelocity');
-    this.send({ type: 'setVelocity', handle, linear: linear && copyVec(linear, 'setVelocity: linear'), angular: angular && copyVec(angular, 'setVelocity: angular') });
+    this.send({ type: 'setVelocity', handle, linear: linear == null ? undefined : copyFiniteVec(linear, 'setVelocity: linear'), angular: angular == null ? undefined : copyFiniteVec(angular, 'setVelocity: angular') });
   }
 
   /**
@@ -245,9 +255,7 @@ export class PhysicsClient {
     this.requireHandle(handle);
     const kind = this.kinds.get(handle);
     if (kind !== undefined && kind !== 'kinematic') throw new TypeError(`setKinematicTarget: handle ${handle} is a ${kind === 'character' ? 'character' : `${kind} body`}, not a kinematic body`);
-    requireFiniteVec(position, 'setKinematicTarget: position');
-    if (rotation !== undefined) requireFiniteQuat(rotation, 'setKinematicTarget: rotation');
-    this.send({ type: 'setKinematicTarget', handle, position: copyVec(position, 'setKinematicTarget: position'), rotation: rotation && copyQuat(rotation, 'setKinematicTarget: rotation') });
+    this.send({ type: 'setKinematicTarget', handle, position: copyFiniteVec(position, 'setKinematicTarget: position'), rotation: rotation == null ? undefined : copyFiniteQuat(rotation, 'setKinematicTarget: rotation') });
   }
 
   /**
@@ -258,7 +266,7 @@ export class PhysicsClient {
    */
   teleport(handle: number, position: Vec3, rotation?: Quat): void {
     this.requireHandle(handle);
-    this.send({ type: 'teleport', handle, position: copyVec(position, 'teleport: position'), rotation: rotation && copyQuat(rotation, 'teleport: rotation') });
+    this.send({ type: 'teleport', handle, position: copyFiniteVec(position, 'teleport: position'), rotation: rotation == null ? undefined : copyFiniteQuat(rotation, 'teleport: rotation') });
   }
 
   /**
@@ -524,18 +532,21 @@ export class PhysicsClient {
 
   /** The interpolated position of a body or character (its creation pose before the worker reports it). */
   getPosition(handle: number, out: Vec3): Vec3 {
+    this.requireHandle(handle);
     if (out === null || typeof out !== 'object') throw new TypeError(`getPosition: out must be a { x, y, z } object to write into (got ${String(out)})`);
     return this.poses.position(handle, out, this.alpha);
   }
 
   /** The interpolated rotation (normalised lerp along the shorter arc). */
   getRotation(handle: number, out: Quat): Quat {
+    this.requireHandle(handle);
     if (out === null || typeof out !== 'object') throw new TypeError(`getRotation: out must be a { x, y, z, w } object to write into (got ${String(out)})`);
     return this.poses.rotation(handle, out, this.alpha);
   }
 
   /** The newest frame's state of a handle (STATE_* in protocol: awake, sleeping, or a character's walker state). */
   getState(handle: number): number {
+    this.requireHandle(handle);
     return this.poses.state(handle);
   }
 
@@ -610,6 +621,8 @@ export class PhysicsClient {
           this.readyReject(error);
           this.onError(error);
         } else if (!this.requests.fail(msg.id, error)) {
+          // The worker built nothing: the handle dies here too, so later calls with it throw at once.
+          if ((msg.command === 'createBody' || msg.command === 'createCharacter') && msg.handle !== undefined) this.refused(msg.handle);
           this.onError(error);
         }
         return;

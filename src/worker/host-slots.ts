@@ -88,8 +88,7 @@ export class HostSlots {
    * frame that long).
    */
   newSlot(handle: number): number {
-    if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || handle < 0) throw new RangeError(`handle must be an integer ≥ 0 (got ${describeValue(handle)})`);
-    const slot = slotOf(handle);
+    const slot = slotOfHandle(handle, 'handle');
     if (slot % 2 !== 0) throw new RangeError(`handle ${handle}: the client's handles have even slots (odd ones are the host's)`);
     if (slot > this.nextClientSlot) throw new RangeError(`handle ${handle}: slot ${slot} is beyond the next new slot (${this.nextClientSlot}); the client hands out its slots in order`);
     if (this.bodies[slot] || this.walkers[slot]) throw new Error(`slot ${slot} is in use (handle ${handle})`);
@@ -108,11 +107,7 @@ export class HostSlots {
   }
 
   requireSlot(handle: number, command: string): number {
-    if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || handle < 0) {
-      // A string, null or an array would pass the arithmetic below as a number: '0' and null as handle 0.
-      throw new RangeError(`${command}: handle must be an integer ≥ 0 (got ${describeValue(handle)})`);
-    }
-    const slot = slotOf(handle);
+    const slot = slotOfHandle(handle, `${command}: handle`);
     if (!(slot < this.slotCount) || this.generations[slot] !== generationOf(handle) || !(this.bodies[slot] || this.walkers[slot])) {
       throw new Error(`${command}: no body or character with handle ${String(handle)}`);
     }
@@ -130,6 +125,13 @@ export class HostSlots {
     if (!body) throw new Error(`${command}: handle ${handle} is a character, not a body`);
     return body;
   }
+}
+
+/** The slot of a handle sent by the client, refused unless it is a safe integer ≥ 0. */
+function slotOfHandle(handle: number, field: string): number {
+  // A string, null or an array would pass slotOf's arithmetic as a number: '0' and null as handle 0.
+  if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || handle < 0) throw new RangeError(`${field} must be an integer ≥ 0 (got ${describeValue(handle)})`);
+  return slotOf(handle);
 }
 
 /** A value for an error message, its type named when it is not a number (the string '0' and 0 print alike). */

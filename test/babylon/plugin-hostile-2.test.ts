@@ -123,7 +123,8 @@ describe('FootingPlugin hostile input: lifetimes', () => {
     expect(plugin.getShapeType(a.shape)).toBe(PhysicsShapeType.SPHERE);
     const other = new PhysicsAggregate(CreateBox('other', { size: 1 }, scene), PhysicsShapeType.BOX, { mass: 1 }, scene);
     expect(() => { other.body.shape = a.shape; }).toThrow(/^FootingPlugin\.setShape: the shape was disposed \(PhysicsShape\.dispose\)/);
-    // (Babylon's shape setter stores the shape before asking the plugin; the footing body keeps its box.)
+    // Babylon's shape setter stores the shape before asking the plugin: the plugin puts the box back, and the footing body keeps it.
+    expect(other.body.shape).toBe(other.shape);
     expect(plugin.world.bodies.find((b) => (b.userData as { body: unknown }).body === other.body)!.shape).toBeInstanceOf(Box);
     const friction = plugin.getMaterial(a.shape).friction;
     expect(() => plugin.setMaterial(a.shape, { friction: 0.9 })).toThrow(/^FootingPlugin\.setMaterial: the shape was disposed/);

@@ -72,8 +72,9 @@ describe('kinematic bodies over footing/worker', () => {
     expect(() => client.setKinematicTarget(lift, { x: 0, y: 1, z: 0 }, { x: 0, y: 0, z: 0, w: Infinity })).toThrow(/rotation/);
     // Beyond MAX_POSITION: only the worker knows the limit; it reports and leaves the body as it was.
     client.setKinematicTarget(lift, { x: 0, y: 1e300, z: 0 });
-    // A good linear velocity with a bad angular one: refused whole.
-    client.setVelocity(lift, { x: 1, y: 0, z: 0 }, { x: NaN, y: 0, z: 0 });
+    // A good linear velocity with a bad angular one: the client refuses it at the call, and the worker refuses it whole.
+    expect(() => client.setVelocity(lift, { x: 1, y: 0, z: 0 }, { x: NaN, y: 0, z: 0 })).toThrow(/^setVelocity: angular must be finite \(got \(NaN, 0, 0\)\)$/);
+    port.postMessage({ type: 'setVelocity', handle: lift, linear: { x: 1, y: 0, z: 0 }, angular: { x: NaN, y: 0, z: 0 } });
     // A raw message, as another page might send: the worker refuses a dynamic body's target too.
     port.postMessage({ type: 'setKinematicTarget', handle: crate, position: { x: 0, y: 0, z: 0 } });
     // A turn with a position out of range: refused whole, the body keeps its rotation.

@@ -162,6 +162,10 @@ describe('footing/worker over a MessageChannel', () => {
     await run(1);
     const p = { x: 0, y: 0, z: 0 };
     expect(client.has(crate)).toBe(false);
+    // A dead handle is refused by name, not read as a body at the origin.
+    expect(() => client.getPosition(crate, p)).toThrow(/not a live body or character handle/);
+    expect(() => client.getRotation(crate, { x: 0, y: 0, z: 0, w: 1 })).toThrow(/not a live body/);
+    expect(() => client.getState(crate)).toThrow(/not a live body/);
     expect(client.getPosition(ball, p).x).toBeCloseTo(4, 5);
     const miss = await client.raycast({ x: 0, y: 10, z: 0 }, { x: 0, y: 5, z: 0 });
     expect(miss).toBeNull();
@@ -174,13 +178,16 @@ describe('footing/worker over a MessageChannel', () => {
     client.createBody({ type: 'dynamic', shape: { kind: 'sphere', radius: -1 } });
     client.createBody({ type: 'dynamic', shape: { kind: 'cone' } as never });
     const ok = client.createBody(crateAt(0, 5));
-    client.applyImpulse(ok, { x: Number.NaN, y: 0, z: 0 });
+    expect(() => client.applyImpulse(ok, { x: Number.NaN, y: 0, z: 0 })).toThrow(/^applyImpulse: impulse must be finite \(got \(NaN, 0, 0\)\)$/);
+    expect(() => client.applyImpulse(ok, { x: 1, y: 0, z: 0 }, { x: 0, y: Infinity, z: 0 })).toThrow(/^applyImpulse: point must be finite/);
+    expect(() => client.teleport(ok, { x: 0, y: NaN, z: 0 })).toThrow(/^teleport: position must be finite/);
+    expect(() => client.teleport(ok, { x: 0, y: 5, z: 0 }, { x: 0, y: 0, z: 0, w: NaN })).toThrow(/^teleport: rotation must be finite/);
+    expect(() => client.createBody({ ...crateAt(0, 5), position: { x: 0, y: NaN, z: 0 } })).toThrow(/^createBody: desc\.position must be finite/);
     await expect(client.raycast({ x: 0, y: 0, z: 0 }, { x: 0, y: -1, z: 0 }, { collisionMask: 1.5 })).rejects.toThrow(/collisionMask/);
     await run(10);
-    expect(errors.map((e) => e.command)).toEqual(['createBody', 'createBody', 'applyImpulse']);
+    expect(errors.map((e) => e.command)).toEqual(['createBody', 'createBody']);
     expect(errors[0]!.message).toMatch(/radius/);
     expect(errors[1]!.message).toMatch(/shape\.kind/);
-    expect(errors[2]!.message).toMatch(/impulse/);
     const p = client.getPosition(ok, { x: 0, y: 0, z: 0 });
     // 10 steps of free fall from y = 5 as in a world of its own, x untouched by the refused impulse.
     const world = new World();
@@ -190,6 +197,29 @@ describe('footing/worker over a MessageChannel', () => {
     expect(p.y).toBeCloseTo(twin.position.y, 5);
     expect(p.y).toBeLessThan(4.9);
     expect(() => client.setCharacterInput(ok, Number.NaN, 0, 0)).toThrow(/finite/);
+  });
+
+  it('kills the handle of a body or character the worker refused to build, and reuses its slot', async () => {
+    const { client, run, errors, host } = connect();
+    await client.ready;
+    const bad = client.createBody({ type: 'dynamic', shape: { kind: 'sphere', radius: -1 }, position: { x: 0, y: 5, z: 0 } });
+    const badHero = client.createCharacter({ radius: -0.3 } as never);
+    // Until the refusal arrives the handle is live and shows its description's pose.
+    expect(client.getPosition(bad, { x: 0, y: 0, z: 0 }).y).toBe(5);
+    await run(1);
+    expect(errors.map((e) => [e.command, e.handle])).toEqual([['createBody', bad], ['createCharacter', badHero]]);
+    expect(() => client.applyImpulse(bad, { x: 1, y: 0, z: 0 })).toThrow(/not a live body/);
+    expect(() => client.getPosition(bad, { x: 0, y: 0, z: 0 })).toThrow(/not a live body/);
+    expect(() => client.setCharacterInput(badHero, 1, 0, 0)).toThrow(/not a live body/);
+    // The refused slots are handed out again, in the next generation, and the worker accepts them.
+    const good = client.createBody({ ...crateAt(0, 5) });
+    const hero = client.createCharacter({ position: { x: 3, y: 1, z: 0 } });
+    expect(new Set([good % (1 << 20), hero % (1 << 20)])).toEqual(new Set([bad % (1 << 20), badHero % (1 << 20)]));
+    expect(good).not.toBe(bad);
+    await run(5);
+    expect(errors.length).toBe(2);
+    expect(host.getBody(good)!.position.y).toBeLessThan(5);
+    expect(client.getPosition(good, { x: 0, y: 0, z: 0 }).y).toBeCloseTo(host.getBody(good)!.position.y, 6);
   });
 
   it('refuses a bad tick length and keeps its time', async () => {

@@ -13,14 +13,25 @@ import { liveShapeDataOf, requireEnumValue, requireFinite, requireNonNegative, s
 import type { BodyData } from './body-data';
 import type { BodyRecords } from './body-records';
 
+/** The shape each body last took, for putting `body.shape` back when the plugin refuses a new one. */
+const acceptedShape = new WeakMap<PhysicsBody, Nullable<PhysicsShape>>();
+
 export function setShape(records: BodyRecords, body: PhysicsBody, shape: Nullable<PhysicsShape>): void {
-  const s = shape ? liveShapeDataOf(shape, 'setShape') : null;
-  const list = records.records(body);
-  const before = list.map((d) => d.shape);
-  const assign = (d: BodyData, to: ShapeData | null): void => { d.shape?.users.delete(d); d.shape = to; to?.users.add(d); };
-  records.transact(list, () => {
-    for (const d of list) { assign(d, s); records.rebuildBody(d); }
-  }, () => list.forEach((d, i) => assign(d, before[i]!)));
+  try {
+    const s = shape ? liveShapeDataOf(shape, 'setShape') : null;
+    const list = records.records(body);
+    const before = list.map((d) => d.shape);
+    const assign = (d: BodyData, to: ShapeData | null): void => { d.shape?.users.delete(d); d.shape = to; to?.users.add(d); };
+    records.transact(list, () => {
+      for (const d of list) { assign(d, s); records.rebuildBody(d); }
+    }, () => list.forEach((d, i) => assign(d, before[i]!)));
+  } catch (error) {
+    // Babylon's shape setter stores the new shape before asking the plugin: a refused one must not stay readable as the body's.
+    const stored = body as unknown as { _shape?: Nullable<PhysicsShape> };
+    if (stored._shape === shape) stored._shape = acceptedShape.get(body) ?? null;
+    throw error;
+  }
+  acceptedShape.set(body, shape);
 }
 
 export function setMotionType(records: BodyRecords, body: PhysicsBody, motionType: PhysicsMotionType, instanceIndex?: number): void {
