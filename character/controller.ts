@@ -70,6 +70,9 @@ export { CHARACTER_SNAPSHOT_VERSION, type CharacterSnapshot } from './snapshot';
 /** Read in every move: a local constant, not an import binding (the test runner turns those into getters). */
 const MAX_DISPLACEMENT = MAX_CHARACTER_DISPLACEMENT;
 
+/** Fields fixed at creation, made read-only in plain JavaScript too (the constructor's last step). */
+const LOCKED_FIELDS: readonly string[] = ['world', 'settings', 'up', 'rotation', 'result'];
+
 export class CharacterController {
   readonly world: World;
   /** Live settings; validated at the start of each move. */
@@ -138,6 +141,10 @@ export class CharacterController {
     r.groundNormal.x = this.up.x; r.groundNormal.y = this.up.y; r.groundNormal.z = this.up.z;
     r.planes = ctx.setA.planes;
     for (let i = 0; i < MAX_HIT_BODIES; i++) r.hitBodies.push(null);
+    // Readonly to TypeScript only: the move stages hold these objects, so a
+    // plain-JavaScript write would go unseen by them (the up and rotation
+    // frozen, the settings and result written in place).
+    for (let i = 0; i < LOCKED_FIELDS.length; i++) Object.defineProperty(this, LOCKED_FIELDS[i]!, { writable: false, configurable: false });
   }
 
   /** Capsule centre. */
@@ -212,6 +219,7 @@ export class CharacterController {
    * snapshot; snapshot and restore both. Settings are not included.
    */
   snapshot(): CharacterSnapshot {
+    this.checkState();
     return writeSnapshot(this.ctx, this.body);
   }
 
@@ -272,12 +280,6 @@ export class CharacterController {
     }
     if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterController.move: dt must be a finite number > 0 (got ${String(dt)})`);
     this.checkSettings();
-    // `position` is handed out live: plain JavaScript can write it past setPosition.
-    const at = this.ctx.pos;
-    if (!(typeof at.x === 'number' && typeof at.y === 'number' && typeof at.z === 'number' &&
-      Math.abs(at.x) <= MAX_BODY_STATE && Math.abs(at.y) <= MAX_BODY_STATE && Math.abs(at.z) <= MAX_BODY_STATE)) {
-      throw new RangeError(`CharacterController.position must be finite, each component within ±1e15 m (MAX_BODY_STATE) (got (${String(at.x)}, ${String(at.y)}, ${String(at.z)})); write it through setPosition`);
-    }
     this.checkReach(displacement);
     this.liveBody();
     const ctx = this.ctx;
@@ -413,13 +415,37 @@ export class CharacterController {
     // Fast path (every move): every setting equals the value last validated
     // (a NaN never equals anything, so it is always validated and rejected).
     const v = this.validated;
-    if (
+    if (!(
       s.maxSlopeDegrees === v[0] && s.stepHeight === v[1] && s.minStepForward === v[2] && s.snapDistance === v[3] &&
       s.skinWidth === v[4] && s.maxIterations === v[5] && s.maxSweeps === v[6] && s.tolerance === v[7] && s.slop === v[8] &&
       s.gatherDistance === v[9] && s.collisionMask === v[10] && s.pushStrength === v[11] && s.characterMass === v[12] &&
       this.ctx.gatherInflation >= 0
+    )) this.validateSettings();
+    this.checkState();
+  }
+
+  /**
+   * The state handed out live, which plain JavaScript can write past the
+   * setters, and which the next followGround, move or setHalfHeight reads
+   * before it writes: `position`, and the last result's `grounded`,
+   * `groundPoint` (followGround carries it) and `groundVelocity` (a walker's
+   * jump inherits it). Checked here, before anything changes.
+   */
+  private checkState(): void {
+    const L = MAX_BODY_STATE, p = this.ctx.pos, r = this.result, g = r.groundPoint, gv = r.groundVelocity;
+    // typeof as well: Math.abs takes a numeric string, which would then concatenate into the position.
+    if (
+      typeof p.x === 'number' && typeof p.y === 'number' && typeof p.z === 'number' && Math.abs(p.x) <= L && Math.abs(p.y) <= L && Math.abs(p.z) <= L &&
+      typeof g.x === 'number' && typeof g.y === 'number' && typeof g.z === 'number' && Math.abs(g.x) <= L && Math.abs(g.y) <= L && Math.abs(g.z) <= L &&
+      typeof gv.x === 'number' && typeof gv.y === 'number' && typeof gv.z === 'number' && Math.abs(gv.x) <= L && Math.abs(gv.y) <= L && Math.abs(gv.z) <= L &&
+      (r.grounded === true || r.grounded === false)
     ) return;
-    this.validateSettings();
+    for (const [field, v, unit, hint] of [['position', p, 'm', 'write it through setPosition'], ['result.groundPoint', g, 'm', 'the last move wrote it'], ['result.groundVelocity', gv, 'm/s', 'the last move wrote it']] as const) {
+      if (!(typeof v.x === 'number' && typeof v.y === 'number' && typeof v.z === 'number' && Math.abs(v.x) <= L && Math.abs(v.y) <= L && Math.abs(v.z) <= L)) {
+        throw new RangeError(`CharacterController.${field} must be finite, each component within ±1e15 ${unit} (MAX_BODY_STATE) (got (${String(v.x)}, ${String(v.y)}, ${String(v.z)})); ${hint}`);
+      }
+    }
+    throw new TypeError(`CharacterController.result.grounded must be a boolean (got ${String(r.grounded)}); the last move wrote it`);
   }
 
   private validateSettings(): void {

@@ -42,4 +42,12 @@ export class MoveResult {
   snapped = false;
   /** The start position overlapped geometry and was pushed out. */
   recovered = false;
+
+  constructor() {
+    // Written in place by every move, and read back by the next (followGround,
+    // a walker's jump): readonly to TypeScript, read-only in plain JavaScript too.
+    for (const field of ['position', 'castPosition', 'groundNormal', 'groundPoint', 'groundVelocity', 'hitBodies']) {
+      Object.defineProperty(this, field, { writable: false, configurable: false });
+    }
+  }
 }

@@ -49,6 +49,7 @@ const CS_GROUNDED = 1, CS_SLIDING = 2, CS_STEPPED_UP = 4, CS_SNAPPED = 8, CS_REC
  * snapshot; snapshot and restore both. Settings are not included.
  */
 export function writeSnapshot(ctx: MoveContext, ownBody: RigidBody | null): CharacterSnapshot {
+  requireSavedResult(ctx);
   const r = ctx.result;
   const set = ctx.resultSet();
   const n = r.planeCount;
@@ -170,6 +171,28 @@ export function validateSnapshot(ctx: MoveContext, s: CharacterSnapshot, ownBody
   for (const id of ids) {
     if (id !== -1 && w.getBodyById(id) === undefined) throw new SnapshotError(`CharacterController.restore: body ${id} of the snapshot is not in the world`);
   }
+}
+
+/**
+ * The result's fields the snapshot saves are plain writable ones (the move
+ * writes them for its caller): each is checked by name before anything is
+ * saved, against what restore accepts, which would refuse it by index.
+ */
+function requireSavedResult(ctx: MoveContext): void {
+  const r = ctx.result;
+  for (const [field, v, max] of [
+    ['result.position', r.position, MAX_BODY_STATE], ['result.groundNormal', r.groundNormal, 1], ['result.groundPoint', r.groundPoint, MAX_BODY_STATE],
+    ['result.groundVelocity', r.groundVelocity, MAX_LINEAR_SPEED], ['result.castPosition', r.castPosition, MAX_BODY_STATE],
+  ] as const) {
+    if (!(typeof v.x === 'number' && typeof v.y === 'number' && typeof v.z === 'number' && Math.abs(v.x) <= max && Math.abs(v.y) <= max && Math.abs(v.z) <= max)) {
+      throw new RangeError(`CharacterController.snapshot: ${field} must have each component a number within ±${max} (got (${String(v.x)}, ${String(v.y)}, ${String(v.z)})); the last move wrote it`);
+    }
+  }
+  const n = r.groundNormal;
+  const len = Math.sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+  if (!(Math.abs(len - 1) <= UNIT_TOLERANCE)) throw new RangeError(`CharacterController.snapshot: result.groundNormal must have unit length (got length ${len}); the last move wrote it`);
+  const count = ctx.resultSet().count;
+  if (r.planeCount !== count) throw new RangeError(`CharacterController.snapshot: result.planeCount must be ${count}, the planes of the last move (got ${String(r.planeCount)})`);
 }
 
 /** Throws a SnapshotError naming `field` unless the 3 values at `o` are each within ±max. */

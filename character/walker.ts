@@ -162,6 +162,9 @@ export class Walker {
     };
     this.checkSettings();
     if (controller.result.grounded) this.stateValue = 'grounded';
+    // Readonly to TypeScript only: update writes velocity and the settings in
+    // place, so a plain-JavaScript write of another object would go unchecked.
+    for (const field of ['controller', 'settings', 'velocity', 'input']) Object.defineProperty(this, field, { writable: false, configurable: false });
   }
 
   /**
@@ -170,6 +173,8 @@ export class Walker {
    * are in `world.snapshot()`. Settings and listeners are not included.
    */
   snapshot(): WalkerSnapshot {
+    // The state fields are plain writable ones: named here, not refused by restore later.
+    if (!this.checkState()) this.checkSettings();
     const f64 = new Float64Array(11);
     const v = this.velocity, i = this.input, g = this.groundVelocity;
     f64[0] = v.x; f64[1] = v.y; f64[2] = v.z;

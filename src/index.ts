@@ -5,7 +5,7 @@ export type { Mat3 } from './math/mat3';
 export type { Aabb } from './collision/aabb';
 export {
   MAX_TIME_STEP, MIN_SHAPE_SIZE, MAX_SHAPE_SIZE, MAX_POSITION, MAX_LINEAR_SPEED, MAX_ANGULAR_SPEED, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_GRAVITY, MAX_GRAVITY_SCALE,
-  MAX_BODY_STATE,
+  MAX_BODY_STATE, MAX_FRICTION,
 } from './math/validate';
 export { Shape, ConvexShape, ShapeKind, type MassProperties } from './shapes/shape';
 export { Sphere } from './shapes/sphere';

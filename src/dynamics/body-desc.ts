@@ -8,7 +8,7 @@ import type { Vec3 } from '../math/vec3';
 import { ConvexShape, Shape, ShapeKind } from '../shapes/shape';
 import {
   MAX_ANGULAR_SPEED, MAX_GRAVITY_SCALE, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits, requireFiniteQuat, requireInRange,
-  requireKnownKeys, requireMagnitude, requireNonNegative, requirePosition,
+  requireFriction, requireKnownKeys, requireMagnitude, requireNonNegative, requirePosition,
 } from '../math/validate';
 import { bodyMass } from './body-mass';
 
@@ -34,10 +34,10 @@ export interface BodyDesc {
   mass?: number;
   /** kg/m³, > 0. Default 1000 (water) when `mass` is not given. */
   density?: number;
-  /** Coulomb friction coefficient μ ≥ 0 of sliding contacts. Pairs combine by `frictionCombine`. Default 0.5. */
+  /** Coulomb friction coefficient μ of sliding contacts, in [0, MAX_FRICTION = 1e9]. Pairs combine by `frictionCombine`. Default 0.5. */
   friction?: number;
   /**
-   * Friction coefficient ≥ 0 of contacts that are not sliding (slower than
+   * Friction coefficient in [0, MAX_FRICTION] of contacts that are not sliding (slower than
    * STATIC_SLIP_SPEED): what holds a resting body on a slope. Combined as
    * `friction`. Default: the same as `friction`.
    */
@@ -171,8 +171,8 @@ export function readBodyDesc(desc: BodyDesc): BodySettings {
   const linearDamping = desc.linearDamping ?? 0;
   const angularDamping = desc.angularDamping ?? 0.05;
   const gravityScale = desc.gravityScale ?? 1;
-  requireNonNegative(friction, 'friction');
-  if (desc.staticFriction !== undefined) requireNonNegative(desc.staticFriction, 'staticFriction');
+  requireFriction(friction, 'friction');
+  if (desc.staticFriction !== undefined) requireFriction(desc.staticFriction, 'staticFriction');
   const frictionCombine = combineCode(desc.frictionCombine ?? 'geometric', 'frictionCombine');
   const restitutionCombine = combineCode(desc.restitutionCombine ?? 'maximum', 'restitutionCombine');
   const awake = desc.awake ?? true;

@@ -10,8 +10,8 @@ import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import {
-  magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits,
-  requireFinite, requireFiniteQuat, requireFiniteVec, requireOut, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
+  magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_BODY_STATE, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits,
+  requireFinite, requireFiniteQuat, requireFiniteVec, requireFriction, requireOut, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
   MAX_GRAVITY_SCALE,
 } from '../math/validate';
 
@@ -213,12 +213,12 @@ export class RigidBody {
     for (let i = 0; i < LOCKED_FIELDS.length; i++) Object.defineProperty(this, LOCKED_FIELDS[i]!, { writable: false, configurable: false });
   }
 
-  /** Coulomb friction coefficient μ, finite ≥ 0. */
+  /** Coulomb friction coefficient μ, finite, in [0, MAX_FRICTION = 1e9]. */
   get friction(): number { return this.frictionValue; }
-  set friction(v: number) { requireNonNegative(v, 'body.friction'); this.frictionValue = v; }
-  /** Friction coefficient of contacts that are not sliding, finite ≥ 0 (the same as `friction` until set). */
+  set friction(v: number) { requireFriction(v, 'body.friction'); this.frictionValue = v; }
+  /** Friction coefficient of contacts that are not sliding, in [0, MAX_FRICTION] (the same as `friction` until set). */
   get staticFriction(): number { return this.staticFrictionRaw < 0 ? this.frictionValue : this.staticFrictionRaw; }
-  set staticFriction(v: number) { requireNonNegative(v, 'body.staticFriction'); this.staticFrictionRaw = v; }
+  set staticFriction(v: number) { requireFriction(v, 'body.staticFriction'); this.staticFrictionRaw = v; }
   /** How this body's friction combines with another's. */
   get frictionCombine(): CombineMode { return COMBINE_CODES[this.frictionCombineCode]!; }
   set frictionCombine(v: CombineMode) { this.frictionCombineCode = combineCode(v, 'body.frictionCombine'); }
@@ -291,6 +291,10 @@ export class RigidBody {
   /** Teleports the body (wakes it); each component within ±MAX_POSITION. */
   setPosition(p: Readonly<Vec3>): void {
     requirePosition(p, 'position');
+    // World.bodyPoseChanged moves the broadphase box and the odometer from
+    // the rest of the pose: live views plain JavaScript can write, which the
+    // next step's check would see too late.
+    if (!(quatOk(this.rotation) && viewOk(this.previousPosition) && quatOk(this.previousRotation))) requireBodyViews(this, SET_POSITION_READS, 'setPosition');
     const pos = this.position as Vec3;
     pos.x = p.x;
     pos.y = p.y;
@@ -302,6 +306,8 @@ export class RigidBody {
   /** Sets the orientation (normalised; wakes the body). */
   setRotation(q: Readonly<Quat>): void {
     requireFiniteQuat(q, 'rotation');
+    // As setPosition: the rest of the pose, before anything changes.
+    if (!(viewOk(this.position) && viewOk(this.previousPosition) && quatOk(this.previousRotation))) requireBodyViews(this, SET_ROTATION_READS, 'setRotation');
     quat.normalize(this.rotation as Quat, q);
     this.updateInertia();
     this.owner?.bodyPoseChanged(this);
@@ -538,6 +544,35 @@ export class RigidBody {
     // Every setter and impulse comes through here: the world refits the
     // body's broadphase box to its new motion before the next step.
     this.proxyStale = true;
+  }
+}
+
+/** The live views setPosition reads besides the position, and setRotation besides the rotation. */
+const SET_POSITION_READS: readonly string[] = ['rotation', 'previousPosition', 'previousRotation'];
+const SET_ROTATION_READS: readonly string[] = ['position', 'previousPosition', 'previousRotation'];
+
+/** A live view's x, y, z are numbers within ±MAX_BODY_STATE (named loads: a keyed load of a double boxes it). */
+function viewOk(v: Readonly<Vec3>): boolean {
+  const L = MAX_BODY_STATE;
+  return typeof v.x === 'number' && typeof v.y === 'number' && typeof v.z === 'number' && Math.abs(v.x) <= L && Math.abs(v.y) <= L && Math.abs(v.z) <= L;
+}
+
+function quatOk(q: Readonly<Quat>): boolean {
+  return viewOk(q) && typeof q.w === 'number' && Math.abs(q.w) <= MAX_BODY_STATE;
+}
+
+/**
+ * @internal Throws a RangeError naming the first component of the body's
+ * live views `fields` (position, rotation, …) that is not a number within
+ * ±MAX_BODY_STATE; `call` is what read it.
+ */
+export function requireBodyViews(b: RigidBody, fields: readonly string[], call: string): void {
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!, view = (b as unknown as Record<string, Record<string, unknown>>)[field]!;
+    for (const c of field.endsWith('otation') ? 'xyzw' : 'xyz') {
+      const x = view[c];
+      if (!(typeof x === 'number' && Math.abs(x) <= MAX_BODY_STATE)) throw new RangeError(`${call}: body.${field}.${c} (body ${b.id}) must be a finite number within ±1e15 (MAX_BODY_STATE) (got ${String(x)})`);
+    }
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Vec3 } from '../math/vec3';
-import { Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
+import { Joint, JointKind, lockJointFields, setAnchors, setFrames, type JointDescBase } from './joint';
 import { AngularFriction3 } from './angular-rows';
 import { PointRow } from './linear-rows';
 import { type JointStepContext } from './rows';
@@ -27,6 +27,7 @@ export class BallJoint extends Joint {
     setAnchors(this, desc.anchor, desc.localAnchorA, desc.localAnchorB);
     setFrames(this, null);
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+    lockJointFields(this);
   }
 
   /** @internal */

@@ -14,7 +14,7 @@
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
+import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, lockJointFields, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
 
 function requireSwingLimit(v: number, field: string): void {
   if (typeof v !== 'number' || !(v > 0 && v < Math.PI)) throw new RangeError(`${field} must be in (0, π) (got ${String(v)})`);
@@ -86,6 +86,7 @@ export class ConeTwistJoint extends Joint {
     this.twistLower = desc.twistLower ?? -Math.PI / 4;
     this.twistUpper = desc.twistUpper ?? Math.PI / 4;
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+    lockJointFields(this);
   }
 
   /** Cone half-angle (rad) about the frame's Y axis, in (0, π). */

@@ -13,7 +13,7 @@ import { Softness } from '../dynamics/softness';
 import * as quat from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireInRange, requirePosition } from '../math/validate';
-import { Joint, JointKind, MAX_JOINT_LENGTH, requireLocalAnchor, setAnchors, setFrames, type JointDescBase } from './joint';
+import { Joint, JointKind, lockJointFields, MAX_JOINT_LENGTH, requireLocalAnchor, setAnchors, setFrames, type JointDescBase } from './joint';
 import { LinearRow } from './linear-rows';
 import { LIMIT, limitBias, moveLinear, linearMass, rotateBySlot, type JointStepContext } from './rows';
 
@@ -74,6 +74,7 @@ export class DistanceJoint extends Joint {
     this.setLimits(desc.minLength ?? L, desc.maxLength ?? L);
     this.frequency = desc.frequency ?? 0;
     this.dampingRatio = desc.dampingRatio ?? 1;
+    lockJointFields(this);
   }
 
   /** Rest length (m), in [0, MAX_JOINT_LENGTH]. */

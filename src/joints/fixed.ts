@@ -6,7 +6,7 @@
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { ANGULAR_ERROR_LENGTH, Joint, JointKind, setAnchors, setFrames, type JointDescBase } from './joint';
+import { ANGULAR_ERROR_LENGTH, Joint, JointKind, lockJointFields, setAnchors, setFrames, type JointDescBase } from './joint';
 import { AngularLock3 } from './angular-rows';
 import { PointRow } from './linear-rows';
 import { frameOfSlot, relativeRotation, type JointStepContext } from './rows';
@@ -37,6 +37,7 @@ export class FixedJoint extends Joint {
     setAnchors(this, anchor, desc.localAnchorA, desc.localAnchorB);
     setFrames(this, null, desc.localFrameA, desc.localFrameB);
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+    lockJointFields(this);
   }
 
   private update(B: SolverBodies): void {

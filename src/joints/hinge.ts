@@ -15,7 +15,7 @@ import type { SolverBodies } from '../dynamics/solver-bodies';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { requireInRange } from '../math/validate';
-import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, requireLimitAngle, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
+import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, lockJointFields, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, requireLimitAngle, setAnchors, setFrames, unitAxis, type JointDescBase } from './joint';
 import { AxisRow, MAX_DAMPING_RATIO, MAX_SPRING_HERTZ } from './axis-row';
 import { AngularLock2, AngularRow } from './angular-rows';
 import { PointRow } from './linear-rows';
@@ -95,6 +95,7 @@ export class HingeJoint extends Joint {
     this.motorHertz = desc.motorHertz ?? 4;
     this.motorDampingRatio = desc.motorDampingRatio ?? 1;
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
+    lockJointFields(this);
   }
 
   /** Radians in [−π, π] (−Infinity: no lower limit); must stay ≤ upperAngle (use setLimits to move both). */

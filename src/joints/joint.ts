@@ -282,6 +282,23 @@ export abstract class Joint {
   }
 }
 
+/**
+ * Fields fixed at creation. The solver rows hold the anchor and frame
+ * objects themselves, and attach/detach count collideConnected: a field
+ * written over in plain JavaScript would be read by some code and not by the rest.
+ */
+const LOCKED_JOINT_FIELDS: readonly string[] = ['kind', 'bodyA', 'bodyB', 'localAnchorA', 'localAnchorB', 'localFrameA', 'localFrameB', 'collideConnected'];
+
+/**
+ * @internal A joint constructor's last step: the fields fixed at creation,
+ * readonly to TypeScript, made read-only in plain JavaScript too (a write
+ * throws a TypeError naming the field). The anchors' and frames' components
+ * stay writable; the world checks them at the start of each step.
+ */
+export function lockJointFields(joint: Joint): void {
+  for (let i = 0; i < LOCKED_JOINT_FIELDS.length; i++) Object.defineProperty(joint, LOCKED_JOINT_FIELDS[i]!, { writable: false, configurable: false });
+}
+
 const JOINT_NAMES: readonly string[] = ['BallJoint', 'HingeJoint', 'ConeTwistJoint', 'FixedJoint', 'DistanceJoint', 'SliderJoint', 'SixDofJoint'];
 
 /** Largest motor or friction torque a joint accepts, N·m. */

@@ -78,6 +78,8 @@ export class SixDofAxis {
   constructor(readonly index: number, owner: string, desc: SixDofAxisDesc | undefined) {
     this.name = `${owner}.${AXIS_NAMES[index]!}`;
     this.range = index < 3 ? MAX_JOINT_LENGTH : index === 3 ? Math.PI : MAX_SWING_LIMIT;
+    // Fixed at creation (it names the axis in errors): read-only in plain JavaScript too.
+    Object.defineProperty(this, 'index', { writable: false, configurable: false });
     if (desc === undefined) return;
     if (typeof desc !== 'object' || desc === null) throw new TypeError(`${this.name} must be an object`);
     if (desc.mode !== undefined) this.mode = desc.mode;

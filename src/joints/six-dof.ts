@@ -38,7 +38,7 @@ import { rotate as rotateQuat, type Quat } from '../math/quat';
 import { MAX_BODY_STATE } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import { AxisRow } from './axis-row';
-import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, setAnchors, setFrames, unitAxis } from './joint';
+import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, lockJointFields, setAnchors, setFrames, unitAxis } from './joint';
 import { AngularLock2, AngularLock3, AngularRow } from './angular-rows';
 import { PointRow } from './linear-rows';
 import { frameAxisX, frameAxisY, frameAxisZ, frameOfSlot, relativeRotation, rotateBySlot, type JointStepContext } from './rows';
@@ -121,6 +121,10 @@ export class SixDofJoint extends Joint {
     }
     this.point = new PointRow(this.localAnchorA, this.localAnchorB);
     this.swingType = desc.swingType ?? 'pyramid';
+    // SliderJoint's constructor goes on after this one, changing none of these.
+    lockJointFields(this);
+    Object.defineProperty(this, 'axes', { writable: false, configurable: false });
+    Object.freeze(this.axes);
   }
 
   /** See SixDofJointDesc.swingType. */

@@ -33,6 +33,12 @@ export const MAX_ANGULAR_SPEED = 1e5;
  */
 export const MAX_ACCELERATION = MAX_LINEAR_SPEED / MAX_TIME_STEP;
 export const MAX_ANGULAR_ACCELERATION = MAX_ANGULAR_SPEED / MAX_TIME_STEP;
+/**
+ * Largest friction coefficient of a body (friction, staticFriction): far
+ * beyond any surface (a coefficient of a few already never slides), while a
+ * pair's combination (√(μa μb), μa μb) and its bound μ·λ stay finite.
+ */
+export const MAX_FRICTION = 1e9;
 /** Largest |gravityScale| of a body. */
 export const MAX_GRAVITY_SCALE = 100;
 /**
@@ -59,6 +65,12 @@ export function requireNonNegative(value: number, field: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new RangeError(`${field} must be a finite number ≥ 0 (got ${String(value)})`);
   }
+}
+
+/** A friction coefficient: finite, in [0, MAX_FRICTION]. */
+export function requireFriction(value: number, field: string): void {
+  requireNonNegative(value, field);
+  if (value > MAX_FRICTION) throw new RangeError(`${field} must be at most ${MAX_FRICTION} (MAX_FRICTION; got ${value})`);
 }
 
 export function requirePositive(value: number, field: string): void {

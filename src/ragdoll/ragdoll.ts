@@ -31,7 +31,7 @@ import { FixedJoint } from '../joints/fixed';
 import { HingeJoint } from '../joints/hinge';
 import { MAX_JOINT_TORQUE, type Joint } from '../joints/joint';
 import {
-  MAX_LINEAR_SPEED, requireCollisionBits, requireFiniteQuat, requireFiniteVec, requireInRange, requireMagnitude, requireNonNegative, requirePosition, requirePositive,
+  MAX_LINEAR_SPEED, requireCollisionBits, requireFiniteQuat, requireFiniteVec, requireFriction, requireInRange, requireMagnitude, requireNonNegative, requirePosition, requirePositive,
 } from '../math/validate';
 
 /** The part of the World a ragdoll uses (the public API). */
@@ -333,7 +333,7 @@ const JOINT_TYPES: readonly RagdollJointDesc['type'][] = ['ball', 'fixed', 'hing
 /** The body options all bones share, checked as the ragdoll's (createBody would blame the first bone). */
 function checkBodyOptions(o: RagdollBodyOptions): void {
   if (o.density !== undefined) requirePositive(o.density, 'ragdoll: density');
-  if (o.friction !== undefined) requireNonNegative(o.friction, 'ragdoll: friction');
+  if (o.friction !== undefined) requireFriction(o.friction, 'ragdoll: friction');
   if (o.angularDamping !== undefined) requireNonNegative(o.angularDamping, 'ragdoll: angularDamping');
   if (o.linearDamping !== undefined) requireNonNegative(o.linearDamping, 'ragdoll: linearDamping');
   if (o.collisionGroup !== undefined) requireCollisionBits(o.collisionGroup, 'ragdoll: collisionGroup');

@@ -3,7 +3,7 @@ import { addBoxPairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { BoxGeometry } from './geometry';
-import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
+import { ConvexShape, lockShapeFields, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /** An oriented box given by its half extents (metres) along local X, Y, Z. */
 export class Box extends ConvexShape implements BoxGeometry {
@@ -21,6 +21,7 @@ export class Box extends ConvexShape implements BoxGeometry {
     requireShapeSize(halfExtents.y, 'Box.halfExtents.y');
     requireShapeSize(halfExtents.z, 'Box.halfExtents.z');
     this.halfExtents = Object.freeze({ x: halfExtents.x, y: halfExtents.y, z: halfExtents.z });
+    lockShapeFields(this);
   }
 
   coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {

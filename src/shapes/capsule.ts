@@ -3,7 +3,7 @@ import { addCapsulePairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { CapsuleGeometry } from './geometry';
-import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
+import { ConvexShape, lockShapeFields, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /**
  * A capsule: the points within `radius` of the segment from (0, -halfHeight, 0)
@@ -28,6 +28,7 @@ export class Capsule extends ConvexShape implements CapsuleGeometry {
     this.radius = radius;
     this.halfHeight = halfHeight;
     this.coreRadius = radius;
+    lockShapeFields(this);
   }
 
   coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {

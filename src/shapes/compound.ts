@@ -34,7 +34,7 @@ import { jacobiEigen, makeProperRotation, quatFromMatrix } from '../math/sym3';
 import { requireFiniteQuat } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import type { CompoundChild, CompoundGeometry } from './geometry';
-import { ConvexShape, type MassProperties, Shape, ShapeKind } from './shape';
+import { ConvexShape, lockShapeFields, type MassProperties, Shape, ShapeKind } from './shape';
 import { queryBvh } from './mesh-bvh';
 
 export type { CompoundChild };
@@ -217,6 +217,7 @@ export class Compound extends Shape implements CompoundGeometry {
     const depth = { nodes: 0, max: 0 };
     this.build(0, n, 0, depth);
     this.stack = new Int32Array(depth.max + 2);
+    lockShapeFields(this);
   }
 
   private build(start: number, end: number, level: number, state: { nodes: number; max: number }): number {

@@ -6,7 +6,7 @@ import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
 import { type ConvexHullGeometry, MAX_HULL_VERTICES } from './geometry';
 import { fromQuat, mat3 } from '../math/mat3';
-import { ConvexShape, ShapeKind, type MassProperties } from './shape';
+import { ConvexShape, lockShapeFields, ShapeKind, type MassProperties } from './shape';
 
 // Rotation matrix scratch for the box transforms.
 const scratchRotation = /* @__PURE__ */ mat3();
@@ -150,6 +150,7 @@ export class ConvexHull extends ConvexShape implements ConvexHullGeometry {
     this.simplificationError = built.error;
     this.volumeValue = mp.volume;
     this.unitInertia = Object.freeze({ x: frame.moments[0]!, y: frame.moments[1]!, z: frame.moments[2]! });
+    lockShapeFields(this);
   }
 
   coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {

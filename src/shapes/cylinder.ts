@@ -3,7 +3,7 @@ import { addCylinderPairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { CylinderGeometry } from './geometry';
-import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
+import { ConvexShape, lockShapeFields, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /**
  * A solid cylinder along local Y: the points with x² + z² ≤ radius² and
@@ -29,6 +29,7 @@ export class Cylinder extends ConvexShape implements CylinderGeometry {
     requireShapeSize(halfHeight, 'Cylinder.halfHeight');
     this.radius = radius;
     this.halfHeight = halfHeight;
+    lockShapeFields(this);
   }
 
   coreSupport(out: Vec3, d: Readonly<Vec3>): Vec3 {

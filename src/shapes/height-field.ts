@@ -29,7 +29,7 @@ import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
 import type { HeightFieldGeometry } from './geometry';
-import { Shape, ShapeKind } from './shape';
+import { lockShapeFields, Shape, ShapeKind } from './shape';
 import { EDGE_ACTIVE_SHIFT, INACTIVE_EDGE_DEGREES, MeshRayHit, type MeshTriangles, TriangleMesh, VERTEX_ACTIVE_SHIFT } from './triangle-mesh';
 
 /** Options of a {@link HeightField}. */
@@ -163,6 +163,7 @@ export class HeightField extends Shape {
     if (maxY - minY < 1e-6) { minY -= 5e-7; maxY += 5e-7; }
     this.localBounds = Float64Array.of(-hx, minY, -hz, hx, maxY, hz);
     this.patch = new HeightFieldPatch(this);
+    lockShapeFields(this);
   }
 
   /** Bytes held per sample (heights, hole flags and the patch scratch, amortised). */

@@ -21,6 +21,18 @@ export const ShapeKind = {
 } as const;
 export type ShapeKind = (typeof ShapeKind)[keyof typeof ShapeKind];
 
+/**
+ * A shape constructor's last step: the fields, readonly to TypeScript, made
+ * read-only in plain JavaScript too. A written radius, extent or kind would
+ * change the shape behind the mass, bounds and collision pairs of the bodies
+ * that share it; the write now throws a TypeError naming the field. The
+ * object stays extensible, with one hidden class per shape class.
+ */
+export function lockShapeFields(shape: Shape): void {
+  const keys = Object.keys(shape);
+  for (let i = 0; i < keys.length; i++) Object.defineProperty(shape, keys[i]!, { writable: false, configurable: false });
+}
+
 /** Mass, centre of mass (local) and principal inertia (local axes, kg·m²). */
 export interface MassProperties {
   mass: number;

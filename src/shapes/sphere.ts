@@ -3,7 +3,7 @@ import { addSpherePairs } from '../collision/narrowphase/dispatch';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { SphereGeometry } from './geometry';
-import { ConvexShape, requireShapeSize, ShapeKind, type MassProperties } from './shape';
+import { ConvexShape, lockShapeFields, requireShapeSize, ShapeKind, type MassProperties } from './shape';
 
 /** A sphere centred on the body origin. */
 export class Sphere extends ConvexShape implements SphereGeometry {
@@ -19,6 +19,7 @@ export class Sphere extends ConvexShape implements SphereGeometry {
     requireShapeSize(radius, 'Sphere.radius');
     this.radius = radius;
     this.coreRadius = radius;
+    lockShapeFields(this);
   }
 
   coreSupport(out: Vec3, _direction: Readonly<Vec3>): Vec3 {

@@ -31,7 +31,7 @@ import { addTriangleMeshCasts } from '../collision/query/shape-cast';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { MAX_SHAPE_SIZE } from '../math/validate';
-import { Shape, ShapeKind } from './shape';
+import { lockShapeFields, Shape, ShapeKind } from './shape';
 import { EDGE_ACTIVE_SHIFT, type MeshTriangles, VERTEX_ACTIVE_SHIFT } from './geometry';
 import { buildMeshBvh, queryBvh } from './mesh-bvh';
 
@@ -205,6 +205,7 @@ export class TriangleMesh extends Shape implements MeshTriangles {
     // Depth-first traversal keeps at most one pending sibling per level.
     this.stack = new Int32Array(builder.maxDepth + 2);
     this.stackT = new Float64Array(builder.maxDepth + 2);
+    lockShapeFields(this);
   }
 
   neighborFarCorner(t: number, k: number, out: Float64Array): boolean {

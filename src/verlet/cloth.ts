@@ -138,5 +138,6 @@ export function createCloth(world: World | null, options: ClothOptions): Cloth {
     world.addStepper(system);
     system.steppedBy = world;
   }
-  return { system, columns, rows, index };
+  // Frozen: columns and rows describe the grid `index` was built for.
+  return Object.freeze({ system, columns, rows, index });
 }

@@ -53,14 +53,15 @@ export function createParticleBody(world: World | null, options: ParticleBodyOpt
     system.steppedBy = world;
   }
   const x = system.positions;
-  return {
+  // Frozen: the particle indices name the four particles the sticks join.
+  return Object.freeze({
     system,
-    particles: [a, b, d, e],
+    particles: Object.freeze([a, b, d, e] as const),
     getCenter(out: Vec3): Vec3 {
       out.x = (x[3 * a]! + x[3 * b]! + x[3 * d]! + x[3 * e]!) / 4;
       out.y = (x[3 * a + 1]! + x[3 * b + 1]! + x[3 * d + 1]! + x[3 * e + 1]!) / 4;
       out.z = (x[3 * a + 2]! + x[3 * b + 2]! + x[3 * d + 2]! + x[3 * e + 2]!) / 4;
       return out;
     },
-  };
+  });
 }

@@ -92,14 +92,14 @@ export class ParticleSystem implements WorldStepper {
   private iterationsValue = 10;
   private dampingValue = 0.01;
   private gravityScaleValue = 1;
-  private gravityValue: Vec3 | null = null;
+  private gravityValue: Readonly<Vec3> | null = null;
   private approximateSqrtValue = false;
   private collideValue = true;
   private frictionValue = 0.3;
   private pushBodiesValue = true;
   private collisionGroupValue = -1;
   private collisionMaskValue = -1;
-  private boundsValue: { min: Vec3; max: Vec3 } | null = null;
+  private boundsValue: { readonly min: Readonly<Vec3>; readonly max: Readonly<Vec3> } | null = null;
 
   private radiusValue: number;
   private lastDt = 0;
@@ -161,7 +161,8 @@ export class ParticleSystem implements WorldStepper {
     requireInRange(g.x, -MAX_GRAVITY, MAX_GRAVITY, 'gravity.x');
     requireInRange(g.y, -MAX_GRAVITY, MAX_GRAVITY, 'gravity.y');
     requireInRange(g.z, -MAX_GRAVITY, MAX_GRAVITY, 'gravity.z');
-    this.gravityValue = { x: g.x, y: g.y, z: g.z };
+    // Frozen: the getter hands out this copy, and a component written into it would reach the next step unchecked.
+    this.gravityValue = Object.freeze({ x: g.x, y: g.y, z: g.z });
   }
   get approximateSqrt(): boolean { return this.approximateSqrtValue; }
   set approximateSqrt(v: boolean) { requireBoolean(v, 'approximateSqrt'); this.approximateSqrtValue = v; }
@@ -185,7 +186,8 @@ export class ParticleSystem implements WorldStepper {
     requireFiniteVec(b.min, 'bounds.min');
     requireFiniteVec(b.max, 'bounds.max');
     if (!(b.min.x <= b.max.x && b.min.y <= b.max.y && b.min.z <= b.max.z)) throw new RangeError('bounds.min must be ≤ bounds.max on every axis');
-    this.boundsValue = { min: { x: b.min.x, y: b.min.y, z: b.min.z }, max: { x: b.max.x, y: b.max.y, z: b.max.z } };
+    // Frozen, as gravity: the getter hands out this copy.
+    this.boundsValue = Object.freeze({ min: Object.freeze({ x: b.min.x, y: b.min.y, z: b.min.z }), max: Object.freeze({ x: b.max.x, y: b.max.y, z: b.max.z }) });
   }
 
   /** Adds a particle at rest (each coordinate within ±MAX_POSITION); returns its index. inverseMass 0 makes it immovable. */
@@ -354,6 +356,8 @@ export class ParticleSystem implements WorldStepper {
    * targets. The settings (iterations, damping, radius, …) are not included.
    */
   snapshotState(): StepperSnapshot {
+    // The raw arrays, checked by name as the next step checks them (restore would refuse them by index).
+    this.requireValidState(null);
     const n = this.countValue, m = this.sticks.count, p = this.pins.count;
     const i32 = new Int32Array(3 + 2 * m + 2 * p);
     i32[0] = n; i32[1] = m; i32[2] = p;
@@ -471,6 +475,11 @@ export class ParticleSystem implements WorldStepper {
    * refused too.
    */
   checkState(world: World | null = null): void {
+    this.requireValidState(world);
+  }
+
+  /** checkState's work (snapshotState's too, with no world: a pin on another world's body is restore's to refuse). */
+  private requireValidState(world: World | null): void {
     checkDistanceConstraints(this.sticks, this.countValue);
     checkPins(this.pins, this.countValue, world);
     const n = 3 * this.countValue, L = MAX_BODY_STATE;

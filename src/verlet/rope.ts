@@ -97,7 +97,8 @@ export function createRope(world: World | null, options: RopeOptions): Rope {
     system.steppedBy = world;
   }
   const x = system.positions;
-  return {
+  // Frozen: segmentLength is the rest length the constraints were built with.
+  return Object.freeze({
     system,
     segmentLength,
     length(): number {
@@ -107,5 +108,5 @@ export function createRope(world: World | null, options: RopeOptions): Rope {
       }
       return sum;
     },
-  };
+  });
 }

@@ -4,8 +4,9 @@
  * write them past the setters. The world checks them at the start of every
  * step, before anything moves, as it checks its live settings objects.
  */
-import type { RigidBody } from '../dynamics/body';
+import { requireBodyViews, type RigidBody } from '../dynamics/body';
 import { MAX_BODY_STATE } from '../math/validate';
+import type { Vec3 } from '../math/vec3';
 
 /** A rotation whose squared length is further than this from 1 was written directly. */
 const ROTATION_TOLERANCE = 1e-3;
@@ -70,4 +71,29 @@ function nameBadField(b: RigidBody): never {
   const r = b.rotation;
   const n = Math.sqrt(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w);
   throw new RangeError(`body.rotation ${where} must be a unit quaternion at the start of a step (length ${n}); write it through body.setRotation, which normalises`);
+}
+
+/** The live views World.snapshot saves: restore refuses them unless finite. */
+const SNAPSHOT_VIEWS: readonly string[] = ['position', 'rotation', 'linearVelocity', 'angularVelocity', 'previousPosition', 'previousRotation'];
+
+/**
+ * What World.snapshot saves and restore would refuse by index, checked by
+ * name before anything is saved: gravity, and each body's live views (the
+ * previous pose is one the step never reads before writing; a static or
+ * sleeping body's is never written), the rotations unit to restore's 1e-6
+ * on |q|² (the step accepts 1e-3 and normalises only the bodies it moves).
+ * A world the next step refuses for another reason (a setting, a frozen
+ * view) can still be saved.
+ */
+export function checkSnapshotState(g: Readonly<Vec3>, bodies: readonly RigidBody[]): void {
+  if (!(Number.isFinite(g.x) && Number.isFinite(g.y) && Number.isFinite(g.z))) throw new RangeError(`snapshot: world.gravity must be finite (got (${String(g.x)}, ${String(g.y)}, ${String(g.z)}))`);
+  for (let i = 0; i < bodies.length; i++) {
+    const b = bodies[i]!;
+    requireBodyViews(b, SNAPSHOT_VIEWS, 'snapshot');
+    for (const q of [b.rotation, b.previousRotation]) {
+      const n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+      // restore's tolerance (snapshot.ts, requireUnitQuat).
+      if (!(Math.abs(n2 - 1) <= 1e-6)) throw new RangeError(`snapshot: body.${q === b.rotation ? 'rotation' : 'previousRotation'} (body ${b.id}) must be a unit quaternion to 1e-6 (|q|² = ${n2})`);
+    }
+  }
 }

@@ -45,7 +45,7 @@ import {
   type ShapeCastHit, type ShapeCastOptions,
 } from './queries';
 import { applyFilterChanges, removeBodyNow, removeJointedContacts } from './removals';
-import { checkBodyStates } from './body-state-check';
+import { checkBodyStates, checkSnapshotState } from './body-state-check';
 import { checkTimeStep, checkWorldSettings, defaultSleepSettings, defaultSolverSettings, type SleepSettings, type SolverSettings } from './settings';
 import type { StepperSnapshot, WorldSnapshot } from './snapshot';
 import { restoreSnapshot, takeSnapshot, type SnapshotHost } from './world-snapshot';
@@ -706,6 +706,9 @@ export class World {
    */
   snapshot(): WorldSnapshot {
     if (this.stepping || this.events.dispatching) throw new Error('snapshot: cannot snapshot during a step or an event listener');
+    // The live state plain JavaScript can write past the setters: refused
+    // here by name, not by restore later (a stepper checks its own).
+    checkSnapshotState(this.gravity, this.bodyList);
     return takeSnapshot(this);
   }
 
