@@ -17,7 +17,7 @@
  */
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
-import { quat, SnapshotError, type StepperSnapshot, type Vec3, type World, type WorldStepper } from '../index';
+import { MAX_POSITION, quat, SnapshotError, type StepperSnapshot, type Vec3, type World, type WorldStepper } from '../index';
 import { CHARACTER_SNAPSHOT_VERSION, Walker, type MoveResult, type WalkerSnapshot } from '../../character/index';
 import { described, requireNode, requireObject } from './checks';
 
@@ -43,9 +43,8 @@ export class CharacterLink implements WorldStepper {
   readonly world: World;
   readonly walker: Walker;
   readonly node: TransformNode;
-  /** Node offset from the capsule centre in the character's frame; may be changed. */
+  /** Node offset from the capsule centre in the character's frame; may be changed (finite, within ±MAX_POSITION: checked by sync and teleport). */
   readonly offset: Vec3;
-  face: boolean;
 
   /** Capsule centre and yaw before the latest step (the interpolation start). */
   private readonly previous: Vec3 = { x: 0, y: 0, z: 0 };
@@ -58,6 +57,7 @@ export class CharacterLink implements WorldStepper {
   private readonly turn = new Quaternion();
   private readonly frame = new Quaternion();
   private attached = false;
+  private faceValue = true;
   private beforeStepValue: ((link: CharacterLink, dt: number) => void) | null = null;
   private afterStepValue: ((result: MoveResult, link: CharacterLink) => void) | null = null;
 
@@ -69,11 +69,9 @@ export class CharacterLink implements WorldStepper {
     requireNode(node, 'CharacterLink: node');
     requireObject(options, 'CharacterLink: options');
     const o = options.offset ?? { x: 0, y: 0, z: 0 };
-    if (o === null || typeof o !== 'object' || !Number.isFinite(o.x) || !Number.isFinite(o.y) || !Number.isFinite(o.z)) {
-      throw new RangeError(`CharacterLink: offset must be finite (got ${o === null || typeof o !== 'object' ? String(o) : `(${String(o.x)}, ${String(o.y)}, ${String(o.z)})`})`);
-    }
+    checkOffset('CharacterLink: offset', o);
     const face = options.face ?? true;
-    if (typeof face !== 'boolean') throw new TypeError(`CharacterLink: face must be a boolean (got ${described(face)})`);
+    checkFace(face);
     this.world = world;
     this.walker = walker;
     this.node = node;
@@ -92,6 +90,10 @@ export class CharacterLink implements WorldStepper {
     world.addStepper(this);
     this.attached = true;
   }
+
+  /** Turn the node to `walker.yaw`; false leaves the node's rotation alone. */
+  get face(): boolean { return this.faceValue; }
+  set face(v: boolean) { checkFace(v); this.faceValue = v; }
 
   /** Called at the start of every fixed step, before the walker moves; null for none. */
   get beforeStep(): ((link: CharacterLink, dt: number) => void) | null { return this.beforeStepValue; }
@@ -122,6 +124,8 @@ export class CharacterLink implements WorldStepper {
    */
   sync(alpha = 1): void {
     if (typeof alpha !== 'number' || alpha !== alpha) throw new RangeError(`CharacterLink.sync: alpha must be a number in [0, 1] (got ${String(alpha)})`);
+    // offset is writable in place: checked before the node is touched
+    checkOffset('CharacterLink.sync: offset', this.offset);
     const a = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
     const c = this.walker.controller;
     const p = c.position, q0 = this.previous;
@@ -130,7 +134,7 @@ export class CharacterLink implements WorldStepper {
     const cr = c.rotation;
     if (o.x !== 0 || o.y !== 0 || o.z !== 0) quat.rotate(o, cr, o);
     this.node.position.set(q0.x + (p.x - q0.x) * a + o.x, q0.y + (p.y - q0.y) * a + o.y, q0.z + (p.z - q0.z) * a + o.z);
-    if (!this.face) return;
+    if (!this.faceValue) return;
     // yaw is not wrapped (see Walker.yaw): the difference of one step is the turn taken.
     const yaw = this.previousYaw + (this.walker.yaw - this.previousYaw) * a;
     const half = 0.5 * yaw;
@@ -146,6 +150,8 @@ export class CharacterLink implements WorldStepper {
    * without interpolating from the old place.
    */
   teleport(position: Readonly<Vec3>, yaw?: number): void {
+    // checked before the walker moves: sync's refusal after it would leave the node behind the character
+    checkOffset('CharacterLink.teleport: offset', this.offset);
     this.walker.teleport(position, yaw);
     this.capture();
     this.sync(1);
@@ -219,4 +225,18 @@ export class CharacterLink implements WorldStepper {
     this.previousYaw = this.walker.yaw;
     this.capturedStep = this.world.stepCount;
   }
+}
+
+/** Throws naming `field` unless `o` is a { x, y, z } of finite numbers within ±MAX_POSITION. */
+function checkOffset(field: string, o: Readonly<Vec3>): void {
+  if (o === null || typeof o !== 'object') throw new TypeError(`${field} must be a { x, y, z } object (got ${described(o)})`);
+  // typeof as well: Math.abs takes a numeric string, which would then concatenate into the node's position
+  if (!(typeof o.x === 'number' && typeof o.y === 'number' && typeof o.z === 'number' &&
+    Math.abs(o.x) <= MAX_POSITION && Math.abs(o.y) <= MAX_POSITION && Math.abs(o.z) <= MAX_POSITION)) {
+    throw new RangeError(`${field} must be finite, each component within ±${MAX_POSITION} m (MAX_POSITION; got (${String(o.x)}, ${String(o.y)}, ${String(o.z)}))`);
+  }
+}
+
+function checkFace(face: unknown): void {
+  if (typeof face !== 'boolean') throw new TypeError(`CharacterLink: face must be a boolean (got ${described(face)})`);
 }

@@ -18,12 +18,14 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Observable } from '@babylonjs/core/Misc/observable';
 import type { Scene } from '@babylonjs/core/scene';
 import type { CharacterShapeOptions, CharacterSupportedState, CharacterSurfaceInfo } from '@babylonjs/core/Physics/v2/characterController';
-import type { Capsule, RigidBody, Vec3, World } from '../../index';
+import { MAX_GRAVITY, MAX_LINEAR_SPEED, MAX_POSITION, MAX_SHAPE_SIZE, type Capsule, type RigidBody, type Vec3, type World } from '../../index';
 import { CharacterController } from '../../../character/index';
 import { resolveFootingWorld, type FootingWorldHost } from './world-host';
 import { surfaceMovement } from './surface-movement';
+import { described } from '../checks';
 import {
-  capsuleOf, requireFinite, requireRange, requireVector, type FootingCharacterCollisionEvent, type FootingCharacterControllerOptions,
+  capsuleOf, requireBoundedVector, requireRange, requireVector, requireWritableVector, safeLength,
+  type FootingCharacterCollisionEvent, type FootingCharacterControllerOptions,
 } from './options';
 
 export type { FootingCharacterCollisionEvent, FootingCharacterControllerOptions } from './options';
@@ -47,6 +49,13 @@ const SEAM_REACH = 0.01;
 const SUPPORT_FACING = -0.08;
 /** Largest push force footing accepts (CharacterSettings.pushStrength bound); Babylon's default 1e38 means "unbounded". */
 const MAX_FOOTING_FORCE = 1e6;
+/** Bound of calculateMovement's vector components: their products and squares stay far from overflow. */
+const MAX_MOVEMENT_COMPONENT = 1e15;
+
+/** Throws naming `name` unless `dt` is a finite number > 0. */
+function requireDeltaTime(where: string, dt: number): void {
+  if (typeof dt !== 'number' || !(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`FootingCharacterController.${where}: deltaTime must be a finite number > 0 (got ${String(dt)})`);
+}
 
 /** A class with Babylon's constructor signature (what `FootingCharacterController.forWorld` returns). */
 export type FootingCharacterControllerClass = new (position: Vector3, characterShapeOptions: CharacterShapeOptions, scene: Scene) => FootingCharacterController;
@@ -67,20 +76,8 @@ export class FootingCharacterController {
 
   /** The footing world the character moves in. */
   readonly world: World;
-  /** Up vector (unit); a new value or direction takes effect at the next call (the capsule is rebuilt along it). */
-  up: Vector3 = new Vector3(0, 1, 0);
-  /** Distance from `getPosition()` down to the feet along `up`, metres; setShapeOptions keeps the feet there. Default: half the capsule height. */
-  footOffset: number;
-  /** Babylon's gain towards the desired velocity per calculateMovement call, in [0, 1]. Default 0.05. */
-  acceleration = 0.05;
-  /** Largest velocity change of calculateMovement per second, m/s². Default 50. */
-  maxAcceleration = 50;
   /** @internal calculateMovementToRef's deltaTime, read by surfaceMovement */
   movementDt = 1 / 60;
-  /** Babylon's penetration recovery speed; accepted for compatibility (footing's solver recovers by projection, at most one radius per move). Default 1. */
-  penetrationRecoverySpeed = 1;
-  /** Babylon's simplex solver speed bound; accepted for compatibility (footing's solver works on positions). Default 10. */
-  maxCharacterSpeedForSolver = 10;
   /** Collision events: one per touching dynamic body per integrate, with the impulse the character gave it. */
   readonly onTriggerCollisionObservable = new Observable<FootingCharacterCollisionEvent>();
 
@@ -97,6 +94,12 @@ export class FootingCharacterController {
   private staticFrictionValue = 0;
   private dynamicFrictionValue = 1;
   private maxSlopeCosineValue = 0.5;
+  private upValue: Vector3 = new Vector3(0, 1, 0);
+  private footOffsetValue: number;
+  private accelerationValue = 0.05;
+  private maxAccelerationValue = 50;
+  private penetrationRecoverySpeedValue = 1;
+  private maxCharacterSpeedForSolverValue = 10;
   private disposed = false;
   /** The time step and gravity of the move in progress (fields, not arguments: doubles passed to calls get boxed). */
   private stepDt = 1 / 60;
@@ -121,13 +124,16 @@ export class FootingCharacterController {
   constructor(position: Vector3, characterShapeOptions: CharacterShapeOptions, scene: Scene, options: FootingCharacterControllerOptions = {}) {
     requireVector('position', position);
     const capsule = capsuleOf(characterShapeOptions);
+    if (scene === null || typeof scene !== 'object') throw new TypeError(`FootingCharacterController: scene must be a Babylon Scene (got ${described(scene)})`);
+    if (options === null || typeof options !== 'object') throw new TypeError(`FootingCharacterController: options must be an object (got ${described(options)})`);
+    if (options.settings != null && typeof options.settings !== 'object') throw new TypeError(`FootingCharacterController: options.settings must be an object (got ${described(options.settings)})`);
     const { world, host } = resolveFootingWorld(scene, options.world);
     this.world = world;
     this.host = host;
     this.scene = scene;
     this.shapeOptionsValue = characterShapeOptions;
     this.heightValue = capsule.height;
-    this.footOffset = capsule.height / 2;
+    this.footOffsetValue = capsule.height / 2;
     this.positionValue = new Vector3(position.x, position.y, position.z);
     this.collisionGroup = options.collisionGroup ?? 1;
     this.controllerValue = new CharacterController(world, {
@@ -149,6 +155,29 @@ export class FootingCharacterController {
   get shape(): Capsule { return this.controllerValue.capsule; }
   /** The options the capsule was last built from. */
   get shapeOptions(): CharacterShapeOptions { return this.shapeOptionsValue; }
+
+  /** Up vector; a new value or direction takes effect at the next call (the capsule is rebuilt along it). Checked when set and when used (it may be changed in place). */
+  get up(): Vector3 { return this.upValue; }
+  set up(v: Vector3) {
+    // a zero vector is refused where it is used, as one changed in place is (the next checkSupport or integrate)
+    requireVector('up', v);
+    this.upValue = v;
+  }
+  /** Distance from `getPosition()` down to the feet along `up`, metres in [0, MAX_SHAPE_SIZE]; setShapeOptions keeps the feet there. Default: half the capsule height. */
+  get footOffset(): number { return this.footOffsetValue; }
+  set footOffset(v: number) { requireRange('footOffset', v, 0, MAX_SHAPE_SIZE); this.footOffsetValue = v; }
+  /** Babylon's gain towards the desired velocity per calculateMovement call, in [0, 1]. Default 0.05. */
+  get acceleration(): number { return this.accelerationValue; }
+  set acceleration(v: number) { requireRange('acceleration', v, 0, 1); this.accelerationValue = v; }
+  /** Largest velocity change of calculateMovement per second, m/s² ≥ 0. Default 50. */
+  get maxAcceleration(): number { return this.maxAccelerationValue; }
+  set maxAcceleration(v: number) { requireRange('maxAcceleration', v, 0, Number.MAX_VALUE); this.maxAccelerationValue = v; }
+  /** Babylon's penetration recovery speed, ≥ 0; accepted for compatibility (footing's solver recovers by projection, at most one radius per move). Default 1. */
+  get penetrationRecoverySpeed(): number { return this.penetrationRecoverySpeedValue; }
+  set penetrationRecoverySpeed(v: number) { requireRange('penetrationRecoverySpeed', v, 0, Number.MAX_VALUE); this.penetrationRecoverySpeedValue = v; }
+  /** Babylon's simplex solver speed bound, ≥ 0; accepted for compatibility (footing's solver works on positions). Default 10. */
+  get maxCharacterSpeedForSolver(): number { return this.maxCharacterSpeedForSolverValue; }
+  set maxCharacterSpeedForSolver(v: number) { requireRange('maxCharacterSpeedForSolver', v, 0, Number.MAX_VALUE); this.maxCharacterSpeedForSolverValue = v; }
 
   /** Gap kept between the capsule and what it touches, metres ≥ 0 (footing's skinWidth). Default 0.05. */
   get keepDistance(): number { return this.controllerValue.settings.skinWidth; }
@@ -190,6 +219,7 @@ export class FootingCharacterController {
 
   /** Teleports the character (no collision); it is unsupported until its next move. */
   setPosition(position: Vector3): void {
+    this.requireLive('setPosition');
     requireVector('position', position);
     this.controllerValue.setPosition(position);
     // x/y/z, not copyFrom: that reads Vector3's private fields, and a plain { x, y, z } would write NaN
@@ -200,7 +230,8 @@ export class FootingCharacterController {
   getVelocity(): Vector3 { return this.velocityValue; }
 
   setVelocity(velocity: Vector3): void {
-    requireVector('velocity', velocity);
+    // bounded as footing's bodies are: the squares of the clip overflow long before 1e300
+    requireBoundedVector('velocity', velocity, MAX_LINEAR_SPEED, 'm/s, MAX_LINEAR_SPEED');
     this.velocityValue.set(velocity.x, velocity.y, velocity.z);
   }
 
@@ -212,11 +243,21 @@ export class FootingCharacterController {
    * overlap geometry (standing up under a low ceiling); Babylon grows into it.
    */
   setShapeOptions(characterShapeOptions: CharacterShapeOptions, preserveFootPosition = true): boolean {
+    this.requireLive('setShapeOptions');
     const capsule = capsuleOf(characterShapeOptions);
     const ctl = this.controllerValue;
     const up = ctl.up;
     const old = this.positionValue;
     const ox = old.x, oy = old.y, oz = old.z;
+    {
+      // where the centre will end, checked before anything changes (a failed setPosition after the rebuild would leave half a change)
+      const k = !preserveFootPosition ? 0 : this.footOffsetValue !== this.heightValue / 2 ? capsule.height / 2 - this.footOffsetValue
+        : capsule.halfHeight + capsule.radius - ctl.halfHeight - ctl.radius;
+      const tx = ox + up.x * k, ty = oy + up.y * k, tz = oz + up.z * k;
+      if (!(Math.abs(tx) <= MAX_POSITION && Math.abs(ty) <= MAX_POSITION && Math.abs(tz) <= MAX_POSITION)) {
+        throw new RangeError(`FootingCharacterController.setShapeOptions: capsuleHeight ${capsule.height} m would put the centre at (${tx}, ${ty}, ${tz}), beyond ±${MAX_POSITION} m (MAX_POSITION)`);
+      }
+    }
     if (capsule.radius === ctl.radius) {
       // footing keeps the feet (centre − up·(halfHeight + radius)) and refuses to grow into geometry
       if (!ctl.setHalfHeight(capsule.halfHeight)) return false;
@@ -235,16 +276,16 @@ export class FootingCharacterController {
     let px = c.position.x, py = c.position.y, pz = c.position.z;
     if (!preserveFootPosition) {
       px = ox; py = oy; pz = oz;
-    } else if (this.footOffset !== this.heightValue / 2) {
+    } else if (this.footOffsetValue !== this.heightValue / 2) {
       // a footOffset set by hand: the feet are at centre − up·footOffset
-      const k = capsule.height / 2 - this.footOffset;
+      const k = capsule.height / 2 - this.footOffsetValue;
       px = ox + up.x * k; py = oy + up.y * k; pz = oz + up.z * k;
     }
     if (px !== c.position.x || py !== c.position.y || pz !== c.position.z) c.setPosition({ x: px, y: py, z: pz });
     this.positionValue.set(px, py, pz);
     this.shapeOptionsValue = characterShapeOptions;
     this.heightValue = capsule.height;
-    this.footOffset = capsule.height / 2;
+    this.footOffsetValue = capsule.height / 2;
     return true;
   }
 
@@ -272,8 +313,25 @@ export class FootingCharacterController {
    * checked and otherwise unused.
    */
   checkSupportToRef(deltaTime: number, direction: Vector3, surfaceInfo: CharacterSurfaceInfo): void {
-    requireFinite('deltaTime', deltaTime);
+    this.requireLive('checkSupport');
+    // 0 is valid here (Babylon's first frame has scene.deltaTime 0, and a support probe does not move anything)
+    if (typeof deltaTime !== 'number' || !(deltaTime >= 0) || !Number.isFinite(deltaTime)) {
+      throw new RangeError(`FootingCharacterController.checkSupport: deltaTime must be a finite number ≥ 0 (got ${String(deltaTime)})`);
+    }
     requireVector('direction', direction);
+    // every field it writes, checked before the first write (a frozen or partial object would be half filled)
+    if (surfaceInfo === null || typeof surfaceInfo !== 'object') throw new TypeError(`FootingCharacterController.checkSupportToRef: surfaceInfo must be a CharacterSurfaceInfo (got ${described(surfaceInfo)})`);
+    try {
+      // the values already there written back: a read-only field throws here (strict mode), before anything changes,
+      // without a property descriptor allocated every frame
+      surfaceInfo.isSurfaceDynamic = surfaceInfo.isSurfaceDynamic;
+      surfaceInfo.supportedState = surfaceInfo.supportedState;
+    } catch {
+      throw new TypeError('FootingCharacterController.checkSupportToRef: surfaceInfo.isSurfaceDynamic and surfaceInfo.supportedState must be writable (surfaceInfo is frozen or read-only)');
+    }
+    requireWritableVector('surfaceInfo.averageSurfaceNormal', surfaceInfo.averageSurfaceNormal);
+    requireWritableVector('surfaceInfo.averageSurfaceVelocity', surfaceInfo.averageSurfaceVelocity);
+    requireWritableVector('surfaceInfo.averageAngularSurfaceVelocity', surfaceInfo.averageAngularSurfaceVelocity);
     this.syncUp();
     const ctl = this.controllerValue;
     const r = ctl.result;
@@ -282,7 +340,8 @@ export class FootingCharacterController {
     n.set(0, 0, 0); v.set(0, 0, 0); w.set(0, 0, 0);
     surfaceInfo.isSurfaceDynamic = false;
     surfaceInfo.supportedState = UNSUPPORTED;
-    const len = direction.length();
+    // not direction.length(): its squares overflow for 1e200 components (a gravity-sized vector scaled up still points down)
+    const len = safeLength(direction.x, direction.y, direction.z);
     if (!(len > 1e-12)) return;
     const dx = direction.x / len, dy = direction.y / len, dz = direction.z / len;
     if (-(dx * up.x + dy * up.y + dz * up.z) > 0.999) {
@@ -373,9 +432,10 @@ export class FootingCharacterController {
    * otherwise unused (footing's solver gathers its own contacts).
    */
   integrate(deltaTime: number, surfaceInfo: CharacterSurfaceInfo, gravity: Vector3): void {
-    if (!(deltaTime > 0) || !Number.isFinite(deltaTime)) throw new RangeError(`FootingCharacterController.integrate: deltaTime must be a finite number > 0 (got ${String(deltaTime)})`);
+    this.requireLive('integrate');
+    requireDeltaTime('integrate', deltaTime);
     if (surfaceInfo === null || typeof surfaceInfo !== 'object') throw new TypeError('FootingCharacterController.integrate: surfaceInfo must be a CharacterSurfaceInfo (from checkSupport)');
-    requireVector('gravity', gravity);
+    requireBoundedVector('gravity', gravity, MAX_GRAVITY, 'm/s², MAX_GRAVITY');
     this.stepDt = deltaTime;
     const g = this.stepGravity;
     g.x = gravity.x; g.y = gravity.y; g.z = gravity.z;
@@ -388,11 +448,21 @@ export class FootingCharacterController {
    * the velocity to the displacement over that time, clipped.
    */
   moveWithCollisions(displacement: Vector3): void {
+    this.requireLive('moveWithCollisions');
     requireVector('displacement', displacement);
     const ms = this.scene.deltaTime;
-    if (ms === undefined || !(ms > 0)) return;
+    if (ms === undefined || !(ms > 0) || !Number.isFinite(ms)) return;
     const dt = ms / 1000;
-    this.velocityValue.set(displacement.x / dt, displacement.y / dt, displacement.z / dt);
+    const vx = displacement.x / dt, vy = displacement.y / dt, vz = displacement.z / dt;
+    // checked before the velocity is set: a displacement of 1e307 over a millisecond would leave it infinite
+    if (!(Math.abs(vx) <= MAX_LINEAR_SPEED && Math.abs(vy) <= MAX_LINEAR_SPEED && Math.abs(vz) <= MAX_LINEAR_SPEED)) {
+      throw new RangeError(`FootingCharacterController.moveWithCollisions: displacement (${displacement.x}, ${displacement.y}, ${displacement.z}) over the frame's ${dt} s is faster than ${MAX_LINEAR_SPEED} m/s (MAX_LINEAR_SPEED)`);
+    }
+    if (!(Math.abs(displacement.x) <= MAX_POSITION && Math.abs(displacement.y) <= MAX_POSITION && Math.abs(displacement.z) <= MAX_POSITION)) {
+      throw new RangeError(`FootingCharacterController.moveWithCollisions: displacement must be within ±${MAX_POSITION} m (MAX_POSITION; got (${displacement.x}, ${displacement.y}, ${displacement.z}))`);
+    }
+    this.checkPositionView();
+    this.velocityValue.set(vx, vy, vz);
     this.stepDt = dt;
     const g = this.stepGravity;
     g.x = 0; g.y = 0; g.z = 0;
@@ -404,6 +474,15 @@ export class FootingCharacterController {
     deltaTime: number, forwardWorld: Vector3, surfaceNormal: Vector3, currentVelocity: Vector3, surfaceVelocity: Vector3,
     desiredVelocity: Vector3, upWorld: Vector3, result: Vector3,
   ): boolean {
+    requireDeltaTime('calculateMovement', deltaTime);
+    const b = MAX_MOVEMENT_COMPONENT, what = 'MAX_MOVEMENT_COMPONENT';
+    requireBoundedVector('forwardWorld', forwardWorld, b, what);
+    requireBoundedVector('surfaceNormal', surfaceNormal, b, what);
+    requireBoundedVector('currentVelocity', currentVelocity, b, what);
+    requireBoundedVector('surfaceVelocity', surfaceVelocity, b, what);
+    requireBoundedVector('desiredVelocity', desiredVelocity, b, what);
+    requireBoundedVector('upWorld', upWorld, b, what);
+    requireWritableVector('result', result);
     this.movementDt = deltaTime;
     return surfaceMovement(this, forwardWorld, surfaceNormal, currentVelocity, surfaceVelocity, desiredVelocity, upWorld, result);
   }
@@ -430,13 +509,16 @@ export class FootingCharacterController {
 
   /** One move by velocity·dt, the velocity clipped after it, then the pushes. `dt` is the caller's own number, handed on unboxed. */
   private step(dt: number): void {
-    if (this.disposed) throw new Error('FootingCharacterController: used after dispose()');
     const vel = this.velocityValue;
-    requireVector('velocity', vel);
+    // the checks of a move, before anything changes, inline: doubles handed to a call that is not inlined get boxed every frame
+    const vx = vel.x, vy = vel.y, vz = vel.z;
+    if (!(Math.abs(vx) <= MAX_LINEAR_SPEED && Math.abs(vy) <= MAX_LINEAR_SPEED && Math.abs(vz) <= MAX_LINEAR_SPEED)) this.badVelocity();
+    this.checkPositionView();
+    if (!(Math.abs(vx * dt) <= MAX_POSITION && Math.abs(vy * dt) <= MAX_POSITION && Math.abs(vz * dt) <= MAX_POSITION)) this.badReach();
     this.syncUp();
     const ctl = this.controllerValue;
     const pos = this.positionValue;
-    // getPosition() hands out the vector itself: honour a write to it as a teleport
+    // getPosition() hands out the vector itself: honour a write to it as a teleport (checked by checkPositionView)
     if (pos.x !== ctl.position.x || pos.y !== ctl.position.y || pos.z !== ctl.position.z) this.setPosition(pos);
     const inVel = this.inVel;
     inVel.x = vel.x; inVel.y = vel.y; inVel.z = vel.z;
@@ -447,6 +529,36 @@ export class FootingCharacterController {
     pos.set(r.position.x, r.position.y, r.position.z);
     if (!r.steppedUp) this.clipVelocity();
     this.pushBodies();
+  }
+
+  /** Throws after dispose(). */
+  private requireLive(where: string): void {
+    if (this.disposed) throw new Error(`FootingCharacterController.${where}: used after dispose()`);
+  }
+
+  /** A velocity (the vector getVelocity() hands out, which may have been written) that a move cannot take. */
+  private badVelocity(): never {
+    const v = this.velocityValue;
+    throw new RangeError(`FootingCharacterController: velocity (the vector getVelocity() returns) must be finite, each component within ±${MAX_LINEAR_SPEED} m/s (MAX_LINEAR_SPEED; got (${v.x}, ${v.y}, ${v.z})); setVelocity sets it`);
+  }
+
+  private badReach(): never {
+    const v = this.velocityValue;
+    throw new RangeError(`FootingCharacterController: velocity × deltaTime must be within ±${MAX_POSITION} m per move (MAX_POSITION; velocity (${v.x}, ${v.y}, ${v.z}), deltaTime ${this.stepDt})`);
+  }
+
+  /**
+   * The vector getPosition() hands out may have been written: a finite write
+   * is a teleport (step), a bad one is undone (put back to the controller's
+   * position) and named, before anything changes.
+   */
+  private checkPositionView(): void {
+    const pos = this.positionValue;
+    if (Math.abs(pos.x) <= MAX_POSITION && Math.abs(pos.y) <= MAX_POSITION && Math.abs(pos.z) <= MAX_POSITION) return;
+    const p = this.controllerValue.position;
+    const x = pos.x, y = pos.y, z = pos.z;
+    pos.set(p.x, p.y, p.z);
+    throw new RangeError(`FootingCharacterController: position (the vector getPosition() returns) was set to (${x}, ${y}, ${z}); it must be finite, each component within ±${MAX_POSITION} m (MAX_POSITION); it is back at (${p.x}, ${p.y}, ${p.z})`);
   }
 
   /**
@@ -564,10 +676,10 @@ export class FootingCharacterController {
 
   /** Rebuilds the footing controller when `up` was given a new direction. */
   private syncUp(): void {
-    const u = this.up;
+    const u = this.upValue;
     requireVector('up', u);
-    const l = u.length();
-    if (!(l > 1e-9)) throw new RangeError('FootingCharacterController: up must be a non-zero vector');
+    const l = safeLength(u.x, u.y, u.z);
+    if (!(l > 0)) throw new RangeError(`FootingCharacterController: up must be a non-zero vector (got (${u.x}, ${u.y}, ${u.z}))`);
     const cu = this.controllerValue.up;
     if (Math.abs(u.x / l - cu.x) < 1e-9 && Math.abs(u.y / l - cu.y) < 1e-9 && Math.abs(u.z / l - cu.z) < 1e-9) return;
     const old = this.controllerValue;
@@ -579,10 +691,11 @@ export class FootingCharacterController {
   /** A new footing controller with the current settings, capsule and up, at (x, y, z); the old one is left to the caller. */
   private rebuild(radius: number, halfHeight: number, x: number, y: number, z: number): CharacterController {
     const old = this.controllerValue;
-    const l = this.up.length();
+    const u = this.upValue;
+    const l = safeLength(u.x, u.y, u.z);
     return new CharacterController(this.world, {
       ...old.settings, radius, halfHeight, position: { x, y, z }, collisionGroup: this.collisionGroup,
-      up: { x: this.up.x / l, y: this.up.y / l, z: this.up.z / l },
+      up: { x: u.x / l, y: u.y / l, z: u.z / l },
     });
   }
 
