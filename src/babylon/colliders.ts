@@ -19,6 +19,8 @@
 import { Matrix, Quaternion, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh';
+import type { Mesh } from '@babylonjs/core/Meshes/mesh';
+import type {} from '@babylonjs/core/Meshes/thinInstanceMesh';
 import type { Node } from '@babylonjs/core/node';
 import { Box, Capsule, HeightField, MAX_POSITION, Sphere, TriangleMesh, type HeightFieldOptions, type TriangleMeshOptions, type BodyDesc, type ConvexShape, type Quat, type RigidBody, type Vec3, type World } from '../index';
 import { described, requireMesh, requireObject } from './checks';
@@ -48,6 +50,11 @@ export function colliderFromMesh(mesh: AbstractMesh, kind: 'capsule'): MeshColli
 export function colliderFromMesh(mesh: AbstractMesh, kind: PrimitiveKind): MeshCollider<ConvexShape>;
 export function colliderFromMesh(mesh: AbstractMesh, kind: PrimitiveKind): MeshCollider<ConvexShape> {
   requireMesh(mesh, 'colliderFromMesh: mesh');
+  if (kind !== 'box' && kind !== 'sphere' && kind !== 'capsule') throw new TypeError(`colliderFromMesh: kind must be 'box', 'sphere' or 'capsule' (got ${described(kind)})`);
+  requireLive(mesh, 'colliderFromMesh');
+  // Babylon draws a thin-instanced mesh once per instance matrix, never at its own pose: one primitive fits none of them.
+  if (thinInstanceCount(mesh) > 0) throw new RangeError(`colliderFromMesh: mesh '${mesh.name}' has ${thinInstanceCount(mesh)} thin instances; one primitive cannot fit them (bake them with triangleMeshFromMeshes)`);
+  if (mesh.getTotalVertices() === 0) throw new RangeError(`colliderFromMesh: mesh '${mesh.name}' has no vertices to fit a ${String(kind)} to`);
   const world = finiteWorldMatrix(mesh, 'colliderFromMesh');
   const bounds = mesh.getBoundingInfo().boundingBox;
   const e = bounds.extendSize, c = bounds.center;
@@ -59,17 +66,17 @@ export function colliderFromMesh(mesh: AbstractMesh, kind: PrimitiveKind): MeshC
   const hx = Math.abs(bounds.extendSize.x * scale.x);
   const hy = Math.abs(bounds.extendSize.y * scale.y);
   const hz = Math.abs(bounds.extendSize.z * scale.z);
+  // One zero extent is a flat mesh (a plane gets a thin box); all three zero is a point, from a zero world scaling.
+  if (hx === 0 && hy === 0 && hz === 0) throw new RangeError(`colliderFromMesh: mesh '${mesh.name}' has zero size in world space (all its vertices at one point, or a zero scaling of the mesh or a parent)`);
   const centre = Vector3.TransformCoordinates(bounds.center, world);
   let shape: ConvexShape;
   if (kind === 'box') {
     shape = new Box({ x: Math.max(hx, 1e-4), y: Math.max(hy, 1e-4), z: Math.max(hz, 1e-4) });
   } else if (kind === 'sphere') {
     shape = new Sphere(Math.max(hx, hy, hz, 1e-4));
-  } else if (kind === 'capsule') {
+  } else {
     const radius = Math.max(hx, hz, 1e-4);
     shape = new Capsule(radius, Math.max(hy - radius, 1e-4));
-  } else {
-    throw new TypeError(`colliderFromMesh: kind must be 'box', 'sphere' or 'capsule' (got ${String(kind)})`);
   }
   rotation.normalize();
   return {
@@ -93,8 +100,9 @@ export interface BakedTriangles {
  * material's) `sideOrientation`, the scene's handedness and the sign of the
  * world matrix's determinant are taken into account (see frontIsStoredWinding).
  * Meshes without positions are skipped; meshes without indices are read as a
- * triangle list. A vertex or world matrix that is not finite, and an index
- * outside its own mesh's vertices, are refused naming the mesh.
+ * triangle list; a thin-instanced mesh gives one copy per thin instance (where
+ * Babylon draws it). A disposed mesh, a vertex or world matrix that is not
+ * finite, and an index outside its own mesh's vertices, are refused naming the mesh.
  */
 export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
   return bake(meshes, 'bakeTriangles', Infinity);
@@ -103,7 +111,10 @@ export function bakeTriangles(meshes: readonly AbstractMesh[]): BakedTriangles {
 /** bakeTriangles, its errors starting with `caller` (the function the user called), every world coordinate within ±`limit`. */
 function bake(meshes: readonly AbstractMesh[], caller: string, limit: number): BakedTriangles {
   if (!Array.isArray(meshes)) throw new TypeError(`${caller}: meshes must be an array of Babylon meshes (got ${described(meshes)})`);
-  for (let k = 0; k < meshes.length; k++) requireMesh(meshes[k]!, `${caller}: meshes[${k}]`);
+  for (let k = 0; k < meshes.length; k++) {
+    requireMesh(meshes[k]!, `${caller}: meshes[${k}]`);
+    requireLive(meshes[k]!, caller);
+  }
   const parts: { positions: Float64Array; indices: ArrayLike<number>; flip: boolean }[] = [];
   let vertexTotal = 0;
   let indexTotal = 0;
@@ -115,14 +126,6 @@ function bake(meshes: readonly AbstractMesh[], caller: string, limit: number): B
     requireFinitePositions(raw, mesh, caller);
     const world: Matrix = finiteWorldMatrix(mesh, caller);
     const count = Math.floor(raw.length / 3);
-    const positions = new Float64Array(count * 3);
-    for (let i = 0; i < count; i++) {
-      Vector3.TransformCoordinatesFromFloatsToRef(raw[3 * i]!, raw[3 * i + 1]!, raw[3 * i + 2]!, world, v);
-      if (!(Math.abs(v.x) <= limit && Math.abs(v.y) <= limit && Math.abs(v.z) <= limit)) {
-        throw new RangeError(`${caller}: mesh '${mesh.name}' vertex ${i} is at (${v.x}, ${v.y}, ${v.z}) in world space, ${limit === Infinity ? 'not finite' : `beyond ±${limit} m (MAX_POSITION)`}`);
-      }
-      positions[3 * i] = v.x; positions[3 * i + 1] = v.y; positions[3 * i + 2] = v.z;
-    }
     let indices: ArrayLike<number> | null = mesh.getIndices();
     if (!indices || indices.length === 0) {
       const seq = new Uint32Array(count - (count % 3));
@@ -137,11 +140,29 @@ function bake(meshes: readonly AbstractMesh[], caller: string, limit: number): B
         throw new RangeError(`${caller}: mesh '${mesh.name}' indices[${i}] must be an integer in [0, ${count - 1}] (its vertex count is ${count}; got ${ix})`);
       }
     }
-    // A mirroring world matrix (det < 0) reverses the transformed triangle's
-    // (b − a) × (c − a) against its transformed front normal (M⁻ᵀ n).
-    parts.push({ positions, indices, flip: frontIsStoredWinding(mesh) !== world.determinant() > 0 });
-    vertexTotal += count;
-    indexTotal += indices.length - (indices.length % 3);
+    // Babylon swaps the front winding when the world matrix mirrors (det < 0),
+    // as a mirror reverses the transformed (b − a) × (c − a); a zero scaling
+    // (det = 0) swaps nothing, so the surviving triangles keep their side.
+    // Thin instances are drawn with the mesh's own determinant's winding.
+    const flip = frontIsStoredWinding(mesh) === world.determinant() < 0;
+    // A thin-instanced mesh is drawn once per instance matrix (× its world matrix), never at its own pose.
+    const instances = thinInstanceCount(mesh) > 0 ? (mesh as Mesh).thinInstanceGetWorldMatrices().slice(0, thinInstanceCount(mesh)) : null;
+    const poses = instances ? instances.map((m) => m.multiply(world)) : [world];
+    for (let p = 0; p < poses.length; p++) {
+      const pose = poses[p]!;
+      if (instances && !pose.m.every((x) => Number.isFinite(x))) throw new RangeError(`${caller}: mesh '${mesh.name}' thin instance ${p} has a non-finite matrix`);
+      const positions = new Float64Array(count * 3);
+      for (let i = 0; i < count; i++) {
+        Vector3.TransformCoordinatesFromFloatsToRef(raw[3 * i]!, raw[3 * i + 1]!, raw[3 * i + 2]!, pose, v);
+        if (!(Math.abs(v.x) <= limit && Math.abs(v.y) <= limit && Math.abs(v.z) <= limit)) {
+          throw new RangeError(`${caller}: mesh '${mesh.name}'${instances ? ` thin instance ${p}` : ''} vertex ${i} is at (${v.x}, ${v.y}, ${v.z}) in world space, ${limit === Infinity ? 'not finite' : `beyond ±${limit} m (MAX_POSITION)`}`);
+        }
+        positions[3 * i] = v.x; positions[3 * i + 1] = v.y; positions[3 * i + 2] = v.z;
+      }
+      parts.push({ positions, indices, flip });
+      vertexTotal += count;
+      indexTotal += indices.length - (indices.length % 3);
+    }
   }
   const positions = new Float64Array(vertexTotal * 3);
   const indices = new Uint32Array(indexTotal);
@@ -201,7 +222,15 @@ export function triangleMeshFromMeshes(meshes: AbstractMesh | readonly AbstractM
 function triangleMesh(list: readonly AbstractMesh[], options: TriangleMeshOptions, caller: string): TriangleMesh {
   const baked = bake(list, caller, MAX_POSITION);
   if (baked.indices.length === 0) throw new RangeError(`${caller}: the meshes have no triangles`);
-  return new TriangleMesh(baked.positions, baked.indices, options);
+  try {
+    return new TriangleMesh(baked.positions, baked.indices, options);
+  } catch (e) {
+    // TriangleMesh's own message names neither the call nor the meshes (all degenerate: e.g. a zero scaling on a parent).
+    if (!(e instanceof Error)) throw e;
+    const names = list.slice(0, 3).map((m) => `'${m.name}'`).join(', ') + (list.length > 3 ? ` and ${list.length - 3} more` : '');
+    const Ctor = e instanceof RangeError ? RangeError : TypeError;
+    throw new Ctor(`${caller}: ${e.message} (baked from mesh ${names}${/degenerate/.test(e.message) ? '; a zero scaling of a mesh or a parent flattens every triangle' : ''})`);
+  }
 }
 
 export interface StaticMeshColliderOptions extends Omit<Partial<BodyDesc>, 'type' | 'shape' | 'position' | 'rotation'> {
@@ -231,12 +260,24 @@ export function createStaticMeshCollider(world: World, root: Node | readonly Abs
     if (node === null || typeof node !== 'object' || typeof node.getChildMeshes !== 'function') {
       throw new TypeError(`${caller}: root must be a Babylon node or an array of meshes (got ${described(root)})`);
     }
+    if (node.isDisposed()) throw new RangeError(`${caller}: root ${described(node)} is disposed`);
     meshes = node.getChildMeshes(false);
     if (isMesh(node)) meshes.unshift(node);
   }
   meshes = meshes.filter((m) => m.isEnabled() && (filter ? filter(m) : true));
   const shape = triangleMesh(meshes, { doubleSided }, caller);
   return world.createBody({ ...desc, type: 'static', shape });
+}
+
+/** Throws a RangeError naming the mesh when it is disposed (its geometry is gone: it would bake as nothing, or fit stale bounds). */
+function requireLive(mesh: AbstractMesh, caller: string): void {
+  if (mesh.isDisposed()) throw new RangeError(`${caller}: mesh '${mesh.name}' is disposed`);
+}
+
+/** How many thin instances Babylon draws `mesh` with (0 when it has none, or the thin instance module is not loaded). */
+function thinInstanceCount(mesh: AbstractMesh): number {
+  const m = mesh as unknown as Partial<Mesh>;
+  return typeof m.thinInstanceGetWorldMatrices === 'function' && typeof m.thinInstanceCount === 'number' ? m.thinInstanceCount : 0;
 }
 
 /** Throws a RangeError naming the mesh and the entry unless every vertex coordinate is finite. */
@@ -285,6 +326,9 @@ export interface GroundHeightField extends MeshCollider<HeightField> {
  */
 export function heightFieldFromGround(ground: AbstractMesh, options: HeightFieldOptions = {}): GroundHeightField {
   requireMesh(ground, 'heightFieldFromGround: ground');
+  requireLive(ground, 'heightFieldFromGround');
+  requireObject(options, 'heightFieldFromGround: options');
+  if (thinInstanceCount(ground) > 0) throw new RangeError(`heightFieldFromGround: mesh '${ground.name}' has ${thinInstanceCount(ground)} thin instances; one height field cannot follow them (bake them with triangleMeshFromMeshes)`);
   const positions = ground.getVerticesData(VertexBuffer.PositionKind);
   if (!positions || positions.length < 12) throw new TypeError(`heightFieldFromGround: ${ground.name} has no vertex positions`);
   // A NaN coordinate would be read as a missing grid point.

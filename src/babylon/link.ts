@@ -9,15 +9,14 @@
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
 import type { TransformNode } from '@babylonjs/core/Meshes/transformNode';
 import { RigidBody, type Quat, type Vec3 } from '../index';
-import { described, requireNode } from './checks';
+import { described, requireNode, requireObject } from './checks';
 
 /** One node following one body. */
 export class BodyLink {
   readonly node: TransformNode;
   readonly body: RigidBody;
   constructor(node: TransformNode, body: RigidBody) {
-    requireNode(node, 'BodyLink: node');
-    requireBody(body, 'BodyLink: body');
+    requireLinkable(node, body, 'BodyLink');
     this.node = node;
     this.body = body;
     // Babylon ignores `rotation` (Euler) once rotationQuaternion is set; make it once here, not per frame.
@@ -29,6 +28,23 @@ function requireBody(body: RigidBody, field: string): void {
   if (!(body instanceof RigidBody)) throw new TypeError(`${field} must be a footing RigidBody (got ${described(body)})`);
 }
 
+/**
+ * A node and body a link can keep: a live node (a disposed one would be
+ * written every frame, never drawn) and a body in a world (sync would drop
+ * the link at once, and with disposeRemoved dispose the node just linked).
+ */
+function requireLinkable(node: TransformNode, body: RigidBody, caller: string): void {
+  requireNode(node, `${caller}: node`);
+  requireBody(body, `${caller}: body`);
+  if (typeof node.isDisposed === 'function' && node.isDisposed()) throw new RangeError(`${caller}: node ${described(node)} is disposed`);
+  if (body.world === null) throw new RangeError(`${caller}: body ${body.id} has been removed from its world`);
+}
+
+/** Throws a RangeError naming `field` unless `alpha` is a finite number (out of [0, 1] extrapolates, as the body's getInterpolated* do). */
+function requireAlpha(alpha: number, field: string): void {
+  if (typeof alpha !== 'number' || !(alpha - alpha === 0)) throw new RangeError(`${field} must be a finite number (got ${described(alpha)})`);
+}
+
 const scratchPosition: Vec3 = { x: 0, y: 0, z: 0 };
 const scratchRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
 
@@ -37,6 +53,15 @@ const scratchRotation: Quat = { x: 0, y: 0, z: 0, w: 1 };
  * (1 = the latest step). Allocates nothing.
  */
 export function syncNodeToBody(node: TransformNode, body: RigidBody, alpha = 1): void {
+  // Checks only: they read their arguments and allocate nothing unless they throw.
+  requireNode(node, 'syncNodeToBody: node');
+  requireBody(body, 'syncNodeToBody: body');
+  requireAlpha(alpha, 'syncNodeToBody: alpha');
+  place(node, body, alpha);
+}
+
+/** syncNodeToBody without the checks (for links checked when added). */
+function place(node: TransformNode, body: RigidBody, alpha: number): void {
   const p = body.getInterpolatedPosition(scratchPosition, alpha);
   const q = body.getInterpolatedRotation(scratchRotation, alpha);
   node.position.set(p.x, p.y, p.z);
@@ -55,7 +80,8 @@ export function syncNodeToBody(node: TransformNode, body: RigidBody, alpha = 1):
  * ```
  *
  * Links whose body has left the world are dropped by `sync` (their node is
- * left where it was; dispose it yourself, or pass `disposeRemoved`).
+ * left where it was; dispose it yourself, or pass `disposeRemoved`), and so
+ * are links whose node was disposed.
  */
 export class BodyLinks {
   readonly links: BodyLink[] = [];
@@ -63,15 +89,17 @@ export class BodyLinks {
   disposeRemoved: boolean;
 
   constructor(options: { disposeRemoved?: boolean } = {}) {
-    this.disposeRemoved = options.disposeRemoved ?? false;
+    requireObject(options, 'BodyLinks: options');
+    const disposeRemoved = options.disposeRemoved;
+    if (disposeRemoved !== undefined && typeof disposeRemoved !== 'boolean') throw new TypeError(`BodyLinks: options.disposeRemoved must be a boolean (got ${described(disposeRemoved)})`);
+    this.disposeRemoved = disposeRemoved ?? false;
   }
 
   add(node: TransformNode, body: RigidBody): BodyLink {
     // Checked before anything is kept: a bad link in the list would make every later sync throw.
-    requireNode(node, 'BodyLinks.add: node');
-    requireBody(body, 'BodyLinks.add: body');
+    requireLinkable(node, body, 'BodyLinks.add');
     const link = new BodyLink(node, body);
-    syncNodeToBody(node, body, 1);
+    place(node, body, 1);
     this.links.push(link);
     return link;
   }
@@ -88,17 +116,23 @@ export class BodyLinks {
     return false;
   }
 
-  /** Copies every body's interpolated pose onto its node. Allocates nothing while no body was removed. */
+  /**
+   * Copies every body's interpolated pose onto its node. Links whose node was
+   * disposed are dropped too. Allocates nothing while no link was dropped.
+   */
   sync(alpha = 1): void {
+    // Checked before any link is touched: a throw mid-loop would leave removed links half compacted.
+    requireAlpha(alpha, 'BodyLinks.sync: alpha');
     const links = this.links;
     let write = 0;
     for (let i = 0; i < links.length; i++) {
       const l = links[i]!;
+      if (l.node.isDisposed()) continue;
       if (l.body.world === null) {
         if (this.disposeRemoved) l.node.dispose();
         continue;
       }
-      syncNodeToBody(l.node, l.body, alpha);
+      place(l.node, l.body, alpha);
       links[write++] = l;
     }
     links.length = write;

@@ -14,7 +14,7 @@ import { CreateCylinder } from '@babylonjs/core/Meshes/Builders/cylinderBuilder'
 import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import type { Scene } from '@babylonjs/core/scene';
 import { Quaternion } from '@babylonjs/core/Maths/math.vector';
-import { Ragdoll, ShapeKind, type Box, type Capsule, type Compound, type ConvexHull, type Cylinder, type HeightField, type Shape, type Sphere, type TriangleMesh } from '../index';
+import { Ragdoll, Shape, ShapeKind, type Box, type Capsule, type Compound, type ConvexHull, type Cylinder, type HeightField, type Sphere, type TriangleMesh } from '../index';
 import { described, requireObject } from './checks';
 import { syncNodeToBody, type BodyLinks } from './link';
 
@@ -147,13 +147,48 @@ const SHAPE_MESH_BUILDERS: Readonly<Record<number, ShapeMeshBuilder>> = {
 export function meshFromShape(shape: Shape, name: string, scene: Scene, options: ShapeMeshOptions = {}): Mesh {
   const build = shape && typeof shape === 'object' ? SHAPE_MESH_BUILDERS[shape.kind] : undefined;
   if (build === undefined) throw new TypeError(`meshFromShape: no mesh for shape kind ${String(shape?.kind)}`);
+  // A plain object with a known kind would be built from undefined sizes (NaN vertices).
+  if (!(shape instanceof Shape)) throw new TypeError(`meshFromShape: shape must be a footing Shape (got ${described(shape)})`);
+  if (typeof name !== 'string') throw new TypeError(`meshFromShape: name must be a string (got ${described(name)})`);
+  // Babylon's builders would put the mesh in whichever scene was created last.
+  if (scene === null || typeof scene !== 'object' || typeof (scene as Partial<Scene>).getEngine !== 'function') throw new TypeError(`meshFromShape: scene must be a Babylon Scene (got ${described(scene)})`);
+  requireMeshOptions(options, 'meshFromShape');
   const mesh = build(shape, name, scene, options);
   if (options.material) setMeshMaterial(mesh, options.material);
   return mesh;
 }
 
+/**
+ * Throws naming the option unless `options` is an object whose counts are
+ * integers Babylon's builders tessellate as asked (0 and NaN read as their
+ * defaults there, a negative count builds an empty mesh) and whose material is
+ * a Babylon material or null.
+ */
+function requireMeshOptions(options: ShapeMeshOptions, caller: string): void {
+  requireObject(options, `${caller}: options`);
+  // Upper bounds: a sphere of 1000 segments is already ~2 M vertices; more is a typo, not detail.
+  requireCount(options.segments, 2, 1000, `${caller}: options.segments`);
+  requireCount(options.tessellation, 3, 1000, `${caller}: options.tessellation`);
+  requireCount(options.subdivisions, 1, 1000, `${caller}: options.subdivisions`);
+  requireMaterial(options.material, `${caller}: options.material`);
+}
+
+function requireCount(value: number | undefined, min: number, max: number, field: string): void {
+  if (value !== undefined && !(Number.isInteger(value) && value >= min && value <= max)) throw new RangeError(`${field} must be an integer in [${min}, ${max}] (got ${described(value)})`);
+}
+
+function requireMaterial(material: unknown, field: string): void {
+  // null and undefined: no material (Babylon's default).
+  if (material == null) return;
+  if (typeof material !== 'object' || typeof (material as Partial<Material>).getClassName !== 'function' || !('sideOrientation' in material)) {
+    throw new TypeError(`${field} must be a Babylon Material or null (got ${described(material)})`);
+  }
+}
+
 /** Gives `material` to `mesh` and to every mesh under it (a compound's parts). */
 export function setMeshMaterial(mesh: Mesh, material: Material | null): void {
+  if (mesh === null || typeof mesh !== 'object' || typeof (mesh as Partial<Mesh>).getChildMeshes !== 'function') throw new TypeError(`setMeshMaterial: mesh must be a Babylon mesh (got ${described(mesh)})`);
+  requireMaterial(material, 'setMeshMaterial: material');
   mesh.material = material;
   const children = mesh.getChildMeshes(false);
   for (let i = 0; i < children.length; i++) children[i]!.material = material;
@@ -173,6 +208,9 @@ export interface RagdollMeshOptions extends ShapeMeshOptions {
 export function createRagdollMeshes(ragdoll: Ragdoll, scene: Scene, options: RagdollMeshOptions = {}): Mesh[] {
   if (!(ragdoll instanceof Ragdoll)) throw new TypeError(`createRagdollMeshes: ragdoll must be a Ragdoll (got ${described(ragdoll)})`);
   requireObject(options, 'createRagdollMeshes: options');
+  // Checked before the first mesh is made: a failure part-way would leave meshes in the scene.
+  if (options.links != null && typeof (options.links as Partial<BodyLinks>).add !== 'function') throw new TypeError(`createRagdollMeshes: options.links must be a BodyLinks (got ${described(options.links)})`);
+  requireMeshOptions(options, 'createRagdollMeshes');
   const bodies = ragdoll.bodies, names = ragdoll.names;
   const prefix = options.namePrefix ?? 'ragdoll-';
   const meshes: Mesh[] = [];
