@@ -44,6 +44,8 @@
  * push limit), like dynamic bodies. Rigid bodies collide with it too.
  */
 import { Capsule, MAX_BODY_STATE, MAX_POSITION, quat, type Quat, type RigidBody, type Vec3, type World } from '../src/index';
+// Internal: the engine's own helper, not part of the public API.
+import { lockFields } from '../src/math/validate';
 import { clipVector } from './plane-solver';
 import { MoveResult } from './move-result';
 import { MoveContext, registerCharacter } from './move-context';
@@ -144,7 +146,7 @@ export class CharacterController {
     // Readonly to TypeScript only: the move stages hold these objects, so a
     // plain-JavaScript write would go unseen by them (the up and rotation
     // frozen, the settings and result written in place).
-    for (let i = 0; i < LOCKED_FIELDS.length; i++) Object.defineProperty(this, LOCKED_FIELDS[i]!, { writable: false, configurable: false });
+    lockFields(this, LOCKED_FIELDS);
   }
 
   /** Capsule centre. */

@@ -1,5 +1,7 @@
 /** MoveResult: what one `move` reports (one object per controller, reused). */
 import type { RigidBody, Vec3 } from '../src/index';
+// Internal: the engine's own helper, not part of the public API.
+import { lockFields } from '../src/math/validate';
 import type { CharacterPlane } from './plane-solver';
 
 /** Result of `move`, one object reused by every call (copy what you keep). */
@@ -46,8 +48,6 @@ export class MoveResult {
   constructor() {
     // Written in place by every move, and read back by the next (followGround,
     // a walker's jump): readonly to TypeScript, read-only in plain JavaScript too.
-    for (const field of ['position', 'castPosition', 'groundNormal', 'groundPoint', 'groundVelocity', 'hitBodies']) {
-      Object.defineProperty(this, field, { writable: false, configurable: false });
-    }
+    lockFields(this, ['position', 'castPosition', 'groundNormal', 'groundPoint', 'groundVelocity', 'hitBodies']);
   }
 }

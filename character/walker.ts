@@ -31,6 +31,8 @@
  * way round), and with the ground body's turn while standing on it.
  */
 import { MAX_LINEAR_SPEED, quat, SnapshotError, type RigidBody, type Vec3 } from '../src/index';
+// Internal: the engine's own helper, not part of the public API.
+import { lockFields } from '../src/math/validate';
 import { CHARACTER_SNAPSHOT_VERSION, type CharacterController, type CharacterSnapshot, type MoveResult } from './controller';
 
 /** Longest time (s) one Walker.update may cover. */
@@ -164,7 +166,7 @@ export class Walker {
     if (controller.result.grounded) this.stateValue = 'grounded';
     // Readonly to TypeScript only: update writes velocity and the settings in
     // place, so a plain-JavaScript write of another object would go unchecked.
-    for (const field of ['controller', 'settings', 'velocity', 'input']) Object.defineProperty(this, field, { writable: false, configurable: false });
+    lockFields(this, ['controller', 'settings', 'velocity', 'input']);
   }
 
   /**

@@ -11,7 +11,7 @@ import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Shape } from '../shapes/shape';
 import {
   magnitude, MAX_ACCELERATION, MAX_ANGULAR_ACCELERATION, MAX_ANGULAR_SPEED, MAX_BODY_STATE, MAX_LINEAR_SPEED, requireBoolean, requireCollisionBits,
-  requireFinite, requireFiniteQuat, requireFiniteVec, requireFriction, requireOut, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
+  lockFields, requireFinite, requireFiniteQuat, requireFiniteVec, requireFriction, requireOut, requireInRange, requireMagnitude, requireNonNegative, requirePosition,
   MAX_GRAVITY_SCALE,
 } from '../math/validate';
 
@@ -210,7 +210,7 @@ export class RigidBody {
     // body's shape, mass or type behind the solver's back (a new shape
     // collided at its new size with the old mass). Same hidden class for
     // every body, so reads stay as fast.
-    for (let i = 0; i < LOCKED_FIELDS.length; i++) Object.defineProperty(this, LOCKED_FIELDS[i]!, { writable: false, configurable: false });
+    lockFields(this, LOCKED_FIELDS);
   }
 
   /** Coulomb friction coefficient μ, finite, in [0, MAX_FRICTION = 1e9]. */

@@ -11,7 +11,7 @@ import type { SolverBodies } from '../dynamics/solver-bodies';
 import * as quat from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { MAX_BODY_STATE, requireFiniteQuat, requireFiniteVec, requireInRange, requireOut, requirePosition } from '../math/validate';
+import { lockFields, MAX_BODY_STATE, requireFiniteQuat, requireFiniteVec, requireInRange, requireOut, requirePosition } from '../math/validate';
 import { JointSolver, type JointSolverSettings, type SolvedJoint } from './joint-solver';
 import type { JointStepContext } from './rows';
 
@@ -296,7 +296,7 @@ const LOCKED_JOINT_FIELDS: readonly string[] = ['kind', 'bodyA', 'bodyB', 'local
  * stay writable; the world checks them at the start of each step.
  */
 export function lockJointFields(joint: Joint): void {
-  for (let i = 0; i < LOCKED_JOINT_FIELDS.length; i++) Object.defineProperty(joint, LOCKED_JOINT_FIELDS[i]!, { writable: false, configurable: false });
+  lockFields(joint, LOCKED_JOINT_FIELDS);
 }
 
 const JOINT_NAMES: readonly string[] = ['BallJoint', 'HingeJoint', 'ConeTwistJoint', 'FixedJoint', 'DistanceJoint', 'SliderJoint', 'SixDofJoint'];

@@ -6,7 +6,7 @@
  */
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { requireInRange } from '../math/validate';
+import { lockFields, requireInRange } from '../math/validate';
 import { MAX_DAMPING_RATIO, MAX_SPRING_HERTZ } from './axis-row';
 import { MAX_JOINT_LENGTH, MAX_JOINT_TORQUE, MAX_MOTOR_SPEED, type JointDescBase } from './joint';
 
@@ -79,7 +79,7 @@ export class SixDofAxis {
     this.name = `${owner}.${AXIS_NAMES[index]!}`;
     this.range = index < 3 ? MAX_JOINT_LENGTH : index === 3 ? Math.PI : MAX_SWING_LIMIT;
     // Fixed at creation (it names the axis in errors): read-only in plain JavaScript too.
-    Object.defineProperty(this, 'index', { writable: false, configurable: false });
+    lockFields(this, ['index']);
     if (desc === undefined) return;
     if (typeof desc !== 'object' || desc === null) throw new TypeError(`${this.name} must be an object`);
     if (desc.mode !== undefined) this.mode = desc.mode;

@@ -35,7 +35,7 @@
  */
 import type { SolverBodies } from '../dynamics/solver-bodies';
 import { rotate as rotateQuat, type Quat } from '../math/quat';
-import { MAX_BODY_STATE } from '../math/validate';
+import { lockFields, MAX_BODY_STATE } from '../math/validate';
 import type { Vec3 } from '../math/vec3';
 import { AxisRow } from './axis-row';
 import { ANGULAR_ERROR_LENGTH, frameFromAxes, Joint, JointKind, lockJointFields, setAnchors, setFrames, unitAxis } from './joint';
@@ -123,7 +123,7 @@ export class SixDofJoint extends Joint {
     this.swingType = desc.swingType ?? 'pyramid';
     // SliderJoint's constructor goes on after this one, changing none of these.
     lockJointFields(this);
-    Object.defineProperty(this, 'axes', { writable: false, configurable: false });
+    lockFields(this, ['axes']);
     Object.freeze(this.axes);
   }
 

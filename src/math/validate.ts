@@ -39,6 +39,15 @@ export const MAX_ANGULAR_ACCELERATION = MAX_ANGULAR_SPEED / MAX_TIME_STEP;
  * pair's combination (√(μa μb), μa μb) and its bound μ·λ stay finite.
  */
 export const MAX_FRICTION = 1e9;
+/**
+ * Makes `names` of `obj` read-only in plain JavaScript too (fields readonly to
+ * TypeScript that the engine holds on to: a write would go unseen by the code
+ * that holds them). A write then throws a TypeError naming the field.
+ */
+export function lockFields(obj: object, names: readonly string[]): void {
+  for (let i = 0; i < names.length; i++) Object.defineProperty(obj, names[i]!, { writable: false, configurable: false });
+}
+
 /** Largest |gravityScale| of a body. */
 export const MAX_GRAVITY_SCALE = 100;
 /**

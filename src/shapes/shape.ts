@@ -6,7 +6,7 @@
 import type { Aabb } from '../collision/aabb';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
+import { lockFields, MAX_SHAPE_SIZE, MIN_SHAPE_SIZE } from '../math/validate';
 
 /** Numeric shape kinds, the indices of the collision dispatch table. */
 export const ShapeKind = {
@@ -29,8 +29,7 @@ export type ShapeKind = (typeof ShapeKind)[keyof typeof ShapeKind];
  * object stays extensible, with one hidden class per shape class.
  */
 export function lockShapeFields(shape: Shape): void {
-  const keys = Object.keys(shape);
-  for (let i = 0; i < keys.length; i++) Object.defineProperty(shape, keys[i]!, { writable: false, configurable: false });
+  lockFields(shape, Object.keys(shape));
 }
 
 /** Mass, centre of mass (local) and principal inertia (local axes, kg·m²). */
